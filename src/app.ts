@@ -1,0 +1,96 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import type { AppContext } from './context.js';
+import { AppError } from './errors.js';
+import { guardAdminRequest } from './http/admin-guard.js';
+import { checkContentNegotiation } from './http/content-negotiation.js';
+import { registerErrorHandler, sendError } from './http/error-handler.js';
+import { guardPartnerRequest } from './http/partner-guard.js';
+import { genRequestId } from './http/request-id.js';
+import { RouteIndex } from './http/routes-index.js';
+import { ErrorEnvelope } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { openApiDocument } from './openapi.js';
+import { registerRoutes } from './routes.js';
+
+export type App = FastifyInstance;
+
+/**
+ * Builds the HTTP application around a ready context (database migrated, stores open).
+ * Does not listen: main.ts does, and tests use `inject` or their own port.
+ */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: ctx.config.logLevel,
+      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all.
+      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
+    },
+    genReqId: genRequestId,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: ctx.config.trustProxy,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorEnvelope);
+  registerErrorHandler(app);
+  registerJsonParser(app);
+
+  const routes = new RouteIndex();
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    const path = request.url;
+    if (path.startsWith('/api/external')) await guardPartnerRequest(ctx, request, reply);
+    else if (path.startsWith('/api/admin')) guardAdminRequest(ctx.config, request);
+    if (path.startsWith('/api/')) checkContentNegotiation(request);
+  });
+
+  await app.register(swagger, openApiDocument(ctx.config));
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  await registerRoutes(app, ctx);
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = routes.allowedMethods(path);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(
+        request,
+        reply,
+        new AppError('METHOD_NOT_ALLOWED', 405, `Method ${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`),
+      );
+    }
+    return sendError(request, reply, new AppError('NOT_FOUND', 404, `Route ${request.method} ${path} not found`));
+  });
+
+  await app.ready();
+  return app;
+}
+
+/**
+ * JSON bodies: an empty body is no body (a partner sending the spec's required Content-Type on
+ * a POST without a body is not refused), and prototype-poisoning keys are refused.
+ */
+function registerJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      done(error instanceof Error ? Object.assign(new SyntaxError(error.message), { statusCode: 400 }) : new SyntaxError('invalid JSON'), undefined);
+    }
+  });
+}

@@ -1,0 +1,45 @@
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
+import { systemClock, type Clock } from './db/time.js';
+import { OutboxNotifier } from './events/outbox.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
+
+export interface Runtime {
+  ctx: AppContext;
+  /** Closes the database and the stores (after the server and the worker have stopped). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens everything the service runs on: the database (migrated to the newest schema) and the
+ * shared stores. Used by the server, the worker and the operator command line alike.
+ */
+export async function openRuntime(
+  config: Config,
+  options: { clock?: Clock; rateLimitStore?: RateLimitStore; postgres?: PostgresOptions } = {},
+): Promise<Runtime> {
+  const database = openDatabase(config.database, options.postgres);
+  try {
+    await migrateToLatest(database.db, database.dialect === 'postgres' ? options.postgres?.schema : undefined);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const rateLimitStore: RateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock: options.clock ?? systemClock,
+    outbox: new OutboxNotifier(),
+    rateLimitStore,
+  };
+  return {
+    ctx,
+    async close() {
+      await rateLimitStore.close?.();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Environment } from '../config.js';
+import type { AppContext } from '../context.js';
+import { isoNow } from '../db/time.js';
+import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
+import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual } from './api-key.js';
+import * as repo from './clinic.repository.js';
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config'>;
+
+export interface Clinic {
+  clinic_id: string;
+  name: string;
+  free_shipping: boolean;
+  created_at: string;
+}
+
+export interface IssuedApiKey {
+  api_key_id: string;
+  api_key: string;
+  clinic_id: string;
+  environment: Environment;
+  key_prefix: string;
+  created_at: string;
+}
+
+/** The identity an API key gives a request. */
+export interface PartnerIdentity {
+  clinicId: string;
+  apiKeyId: string;
+}
+
+export async function createClinic(ctx: Ctx, input: { name: string; free_shipping?: boolean }): Promise<Clinic> {
+  const clinic = {
+    id: randomUUID(),
+    name: input.name.trim(),
+    free_shipping: input.free_shipping ? 1 : 0,
+    created_at: isoNow(ctx.clock),
+  };
+  await repo.insertClinic(ctx.db, clinic);
+  return toClinic(clinic);
+}
+
+export async function getClinic(ctx: Ctx, clinicId: string): Promise<Clinic> {
+  const row = await repo.findClinic(ctx.db, clinicId);
+  if (!row) throw notFound('Clinic not found');
+  return toClinic(row);
+}
+
+export async function listClinics(ctx: Ctx): Promise<Clinic[]> {
+  return (await repo.listClinics(ctx.db)).map(toClinic);
+}
+
+export async function setFreeShipping(ctx: Ctx, clinicId: string, freeShipping: boolean): Promise<Clinic> {
+  const updated = await repo.updateFreeShipping(ctx.db, clinicId, freeShipping ? 1 : 0);
+  if (!updated) throw notFound('Clinic not found');
+  return getClinic(ctx, clinicId);
+}
+
+/**
+ * Issues a new API key for a clinic. The key is returned once, here; only its hash is stored.
+ * `environment` defaults to the server's.
+ */
+export async function issueApiKey(ctx: Ctx, clinicId: string, environment?: Environment): Promise<IssuedApiKey> {
+  if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
+  const env = environment ?? ctx.config.env;
+  const key = generateApiKey(env);
+  const row = {
+    id: randomUUID(),
+    clinic_id: clinicId,
+    environment: env,
+    key_hash: hashApiKey(key),
+    key_prefix: displayPrefix(key),
+    created_at: isoNow(ctx.clock),
+    revoked_at: null,
+  };
+  await repo.insertApiKey(ctx.db, row);
+  return {
+    api_key_id: row.id,
+    api_key: key,
+    clinic_id: clinicId,
+    environment: env,
+    key_prefix: row.key_prefix,
+    created_at: row.created_at,
+  };
+}
+
+/** Revokes a key; the next request made with it is refused. Revoking twice is harmless. */
+export async function revokeApiKey(ctx: Ctx, apiKeyId: string): Promise<{ api_key_id: string; revoked_at: string }> {
+  const row = await repo.findApiKey(ctx.db, apiKeyId);
+  if (!row) throw notFound('API key not found');
+  if (row.revoked_at === null) await repo.revokeApiKeyRow(ctx.db, apiKeyId, isoNow(ctx.clock));
+  const after = await repo.findApiKey(ctx.db, apiKeyId);
+  return { api_key_id: apiKeyId, revoked_at: after?.revoked_at ?? isoNow(ctx.clock) };
+}
+
+export async function listApiKeys(ctx: Ctx, clinicId: string) {
+  if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
+  const rows = await repo.listApiKeys(ctx.db, clinicId);
+  return rows.map((r) => ({
+    api_key_id: r.id,
+    environment: r.environment,
+    key_prefix: r.key_prefix,
+    created_at: r.created_at,
+    revoked_at: r.revoked_at,
+  }));
+}
+
+/**
+ * Resolves an `x-api-key` to its clinic. Every refusal is a 401 whose message starts with
+ * "Unauthorized" (the spec's Authentication rule 6); the reason is specific enough to act on.
+ */
+export async function authenticateApiKey(ctx: Ctx, key: string | undefined): Promise<PartnerIdentity> {
+  if (key === undefined || key === '') throw unauthorized('missing x-api-key header');
+  const claimed = environmentOfKey(key);
+  if (claimed === null || key.length > 200) throw unauthorized('invalid API key');
+  if (claimed !== ctx.config.env) {
+    throw unauthorized(`this is a ${claimed} key; this server is the ${ctx.config.env} environment`);
+  }
+  const hash = hashApiKey(key);
+  const row = await repo.findApiKeyByHash(ctx.db, hash);
+  if (!row || !hashesEqual(row.key_hash, hash)) throw unauthorized('invalid API key');
+  if (row.revoked_at !== null) throw unauthorized('API key has been revoked');
+  if (row.environment !== ctx.config.env) {
+    throw unauthorized(`this is a ${row.environment} key; this server is the ${ctx.config.env} environment`);
+  }
+  return { clinicId: row.clinic_id, apiKeyId: row.id };
+}
+
+/**
+ * The foundation's clinic rule for a body's `clinic_id` / `assigned_clinic`: an unknown clinic is
+ * a 400 saying it was not found; another existing clinic is a 403.
+ */
+export async function assertClinicScope(
+  ctx: Pick<AppContext, 'db'>,
+  identity: PartnerIdentity,
+  requestedClinicId: string,
+  field: string,
+): Promise<void> {
+  if (requestedClinicId === identity.clinicId) return;
+  if (!(await repo.clinicExists(ctx.db, requestedClinicId))) {
+    throw new AppError('VALIDATION_ERROR', 400, 'Clinic not found', { [field]: 'clinic not found' });
+  }
+  throw forbidden(`Forbidden: your API key does not give access to clinic ${requestedClinicId}`);
+}
+
+function toClinic(row: { id: string; name: string; free_shipping: number; created_at: string }): Clinic {
+  return { clinic_id: row.id, name: row.name, free_shipping: row.free_shipping === 1, created_at: row.created_at };
+}

@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/** The two deployments of this service; the environment of an API key must match the server's. */
+export type Environment = 'development' | 'production';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; filename: string }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  readonly env: Environment;
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  /** The operator's bearer token for /api/admin. */
+  readonly adminToken: string;
+  /** True when ADMIN_TOKEN was not set and one was generated for this run (development only). */
+  readonly adminTokenGenerated: boolean;
+  readonly logLevel: string;
+  readonly rateLimitPerMinute: number;
+  /** Largest accepted request body, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** Trust X-Forwarded-For (behind a load balancer) for the client address used by rate limits. */
+  readonly trustProxy: boolean;
+  /** Runs the webhook delivery worker inside the server process. */
+  readonly runWorker: boolean;
+  /** Production only: allow webhook URLs that resolve to loopback/private addresses. */
+  readonly webhookAllowPrivateTargets: boolean;
+  /** Per-attempt timeout of a webhook delivery, in milliseconds. */
+  readonly webhookTimeoutMs: number;
+  /** Development only: advance every new order one state on this interval (0 = off). */
+  readonly sandboxAutoAdvanceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const DEFAULT_SQLITE_FILE = path.join('data', 'fulfillment.sqlite');
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Reads and validates the configuration once. Throws a ConfigError naming every
+ * bad variable, so that a misconfigured deployment fails at start, not at first use.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+
+  const envName = env.FULFILLMENT_ENV ?? 'development';
+  if (envName !== 'development' && envName !== 'production') {
+    problems.push(`FULFILLMENT_ENV must be "development" or "production", got "${envName}"`);
+  }
+  const environment: Environment = envName === 'production' ? 'production' : 'development';
+
+  const port = parseInteger(env, 'PORT', 3000, 0, 65535, problems);
+  const host = env.HOST ?? (environment === 'production' ? '0.0.0.0' : '127.0.0.1');
+  if (host.trim() === '') problems.push('HOST must not be empty');
+
+  const database = parseDatabaseUrl(env.DATABASE_URL, problems);
+
+  let adminToken = env.ADMIN_TOKEN ?? '';
+  let adminTokenGenerated = false;
+  if (adminToken === '') {
+    if (environment === 'production') {
+      problems.push('ADMIN_TOKEN is required in production');
+    } else {
+      adminToken = randomBytes(24).toString('base64url');
+      adminTokenGenerated = true;
+    }
+  } else if (adminToken.length < 16) {
+    problems.push('ADMIN_TOKEN must be at least 16 characters');
+  }
+
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  const rateLimitPerMinute = parseInteger(
+    env,
+    'RATE_LIMIT_PER_MINUTE',
+    environment === 'production' ? 60 : 100,
+    1,
+    1_000_000,
+    problems,
+  );
+  const trustProxy = parseBoolean(env, 'TRUST_PROXY', false, problems);
+  const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
+  const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
+  const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
+  const sandboxAutoAdvanceMs = parseInteger(env, 'SANDBOX_AUTO_ADVANCE_MS', 0, 0, 86_400_000, problems);
+  if (sandboxAutoAdvanceMs > 0 && environment === 'production') {
+    problems.push('SANDBOX_AUTO_ADVANCE_MS is a development setting and must not be set in production');
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    env: environment,
+    host,
+    port,
+    database,
+    adminToken,
+    adminTokenGenerated,
+    logLevel,
+    rateLimitPerMinute,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    trustProxy,
+    runWorker,
+    webhookAllowPrivateTargets,
+    webhookTimeoutMs,
+    sandboxAutoAdvanceMs,
+  });
+}
+
+/**
+ * DATABASE_URL: unset → ./data/fulfillment.sqlite; `postgres://` or `postgresql://` → PostgreSQL;
+ * `sqlite::memory:` → in-memory SQLite; `sqlite:<path>` or a plain path → SQLite at that path.
+ */
+export function parseDatabaseUrl(value: string | undefined, problems: string[] = []): DatabaseConfig {
+  if (value === undefined || value.trim() === '') return { kind: 'sqlite', filename: DEFAULT_SQLITE_FILE };
+  const url = value.trim();
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      problems.push('DATABASE_URL is not a valid PostgreSQL URL');
+    }
+    return { kind: 'postgres', url };
+  }
+  if (url === 'sqlite::memory:' || url === ':memory:') return { kind: 'sqlite', filename: ':memory:' };
+  if (/^sqlite:/i.test(url)) {
+    const filename = url.replace(/^sqlite:(\/\/)?/i, '');
+    if (filename === '') problems.push('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/app.sqlite');
+    return { kind: 'sqlite', filename };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    problems.push(`DATABASE_URL scheme is not supported (use postgres://, postgresql://, sqlite: or a file path)`);
+  }
+  return { kind: 'sqlite', filename: url };
+}
+
+function parseInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    problems.push(`${name} must be a whole number, got "${raw}"`);
+    return fallback;
+  }
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    problems.push(`${name} must be between ${min} and ${max}, got ${value}`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(value)) return true;
+  if (['false', '0', 'no'].includes(value)) return false;
+  problems.push(`${name} must be true or false, got "${raw}"`);
+  return fallback;
+}

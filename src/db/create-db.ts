@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { Database, Db, DialectName } from './database.js';
+import { migrations } from './migrations/index.js';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectName;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** Sets the connection's search_path (tests give every file its own schema). */
+  schema?: string;
+  poolSize?: number;
+}
+
+/** Opens the configured database. Does not migrate: call `migrateToLatest`. */
+export function openDatabase(config: DatabaseConfig, options: PostgresOptions = {}): DatabaseHandle {
+  if (config.kind === 'postgres') {
+    // int8 (counts, sums) as JS numbers: every value we count fits in 2^53.
+    pg.types.setTypeParser(20, (value: string) => Number(value));
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    // An idle client's error (the server restarting) must not crash the process.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+
+  if (config.filename !== ':memory:') mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true });
+  const sqlite = new SQLite(config.filename);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Brings the schema to the newest migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks for its own tables in every schema unless told which one is ours.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${message}`, { cause: error });
+  }
+}
+
+/** True when the database answers a trivial query (readiness). */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

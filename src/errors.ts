@@ -1,0 +1,52 @@
+/**
+ * Error codes of the spec (Errors section), plus the few HTTP-level codes the spec
+ * leaves unnamed (documented in docs/errors.md).
+ */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+/** Per-field messages: `{ "addresses[0].state": "must be a two-letter US state code" }`. */
+export type ErrorDetails = Record<string, string>;
+
+/** The one error type of the service; the HTTP error handler maps it to the spec's envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly statusCode: number,
+    message: string,
+    readonly details?: ErrorDetails,
+    /** Extra top-level fields of `error` (e.g. `retry_after`). */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const validationError = (message: string, details?: ErrorDetails): AppError =>
+  new AppError('VALIDATION_ERROR', 400, message, details);
+
+/** A single invalid field: the message names the field and the same text lands in `details`. */
+export const fieldError = (field: string, problem: string): AppError =>
+  new AppError('VALIDATION_ERROR', 400, `Validation failed: ${field} ${problem}`, { [field]: problem });
+
+export const notFound = (message: string): AppError => new AppError('NOT_FOUND', 404, message);
+
+export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', 403, message);
+
+export const unauthorized = (reason: string): AppError =>
+  new AppError('UNAUTHORIZED', 401, `Unauthorized: ${reason}`);
+
+export const conflict = (message: string, details?: ErrorDetails): AppError =>
+  new AppError('CONFLICT', 409, message, details);

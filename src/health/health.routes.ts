@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { pingDatabase } from '../db/create-db.js';
+import { AppError } from '../errors.js';
+
+/** Liveness and readiness probes: no authentication, outside the rate limit. */
+export function healthRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const Status = Type.Object({ status: Type.String() });
+    app.get(
+      '/healthz',
+      { schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } } },
+      () => ({ status: 'ok' }),
+    );
+    app.get(
+      '/readyz',
+      {
+        schema: {
+          tags: ['Health'],
+          summary: 'The database answers',
+          response: { 200: Status, 503: Type.Ref('ErrorEnvelope') },
+        },
+      },
+      async () => {
+        if (!(await pingDatabase(ctx.db))) {
+          throw new AppError('SERVICE_UNAVAILABLE', 503, 'Database is not reachable');
+        }
+        return { status: 'ready' };
+      },
+    );
+  };
+}

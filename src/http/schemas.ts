@@ -1,0 +1,75 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** `{success: true, data, message}`: the spec's success envelope. */
+export const Envelope = <T extends TSchema>(data: T, options: { description?: string } = {}) =>
+  Type.Object(
+    { success: Type.Literal(true), data, message: Type.String() },
+    { additionalProperties: false, ...options },
+  );
+
+/** `{success: false, error: {message, details?, code, request_id}}`: the spec's error envelope. */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object(
+      {
+        message: Type.String(),
+        code: Type.String({
+          description:
+            'VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMIT_EXCEEDED, INTERNAL_ERROR, SERVICE_UNAVAILABLE',
+        }),
+        details: Type.Optional(
+          Type.Record(Type.String(), Type.String(), {
+            description: 'Per-field messages, keyed by the field path (e.g. `addresses[0].state`).',
+          }),
+        ),
+        retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429 only).' })),
+        request_id: Type.String({ description: 'The X-Request-Id of the failed request.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'ErrorEnvelope', additionalProperties: false, title: 'Error' },
+);
+
+const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { description });
+
+/** Error responses every partner route can give; routes add their own (400, 403, 404). */
+export const partnerErrors = {
+  400: errorRef('Validation error: `details` names each invalid field.'),
+  401: errorRef('Missing, unknown, revoked or wrong-environment API key.'),
+  429: errorRef('Rate limit exceeded: `retry_after` and the Retry-After header say when to retry.'),
+  500: errorRef('Internal error: quote `request_id` to support.'),
+} as const;
+
+export const forbiddenError = { 403: errorRef('The body names a clinic other than the API key\u2019s.') } as const;
+export const notFoundError = (what: string) => ({ 404: errorRef(`${what} not found.`) }) as const;
+export const conflictError = (what: string) => ({ 409: errorRef(what) }) as const;
+
+/** Error responses of operator routes. */
+export const adminErrors = {
+  400: errorRef('Validation error.'),
+  401: errorRef('Missing or wrong operator bearer token.'),
+  404: errorRef('Not found.'),
+  500: errorRef('Internal error.'),
+} as const;
+
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+/** A required, non-blank string of at most `max` characters. */
+export const Text = (max: number, options: { minLength?: number; description?: string } = {}) =>
+  Type.String({ minLength: options.minLength ?? 1, maxLength: max, pattern: '\\S', ...options });
+
+/** Carrier and service ids: opaque, URL-safe strings. */
+export const OpaqueId = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$', description });
+
+/** A page of results with an opaque cursor for the next one (operator lists). */
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+};

@@ -1,0 +1,30 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { MedicationTable } from '../db/foundation.tables.js';
+
+export async function insertMedication(db: DbOrTrx, row: MedicationTable): Promise<void> {
+  await db.insertInto('medications').values(row).execute();
+}
+
+export async function listMedications(db: DbOrTrx, clinicId: string): Promise<MedicationTable[]> {
+  return db.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId).orderBy('name_key').execute();
+}
+
+/** The clinic's formulary entries among `keys` (one query for a whole order). */
+export async function findMedicationsByKeys(db: DbOrTrx, clinicId: string, keys: string[]): Promise<MedicationTable[]> {
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom('medications')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('name_key', 'in', keys)
+    .execute();
+}
+
+export async function deleteMedication(db: DbOrTrx, clinicId: string, medicationId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('medications')
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', medicationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

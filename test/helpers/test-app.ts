@@ -1,0 +1,125 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp, type App } from '../../src/app.js';
+import { openRuntime } from '../../src/bootstrap.js';
+import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
+import { loadConfig } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import type { DialectName } from '../../src/db/database.js';
+import type { Clock } from '../../src/db/time.js';
+import { addMedication } from '../../src/medications/medication.service.js';
+import { createTestDatabase } from './test-db.js';
+
+export const ADMIN_TOKEN = 'test-operator-token-0123456789';
+
+export interface TestAppOptions {
+  dialect: DialectName;
+  /** Environment variables on top of the test defaults (FULFILLMENT_ENV, RATE_LIMIT_PER_MINUTE...). */
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: LightMyRequestResponse['headers'];
+}
+
+export interface TestClinic {
+  clinicId: string;
+  apiKey: string;
+  apiKeyId: string;
+}
+
+/**
+ * A real application on a database of its own, called through Fastify's `inject`
+ * (the whole HTTP pipeline: hooks, parsing, validation, serialization).
+ */
+export class TestApp {
+  private constructor(
+    readonly app: App,
+    readonly ctx: AppContext,
+    private readonly closeRuntime: () => Promise<void>,
+    private readonly dropDatabase: () => Promise<void>,
+  ) {}
+
+  static async start(options: TestAppOptions): Promise<TestApp> {
+    const database = await createTestDatabase(options.dialect);
+    const config = loadConfig({
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      RUN_WORKER: 'false',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ...options.env,
+    });
+    const runtime = await openRuntime(
+      { ...config, database: database.config },
+      { ...(options.clock ? { clock: options.clock } : {}), postgres: { schema: database.schema, poolSize: 5 } },
+    );
+    const app = await buildApp(runtime.ctx);
+    return new TestApp(app, runtime.ctx, runtime.close, database.drop);
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    // A test may already have closed the database to simulate an outage.
+    await this.closeRuntime().catch(() => undefined);
+    await this.dropDatabase();
+  }
+
+  /** A raw request: nothing added but what `headers` says. */
+  async request(method: string, url: string, options: { headers?: Record<string, string>; body?: unknown; payload?: string } = {}): Promise<Reply> {
+    const response = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers: options.headers,
+      ...(options.payload !== undefined ? { payload: options.payload } : options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
+    });
+    let body: unknown = response.body;
+    try {
+      body = response.json();
+    } catch {
+      // Not JSON (the docs page): keep the text.
+    }
+    return { status: response.statusCode, body, headers: response.headers };
+  }
+
+  /** A partner call with the spec's three headers. */
+  partner(apiKey: string) {
+    const headers = (body: boolean): Record<string, string> => ({
+      'x-api-key': apiKey,
+      accept: 'application/json',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    });
+    return {
+      get: (url: string) => this.request('GET', url, { headers: headers(false) }),
+      post: (url: string, body?: unknown) => this.request('POST', url, { headers: headers(body !== undefined), body }),
+      put: (url: string, body?: unknown) => this.request('PUT', url, { headers: headers(body !== undefined), body }),
+      delete: (url: string, body?: unknown) => this.request('DELETE', url, { headers: headers(body !== undefined), body }),
+    };
+  }
+
+  /** An operator call with the bearer token. */
+  get admin() {
+    const headers = (body: boolean): Record<string, string> => ({
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    });
+    return {
+      get: (url: string) => this.request('GET', url, { headers: headers(false) }),
+      post: (url: string, body?: unknown) => this.request('POST', url, { headers: headers(body !== undefined), body }),
+      put: (url: string, body?: unknown) => this.request('PUT', url, { headers: headers(body !== undefined), body }),
+      delete: (url: string, body?: unknown) => this.request('DELETE', url, { headers: headers(body !== undefined), body }),
+    };
+  }
+
+  /**
+   * A clinic with an API key of the server's environment, in one call (through the services,
+   * as the operator command line does). `formulary` adds medications by name.
+   */
+  async createClinic(options: { name?: string; freeShipping?: boolean; formulary?: string[] } = {}): Promise<TestClinic> {
+    const clinic = await createClinic(this.ctx, { name: options.name ?? 'Test Clinic', free_shipping: options.freeShipping ?? false });
+    for (const name of options.formulary ?? []) await addMedication(this.ctx, clinic.clinic_id, { name });
+    const key = await issueApiKey(this.ctx, clinic.clinic_id);
+    return { clinicId: clinic.clinic_id, apiKey: key.api_key, apiKeyId: key.api_key_id };
+  }
+}
