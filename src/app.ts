@@ -2,12 +2,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import secureJson from 'secure-json-parse';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { guardAdminRequest } from './http/admin-guard.js';
+import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
 import { registerErrorHandler, sendError } from './http/error-handler.js';
+import { answerBeforeRouting, answerUnparsableRequest } from './http/framework-errors.js';
+import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { genRequestId } from './http/request-id.js';
 import { RouteIndex } from './http/routes-index.js';
@@ -33,6 +35,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: ctx.config.trustProxy,
+    frameworkErrors: answerBeforeRouting(ctx),
+    clientErrorHandler: answerUnparsableRequest,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -41,14 +45,17 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerJsonParser(app);
 
   const routes = new RouteIndex();
-  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
+  app.decorate('registeredRoutes', () => routes.list());
 
+  // Every request: its id on the response, then the guard of its area (partner key and rate
+  // limit, or operator token), then JSON content negotiation for the API.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    const path = request.url;
-    if (path.startsWith('/api/external')) await guardPartnerRequest(ctx, request, reply);
-    else if (path.startsWith('/api/admin')) guardAdminRequest(ctx.config, request);
-    if (path.startsWith('/api/')) checkContentNegotiation(request);
+    const area = areaOfPath(routedPath(request));
+    if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
+    else if (area === 'admin') guardAdminRequest(ctx.config, request);
+    if (area !== 'public') checkContentNegotiation(request);
   });
 
   await app.register(swagger, openApiDocument(ctx.config));
@@ -73,24 +80,4 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   await app.ready();
   return app;
-}
-
-/**
- * JSON bodies: an empty body is no body (a partner sending the spec's required Content-Type on
- * a POST without a body is not refused), and prototype-poisoning keys are refused.
- */
-function registerJsonParser(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch (error) {
-      done(error instanceof Error ? Object.assign(new SyntaxError(error.message), { statusCode: 400 }) : new SyntaxError('invalid JSON'), undefined);
-    }
-  });
 }

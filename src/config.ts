@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.js';
 
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
@@ -29,6 +30,8 @@ export interface Config {
   readonly webhookAllowPrivateTargets: boolean;
   /** Per-attempt timeout of a webhook delivery, in milliseconds. */
   readonly webhookTimeoutMs: number;
+  /** Delays before each webhook delivery attempt, in milliseconds (WEBHOOK_RETRY_SCHEDULE); its length is the number of attempts. */
+  readonly webhookRetryScheduleMs: readonly number[];
   /** Development only: advance every new order one state on this interval (0 = off). */
   readonly sandboxAutoAdvanceMs: number;
 }
@@ -93,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
   const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
   const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
+  const retrySchedule = parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE);
+  if (typeof retrySchedule === 'string') problems.push(`WEBHOOK_RETRY_SCHEDULE ${retrySchedule}`);
   const sandboxAutoAdvanceMs = parseInteger(env, 'SANDBOX_AUTO_ADVANCE_MS', 0, 0, 86_400_000, problems);
   if (sandboxAutoAdvanceMs > 0 && environment === 'production') {
     problems.push('SANDBOX_AUTO_ADVANCE_MS is a development setting and must not be set in production');
@@ -114,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker,
     webhookAllowPrivateTargets,
     webhookTimeoutMs,
+    webhookRetryScheduleMs: Object.freeze(typeof retrySchedule === 'string' ? [] : retrySchedule),
     sandboxAutoAdvanceMs,
   });
 }

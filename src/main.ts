@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { openRuntime } from './bootstrap.js';
 import { seedSandbox } from './clinics/sandbox-seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
+import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {
@@ -22,14 +25,22 @@ async function main(): Promise<void> {
   const app = await buildApp(ctx);
 
   await app.listen({ host: config.host, port: config.port });
-  printBanner(config, seed);
+  // With PORT=0 the system picks a free port: print the one actually bound.
+  const address = app.server.address();
+  printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed);
+  // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
+  const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
+  // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`).
+  const webhookWorker = config.runWorker ? await WebhookWorker.start(ctx, { logger: app.log }) : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await stopAutoAdvance();
     await app.close();
+    await webhookWorker?.stop();
     await runtime.close();
     process.exit(0);
   };
@@ -37,12 +48,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function printBanner(config: Config, seed: { clinicId: string; apiKey: string } | null): void {
+function printBanner(config: Config, port: number, seed: { clinicId: string; apiKey: string } | null): void {
+  // A wildcard address is where the server listens, not an address to call: show loopback instead.
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const lines = [
     '',
-    `Partner Fulfillment API (${config.env}) on http://${config.host}:${config.port}`,
-    `  database: ${config.database.kind === 'sqlite' ? config.database.filename : 'PostgreSQL'}`,
-    `  API reference: http://${config.host}:${config.port}/docs`,
+    `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${port})`}`,
+    `  database: ${config.database.kind === 'sqlite' ? `SQLite ${config.database.filename === ':memory:' ? 'in memory' : path.resolve(config.database.filename)}` : 'PostgreSQL'}`,
+    `  API reference: ${base}/docs`,
   ];
   if (config.adminTokenGenerated) {
     lines.push(`  operator token (generated for this run; set ADMIN_TOKEN to keep one): ${config.adminToken}`);

@@ -1,4 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
+import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 
 /** The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger. */
@@ -16,8 +18,9 @@ export function openApiDocument(config: Config): SwaggerOptions {
           `This server is the **${config.env}** environment: it accepts only \`${config.env === 'production' ? 'prod_' : 'dev_'}\` keys.`,
           '',
           'Every partner request carries `x-api-key`. Responses are `{success: true, data, message}`; errors are',
-          '`{success: false, error: {message, code, details?, request_id}}`. Every response carries `X-Request-Id` and',
-          'the `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` headers.',
+          '`{success: false, error: {message, code, details?, request_id}}`. Every response carries `X-Request-Id`;',
+          'partner responses also carry the `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` headers.',
+          `Request bodies are JSON (\`Content-Type: application/json\`) of at most 1 MiB; unknown body fields are refused.`,
         ].join('\n'),
       },
       servers: [{ url: '/', description: config.env }],
@@ -43,5 +46,56 @@ export function openApiDocument(config: Config): SwaggerOptions {
       // Shared schemas keep their $id as their component name (ErrorEnvelope).
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
+    transform: ({ schema, url }) => ({ schema: documentRoute(url, schema), url }),
   };
+}
+
+const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { description });
+
+/** Headers every partner response carries (set by the request-id hook and the partner guard). */
+const PARTNER_HEADERS = {
+  'X-RateLimit-Limit': Type.Integer({ description: 'Requests allowed per minute for this API key.' }),
+  'X-RateLimit-Remaining': Type.Integer({ description: 'Requests left in the current minute.' }),
+  'X-RateLimit-Reset': Type.Integer({ description: 'When the current minute ends, in Unix seconds.' }),
+  'X-Request-Id': Type.String({ description: 'This request\u2019s id (yours when well formed); quote it to support.' }),
+};
+
+type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; response?: Record<string, unknown> };
+
+/**
+ * Documents what the cross-cutting hooks do to every route, so that routes need not repeat it:
+ * the credential each area needs and the errors the guards and the JSON parser answer with.
+ * Only the document changes; the route's own schemas still validate and serialize.
+ */
+export function documentRoute(url: string, schema: FastifySchema | undefined): FastifySchema {
+  const route = (schema ?? {}) as DocumentedSchema;
+  if (route.hide) return route;
+  const partner = url === '/api/external' || url.startsWith('/api/external/');
+  const admin = url === '/api/admin' || url.startsWith('/api/admin/');
+  if (!partner && !admin) return route;
+
+  const response: Record<string, unknown> = { ...(route.response ?? {}) };
+  const add = (status: number, description: string) => {
+    if (!(String(status) in response)) response[String(status)] = errorRef(description);
+  };
+  if (partner) {
+    add(401, 'Missing, unknown, revoked or wrong-environment API key (the message starts with "Unauthorized").');
+    add(429, 'Rate limit exceeded: `retry_after` and the Retry-After header say when to retry.');
+    const ok = response['200'];
+    if (ok && typeof ok === 'object') {
+      response['200'] = { description: 'Success.', ...ok, headers: PARTNER_HEADERS };
+    }
+  } else {
+    add(401, 'Missing or wrong operator bearer token.');
+  }
+  add(406, 'The Accept header does not allow application/json.');
+  if (route.body) {
+    add(413, 'The body is larger than 1 MiB.');
+    add(415, 'The body is not sent as application/json.');
+  }
+  return {
+    ...route,
+    security: [partner ? { apiKey: [] } : { operatorToken: [] }],
+    response,
+  } as FastifySchema;
 }

@@ -1,8 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { healthRoutes } from './health/health.routes.js';
+import { orderAdminRoutes } from './orders/order.admin-routes.js';
+import { orderRoutes } from './orders/order.routes.js';
+import { sandboxRoutes } from './orders/sandbox.routes.js';
+import { patientRoutes } from './patients/patient.routes.js';
+import { practitionerRoutes } from './practitioners/practitioner.routes.js';
+import { carrierRoutes } from './shipping/carrier.routes.js';
+import { carrierAdminRoutes } from './admin/carrier.admin-routes.js';
+import { clinicAdminRoutes } from './admin/clinic.admin-routes.js';
+import { webhookAdminRoutes } from './webhooks/webhook.admin-routes.js';
+import { webhookRoutes } from './webhooks/webhook.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes(ctx));
+  await app.register(practitionerRoutes(ctx));
+  await app.register(patientRoutes(ctx));
+  await app.register(carrierRoutes(ctx));
+  await app.register(orderRoutes(ctx));
+  // Development only: in production the sandbox routes do not exist (404).
+  if (ctx.config.env !== 'production') await app.register(sandboxRoutes(ctx));
+  await app.register(orderAdminRoutes(ctx));
+  await app.register(clinicAdminRoutes(ctx));
+  await app.register(carrierAdminRoutes(ctx));
+  await app.register(webhookRoutes(ctx));
+  await app.register(webhookAdminRoutes(ctx));
 }

@@ -26,3 +26,12 @@ export const stateName = (code: string): string | undefined => (isUsStateCode(co
 /** A ZIP code: 5 digits, or ZIP+4 written 12345-6789. */
 export const ZIP_CODE_PATTERN = '^[0-9]{5}(-[0-9]{4})?$';
 export const isZipCode = (value: string): boolean => new RegExp(ZIP_CODE_PATTERN).test(value);
+
+/**
+ * A JSON-schema pattern matching exactly the codes of US_STATES in any letter case (`ca`, `Ca`, `CA`):
+ * JavaScript patterns have no inline case-insensitive flag, so each letter is a two-letter class.
+ * Used in body schemas so that an unknown code is reported together with every other bad field.
+ */
+export const STATE_CODE_PATTERN = `^(?:${Object.keys(US_STATES)
+  .map((code) => [...code].map((letter) => `[${letter}${letter.toLowerCase()}]`).join(''))
+  .join('|')})$`;

@@ -1,3 +1,80 @@
-/** Row types of the webhook tables (filled in by the webhooks feature). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WebhookTables {}
+/**
+ * Row types of the webhook tables, after Svix's model: an endpoint per registration, a delivery
+ * per (event, endpoint) with its status and next attempt, and one row per attempt.
+ * Conventions as in foundation.tables.ts (text ids and ISO timestamps, JSON as text).
+ */
+
+export type EndpointStatus = 'active' | 'disabled';
+
+export interface WebhookEndpointTable {
+  id: string;
+  clinic_id: string;
+  /** Normalized absolute URL (`new URL(...).href`, without fragment). */
+  url: string;
+  /**
+   * The Standard Webhooks signing secret (`whsec_` + base64). Kept as is because every delivery
+   * must be signed with it (it is a shared HMAC key, not a password); never returned after
+   * registration, never logged. See docs/webhooks.md, "How the secret is protected".
+   */
+  secret: string;
+  status: EndpointStatus;
+  /** First failed attempt since the last success (null while healthy): drives the 5-day disabling. */
+  failing_since: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  /** Soft delete: the delivery log keeps pointing at the endpoint. */
+  deleted_at: string | null;
+}
+
+/**
+ * pending: waiting for its next attempt (or being attempted, while `claimed_until` is in the future);
+ * delivered: a 2xx was received; failed: attempts exhausted, or the endpoint was disabled;
+ * cancelled: the endpoint was deleted.
+ */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+export interface WebhookDeliveryTable {
+  id: string;
+  /** The outbox event id, sent as `webhook-id` (a fresh id for a test call). */
+  event_id: string;
+  event_type: string;
+  clinic_id: string;
+  endpoint_id: string;
+  /** The exact JSON bytes sent on every attempt, serialized once at fan-out. */
+  body: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  /** When the next attempt is due (null once final). */
+  next_attempt_at: string | null;
+  /** Lease of the worker attempting it: nobody else attempts it before this time. */
+  claimed_until: string | null;
+  claim_token: string | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryAttemptTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempt_number: number;
+  attempted_at: string;
+  duration_ms: number;
+  response_status: number | null;
+  /** The first 1 KiB of the response body. */
+  response_body: string | null;
+  /** Network error, timeout or refusal (SSRF), when no HTTP status was received. */
+  error: string | null;
+}
+
+export interface WebhookTables {
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
+}

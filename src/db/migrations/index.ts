@@ -1,5 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001_foundation.js';
+import * as m002 from './002_orders.js';
+import * as m003 from './003_webhooks.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -7,4 +9,6 @@ import * as m001 from './001_foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
+  '002_orders': m002,
+  '003_webhooks': m003,
 };

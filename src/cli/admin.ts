@@ -1,0 +1,64 @@
+import { executeCommand, HELP, parseCommand, UsageError, type ParsedCommand } from '../admin/cli-commands.js';
+import { openRuntime } from '../bootstrap.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { AppError } from '../errors.js';
+
+/**
+ * `npm run admin -- <command> [--flags]`: provisions clinics, keys, formulary and carriers
+ * without a running server, on the database DATABASE_URL selects. Prints results as JSON.
+ * Exit status: 0 done, 1 refused or failed, 2 bad usage.
+ */
+async function main(argv: string[]): Promise<number> {
+  let parsed: ParsedCommand;
+  try {
+    parsed = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`Error: ${error.message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (parsed.command === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+
+  let config;
+  try {
+    // The command line needs no operator token: it talks to the database directly.
+    config = loadConfig({ ...process.env, ADMIN_TOKEN: process.env.ADMIN_TOKEN || 'unused-by-the-command-line', LOG_LEVEL: 'silent' });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+
+  const runtime = await openRuntime(config);
+  try {
+    const result = await executeCommand(runtime.ctx, parsed);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof AppError) {
+      const details = error.details ? `\n${JSON.stringify(error.details, null, 2)}` : '';
+      process.stderr.write(`Error (${error.code}): ${error.message}${details}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await runtime.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

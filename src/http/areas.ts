@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Which guard a request falls under: the partner API, the operator API or neither. */
+export type Area = 'partner' | 'admin' | 'public';
+
+/** `/api/external` and everything below it, but not `/api/externally`. */
+export function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+export function areaOfPath(path: string): Area {
+  if (isUnder(path, '/api/external')) return 'partner';
+  if (isUnder(path, '/api/admin')) return 'admin';
+  return 'public';
+}
+
+/**
+ * The path the router matched (`/api/external/carriers` for `/api/%65xternal/carriers`: the router
+ * decodes percent-escapes, so the guards must look at what it matched, never at the raw URL), or
+ * for an unknown route the decoded request path.
+ */
+export function routedPath(request: FastifyRequest): string {
+  const matched = request.routeOptions.url;
+  if (matched !== undefined) return matched;
+  return decodedPath(request.url);
+}
+
+/** The path part of a raw URL, percent-decoded when it can be. */
+export function decodedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '/';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { areaOfPath } from './areas.js';
+import { sendError, toAppError } from './error-handler.js';
+import { guardPartnerRequest } from './partner-guard.js';
+
+/**
+ * Fastify's `frameworkErrors`: requests the router refuses before any hook runs (a broken
+ * percent-escape, an over-long path parameter) get the same envelope and X-Request-Id as
+ * everything else. Partner paths are still authenticated and counted first, so that such a request
+ * gets the same 401 / 429 and rate-limit headers as any other.
+ */
+export function answerBeforeRouting(ctx: AppContext) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void (async () => {
+      reply.header('X-Request-Id', request.id);
+      let refusal = routerRefusal(error);
+      try {
+        if (areaOfPath(request.url.split('?')[0] ?? '/') === 'partner') await guardPartnerRequest(ctx, request, reply);
+      } catch (guardError) {
+        refusal = toAppError(guardError);
+      }
+      sendError(request, reply, refusal);
+    })();
+  };
+}
+
+function routerRefusal(error: FastifyError): AppError {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return new AppError('VALIDATION_ERROR', 400, 'Malformed URL: invalid percent-encoding in the path', {
+        path: 'has invalid percent-encoding',
+      });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('VALIDATION_ERROR', 400, 'Malformed URL: a path segment is longer than 100 characters', {
+        path: 'has a segment longer than 100 characters',
+      });
+    default:
+      return toAppError(error);
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request that is not even valid HTTP (a garbled request line,
+ * headers too large) is answered on the raw socket with the same envelope, then the connection is
+ * closed, as Node itself does.
+ */
+export function answerUnparsableRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time']
+        : [400, 'Malformed HTTP request'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({ success: false, error: { message, code: 'VALIDATION_ERROR', request_id: requestId } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}

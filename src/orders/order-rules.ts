@@ -1,0 +1,63 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { PatientTable, PractitionerTable } from '../db/foundation.tables.js';
+import type { ErrorDetails } from '../errors.js';
+import { findCarrier } from '../shipping/shipping.repository.js';
+import { quoteShippingService, type ShippingQuote } from '../shipping/shipping.service.js';
+
+/** A broken business rule: a sentence for the message and the fields it concerns. */
+export interface Problem {
+  message: string;
+  details: ErrorDetails;
+}
+
+/** A veterinarian treats animals only, and a human practitioner humans only. */
+export function checkSpecies(patient: PatientTable, practitioner: PractitionerTable): Problem | null {
+  const human = patient.species === 'human';
+  if (practitioner.is_veterinarian === 1 && human) {
+    return {
+      message: 'A veterinarian cannot prescribe for a human patient',
+      details: { practitioner_id: 'is a veterinarian; the patient is human' },
+    };
+  }
+  if (practitioner.is_veterinarian !== 1 && !human) {
+    return {
+      message: `A practitioner who is not a veterinarian cannot prescribe for a ${patient.species} patient`,
+      details: { practitioner_id: `is not a veterinarian; the patient is ${patient.species}` },
+    };
+  }
+  return null;
+}
+
+/** The pharmacy ships to the patient's address: it must have one. */
+export function checkShippable(patient: PatientTable, field: string): Problem | null {
+  if (patient.address_line_1 && patient.city && patient.state && patient.postal_code) return null;
+  return {
+    message: 'The patient has no shipping address',
+    details: { [field]: 'the patient has no shipping address; add one before ordering' },
+  };
+}
+
+/**
+ * Prices the shipping choice for the patient's state (free shipping applied), or says which id is
+ * unknown.
+ */
+export async function checkShipping(
+  db: DbOrTrx,
+  clinicId: string,
+  carrierId: string,
+  serviceId: string,
+  stateCode: string | null,
+): Promise<ShippingQuote | Problem> {
+  const quote = await quoteShippingService(db, clinicId, carrierId, serviceId, stateCode ?? '');
+  if (quote) return quote;
+  if (!(await findCarrier(db, carrierId))) {
+    return {
+      message: `Unknown carrier ${carrierId}`,
+      details: { carrier_id: 'is not a known carrier; see GET /api/external/carriers' },
+    };
+  }
+  return {
+    message: `Carrier ${carrierId} has no service ${serviceId}`,
+    details: { service_id: `is not a service of carrier ${carrierId}; see GET /api/external/carriers/${carrierId}/services` },
+  };
+}

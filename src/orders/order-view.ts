@@ -1,0 +1,122 @@
+import type { DbOrTrx } from '../db/database.js';
+import { fromCents, fromFlag } from '../db/time.js';
+import { statusRank, type Actor, type OrderStatus } from './order-status.js';
+import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
+import type { AdminOrderSummaryData } from './order-admin.schemas.js';
+import type { OrderViewData } from './order.schemas.js';
+import * as repo from './order.repository.js';
+import { findRefillRequestOfNewOrder } from './refill.repository.js';
+
+/**
+ * The refill counters of one medication of a chain, read from the chain's first prescription.
+ * A do_not_refill item authorizes no refill, whatever its `refills` said.
+ */
+export function itemRefills(origin: PrescriptionItemTable): { authorized: number; used: number; remaining: number } {
+  const authorized = origin.do_not_refill === 1 ? 0 : origin.refills;
+  const used = origin.do_not_refill === 1 ? 0 : origin.refills_used;
+  return { authorized, used, remaining: Math.max(0, authorized - used) };
+}
+
+/**
+ * The chain's counters: every refill counts once against each medication that still had one, so
+ * the chain has had as many refills as its most-refilled medication, and stays refillable while
+ * any medication has refills left.
+ */
+export function chainRefills(origins: PrescriptionItemTable[]): { authorized: number; used: number; remaining: number } {
+  const each = origins.map(itemRefills);
+  const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
+  return { authorized: max(each.map((e) => e.authorized)), used: max(each.map((e) => e.used)), remaining: max(each.map((e) => e.remaining)) };
+}
+
+/** Loads everything the partner sees of an order (five primary-key or indexed queries). */
+export async function loadOrderView(db: DbOrTrx, order: MedicationRequestTable): Promise<OrderViewData> {
+  const [items, history, prescription, refillRequest] = await Promise.all([
+    repo.listItemsOfOrder(db, order.id),
+    repo.listHistory(db, order.id),
+    repo.findPrescriptionOfOrder(db, order.id),
+    order.refill_of === null ? Promise.resolve(undefined) : findRefillRequestOfNewOrder(db, order.id),
+  ]);
+  const originIds = [...new Set(items.map((i) => i.origin_item_id))];
+  const ownIds = new Set(items.map((i) => i.id));
+  const origins = originIds.every((id) => ownIds.has(id)) ? items : await repo.findItems(db, originIds);
+  const originById = new Map(origins.map((o) => [o.id, o]));
+
+  return {
+    medication_request_id: order.id,
+    clinic_id: order.clinic_id,
+    patient_id: order.patient_id,
+    practitioner_id: order.practitioner_id,
+    status: order.status as OrderStatus,
+    prescription_id: prescription?.id ?? '',
+    is_refrigerated: fromFlag(order.is_refrigerated),
+    shipment_group_id: order.shipment_group_id,
+    medication_requests: items.map((item) => {
+      const counters = itemRefills(originById.get(item.origin_item_id) ?? item);
+      return {
+        medication: item.medication,
+        dose: item.dose,
+        unit_of_measure: item.unit_of_measure,
+        quantity: item.quantity,
+        refills: String(item.refills),
+        direction: item.direction,
+        days_supply: item.days_supply,
+        flavor: item.flavor,
+        notes: item.notes,
+        do_not_refill: fromFlag(item.do_not_refill),
+        do_not_fill: fromFlag(item.do_not_fill),
+        patient_contact_requested: fromFlag(item.patient_contact_requested),
+        reason_for_compounding: item.reason_for_compounding,
+        reason_for_compounding_additional_context: item.reason_for_compounding_additional_context,
+        refills_authorized: counters.authorized,
+        refills_used: counters.used,
+        refills_remaining: counters.remaining,
+      };
+    }),
+    refills: chainRefills(origins),
+    shipping: {
+      carrier_id: order.carrier_id,
+      carrier_name: order.carrier_name,
+      service_id: order.service_id,
+      service_name: order.service_name,
+      original_cost: fromCents(order.shipping_original_cents),
+      total_cost: fromCents(order.shipping_total_cents),
+      is_free_shipment: order.free_shipment_type !== null,
+      free_shipment_type: order.free_shipment_type,
+    },
+    tracking_number: order.tracking_number,
+    shipped_at: order.shipped_at,
+    delivered_at: order.delivered_at,
+    cancelled_at: order.cancelled_at,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    refill_of: order.refill_of,
+    chain_origin_id: order.chain_origin_id,
+    refill_request_id: refillRequest?.id ?? null,
+    // Each state is entered at most once and only forwards, so the lifecycle's order is the history's
+    // (steps of one sandbox advance share a timestamp).
+    status_history: [...history].sort((a, b) => statusRank(a.to_status) - statusRank(b.to_status)).map((h) => ({
+      from: h.from_status,
+      to: h.to_status,
+      at: h.at,
+      actor: h.actor as Actor,
+    })),
+  };
+}
+
+export function toAdminSummary(order: MedicationRequestTable, itemCount: number): AdminOrderSummaryData {
+  return {
+    medication_request_id: order.id,
+    clinic_id: order.clinic_id,
+    patient_id: order.patient_id,
+    practitioner_id: order.practitioner_id,
+    status: order.status as OrderStatus,
+    item_count: itemCount,
+    carrier_id: order.carrier_id,
+    service_id: order.service_id,
+    total_cost: fromCents(order.shipping_total_cents),
+    tracking_number: order.tracking_number,
+    refill_of: order.refill_of,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+  };
+}

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
+import { getOrderForOperator, listOrders } from './order-admin.service.js';
+import { transitionOrder } from './order-transition.service.js';
+import { AdminListQuery, AdminOrderSummary, AdminStatusBody } from './order-admin.schemas.js';
+import { IdParams, OrderView } from './order.schemas.js';
+
+const tags = ['Operator'];
+const security = [{ operatorToken: [] }];
+
+/** The pharmacy's order endpoints (behind ADMIN_TOKEN): the queue, one order, status changes. */
+export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/admin/medication-requests',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List medication requests',
+          description: 'Newest first, optionally filtered by status and clinic; pass `next_cursor` back as `cursor` for the next page.',
+          querystring: AdminListQuery,
+          response: { 200: Envelope(Page(AdminOrderSummary)), ...adminErrors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await listOrders(ctx, request.query), message: 'Medication requests' }),
+    );
+
+    app.get(
+      '/api/admin/medication-requests/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Read a medication request',
+          params: IdParams,
+          response: { 200: Envelope(OrderView), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await getOrderForOperator(ctx, request.params.id),
+        message: 'Medication request retrieved successfully',
+      }),
+    );
+
+    app.post(
+      '/api/admin/medication-requests/:id/status',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Change the status of a medication request',
+          description:
+            'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',
+          params: IdParams,
+          body: AdminStatusBody,
+          response: {
+            200: Envelope(OrderView),
+            ...adminErrors,
+            ...conflictError('The transition is not allowed from the current status.'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await transitionOrder(ctx, 'all', request.params.id, request.body.status, 'operator', request.body.tracking_number);
+        return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+  };
+}

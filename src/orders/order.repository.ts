@@ -1,0 +1,172 @@
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type {
+  MedicationRequestTable,
+  PrescriptionItemTable,
+  PrescriptionTable,
+  StatusHistoryTable,
+} from './order.tables.js';
+import type { OrderStatus } from './order-status.js';
+
+export async function insertOrder(trx: Trx, row: MedicationRequestTable): Promise<void> {
+  await trx.insertInto('medication_requests').values(row).execute();
+}
+
+export async function insertPrescription(trx: Trx, row: PrescriptionTable, items: PrescriptionItemTable[]): Promise<void> {
+  await trx.insertInto('prescriptions').values(row).execute();
+  if (items.length > 0) await trx.insertInto('prescription_items').values(items).execute();
+}
+
+export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<void> {
+  await trx.insertInto('medication_request_status_history').values(row).execute();
+}
+
+/** One of the clinic's orders; another clinic's is not found. Primary key lookup. */
+export async function findOrder(db: DbOrTrx, clinicId: string, orderId: string): Promise<MedicationRequestTable | undefined> {
+  return db
+    .selectFrom('medication_requests')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+}
+
+/** The operator's and the sandbox timer's lookup: unscoped on purpose (they act for the pharmacy). */
+export async function findOrderUnscoped(db: DbOrTrx, orderId: string): Promise<MedicationRequestTable | undefined> {
+  return db.selectFrom('medication_requests').selectAll().where('id', '=', orderId).executeTakeFirst();
+}
+
+export async function findPrescriptionOfOrder(db: DbOrTrx, orderId: string): Promise<PrescriptionTable | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('medication_request_id', '=', orderId).executeTakeFirst();
+}
+
+/** The items of an order's prescription, in the order they were written (one query). */
+export async function listItemsOfOrder(db: DbOrTrx, orderId: string): Promise<PrescriptionItemTable[]> {
+  return db
+    .selectFrom('prescription_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'prescription_items.prescription_id')
+    .selectAll('prescription_items')
+    .where('prescriptions.medication_request_id', '=', orderId)
+    .orderBy('prescription_items.position')
+    .execute();
+}
+
+/** Items by id (the origin items of a chain, which hold its refill counters). */
+export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<PrescriptionItemTable[]> {
+  if (itemIds.length === 0) return [];
+  return db.selectFrom('prescription_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
+}
+
+export async function listHistory(db: DbOrTrx, orderId: string): Promise<StatusHistoryTable[]> {
+  return db
+    .selectFrom('medication_request_status_history')
+    .selectAll()
+    .where('medication_request_id', '=', orderId)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+}
+
+export type StatusChanges = Partial<
+  Pick<MedicationRequestTable, 'tracking_number' | 'shipped_at' | 'delivered_at' | 'cancelled_at'>
+>;
+
+/**
+ * Moves an order from `from` to `to` only if it is still in `from`: the conditional update that
+ * makes simultaneous transitions safe (PostgreSQL re-checks the WHERE after a concurrent commit).
+ * Returns false when another change won.
+ */
+export async function updateStatusIf(
+  trx: Trx,
+  orderId: string,
+  from: OrderStatus,
+  to: OrderStatus,
+  at: string,
+  changes: StatusChanges,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('medication_requests')
+    .set({ status: to, updated_at: at, ...changes })
+    .where('id', '=', orderId)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Counts one refill against an origin item if it has one left. Conditional, so that two refills
+ * of one chain at once never exceed the prescription's refills.
+ */
+export async function useRefill(trx: Trx, originItemId: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('prescription_items')
+    .set((eb) => ({ refills_used: eb('refills_used', '+', 1) }))
+    .where('id', '=', originItemId)
+    .where('do_not_refill', '=', 0)
+    .where((eb) => eb('refills_used', '<', eb.ref('refills')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives back the refills a cancelled refill order had used. */
+export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise<void> {
+  if (originItemIds.length === 0) return;
+  await trx
+    .updateTable('prescription_items')
+    .set((eb) => ({ refills_used: eb('refills_used', '-', 1) }))
+    .where('id', 'in', originItemIds)
+    .where('refills_used', '>', 0)
+    .execute();
+}
+
+export interface OrderPageQuery {
+  status?: OrderStatus;
+  clinicId?: string;
+  /** Rows strictly older than this (created_at, id) position. */
+  before?: { createdAt: string; id: string };
+  limit: number;
+}
+
+/** A page of orders, newest first, keyset-paginated on (created_at, id); operator only. */
+export async function listOrdersPage(db: DbOrTrx, query: OrderPageQuery): Promise<MedicationRequestTable[]> {
+  let q = db.selectFrom('medication_requests').selectAll();
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.clinicId) q = q.where('clinic_id', '=', query.clinicId);
+  const before = query.before;
+  if (before) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '<', before.createdAt),
+        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+      ]),
+    );
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+}
+
+/** Item counts of several orders in one query (operator list). */
+export async function countItemsOfOrders(db: DbOrTrx, orderIds: string[]): Promise<Map<string, number>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('prescription_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'prescription_items.prescription_id')
+    .select(['prescriptions.medication_request_id as order_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('prescriptions.medication_request_id', 'in', orderIds)
+    .groupBy('prescriptions.medication_request_id')
+    .execute();
+  return new Map(rows.map((r) => [r.order_id, Number(r.n)]));
+}
+
+/**
+ * The sandbox timer's work list: orders still moving whose last change is at least `before` old,
+ * oldest first. Unscoped on purpose (a development-only background task).
+ */
+export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, limit: number): Promise<MedicationRequestTable[]> {
+  return db
+    .selectFrom('medication_requests')
+    .selectAll()
+    .where('status', 'in', ['pending', 'processing', 'shipped'])
+    .where('updated_at', '<=', updatedBefore)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
+import type { AppContext } from '../context.js';
+import { isoNow, toFlag } from '../db/time.js';
+import { AppError, notFound, type ErrorDetails } from '../errors.js';
+import { recordEvent } from '../events/outbox.js';
+import { medicationKey } from '../medications/medication-name.js';
+import { findMedicationsByKeys } from '../medications/medication.repository.js';
+import { findPatient } from '../patients/patient.repository.js';
+import { findPractitioner } from '../practitioners/practitioner.repository.js';
+import { deriveUnitOfMeasure } from './dose-unit.js';
+import { checkShipping, checkShippable, checkSpecies } from './order-rules.js';
+import { loadOrderView } from './order-view.js';
+import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
+import type { CreateOrderInput, MedicationItemInput, OrderViewData } from './order.schemas.js';
+import * as repo from './order.repository.js';
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'outbox'>;
+
+/**
+ * POST /api/external/medication-order: checks the clinic, the patient and practitioner (404 naming
+ * which), then every business rule at once (one 400 naming each problem), and stores the order, its
+ * prescription and items, the priced shipping choice, the first history row and `order.created` in
+ * one transaction, in status `pending`.
+ */
+export async function createOrder(
+  ctx: Ctx,
+  identity: PartnerIdentity,
+  input: CreateOrderInput,
+): Promise<{ medication_request_id: string }> {
+  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const clinicId = identity.clinicId;
+
+  const [patient, practitioner] = await Promise.all([
+    findPatient(ctx.db, clinicId, input.patient_id),
+    findPractitioner(ctx.db, clinicId, input.practitioner_id),
+  ]);
+  if (!patient || !practitioner) {
+    const details: ErrorDetails = {};
+    if (!patient) details.patient_id = 'no patient with this id in your clinic';
+    if (!practitioner) details.practitioner_id = 'no practitioner with this id in your clinic';
+    const what = !patient && !practitioner ? 'Patient and practitioner' : !patient ? 'Patient' : 'Practitioner';
+    throw new AppError('NOT_FOUND', 404, `${what} not found`, details);
+  }
+
+  const problems: { message: string; details: ErrorDetails }[] = [];
+  const species = checkSpecies(patient, practitioner);
+  if (species) problems.push(species);
+  const address = checkShippable(patient, 'patient_id');
+  if (address) problems.push(address);
+
+  const keys = input.medication_requests.map((item) => medicationKey(item.medication));
+  const formulary = new Map((await findMedicationsByKeys(ctx.db, clinicId, [...new Set(keys)])).map((m) => [m.name_key, m]));
+  const unknown = input.medication_requests.flatMap((item, i) => (formulary.has(keys[i] ?? '') ? [] : [{ item, i }]));
+  if (unknown.length > 0) {
+    const details: ErrorDetails = {};
+    for (const { i } of unknown) details[`medication_requests[${i}].medication`] = 'is not in the clinic\u2019s formulary';
+    const names = [...new Set(unknown.map(({ item }) => item.medication.trim()))];
+    problems.push({ message: `Not in the clinic\u2019s formulary: ${names.join(', ')}`, details });
+  }
+
+  const shipping = await checkShipping(ctx.db, clinicId, input.carrier_id, input.service_id, patient.state);
+  if ('message' in shipping) problems.push(shipping);
+
+  if (problems.length > 0 || 'message' in shipping) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      400,
+      `Validation failed: ${problems.map((p) => p.message).join('; ')}`,
+      Object.assign({}, ...problems.map((p) => p.details)) as ErrorDetails,
+    );
+  }
+
+  const now = isoNow(ctx.clock);
+  const order: MedicationRequestTable = {
+    id: randomUUID(),
+    clinic_id: clinicId,
+    patient_id: patient.id,
+    practitioner_id: practitioner.id,
+    status: 'pending',
+    carrier_id: shipping.carrierId,
+    carrier_name: shipping.carrierName,
+    service_id: shipping.serviceId,
+    service_name: shipping.serviceName,
+    shipping_original_cents: shipping.originalCents,
+    shipping_total_cents: shipping.totalCents,
+    free_shipment_type: shipping.freeShipmentType,
+    is_refrigerated: toFlag(input.is_refrigerated),
+    shipment_group_id: blankToNull(input.shipment_group_id),
+    refill_of: null,
+    chain_origin_id: null,
+    tracking_number: null,
+    shipped_at: null,
+    delivered_at: null,
+    cancelled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const prescriptionId = randomUUID();
+  const items = input.medication_requests.map((item, position) => {
+    const entry = formulary.get(keys[position] ?? '');
+    return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
+  });
+
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertOrder(trx, order);
+    await repo.insertPrescription(trx, { id: prescriptionId, clinic_id: clinicId, medication_request_id: order.id, original_prescription_id: null, created_at: now }, items);
+    await recordEvent(trx, now, {
+      clinicId,
+      type: 'order.created',
+      payload: { medication_request_id: order.id, status: 'pending', patient_id: patient.id, practitioner_id: practitioner.id, refill_of: null },
+    });
+    await repo.insertHistory(trx, { id: randomUUID(), medication_request_id: order.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
+  });
+  ctx.outbox.notify();
+  return { medication_request_id: order.id };
+}
+
+/** GET /api/external/medication-order/{id}: another clinic's order is not found. */
+export async function getOrder(ctx: Pick<AppContext, 'db'>, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
+  const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
+  if (!order) throw notFound('Medication request not found');
+  return loadOrderView(ctx.db, order);
+}
+
+function toItemRow(
+  item: MedicationItemInput,
+  position: number,
+  prescriptionId: string,
+  medicationId: string | null,
+  medicationName: string,
+): PrescriptionItemTable {
+  const id = randomUUID();
+  const unit = blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose);
+  return {
+    id,
+    prescription_id: prescriptionId,
+    position,
+    origin_item_id: id,
+    medication_id: medicationId,
+    medication: medicationName,
+    dose: item.dose.trim(),
+    unit_of_measure: unit,
+    quantity: item.quantity,
+    refills: Number(item.refills ?? '0'),
+    refills_used: 0,
+    direction: item.direction.trim(),
+    days_supply: item.days_supply ?? null,
+    flavor: blankToNull(item.flavor),
+    notes: blankToNull(item.notes),
+    do_not_refill: toFlag(item.do_not_refill),
+    do_not_fill: toFlag(item.do_not_fill),
+    patient_contact_requested: toFlag(item.patient_contact_requested),
+    reason_for_compounding: blankToNull(item.reason_for_compounding),
+    reason_for_compounding_additional_context: blankToNull(item.reason_for_compounding_additional_context),
+  };
+}
+
+export const blankToNull = (value: string | undefined | null): string | null => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+};

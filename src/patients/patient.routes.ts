@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { partnerOf } from '../http/partner-guard.js';
+import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import { PatientCreateBody, PatientCreated, PatientParams, PatientRecord } from './patient.schemas.js';
+import { createPatient, getPatient } from './patient.service.js';
+
+export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/external/patient',
+      {
+        schema: {
+          tags: ['Patients'],
+          summary: 'Create a patient',
+          description:
+            "Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Unknown fields are refused. Every invalid field is named in `error.details`.",
+          body: PatientCreateBody,
+          response: {
+            200: Envelope(PatientCreated),
+            ...partnerErrors,
+            ...forbiddenError,
+            ...notFoundError('Practitioner (practitioner_id unknown or of another clinic)'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await createPatient(ctx, partnerOf(request), request.body);
+        return { success: true as const, data, message: 'Patient created successfully' };
+      },
+    );
+
+    app.get(
+      '/api/external/patient/:patientId',
+      {
+        schema: {
+          tags: ['Patients'],
+          summary: 'Read a patient (extension)',
+          description:
+            "Returns a patient of the API key's clinic as stored. Not part of spec 1.0.0. Another clinic's patient is not found.",
+          params: PatientParams,
+          response: {
+            200: Envelope(PatientRecord),
+            ...partnerErrors,
+            ...notFoundError('Patient'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await getPatient(ctx, partnerOf(request), request.params.patientId);
+        return { success: true as const, data, message: 'Patient retrieved successfully' };
+      },
+    );
+  };
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
+import type { AppContext } from '../context.js';
+import type { PatientTable } from '../db/foundation.tables.js';
+import { isoNow } from '../db/time.js';
+import { AppError, fieldError, notFound } from '../errors.js';
+import { findPractitioner } from '../practitioners/practitioner.repository.js';
+import { dobProblem } from '../reference/calendar-date.js';
+import * as repo from './patient.repository.js';
+import type { ContactKey, PatientCreateInput, PatientRecord } from './patient.schemas.js';
+
+type Ctx = Pick<AppContext, 'db' | 'clock'>;
+
+interface Contact {
+  key: ContactKey;
+  value: string;
+}
+
+/**
+ * Registers a patient of the key's clinic (spec: POST /api/external/patient). The body has passed
+ * its schema (required fields, enums, one complete address, contacts); this adds the clinic scope,
+ * a date of birth that is not in the future, and a practitioner of the same clinic.
+ */
+export async function createPatient(
+  ctx: Ctx,
+  identity: PartnerIdentity,
+  input: PatientCreateInput,
+): Promise<{ patient_id: string }> {
+  await assertClinicScope(ctx, identity, input.assigned_clinic, 'assigned_clinic');
+
+  const dobIssue = dobProblem(input.dob, ctx.clock());
+  if (dobIssue !== undefined) throw fieldError('dob', dobIssue);
+  // The schema requires exactly one address; the guard only tells the type checker.
+  const address = input.addresses[0];
+  if (address === undefined) throw fieldError('addresses', 'must have exactly 1 item');
+
+  const practitionerId = input.practitioner_id ?? null;
+  if (practitionerId !== null && !(await findPractitioner(ctx.db, identity.clinicId, practitionerId))) {
+    // Unknown and other clinics' practitioners look the same: no leak of another clinic's data.
+    throw new AppError('NOT_FOUND', 404, 'Practitioner not found', { practitioner_id: 'practitioner not found' });
+  }
+
+  const contacts: Contact[] = (input.contacts ?? []).map((c) => ({ key: c.key, value: c.value.trim() }));
+  const row: PatientTable = {
+    id: randomUUID(),
+    clinic_id: identity.clinicId,
+    practitioner_id: practitionerId,
+    first_name: input.first_name.trim(),
+    middle_name: blankToNull(input.middle_name),
+    last_name: input.last_name.trim(),
+    gender: input.gender,
+    dob: input.dob,
+    species: input.species ?? 'human',
+    status: input.status ?? 'active',
+    contacts: JSON.stringify(contacts),
+    address_line_1: address.addressLine1.trim(),
+    address_line_2: blankToNull(address.addressLine2),
+    city: address.city.trim(),
+    state: address.state.toUpperCase(),
+    postal_code: address.postalCode,
+    created_at: isoNow(ctx.clock),
+  };
+  await repo.insertPatient(ctx.db, row);
+  return { patient_id: row.id };
+}
+
+/** A patient of the key's clinic; another clinic's is not found (404), like an unknown id. */
+export async function getPatient(ctx: Ctx, identity: PartnerIdentity, patientId: string): Promise<PatientRecord> {
+  const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
+  if (!row) throw notFound('Patient not found');
+  return toRecord(row);
+}
+
+function toRecord(row: PatientTable): PatientRecord {
+  const addresses =
+    row.address_line_1 !== null && row.city !== null && row.state !== null && row.postal_code !== null
+      ? [
+          {
+            addressLine1: row.address_line_1,
+            addressLine2: row.address_line_2,
+            city: row.city,
+            state: row.state,
+            postalCode: row.postal_code,
+          },
+        ]
+      : [];
+  return {
+    patient_id: row.id,
+    first_name: row.first_name,
+    middle_name: row.middle_name,
+    last_name: row.last_name,
+    gender: row.gender,
+    dob: row.dob,
+    species: row.species,
+    status: row.status,
+    practitioner_id: row.practitioner_id,
+    assigned_clinic: row.clinic_id,
+    contacts: JSON.parse(row.contacts) as Contact[],
+    addresses,
+    created_at: row.created_at,
+  };
+}
+
+const blankToNull = (value: string | undefined): string | null => {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+};

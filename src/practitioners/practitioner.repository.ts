@@ -1,0 +1,23 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { PractitionerTable } from '../db/foundation.tables.js';
+
+export async function insertPractitioner(db: DbOrTrx, row: PractitionerTable): Promise<void> {
+  await db.insertInto('practitioners').values(row).execute();
+}
+
+/**
+ * A practitioner of the clinic, or undefined: another clinic's practitioner is simply not found
+ * (no leak of its existence). Uses the (clinic_id, id) index.
+ */
+export async function findPractitioner(
+  db: DbOrTrx,
+  clinicId: string,
+  practitionerId: string,
+): Promise<PractitionerTable | undefined> {
+  return db
+    .selectFrom('practitioners')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', practitionerId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { partnerOf } from '../http/partner-guard.js';
+import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import {
+  PractitionerCreateBody,
+  PractitionerCreated,
+  PractitionerParams,
+  PractitionerRecord,
+} from './practitioner.schemas.js';
+import { createPractitioner, getPractitioner } from './practitioner.service.js';
+
+export function practitionerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/external/practitioner',
+      {
+        schema: {
+          tags: ['Practitioners'],
+          summary: 'Create a practitioner',
+          description:
+            "Registers a doctor or a veterinarian of the API key's clinic. A human practitioner's `npi` must be a real NPI (10 digits, valid check digit); a veterinarian's is free-form. Unknown fields are refused. Every invalid field is named in `error.details`.",
+          body: PractitionerCreateBody,
+          response: {
+            200: Envelope(PractitionerCreated),
+            ...partnerErrors,
+            ...forbiddenError,
+          },
+        },
+      },
+      async (request) => {
+        const data = await createPractitioner(ctx, partnerOf(request), request.body);
+        return { success: true as const, data, message: 'Practitioner created successfully' };
+      },
+    );
+
+    app.get(
+      '/api/external/practitioner/:practitionerId',
+      {
+        schema: {
+          tags: ['Practitioners'],
+          summary: 'Read a practitioner (extension)',
+          description:
+            "Returns a practitioner of the API key's clinic as stored. Not part of spec 1.0.0. Another clinic's practitioner is not found.",
+          params: PractitionerParams,
+          response: {
+            200: Envelope(PractitionerRecord),
+            ...partnerErrors,
+            ...notFoundError('Practitioner'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await getPractitioner(ctx, partnerOf(request), request.params.practitionerId);
+        return { success: true as const, data, message: 'Practitioner retrieved successfully' };
+      },
+    );
+  };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
+import type { AppContext } from '../context.js';
+import type { PractitionerTable } from '../db/foundation.tables.js';
+import { fromFlag, isoNow, toFlag } from '../db/time.js';
+import { notFound, validationError, type ErrorDetails } from '../errors.js';
+import { isValidNpi } from './npi.js';
+import * as repo from './practitioner.repository.js';
+import type { PractitionerCreateInput, PractitionerRecord } from './practitioner.schemas.js';
+
+type Ctx = Pick<AppContext, 'db' | 'clock'>;
+
+/** A new practitioner is active at once: onboarding and verification happen outside this API. */
+const INITIAL_STATUS = 'active';
+
+/**
+ * Registers a practitioner of the key's clinic (spec: POST /api/external/practitioner).
+ * The body has passed its schema; this adds the rules a schema cannot say: the clinic scope, and a
+ * real NPI for a human practitioner (a veterinarian's identifier is free-form).
+ */
+export async function createPractitioner(
+  ctx: Ctx,
+  identity: PartnerIdentity,
+  input: PractitionerCreateInput,
+): Promise<{ practitioner_id: string }> {
+  await assertClinicScope(ctx, identity, input.assigned_clinic, 'assigned_clinic');
+
+  const npi = input.npi.trim();
+  const problems: ErrorDetails = {};
+  if (!input.is_veterinarian && !isValidNpi(npi)) {
+    problems.npi = 'must be a 10-digit NPI with a valid check digit (a veterinarian sets is_veterinarian to true)';
+  }
+  if (Object.keys(problems).length > 0) throw invalid(problems);
+
+  const row: PractitionerTable = {
+    id: randomUUID(),
+    clinic_id: identity.clinicId,
+    first_name: input.first_name.trim(),
+    last_name: input.last_name.trim(),
+    email: input.email,
+    npi,
+    is_veterinarian: toFlag(input.is_veterinarian),
+    phone: input.phone ?? null,
+    address_line_1: input.address_line_1.trim(),
+    address_line_2: blankToNull(input.address_line_2),
+    city: input.city.trim(),
+    // The schema admits only known codes, in any case; they are stored upper case.
+    state_code: input.state_code.toUpperCase(),
+    zip_code: input.zip_code,
+    status: INITIAL_STATUS,
+    created_at: isoNow(ctx.clock),
+  };
+  await repo.insertPractitioner(ctx.db, row);
+  return { practitioner_id: row.id };
+}
+
+/** A practitioner of the key's clinic; another clinic's is not found (404), like an unknown id. */
+export async function getPractitioner(
+  ctx: Ctx,
+  identity: PartnerIdentity,
+  practitionerId: string,
+): Promise<PractitionerRecord> {
+  const row = await repo.findPractitioner(ctx.db, identity.clinicId, practitionerId);
+  if (!row) throw notFound('Practitioner not found');
+  return toRecord(row);
+}
+
+function toRecord(row: PractitionerTable): PractitionerRecord {
+  return {
+    practitioner_id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    npi: row.npi,
+    is_veterinarian: fromFlag(row.is_veterinarian),
+    assigned_clinic: row.clinic_id,
+    phone: row.phone,
+    address_line_1: row.address_line_1,
+    address_line_2: row.address_line_2,
+    city: row.city,
+    state_code: row.state_code,
+    zip_code: row.zip_code,
+    status: row.status,
+    created_at: row.created_at,
+  };
+}
+
+const blankToNull = (value: string | undefined): string | null => {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+};
+
+/** Every field-level problem at once, worded as schema errors are. */
+function invalid(details: ErrorDetails) {
+  const summary = Object.entries(details)
+    .map(([field, problem]) => `${field} ${problem}`)
+    .join('; ');
+  return validationError(`Validation failed: ${summary}`, details);
+}

@@ -1,0 +1,51 @@
+/**
+ * Shipping prices, without I/O. Prices are integer cents in the database and US dollars with
+ * cents (32.44) on the wire.
+ */
+
+/** Why shipping is free for a patient; `clinic_specific` is the spec's one known value. */
+export type FreeShipmentType = 'clinic_specific';
+
+export interface ServicePrice {
+  /** The service's base price, in cents. */
+  priceCents: number;
+  /** State code → price in cents, overriding the base price for patients in that state. */
+  statePrices: Readonly<Record<string, number>>;
+}
+
+export interface PriceQuote {
+  originalCents: number;
+  totalCents: number;
+  freeShipmentType: FreeShipmentType | null;
+}
+
+/** The service's price for a destination state: the state's own price if it has one, else the base price. */
+export function priceForState(service: ServicePrice, stateCode: string): number {
+  const code = stateCode.trim().toUpperCase();
+  return Object.hasOwn(service.statePrices, code) ? (service.statePrices[code] as number) : service.priceCents;
+}
+
+/**
+ * What a clinic pays to ship one order: the state price, or 0 when the clinic has free shipping
+ * (the original price is kept, as the spec's `originalCost`).
+ */
+export function quotePrice(service: ServicePrice, stateCode: string, clinicFreeShipping: boolean): PriceQuote {
+  const originalCents = priceForState(service, stateCode);
+  return clinicFreeShipping
+    ? { originalCents, totalCents: 0, freeShipmentType: 'clinic_specific' }
+    : { originalCents, totalCents: originalCents, freeShipmentType: null };
+}
+
+/** A price written in dollars: a finite number, at least 0, with at most two decimals. */
+export function isDollarAmount(value: number): boolean {
+  if (!Number.isFinite(value) || value < 0) return false;
+  // Compare in cents with a tolerance for binary fractions (12.34 * 100 = 1233.9999…).
+  const cents = value * 100;
+  return Math.abs(cents - Math.round(cents)) < 1e-6;
+}
+
+/** Dollars (validated by isDollarAmount) → integer cents. */
+export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
+
+/** Integer cents → dollars with cents, as the spec writes prices (3244 → 32.44). */
+export const centsToDollars = (cents: number): number => Math.round(cents) / 100;

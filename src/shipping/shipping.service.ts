@@ -1,0 +1,119 @@
+import { findClinic } from '../clinics/clinic.repository.js';
+import type { AppContext } from '../context.js';
+import type { DbOrTrx } from '../db/database.js';
+import { AppError, notFound } from '../errors.js';
+import { findPatient } from '../patients/patient.repository.js';
+import { stateName } from '../reference/us-states.js';
+import { centsToDollars, quotePrice, type FreeShipmentType } from './pricing.js';
+import * as repo from './shipping.repository.js';
+
+type Ctx = Pick<AppContext, 'db'>;
+
+/** The price of one carrier service for one clinic and destination state, in cents. */
+export interface ShippingQuote {
+  carrierId: string;
+  carrierName: string;
+  serviceId: string;
+  serviceName: string;
+  /** The service's price for the state (the state's own price, else the base price). */
+  originalCents: number;
+  /** What the clinic pays: 0 with free shipping, else originalCents. */
+  totalCents: number;
+  freeShipmentType: FreeShipmentType | null;
+}
+
+/**
+ * Prices one carrier service for an order of `clinicId` shipped to `stateCode`. Returns null when
+ * the carrier or the service is unknown (the caller decides which error that is). Takes a handle so
+ * that an order can quote inside its own transaction.
+ */
+export async function quoteShippingService(
+  db: DbOrTrx,
+  clinicId: string,
+  carrierId: string,
+  serviceId: string,
+  stateCode: string,
+): Promise<ShippingQuote | null> {
+  const [carrier, service, statePrice, clinic] = await Promise.all([
+    repo.findCarrier(db, carrierId),
+    repo.findService(db, carrierId, serviceId),
+    repo.findStatePrice(db, carrierId, serviceId, stateCode.trim().toUpperCase()),
+    findClinic(db, clinicId),
+  ]);
+  if (!carrier || !service) return null;
+  if (!clinic) throw notFound('Clinic not found');
+  const code = stateCode.trim().toUpperCase();
+  const price = quotePrice(
+    { priceCents: service.price_cents, statePrices: statePrice === undefined ? {} : { [code]: statePrice } },
+    code,
+    clinic.free_shipping === 1,
+  );
+  return {
+    carrierId: carrier.id,
+    carrierName: carrier.name,
+    serviceId: service.id,
+    serviceName: service.name,
+    ...price,
+  };
+}
+
+/** The partner's carrier list (the spec's `{id, name}`). */
+export async function listPartnerCarriers(ctx: Ctx): Promise<{ id: string; name: string }[]> {
+  return (await repo.listCarriers(ctx.db)).map((c) => ({ id: c.id, name: c.name }));
+}
+
+export interface PatientShippingOptions {
+  data: { id: string; name: string; totalCost: number; originalCost: number }[];
+  isFreeShipment: boolean;
+  freeShipmentType: FreeShipmentType | null;
+  patientState: string;
+}
+
+/**
+ * The services of one carrier, priced for the state of one of the clinic's patients
+ * (GET /api/external/carriers/{carrierId}/services). Another clinic's patient is not found.
+ */
+export async function listServicesForPatient(
+  ctx: Ctx,
+  clinicId: string,
+  carrierId: string,
+  patientId: string,
+): Promise<PatientShippingOptions> {
+  const carrier = await repo.findCarrier(ctx.db, carrierId);
+  if (!carrier) throw notFound('Carrier not found');
+  const patient = await findPatient(ctx.db, clinicId, patientId);
+  if (!patient) throw notFound('Patient not found');
+  const code = patient.state?.trim().toUpperCase() ?? '';
+  const fullName = code === '' ? undefined : stateName(code);
+  if (fullName === undefined) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      400,
+      'Patient has no shipping address: shipping prices depend on the state of the patient\u2019s address',
+      { 'patient.addresses': 'the patient has no address with a US state' },
+    );
+  }
+  const clinic = await findClinic(ctx.db, clinicId);
+  if (!clinic) throw notFound('Clinic not found');
+  const free = clinic.free_shipping === 1;
+
+  const [services, ownPrice] = await Promise.all([
+    repo.listServices(ctx.db, [carrierId]),
+    repo.findStatePricesForState(ctx.db, carrierId, code),
+  ]);
+  const data = services.map((service) => {
+    const override = ownPrice.get(service.id);
+    const quote = quotePrice(
+      { priceCents: service.price_cents, statePrices: override === undefined ? {} : { [code]: override } },
+      code,
+      free,
+    );
+    return {
+      id: service.id,
+      name: service.name,
+      totalCost: centsToDollars(quote.totalCents),
+      originalCost: centsToDollars(quote.originalCents),
+    };
+  });
+  return { data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState: fullName };
+}

@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.js';
+import * as deliveries from './delivery.repository.js';
+import { attemptDelivery, type ClaimedDelivery } from './delivery.service.js';
+import { dispatchOutbox } from './dispatcher.js';
+import { createHttpSender, type WebhookSender } from './http-sender.js';
+import { urlPolicyOf } from './url-safety.js';
+import { listenForWakeups, type WakeupListener } from './wakeup.js';
+import * as endpoints from './webhook.repository.js';
+
+type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config' | 'outbox'>;
+export type WorkerLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export interface WebhookWorkerOptions {
+  /** Attempts in flight at once in this worker (default 10). */
+  concurrency?: number;
+  /** Attempts in flight at once to one endpoint (default 2), so that a slow endpoint cannot take every slot. */
+  perEndpointConcurrency?: number;
+  /** Longest sleep between looks at the queue (default 2 s); events and due retries wake it sooner. */
+  pollIntervalMs?: number;
+  /** How long a claimed delivery is ours (default: the attempt timeout + 30 s). */
+  leaseMs?: number;
+  /** Defaults to the HTTP sender with the deployment's SSRF policy and timeout. */
+  sender?: WebhookSender;
+  logger?: WorkerLogger;
+}
+
+const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as WorkerLogger;
+
+/**
+ * The delivery worker: fans outbox events out to deliveries and sends the due ones, with bounded
+ * concurrency, never inside a request. Runs in the server (RUN_WORKER) or alone (src/worker.ts);
+ * several workers may share one PostgreSQL database: deliveries are claimed with SKIP LOCKED and a
+ * lease, so no delivery is attempted by two workers at once. All state is in the database: a
+ * restarted worker resumes where the last one stopped (a lease left by a crash expires).
+ */
+export class WebhookWorker {
+  private readonly concurrency: number;
+  private readonly perEndpoint: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly sender: WebhookSender;
+  private readonly ownsSender: boolean;
+  private readonly log: WorkerLogger;
+  private readonly inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  private cycle: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private started = false;
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private listener: WakeupListener | null = null;
+
+  constructor(
+    private readonly ctx: Ctx,
+    options: WebhookWorkerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? 10;
+    this.perEndpoint = options.perEndpointConcurrency ?? 2;
+    this.pollIntervalMs = options.pollIntervalMs ?? 2000;
+    this.leaseMs = options.leaseMs ?? ctx.config.webhookTimeoutMs + 30_000;
+    this.ownsSender = options.sender === undefined;
+    this.sender = options.sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
+    this.log = options.logger ?? silent;
+  }
+
+  /** Creates and starts a worker: it wakes on in-process events, PostgreSQL NOTIFY and its own timer. */
+  static async start(ctx: Ctx, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
+    const worker = new WebhookWorker(ctx, options);
+    await worker.start();
+    return worker;
+  }
+
+  async start(): Promise<void> {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.unsubscribe = this.ctx.outbox.subscribe(this.kick);
+    this.listener = await listenForWakeups(this.ctx, this.kick, (error) =>
+      this.log.warn({ err: error }, 'webhook worker: wake-up listener lost; polling meanwhile'),
+    );
+    this.kick();
+  }
+
+  /** Stops taking work, waits for the attempts in flight (each bounded by the timeout), and closes. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+    await this.listener?.close();
+    await this.cycle;
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    if (this.ownsSender) await this.sender.close();
+  }
+
+  /**
+   * Works until nothing is due now: fans out, attempts what is due and waits for the attempts.
+   * For tests (with a fake clock) and for one-shot runs; do not mix with a started worker.
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      await dispatchOutbox(this.ctx);
+      await this.claimAndStart();
+      if (this.inFlight.size === 0) return;
+      await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    }
+  }
+
+  /** Wakes the worker; coalesces wake-ups that arrive while it is busy. */
+  readonly kick = (): void => {
+    if (this.stopped || !this.started) return;
+    if (this.cycle) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.cycle = this.runCycle()
+      .catch((error: unknown) => this.log.error({ err: error }, 'webhook worker: cycle failed; retrying on the next wake-up'))
+      .finally(() => {
+        this.cycle = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else if (!this.timer && !this.stopped) {
+          // The cycle failed before it could plan its next look.
+          this.timer = setTimeout(this.kick, this.pollIntervalMs);
+        }
+      });
+  };
+
+  private async runCycle(): Promise<void> {
+    do {
+      this.again = false;
+      await dispatchOutbox(this.ctx);
+      await this.claimAndStart();
+    } while (this.again && !this.stopped);
+    await this.planNextLook();
+  }
+
+  /** Sleeps until the next retry is due, or at most the poll interval. */
+  private async planNextLook(): Promise<void> {
+    if (this.stopped) return;
+    const now = this.ctx.clock();
+    const due = await deliveries.earliestDueTime(this.ctx.db, now.toISOString());
+    let delay = this.pollIntervalMs;
+    if (due !== null) {
+      const wait = Date.parse(due) - now.getTime();
+      // Due now but not claimable (its endpoint is busy, or we are full): a finishing attempt wakes us.
+      if (wait > 0) delay = Math.min(wait + 5, this.pollIntervalMs);
+    }
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(this.kick, delay);
+  }
+
+  private async claimAndStart(): Promise<void> {
+    while (!this.stopped) {
+      const free = this.concurrency - this.inFlight.size;
+      if (free <= 0) return;
+      const claimed = await this.claim(free);
+      if (claimed.length === 0) return;
+      for (const delivery of claimed) this.startAttempt(delivery);
+    }
+  }
+
+  /** Claims up to `free` due deliveries, at most `perEndpoint` in flight per endpoint. */
+  private async claim(free: number): Promise<ClaimedDelivery[]> {
+    const perEndpoint = new Map<string, number>();
+    for (const f of this.inFlight.values()) perEndpoint.set(f.endpointId, (perEndpoint.get(f.endpointId) ?? 0) + 1);
+    const busy = [...perEndpoint].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const now = this.ctx.clock();
+      const nowIso = now.toISOString();
+      const candidates = await deliveries.lockDueDeliveries(trx, {
+        now: nowIso,
+        limit: free * 3,
+        excludeEndpointIds: busy,
+        dialect: this.ctx.dialect,
+      });
+      const chosen: deliveries.DueDelivery[] = [];
+      for (const candidate of candidates) {
+        if (chosen.length >= free) break;
+        const n = perEndpoint.get(candidate.endpoint_id) ?? 0;
+        if (n >= this.perEndpoint) continue;
+        perEndpoint.set(candidate.endpoint_id, n + 1);
+        chosen.push(candidate);
+      }
+      const targets = new Map(
+        (await endpoints.endpointsByIds(trx, [...new Set(chosen.map((c) => c.endpoint_id))])).map((e) => [e.id, e]),
+      );
+      const sendable = chosen.filter((c) => {
+        const target = targets.get(c.endpoint_id);
+        return target !== undefined && target.deleted_at === null && target.status === 'active';
+      });
+      for (const c of chosen.filter((d) => !sendable.includes(d))) {
+        // Deleting or disabling an endpoint closes its deliveries in the same transaction; this only
+        // catches a delivery left pending by an older version of that rule.
+        const target = targets.get(c.endpoint_id);
+        const status = target?.deleted_at === null ? 'failed' : 'cancelled';
+        await deliveries.updateDelivery(trx, c.id, { status, next_attempt_at: null, last_error: 'endpoint not active', updated_at: nowIso });
+      }
+      const token = randomUUID();
+      await deliveries.leaseDeliveries(trx, sendable.map((c) => c.id), new Date(now.getTime() + this.leaseMs).toISOString(), token);
+      return sendable.map((c) => {
+        const target = targets.get(c.endpoint_id)!;
+        return { ...c, url: target.url, secret: target.secret, token };
+      });
+    });
+  }
+
+  private startAttempt(delivery: ClaimedDelivery): void {
+    const done = attemptDelivery(this.ctx, this.sender, delivery)
+      .then((result) => {
+        const fields = {
+          deliveryId: result.deliveryId,
+          eventId: delivery.event_id,
+          endpointId: delivery.endpoint_id,
+          attempt: result.attemptNumber,
+          statusCode: result.outcome.statusCode,
+          durationMs: result.outcome.durationMs,
+          status: result.status,
+          nextAttemptAt: result.nextAttemptAt,
+        };
+        if (result.outcome.ok) this.log.info(fields, 'webhook delivered');
+        else this.log.warn({ ...fields, error: result.outcome.error }, 'webhook attempt failed');
+        if (result.endpointDisabled) this.log.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled');
+        if (result.status === null) this.log.warn(fields, 'webhook attempt finished after its lease was taken over');
+      })
+      .catch((error: unknown) => {
+        // Not recorded (the database failed): the lease expires and the delivery is attempted again.
+        this.log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded');
+      })
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.kick();
+      });
+    this.inFlight.set(delivery.id, { endpointId: delivery.endpoint_id, done });
+  }
+}

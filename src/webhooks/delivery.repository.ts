@@ -1,0 +1,190 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import type { OutboxEventTable } from '../db/foundation.tables.js';
+import type { DeliveryStatus, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from './webhook.tables.js';
+
+/**
+ * Deliveries and attempts. The worker's queries are unscoped on purpose (it serves every clinic);
+ * on PostgreSQL they lock with SKIP LOCKED so that several workers share the work without overlap.
+ */
+
+const INSERT_CHUNK = 200;
+
+// ---- fan-out (dispatcher) ----
+
+/** The oldest outbox events not yet fanned out, locked against other dispatchers. */
+export async function lockUndispatchedEvents(trx: Trx, limit: number, dialect: DialectName): Promise<OutboxEventTable[]> {
+  return trx
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('dispatched_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+    .execute();
+}
+
+export async function markEventsDispatched(trx: Trx, eventIds: string[], now: string): Promise<void> {
+  if (eventIds.length === 0) return;
+  await trx.updateTable('outbox_events').set({ dispatched_at: now }).where('id', 'in', eventIds).execute();
+}
+
+/** Inserts deliveries; one that exists for the same event and endpoint is left as it is. */
+export async function insertDeliveries(db: DbOrTrx, rows: WebhookDeliveryTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+      .execute();
+  }
+}
+
+// ---- claiming and recording (worker) ----
+
+export type DueDelivery = Pick<WebhookDeliveryTable, 'id' | 'event_id' | 'endpoint_id' | 'body' | 'attempt_count'>;
+
+/**
+ * Pending deliveries whose next attempt is due and that nobody holds a lease on, oldest due first,
+ * locked against other workers until the claim commits.
+ */
+export async function lockDueDeliveries(
+  trx: Trx,
+  options: { now: string; limit: number; excludeEndpointIds: string[]; dialect: DialectName },
+): Promise<DueDelivery[]> {
+  let query = trx
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id', 'endpoint_id', 'body', 'attempt_count'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', options.now)]));
+  if (options.excludeEndpointIds.length > 0) query = query.where('endpoint_id', 'not in', options.excludeEndpointIds);
+  return query
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(options.limit)
+    .$if(options.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+    .execute();
+}
+
+/** Takes the lease on deliveries: no other worker attempts them before `until`. */
+export async function leaseDeliveries(trx: Trx, ids: string[], until: string, token: string): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('webhook_deliveries').set({ claimed_until: until, claim_token: token }).where('id', 'in', ids).execute();
+}
+
+/** The earliest time a pending, unleased delivery becomes due (to sleep until then). */
+export async function earliestDueTime(db: DbOrTrx, now: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .executeTakeFirst();
+  return (row?.due as string | null | undefined) ?? null;
+}
+
+export async function findDeliveryForUpdate(trx: Trx, deliveryId: string, dialect: DialectName): Promise<WebhookDeliveryTable | undefined> {
+  return trx
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .$if(dialect === 'postgres', (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function insertDelivery(db: DbOrTrx, row: WebhookDeliveryTable): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(row).execute();
+}
+
+export async function updateDelivery(db: DbOrTrx, deliveryId: string, patch: Partial<WebhookDeliveryTable>): Promise<void> {
+  await db.updateTable('webhook_deliveries').set(patch).where('id', '=', deliveryId).execute();
+}
+
+export async function insertAttempt(db: DbOrTrx, row: WebhookDeliveryAttemptTable): Promise<void> {
+  await db.insertInto('webhook_delivery_attempts').values(row).execute();
+}
+
+/** Ends every pending delivery of an endpoint (deleted: cancelled; disabled: failed). */
+export async function closePendingOfEndpoint(
+  db: DbOrTrx,
+  endpointId: string,
+  status: Extract<DeliveryStatus, 'cancelled' | 'failed'>,
+  now: string,
+  reason: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status, next_attempt_at: null, last_error: reason, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Operator: puts every failed delivery of an endpoint back in the queue, due now. */
+export async function requeueFailedOfEndpoint(db: DbOrTrx, endpointId: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, claimed_until: null, claim_token: null, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+// ---- operator reads ----
+
+export type DeliveryWithUrl = Selectable<WebhookDeliveryTable> & { url: string };
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  clinicId?: string | undefined;
+  eventType?: string | undefined;
+  endpointId?: string | undefined;
+  /** Only deliveries older than this (created_at, id) position. */
+  before?: { createdAt: string; id: string } | undefined;
+}
+
+/** A page of deliveries, newest first, with their endpoint's URL (one query). */
+export async function listDeliveries(db: DbOrTrx, filter: DeliveryFilter, limit: number): Promise<DeliveryWithUrl[]> {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select('e.url');
+  if (filter.status) query = query.where('d.status', '=', filter.status);
+  if (filter.clinicId) query = query.where('d.clinic_id', '=', filter.clinicId);
+  if (filter.eventType) query = query.where('d.event_type', '=', filter.eventType);
+  if (filter.endpointId) query = query.where('d.endpoint_id', '=', filter.endpointId);
+  const before = filter.before;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('d.created_at', '<', before.createdAt),
+        eb.and([eb('d.created_at', '=', before.createdAt), eb('d.id', '<', before.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
+}
+
+export async function findDeliveryWithUrl(db: DbOrTrx, deliveryId: string): Promise<DeliveryWithUrl | undefined> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select('e.url')
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+export async function listAttempts(db: DbOrTrx, deliveryId: string): Promise<WebhookDeliveryAttemptTable[]> {
+  return db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt_number')
+    .execute();
+}

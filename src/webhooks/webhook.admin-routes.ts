@@ -1,0 +1,119 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
+import {
+  Delivery,
+  DeliveryDetail,
+  DeliveryIdParams,
+  DeliveryListQuery,
+  EnabledEndpoint,
+  EnableEndpointQuery,
+  EndpointIdParams,
+  OperatorEndpoint,
+  OperatorEndpointQuery,
+} from './webhook.schemas.js';
+import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-admin.service.js';
+
+const tags = ['Operator'];
+const security = [{ operatorToken: [] }];
+
+/** The operator's webhook tools: the delivery log, replay, endpoint states. See docs/webhooks.md. */
+export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/admin/webhook-deliveries',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List webhook deliveries',
+          description: 'Newest first; pass `next_cursor` as `cursor` for the next page.',
+          querystring: DeliveryListQuery,
+          response: { 200: Envelope(Page(Delivery)), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await listDeliveries(ctx, request.query),
+        message: 'Webhook deliveries',
+      }),
+    );
+
+    app.get(
+      '/api/admin/webhook-deliveries/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'A webhook delivery with its attempts',
+          params: DeliveryIdParams,
+          response: { 200: Envelope(DeliveryDetail), ...adminErrors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await getDelivery(ctx, request.params.id), message: 'Webhook delivery' }),
+    );
+
+    app.post(
+      '/api/admin/webhook-deliveries/:id/retry',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Deliver a webhook again now',
+          description:
+            'Queues the delivery for an attempt now (a failed one, a delivered one to replay, or a pending one without waiting); the worker sends it within moments. Answers with the delivery as queued; follow it with GET. 409 when its endpoint is disabled or deleted, or an attempt is in progress.',
+          params: DeliveryIdParams,
+          response: { 200: Envelope(Delivery), ...adminErrors, ...conflictError('Endpoint disabled or deleted, or an attempt in progress.') },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await retryDelivery(ctx, request.params.id),
+        message: 'Webhook delivery queued for an attempt now',
+      }),
+    );
+
+    app.get(
+      '/api/admin/webhook-endpoints',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List webhook endpoints and their state',
+          description: 'Live (not deleted) endpoints of every clinic, or of one; never their secrets.',
+          querystring: OperatorEndpointQuery,
+          response: {
+            200: Envelope(Type.Object({ endpoints: Type.Array(OperatorEndpoint) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { endpoints: await listEndpoints(ctx, request.query) },
+        message: 'Webhook endpoints',
+      }),
+    );
+
+    app.post(
+      '/api/admin/webhook-endpoints/:id/enable',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Re-enable a disabled webhook endpoint',
+          description: 'Its failure streak starts afresh. With `redeliver_failed=true`, its failed deliveries are queued again, due now.',
+          params: EndpointIdParams,
+          querystring: EnableEndpointQuery,
+          response: { 200: Envelope(EnabledEndpoint), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await enableEndpoint(ctx, request.params.id, request.query.redeliver_failed ?? false),
+        message: 'Webhook endpoint enabled',
+      }),
+    );
+  };
+}

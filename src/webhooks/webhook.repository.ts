@@ -1,0 +1,146 @@
+import { sql } from 'kysely';
+import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import type { EndpointStatus, WebhookEndpointTable } from './webhook.tables.js';
+
+/** Webhook endpoints. Partner lookups are scoped by clinic; the unscoped ones (operator, worker) say so. */
+
+export async function insertEndpoint(db: DbOrTrx, row: WebhookEndpointTable): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+/**
+ * Serializes endpoint registrations of one clinic (PostgreSQL row lock on the clinic), so that the
+ * per-clinic maximum holds under concurrent registrations. SQLite transactions are already serial.
+ */
+export async function lockClinicEndpoints(trx: Trx, clinicId: string, dialect: DialectName): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await trx.selectFrom('clinics').select('id').where('id', '=', clinicId).forUpdate().execute();
+}
+
+export async function countLiveEndpoints(db: DbOrTrx, clinicId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('clinic_id', '=', clinicId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findLiveEndpointByUrl(db: DbOrTrx, clinicId: string, url: string): Promise<WebhookEndpointTable | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('url', '=', url)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findLiveEndpoint(db: DbOrTrx, clinicId: string, endpointId: string): Promise<WebhookEndpointTable | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', endpointId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listLiveEndpoints(db: DbOrTrx, clinicId: string): Promise<WebhookEndpointTable[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Marks an endpoint deleted; false when there was no such live endpoint in the clinic. */
+export async function softDeleteEndpoint(db: DbOrTrx, clinicId: string, endpointId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ deleted_at: now })
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', endpointId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Operator: any endpoint, deleted ones included (unscoped on purpose). */
+export async function findEndpointById(db: DbOrTrx, endpointId: string): Promise<WebhookEndpointTable | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+}
+
+/** Operator: live endpoints of every clinic, or of one, optionally in one state (unscoped on purpose). */
+export async function listEndpointsForOperator(
+  db: DbOrTrx,
+  filter: { clinicId?: string | undefined; status?: EndpointStatus | undefined },
+): Promise<WebhookEndpointTable[]> {
+  let query = db.selectFrom('webhook_endpoints').selectAll().where('deleted_at', 'is', null);
+  if (filter.clinicId) query = query.where('clinic_id', '=', filter.clinicId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  return query.orderBy('created_at').orderBy('id').limit(1000).execute();
+}
+
+/** Worker: the active endpoints of the given clinics, for fan-out (unscoped on purpose). */
+export async function activeEndpointsOfClinics(db: DbOrTrx, clinicIds: string[]): Promise<WebhookEndpointTable[]> {
+  if (clinicIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('clinic_id', 'in', clinicIds)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** A successful attempt ends the endpoint's failure streak. */
+export async function markEndpointHealthy(db: DbOrTrx, endpointId: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', endpointId)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** A failed attempt starts the failure streak if none is running; returns the streak's start. */
+export async function markEndpointFailing(db: DbOrTrx, endpointId: string, failedAt: string): Promise<string | null> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: sql<string>`coalesce(failing_since, ${failedAt})` })
+    .where('id', '=', endpointId)
+    .execute();
+  const row = await db.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', endpointId).executeTakeFirst();
+  return row?.failing_since ?? null;
+}
+
+/** Disables an active endpoint; false when it was not active (already disabled or deleted). */
+export async function disableEndpoint(db: DbOrTrx, endpointId: string, now: string, reason: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_at: now, disabled_reason: reason })
+    .where('id', '=', endpointId)
+    .where('status', '=', 'active')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function enableEndpoint(db: DbOrTrx, endpointId: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'active', disabled_at: null, disabled_reason: null, failing_since: null })
+    .where('id', '=', endpointId)
+    .execute();
+}
+
+/** Worker: the endpoints of claimed deliveries, deleted ones included (unscoped on purpose). */
+export async function endpointsByIds(db: DbOrTrx, endpointIds: string[]): Promise<WebhookEndpointTable[]> {
+  if (endpointIds.length === 0) return [];
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
+}

@@ -1,0 +1,111 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { partnerOf } from '../http/partner-guard.js';
+import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import {
+  DeletedWebhook,
+  ListWebhooksQuery,
+  RegisteredWebhook,
+  RegisterWebhookBody,
+  TestCallOutcome,
+  WebhookEndpoint,
+  WebhookRef,
+} from './webhook.schemas.js';
+import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, testWebhook } from './webhook.service.js';
+
+const tags = ['Webhooks'];
+const security = [{ apiKey: [] }];
+
+/** The partner's webhook endpoints: register, list, delete, and the test call. See docs/webhooks.md. */
+export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/external/webhook',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Register a webhook endpoint',
+          description: [
+            'Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`,',
+            '`webhook-timestamp`, `webhook-signature`). The answer carries the endpoint\u2019s signing `secret`, shown only here.',
+            `A clinic may have up to ${MAX_ENDPOINTS_PER_CLINIC} endpoints; the same URL twice is refused. Production requires`,
+            '`https://` and a public host (no loopback, private, link-local or other internal address).',
+          ].join(' '),
+          body: RegisterWebhookBody,
+          response: { 200: Envelope(RegisteredWebhook), ...partnerErrors, ...forbiddenError },
+        },
+      },
+      async (request) => {
+        const data = await registerWebhook(ctx, partnerOf(request), request.body);
+        return { success: true as const, data, message: 'Webhook registered successfully; store the secret: it is not shown again' };
+      },
+    );
+
+    app.get(
+      '/api/external/webhook',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List webhook endpoints (extension)',
+          description: 'The clinic\u2019s endpoints and their state, never their secrets.',
+          querystring: ListWebhooksQuery,
+          response: {
+            200: Envelope(Type.Array(WebhookEndpoint)),
+            ...partnerErrors,
+            ...forbiddenError,
+          },
+        },
+      },
+      async (request) => {
+        const data = await listWebhooks(ctx, partnerOf(request), request.query.clinic_id);
+        return { success: true as const, data, message: 'Webhooks retrieved successfully' };
+      },
+    );
+
+    app.delete(
+      '/api/external/webhook',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a webhook endpoint',
+          description: 'Deletes the endpoint; deliveries still pending for it are cancelled.',
+          body: WebhookRef,
+          response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
+        },
+      },
+      async (request) => {
+        const data = await deleteWebhook(ctx, partnerOf(request), request.body);
+        return { success: true as const, data, message: 'Webhook deleted successfully' };
+      },
+    );
+
+    app.post(
+      '/api/external/webhook/test',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Send a test event to a webhook endpoint (extension)',
+          description: [
+            'Sends a signed `webhook.test` event now and answers with the outcome. A failure of your endpoint',
+            '(non-2xx, timeout, network error) is still a 200 answer: `data.delivered` is false and `status_code` /',
+            '`error` say why. Not retried.',
+          ].join(' '),
+          body: WebhookRef,
+          response: { 200: Envelope(TestCallOutcome), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
+        },
+      },
+      async (request) => {
+        const data = await testWebhook(ctx, partnerOf(request), request.body);
+        const message = data.delivered
+          ? `Test event delivered (HTTP ${data.status_code ?? ''})`
+          : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : data.error ?? 'no response'}`;
+        return { success: true as const, data, message };
+      },
+    );
+  };
+}

@@ -1,0 +1,167 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Uuid } from '../http/schemas.js';
+import { MAX_URL_LENGTH } from './url-safety.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const WebhookUrl = Type.String({
+  minLength: 1,
+  maxLength: MAX_URL_LENGTH,
+  description: 'Absolute URL receiving POSTs: https:// (http:// too in development); no credentials.',
+  examples: ['https://partner.example.com/webhooks/fulfillment'],
+});
+
+const aliases = { 'x-aliases': { url: 'webhook_url', webhookUrl: 'webhook_url', id: 'webhook_id', webhookId: 'webhook_id', clinicId: 'clinic_id' } };
+
+// ---- partner API ----
+
+export const RegisterWebhookBody = Type.Object(
+  { clinic_id: Uuid('Your clinic.'), webhook_url: WebhookUrl },
+  { additionalProperties: false, ...aliases },
+);
+export type RegisterWebhookBody = Static<typeof RegisterWebhookBody>;
+
+export const WebhookRef = Type.Object(
+  { clinic_id: Uuid('Your clinic.'), webhook_id: Uuid('The id returned at registration.') },
+  { additionalProperties: false, ...aliases },
+);
+export type WebhookRef = Static<typeof WebhookRef>;
+
+export const ListWebhooksQuery = Type.Object(
+  { clinic_id: Type.Optional(Uuid('Your clinic (optional: defaults to the API key\u2019s).')) },
+  { additionalProperties: false },
+);
+
+export const RegisteredWebhook = Type.Object(
+  {
+    webhook_id: Uuid(),
+    secret: Type.String({
+      description: 'Signing secret (`whsec_` + base64). Shown only in this response: store it to verify signatures.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DeletedWebhook = Type.Object({ webhook_id: Uuid() }, { additionalProperties: false });
+
+export const WebhookEndpoint = Type.Object(
+  {
+    webhook_id: Uuid(),
+    clinic_id: Uuid(),
+    webhook_url: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')], {
+      description: 'disabled: every attempt failed for 5 days, or the endpoint answered 410 Gone; the operator re-enables it.',
+    }),
+    disabled_at: Nullable(Type.String()),
+    disabled_reason: Nullable(Type.String()),
+    created_at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const TestCallOutcome = Type.Object(
+  {
+    webhook_id: Uuid(),
+    delivery_id: Uuid('The test call, as it appears in the operator\u2019s delivery log.'),
+    event_id: Uuid('The `webhook-id` header sent.'),
+    event_type: Type.Literal('webhook.test'),
+    delivered: Type.Boolean({ description: 'True when the endpoint answered 2xx within the timeout.' }),
+    status_code: Nullable(Type.Integer({ description: 'The HTTP status received; null on a network error or timeout.' })),
+    attempted_at: Type.String(),
+    duration_ms: Type.Integer(),
+    error: Nullable(Type.String({ description: 'Network error, timeout or refusal, when no status was received.' })),
+    response_body: Nullable(Type.String({ description: 'The first 1 KiB of the response body.' })),
+  },
+  { additionalProperties: false },
+);
+
+// ---- operator API ----
+
+export const DeliveryStatusSchema = Type.Union(
+  [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('cancelled')],
+  { description: 'pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted)' },
+);
+
+export const DeliveryListQuery = Type.Object(
+  {
+    status: Type.Optional(DeliveryStatusSchema),
+    clinic_id: Type.Optional(Uuid()),
+    event_type: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    webhook_id: Type.Optional(Uuid()),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type DeliveryListQuery = Static<typeof DeliveryListQuery>;
+
+export const DeliveryIdParams = Type.Object({ id: Uuid() });
+export const EndpointIdParams = Type.Object({ id: Uuid() });
+
+export const Delivery = Type.Object(
+  {
+    delivery_id: Uuid(),
+    event_id: Type.String(),
+    event_type: Type.String(),
+    clinic_id: Uuid(),
+    webhook_id: Uuid(),
+    webhook_url: Type.String(),
+    status: DeliveryStatusSchema,
+    attempt_count: Type.Integer(),
+    next_attempt_at: Nullable(Type.String()),
+    last_attempt_at: Nullable(Type.String()),
+    last_response_status: Nullable(Type.Integer()),
+    last_error: Nullable(Type.String()),
+    delivered_at: Nullable(Type.String()),
+    created_at: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const Attempt = Type.Object(
+  {
+    attempt_number: Type.Integer(),
+    attempted_at: Type.String(),
+    duration_ms: Type.Integer(),
+    response_status: Nullable(Type.Integer()),
+    response_body: Nullable(Type.String()),
+    error: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryDetail = Type.Object(
+  {
+    ...Delivery.properties,
+    body: Type.String({ description: 'The exact JSON sent on every attempt (ids and statuses only, no PHI).' }),
+    attempts: Type.Array(Attempt),
+  },
+  { additionalProperties: false },
+);
+
+export const OperatorEndpoint = Type.Object(
+  { ...WebhookEndpoint.properties, failing_since: Nullable(Type.String()) },
+  { additionalProperties: false },
+);
+
+export const OperatorEndpointQuery = Type.Object(
+  {
+    clinic_id: Type.Optional(Uuid()),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+  },
+  { additionalProperties: false },
+);
+
+export const EnableEndpointQuery = Type.Object(
+  {
+    redeliver_failed: Type.Optional(
+      Type.Boolean({ default: false, description: 'Also put the endpoint\u2019s failed deliveries back in the queue, due now.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const EnabledEndpoint = Type.Object(
+  { ...OperatorEndpoint.properties, redelivered: Type.Integer({ description: 'Failed deliveries queued again.' }) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
+import type { AppContext } from '../context.js';
+import { constraintViolation } from '../db/constraints.js';
+import { isoNow } from '../db/time.js';
+import { fieldError, notFound, validationError } from '../errors.js';
+import * as deliveries from './delivery.repository.js';
+import { sendSigned } from './delivery.service.js';
+import { eventBody } from './dispatcher.js';
+import { createHttpSender, type WebhookSender } from './http-sender.js';
+import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from './url-safety.js';
+import { generateSecret } from './signature.js';
+import * as repo from './webhook.repository.js';
+import type { WebhookEndpointTable } from './webhook.tables.js';
+
+type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;
+
+/** Endpoints a clinic may have at once (deleted ones do not count). */
+export const MAX_ENDPOINTS_PER_CLINIC = 10;
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export interface WebhookEndpointView {
+  webhook_id: string;
+  clinic_id: string;
+  webhook_url: string;
+  status: 'active' | 'disabled';
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+/**
+ * Registers an endpoint for the clinic and returns its signing secret, which is shown only here.
+ * The URL is checked for form (https in production) and, in production, for SSRF (its host must
+ * not be or resolve to an internal address) unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set.
+ */
+export async function registerWebhook(
+  ctx: Ctx,
+  identity: PartnerIdentity,
+  input: { clinic_id: string; webhook_url: string },
+  resolve?: ResolveAll,
+): Promise<{ webhook_id: string; secret: string }> {
+  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const policy = urlPolicyOf(ctx.config);
+  const form = checkUrlForm(input.webhook_url, policy);
+  if ('problem' in form) throw fieldError('webhook_url', form.problem);
+  const hostProblem = await checkHostIsPublic(form.url.hostname, policy, resolve);
+  if (hostProblem) throw fieldError('webhook_url', hostProblem);
+
+  const row: WebhookEndpointTable = {
+    id: randomUUID(),
+    clinic_id: input.clinic_id,
+    url: form.url.href,
+    secret: generateSecret(),
+    status: 'active',
+    failing_since: null,
+    disabled_at: null,
+    disabled_reason: null,
+    created_at: isoNow(ctx.clock),
+    deleted_at: null,
+  };
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.lockClinicEndpoints(trx, row.clinic_id, ctx.dialect);
+      if (await repo.findLiveEndpointByUrl(trx, row.clinic_id, row.url)) throw duplicateUrl();
+      if ((await repo.countLiveEndpoints(trx, row.clinic_id)) >= MAX_ENDPOINTS_PER_CLINIC) {
+        throw validationError(
+          `A clinic can register at most ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints; delete one before adding another`,
+          { webhook_url: `clinic already has ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints` },
+        );
+      }
+      await repo.insertEndpoint(trx, row);
+    });
+  } catch (error) {
+    if (constraintViolation(error) === 'unique') throw duplicateUrl();
+    throw error;
+  }
+  return { webhook_id: row.id, secret: row.secret };
+}
+
+const duplicateUrl = () => fieldError('webhook_url', 'is already registered for this clinic');
+
+/** Deletes an endpoint; its pending deliveries are cancelled in the same transaction. */
+export async function deleteWebhook(ctx: Ctx, identity: PartnerIdentity, input: { clinic_id: string; webhook_id: string }): Promise<{ webhook_id: string }> {
+  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = isoNow(ctx.clock);
+    if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw webhookNotFound();
+    await deliveries.closePendingOfEndpoint(trx, input.webhook_id, 'cancelled', now, 'endpoint deleted');
+  });
+  return { webhook_id: input.webhook_id };
+}
+
+/** The clinic's endpoints (never their secrets). */
+export async function listWebhooks(ctx: Ctx, identity: PartnerIdentity, clinicId: string | undefined): Promise<WebhookEndpointView[]> {
+  if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
+  return (await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId)).map(toEndpointView);
+}
+
+export interface TestCallOutcome {
+  webhook_id: string;
+  delivery_id: string;
+  event_id: string;
+  event_type: 'webhook.test';
+  delivered: boolean;
+  status_code: number | null;
+  attempted_at: string;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+/**
+ * Sends a `webhook.test` event to the endpoint now and answers with the outcome; a failure of the
+ * partner's endpoint is an outcome, not an error. Recorded in the delivery log, never retried, and
+ * it does not count toward the endpoint's failure streak. The one place a request waits for a
+ * delivery (bounded by the attempt timeout).
+ */
+export async function testWebhook(
+  ctx: Ctx,
+  identity: PartnerIdentity,
+  input: { clinic_id: string; webhook_id: string },
+  sender?: WebhookSender,
+): Promise<TestCallOutcome> {
+  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
+  if (!endpoint) throw webhookNotFound();
+
+  const eventId = randomUUID();
+  const body = eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
+    webhook_id: endpoint.id,
+    clinic_id: endpoint.clinic_id,
+    message: 'This is a test event sent from the webhook test call.',
+  });
+  const http = sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
+  let result: Awaited<ReturnType<typeof sendSigned>>;
+  try {
+    result = await sendSigned(ctx, http, endpoint.url, endpoint.secret, eventId, body);
+  } finally {
+    if (!sender) await http.close();
+  }
+  const { attemptedAt, outcome } = result;
+  const at = attemptedAt.toISOString();
+  const deliveryId = randomUUID();
+  await ctx.db.transaction().execute(async (trx) => {
+    await deliveries.insertDelivery(trx, {
+      id: deliveryId,
+      event_id: eventId,
+      event_type: TEST_EVENT_TYPE,
+      clinic_id: endpoint.clinic_id,
+      endpoint_id: endpoint.id,
+      body,
+      status: outcome.ok ? 'delivered' : 'failed',
+      attempt_count: 1,
+      next_attempt_at: null,
+      claimed_until: null,
+      claim_token: null,
+      last_attempt_at: at,
+      last_response_status: outcome.statusCode,
+      last_error: outcome.ok ? null : outcome.error ?? `HTTP ${outcome.statusCode ?? ''}`.trim(),
+      delivered_at: outcome.ok ? at : null,
+      created_at: at,
+      updated_at: at,
+    });
+    await deliveries.insertAttempt(trx, {
+      id: randomUUID(),
+      delivery_id: deliveryId,
+      endpoint_id: endpoint.id,
+      event_id: eventId,
+      attempt_number: 1,
+      attempted_at: at,
+      duration_ms: outcome.durationMs,
+      response_status: outcome.statusCode,
+      response_body: outcome.responseBody,
+      error: outcome.error,
+    });
+  });
+  return {
+    webhook_id: endpoint.id,
+    delivery_id: deliveryId,
+    event_id: eventId,
+    event_type: TEST_EVENT_TYPE,
+    delivered: outcome.ok,
+    status_code: outcome.statusCode,
+    attempted_at: at,
+    duration_ms: outcome.durationMs,
+    error: outcome.error,
+    response_body: outcome.responseBody,
+  };
+}
+
+const webhookNotFound = () => notFound('Webhook not found');
+
+export function toEndpointView(row: WebhookEndpointTable): WebhookEndpointView {
+  return {
+    webhook_id: row.id,
+    clinic_id: row.clinic_id,
+    webhook_url: row.url,
+    status: row.status,
+    disabled_at: row.disabled_at,
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,47 @@
+import { pino } from 'pino';
+import { openRuntime } from './bootstrap.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { WebhookWorker } from './webhooks/delivery-worker.js';
+
+/**
+ * The webhook delivery worker as its own process (`npm run worker`), for deployments that run the
+ * API with RUN_WORKER=false. Any number of them may share one PostgreSQL database. Same
+ * configuration as the server; closes gracefully on SIGINT/SIGTERM (attempts in flight finish).
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = pino({ level: config.logLevel, base: { process: 'webhook-worker' } });
+  const runtime = await openRuntime(config);
+  const worker = await WebhookWorker.start(runtime.ctx, { logger });
+  logger.info(
+    { env: config.env, database: config.database.kind, timeoutMs: config.webhookTimeoutMs, attempts: config.webhookRetryScheduleMs.length },
+    'webhook worker started',
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'webhook worker stopping');
+    await worker.stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

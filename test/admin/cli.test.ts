@@ -1,0 +1,186 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { openRuntime, type Runtime } from '../../src/bootstrap.js';
+import { loadConfig } from '../../src/config.js';
+import { ADMIN_TOKEN } from '../helpers/test-app.js';
+import { insertTestPatient } from '../shipping/shipping-fixtures.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CLI = path.join(ROOT, 'dist/cli/admin.js');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/**
+ * The operator command line as a real child process on a SQLite file (the command line is for a
+ * database without a running server; the PostgreSQL path is the same code behind DATABASE_URL).
+ */
+describe('operator command line (child process on a SQLite file)', () => {
+  let dir: string;
+  let file: string;
+
+  beforeAll(async () => {
+    await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+    dir = mkdtempSync(path.join(tmpdir(), 'admin-cli-'));
+    file = path.join(dir, 'fulfillment.sqlite');
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+    const { ADMIN_TOKEN: _token, FULFILLMENT_ENV: _env, ...inherited } = process.env;
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        env: { ...inherited, DATABASE_URL: file, ...env },
+      });
+      return { code: 0, stdout, stderr, json: stdout.startsWith('{') ? JSON.parse(stdout) : undefined };
+    } catch (error) {
+      const failure = error as { code: number; stdout: string; stderr: string };
+      return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr, json: undefined };
+    }
+  }
+
+  /** A server of the given environment on the same database file. */
+  async function withApp<T>(fn: (app: App, runtime: Runtime) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+    const config = loadConfig({ DATABASE_URL: file, ADMIN_TOKEN, LOG_LEVEL: 'silent', RUN_WORKER: 'false', ...env });
+    const runtime = await openRuntime(config);
+    const app = await buildApp(runtime.ctx);
+    try {
+      return await fn(app, runtime);
+    } finally {
+      await app.close();
+      await runtime.close();
+    }
+  }
+
+  const carriers = (app: App, apiKey: string) =>
+    app.inject({ method: 'GET', url: '/api/external/carriers', headers: { 'x-api-key': apiKey, accept: 'application/json' } });
+
+  it('when a clinic and a key are created with the CLI, then the key works against a server on the same file', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'First Clinic']);
+    expect(clinic.code).toBe(0);
+    expect(clinic.json).toMatchObject({ name: 'First Clinic', free_shipping: false });
+    const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id]);
+    expect(key.code).toBe(0);
+    expect(key.json).toMatchObject({ clinic_id: clinic.json.clinic_id, environment: 'development' });
+    expect(key.json.api_key).toMatch(/^dev_[A-Za-z0-9_-]{43}$/);
+
+    await withApp(async (app) => {
+      const res = await carriers(app, key.json.api_key);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.carriers.map((c: { id: string }) => c.id)).toEqual(['fedex', 'ups', 'usps']);
+    });
+
+    const keys = await cli(['list-keys', '--clinic', clinic.json.clinic_id]);
+    expect(keys.json.api_keys).toEqual([expect.objectContaining({ api_key_id: key.json.api_key_id, revoked_at: null })]);
+    expect(keys.stdout).not.toContain(key.json.api_key);
+    const list = await cli(['list-clinics']);
+    expect(list.json.clinics).toContainEqual(clinic.json);
+  });
+
+  it('when a key is revoked with the CLI, then the server refuses it on the next request', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Revoking Clinic']);
+    const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id]);
+    await withApp(async (app) => {
+      expect((await carriers(app, key.json.api_key)).statusCode).toBe(200);
+      const revoked = await cli(['revoke-key', '--key-id', key.json.api_key_id]);
+      expect(revoked.code).toBe(0);
+      expect(revoked.json).toEqual({ api_key_id: key.json.api_key_id, revoked_at: expect.any(String) });
+      const res = await carriers(app, key.json.api_key);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.message).toMatch(/^Unauthorized/);
+    });
+  });
+
+  it('when a production key is issued with the CLI, then a development server refuses it and a production server accepts it', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Production Clinic']);
+    const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id, '--environment', 'production']);
+    expect(key.json.api_key).toMatch(/^prod_/);
+    await withApp(async (app) => {
+      expect((await carriers(app, key.json.api_key)).statusCode).toBe(401);
+    });
+    await withApp(async (app) => {
+      expect((await carriers(app, key.json.api_key)).statusCode).toBe(200);
+    }, { FULFILLMENT_ENV: 'production' });
+  });
+
+  it('when FULFILLMENT_ENV is production and ADMIN_TOKEN is unset, then the CLI still runs and issues production keys', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Prod Default Clinic'], { FULFILLMENT_ENV: 'production' });
+    expect(clinic.code).toBe(0);
+    const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id], { FULFILLMENT_ENV: 'production' });
+    expect(key.json.environment).toBe('production');
+  });
+
+  it('when formulary, free shipping, a carrier and a priced service are added with the CLI, then the server prices with them', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Catalogue Clinic']);
+    const clinicId = clinic.json.clinic_id as string;
+    const medication = await cli(['add-medication', '--clinic', clinicId, '--name', 'Semaglutide', '--strength', '2.5 mg/mL', '--dosage-form', 'injectable solution']);
+    expect(medication.json).toMatchObject({ medication_id: expect.any(String), name: 'Semaglutide', strength: '2.5 mg/mL', dosage_form: 'injectable solution' });
+    const carrier = await cli(['add-carrier', '--name', 'Ameriship']);
+    expect(carrier.json).toMatchObject({ id: 'ameriship', name: 'Ameriship', services: [] });
+    const service = await cli(['add-service', '--carrier', 'ameriship', '--name', 'Ameriship Ground', '--price', '19.99', '--state-price', 'CA=12.50', '--state-price', 'ny=24.05']);
+    expect(service.json).toMatchObject({ id: 'ameriship_ground', price: 19.99, state_prices: { CA: 12.5, NY: 24.05 } });
+    const free = await cli(['set-free-shipping', '--clinic', clinicId, '--enabled', 'true']);
+    expect(free.json).toMatchObject({ clinic_id: clinicId, free_shipping: true });
+    const key = await cli(['issue-key', '--clinic', clinicId]);
+
+    await withApp(async (app, runtime) => {
+      const patientId = await insertTestPatient(runtime.ctx, clinicId, 'CA');
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/external/carriers/ameriship/services?patientId=${patientId}`,
+        headers: { 'x-api-key': key.json.api_key },
+      });
+      expect(res.json()).toEqual({
+        success: true,
+        data: [{ id: 'ameriship_ground', name: 'Ameriship Ground', totalCost: 0, originalCost: 12.5 }],
+        isFreeShipment: true,
+        freeShipmentType: 'clinic_specific',
+        patientState: 'California',
+      });
+    });
+  });
+
+  it('when the service refuses (duplicate, unknown clinic, bad state), then exit 1 with the reason on stderr', async () => {
+    const dup = await cli(['add-carrier', '--name', 'FedEx']);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain('Error (CONFLICT): Carrier "fedex" already exists');
+    const unknown = await cli(['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Clinic not found');
+    const state = await cli(['add-service', '--carrier', 'ups', '--name', 'UPS Saver', '--price', '10', '--state-price', 'ZZ=1']);
+    expect(state.code).toBe(1);
+    expect(state.stderr).toContain('state_prices.ZZ');
+  });
+
+  it.each([
+    [['help'], 0, 'Usage: npm run admin'],
+    [['--help'], 0, 'Usage: npm run admin'],
+    [[], 2, 'Error: Give a command'],
+    [['launch-rockets'], 2, 'Unknown command "launch-rockets"'],
+    [['create-clinic'], 2, 'create-clinic needs --name'],
+    [['create-clinic', '--name', '  '], 2, '--name must not be blank'],
+    [['issue-key', '--clinic', 'abc'], 2, '--clinic must be a UUID'],
+    [['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--environment', 'staging'], 2, '--environment must be development or production'],
+    [['set-free-shipping', '--clinic', '00000000-0000-4000-8000-000000000000', '--enabled', 'yes'], 2, '--enabled must be true or false'],
+    [['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1.234'], 2, '--price must be US dollars with at most two decimals'],
+    [['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1', '--state-price', 'CA:1'], 2, '--state-price must look like CA=12.50'],
+    [['list-clinics', '--name', 'x'], 2, 'list-clinics does not take --name'],
+    [['list-clinics', '--bogus'], 2, "Unknown option '--bogus'"],
+    [['list-clinics', 'extra'], 2, 'Unexpected argument "extra"'],
+  ])('when the arguments are %j, then exit %i saying %j', async (args, code, text) => {
+    const result = await cli(args);
+    expect(result.code).toBe(code);
+    expect(code === 0 ? result.stdout : result.stderr).toContain(text);
+  });
+});

@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_SQLITE_FILE, loadConfig, type Config } from '../../src/config.js';
+
+const PROD_TOKEN = 'prod-operator-token-0123456789';
+
+/** The problems a bad environment produces (the thrown ConfigError's list). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('configuration defaults', () => {
+  it('when nothing is set, then it is development on 127.0.0.1:3000 with SQLite under ./data and 100 requests a minute', () => {
+    const config = loadConfig({});
+    expect(config.env).toBe('development');
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ kind: 'sqlite', filename: DEFAULT_SQLITE_FILE });
+    expect(DEFAULT_SQLITE_FILE.split(path.sep)[0]).toBe('data');
+    expect(config.logLevel).toBe('info');
+    expect(config.rateLimitPerMinute).toBe(100);
+    expect(config.bodyLimitBytes).toBe(1024 * 1024);
+  });
+
+  it('when ADMIN_TOKEN is unset in development, then a token is generated and flagged as generated', () => {
+    const first = loadConfig({});
+    const second = loadConfig({});
+    expect(first.adminTokenGenerated).toBe(true);
+    expect(first.adminToken.length).toBeGreaterThanOrEqual(32);
+    expect(first.adminToken).not.toBe(second.adminToken);
+  });
+
+  it('when ADMIN_TOKEN is set in development, then it is used as given', () => {
+    const config = loadConfig({ ADMIN_TOKEN: 'my-own-operator-token-1234' });
+    expect(config.adminToken).toBe('my-own-operator-token-1234');
+    expect(config.adminTokenGenerated).toBe(false);
+  });
+
+  it('when FULFILLMENT_ENV is production, then HOST defaults to 0.0.0.0 and the limit to 60 a minute', () => {
+    const config = loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN });
+    expect(config.env).toBe('production');
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.rateLimitPerMinute).toBe(60);
+    expect(config.adminToken).toBe(PROD_TOKEN);
+    expect(config.adminTokenGenerated).toBe(false);
+  });
+
+  it('when the configuration is loaded, then it is frozen', () => {
+    const config: Config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('when a variable is set to an empty string, then its default applies', () => {
+    const config = loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '', DATABASE_URL: '' });
+    expect(config.port).toBe(3000);
+    expect(config.rateLimitPerMinute).toBe(100);
+    expect(config.database).toEqual({ kind: 'sqlite', filename: DEFAULT_SQLITE_FILE });
+  });
+});
+
+describe('configuration variables', () => {
+  it('when PORT is set, then it is used, 0 included (any free port)', () => {
+    expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('when HOST is set, then it wins over the environment default', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+  });
+
+  it('when LOG_LEVEL is a pino level, then it is used', () => {
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+      expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+    }
+  });
+
+  it('when RATE_LIMIT_PER_MINUTE is set, then it overrides the default of either environment', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '3' }).rateLimitPerMinute).toBe(3);
+    expect(
+      loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, RATE_LIMIT_PER_MINUTE: '500' }).rateLimitPerMinute,
+    ).toBe(500);
+  });
+
+  it.each([
+    ['a plain relative path', './var/app.sqlite', { kind: 'sqlite', filename: './var/app.sqlite' }],
+    ['a plain absolute path', '/srv/fulfillment/app.db', { kind: 'sqlite', filename: '/srv/fulfillment/app.db' }],
+    ['a sqlite: URL with a relative path', 'sqlite:./data/other.sqlite', { kind: 'sqlite', filename: './data/other.sqlite' }],
+    ['a sqlite:// URL with an absolute path', 'sqlite:///srv/app.sqlite', { kind: 'sqlite', filename: '/srv/app.sqlite' }],
+    ['sqlite::memory:', 'sqlite::memory:', { kind: 'sqlite', filename: ':memory:' }],
+    ['a postgres:// URL', 'postgres://app:secret@db.internal:5432/fulfillment', { kind: 'postgres', url: 'postgres://app:secret@db.internal:5432/fulfillment' }],
+    ['a postgresql:// URL', 'postgresql://app@localhost/fulfillment', { kind: 'postgres', url: 'postgresql://app@localhost/fulfillment' }],
+  ])('when DATABASE_URL is %s, then the matching database is selected', (_name, value, expected) => {
+    expect(loadConfig({ DATABASE_URL: value }).database).toEqual(expected);
+  });
+});
+
+describe('configuration errors', () => {
+  it('when production has no ADMIN_TOKEN, then loading fails naming ADMIN_TOKEN', () => {
+    const problems = problemsOf({ FULFILLMENT_ENV: 'production' });
+    expect(problems).toEqual([expect.stringContaining('ADMIN_TOKEN')]);
+    expect(problems[0]).toMatch(/required in production/);
+  });
+
+  it.each([
+    ['FULFILLMENT_ENV', { FULFILLMENT_ENV: 'staging' }],
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '3000.5' }],
+    ['HOST', { HOST: '   ' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://root@localhost/app' }],
+    ['DATABASE_URL', { DATABASE_URL: 'sqlite:' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://user@[bad-host/db' }],
+    ['ADMIN_TOKEN', { ADMIN_TOKEN: 'short' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
+  ])('when %s is invalid (%j), then loading fails with a problem naming it', (name, env) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(name);
+  });
+
+  it('when several variables are wrong, then one error lists every one of them', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ FULFILLMENT_ENV: 'production', PORT: 'x', LOG_LEVEL: 'loud', RATE_LIMIT_PER_MINUTE: '0', DATABASE_URL: 'ftp://x/y' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught as ConfigError;
+    for (const name of ['PORT', 'LOG_LEVEL', 'RATE_LIMIT_PER_MINUTE', 'DATABASE_URL', 'ADMIN_TOKEN']) {
+      expect(error.message).toContain(name);
+    }
+    expect(error.problems).toHaveLength(5);
+    expect(error.message).toMatch(/^Invalid configuration:/);
+  });
+
+  it('when a bad value is reported, then the message quotes the value that was given', () => {
+    expect(problemsOf({ PORT: 'eighty' })[0]).toContain('"eighty"');
+    expect(problemsOf({ FULFILLMENT_ENV: 'staging' })[0]).toContain('"staging"');
+  });
+});

@@ -1,0 +1,137 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** What the receiver answers to one request. `hang` never answers (a timing-out endpoint). */
+export interface ScriptedResponse {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  hang?: boolean;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The raw body, exactly as received. */
+  body: string;
+  receivedAt: number;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that records every request and answers from a script: the n-th
+ * request gets `responses[n]`, and the last response repeats (default: 200 "ok").
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedRequest[] = [];
+  private responses: ScriptedResponse[];
+  private server: http.Server | null = null;
+  private port = 0;
+  private waiters: { count: number; resolve: () => void }[] = [];
+  /** Requests received before the current script was set (the script counts from there). */
+  private scriptOffset = 0;
+
+  private constructor(responses: ScriptedResponse[]) {
+    this.responses = responses;
+  }
+
+  static async start(responses: ScriptedResponse[] = [{ status: 200 }], port = 0): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(responses);
+    await receiver.listen(port);
+    return receiver;
+  }
+
+  /** `http://127.0.0.1:<port><path>`. */
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  get listeningPort(): number {
+    return this.port;
+  }
+
+  /** Changes the script; applies to the next request on (counted from now). */
+  respondWith(...responses: ScriptedResponse[]): void {
+    this.responses = responses;
+    this.scriptOffset = this.received.length;
+  }
+
+  /** Resolves once `count` requests have arrived (in total), or rejects after `timeoutMs`. */
+  async waitFor(count: number, timeoutMs = 5000): Promise<ReceivedRequest[]> {
+    if (this.received.length >= count) return this.received.slice(0, count);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
+        reject(new Error(`receiver got ${this.received.length} of ${count} requests within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ count, resolve: done });
+    });
+    return this.received.slice(0, count);
+  }
+
+  /** Verifies a request as a partner would, with the `standardwebhooks` package; returns the parsed payload. */
+  static verify(secret: string, request: ReceivedRequest): any {
+    const headers: Record<string, string> = {};
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    return new Webhook(secret).verify(request.body, headers);
+  }
+
+  /** Stops listening and drops every open connection (hanging ones included). */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  /** Listens again on the same port (after `stop`). */
+  async restart(): Promise<void> {
+    await this.listen(this.port);
+  }
+
+  private async listen(port: number): Promise<void> {
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const index = this.received.length - this.scriptOffset;
+        this.received.push({
+          method: request.method ?? '',
+          path: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          receivedAt: Date.now(),
+        });
+        for (const waiter of this.waiters.filter((w) => this.received.length >= w.count)) waiter.resolve();
+        this.waiters = this.waiters.filter((w) => this.received.length < w.count);
+        const script = this.responses[Math.min(index, this.responses.length - 1)] ?? { status: 200 };
+        if (script.hang) return;
+        const answer = () => {
+          if (response.destroyed) return;
+          response.writeHead(script.status ?? 200, { 'content-type': 'text/plain', ...script.headers });
+          response.end(script.body ?? 'ok');
+        };
+        if (script.delayMs) setTimeout(answer, script.delayMs);
+        else answer();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.port = (server.address() as AddressInfo).port;
+  }
+}

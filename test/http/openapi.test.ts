@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApp } from '../helpers/test-app.js';
+
+const ERROR_REF = '#/components/schemas/ErrorEnvelope';
+
+/** Fastify's `/carriers/:carrierId/services` is OpenAPI's `/carriers/{carrierId}/services`. */
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** Follows a local `#/a/b` JSON pointer through the document. */
+function resolvePointer(doc: unknown, ref: string): unknown {
+  return ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), doc);
+}
+
+/** Every `$ref` anywhere in the document. */
+function collectRefs(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item) => collectRefs(item, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else collectRefs(value, found);
+    }
+  }
+  return found;
+}
+
+/** An error response documented as the ErrorEnvelope (directly or through a reference). */
+function errorSchemaOf(op: any, status: string): unknown {
+  return op.responses?.[status]?.content?.['application/json']?.schema;
+}
+
+// The document is generated from the route schemas; the database plays no part.
+describe('OpenAPI document and reference page', () => {
+  let t: TestApp;
+  let doc: any;
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect: 'sqlite' });
+    const res = await t.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+  afterAll(async () => t.close());
+
+  const routesUnder = (prefix: string) =>
+    t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && (r.url === prefix || r.url.startsWith(`${prefix}/`)));
+
+  it('when /openapi.json is fetched, then it is an OpenAPI 3.1 document of API version 1.0.0, without a key', async () => {
+    const res = await t.request('GET', '/openapi.json');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.info.title).toEqual(expect.any(String));
+    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
+  });
+
+  it('when the ErrorEnvelope component is read, then it is the spec\u2019s error envelope', () => {
+    const envelope = doc.components.schemas.ErrorEnvelope;
+    expect(envelope).toBeDefined();
+    // @fastify/swagger writes `const` as a one-value `enum` for older tools.
+    expect([envelope.properties.success.const, envelope.properties.success.enum?.[0]]).toContain(false);
+    expect(envelope.properties.error.required).toEqual(expect.arrayContaining(['message', 'code', 'request_id']));
+    expect(Object.keys(envelope.properties.error.properties)).toEqual(
+      expect.arrayContaining(['message', 'code', 'details', 'request_id', 'retry_after']),
+    );
+  });
+
+  it('when any $ref of the document is followed, then it resolves', () => {
+    const refs = collectRefs(doc);
+    expect(refs).toContain(ERROR_REF);
+    for (const ref of refs) {
+      expect(ref.startsWith('#/'), ref).toBe(true);
+      expect(resolvePointer(doc, ref), ref).toBeDefined();
+    }
+  });
+
+  it('when the partner routes of issue 2 are looked for, then they are registered and documented', () => {
+    const registered = routesUnder('/api/external').map((r) => `${r.method} ${r.url}`);
+    expect(registered).toEqual(
+      expect.arrayContaining([
+        'POST /api/external/practitioner',
+        'POST /api/external/patient',
+        'GET /api/external/carriers',
+        expect.stringMatching(/^GET \/api\/external\/carriers\/:[A-Za-z]+\/services$/),
+      ]),
+    );
+  });
+
+  it('when every route under /api/external is looked up in the document, then each has its summary, key, request and responses', () => {
+    const routes = routesUnder('/api/external');
+    expect(routes.length).toBeGreaterThanOrEqual(4);
+    for (const route of routes) {
+      const where = `${route.method} ${route.url}`;
+      const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect(op, `${where} is missing from /openapi.json`).toBeDefined();
+      expect(op.summary, `${where} summary`).toEqual(expect.any(String));
+      expect(op.tags?.length, `${where} tags`).toBeGreaterThan(0);
+      expect(op.security, `${where} security`).toEqual([{ apiKey: [] }]);
+
+      const schema = route.schema ?? {};
+      if (schema.body) {
+        const body = op.requestBody?.content?.['application/json']?.schema;
+        expect(body, `${where} request body`).toBeDefined();
+        expect(body.type === 'object' || typeof body.$ref === 'string', `${where} request body is an object`).toBe(true);
+      }
+      for (const part of ['querystring', 'params'] as const) {
+        if (!schema[part]) continue;
+        const where2 = part === 'params' ? 'path' : 'query';
+        const names = Object.keys((schema[part] as { properties?: object }).properties ?? {});
+        for (const name of names) {
+          expect(op.parameters?.some((p: any) => p.in === where2 && p.name === name), `${where} ${where2} parameter ${name}`).toBe(true);
+        }
+      }
+
+      const ok = op.responses?.['200']?.content?.['application/json']?.schema;
+      expect(ok, `${where} 200 response schema`).toBeDefined();
+      expect(ok.properties?.success, `${where} 200 is the success envelope`).toBeDefined();
+      expect(ok.properties?.data, `${where} 200 has data`).toBeDefined();
+
+      const statuses = ['401', '429'];
+      if (schema.body || schema.querystring || schema.params) statuses.push('400');
+      for (const status of statuses) {
+        expect(errorSchemaOf(op, status), `${where} documents ${status}`).toEqual({ $ref: ERROR_REF });
+        expect(op.responses[status].description, `${where} ${status} description`).toEqual(expect.any(String));
+      }
+    }
+  });
+
+  it('when a partner success response is read, then its rate-limit and request-id headers are documented', () => {
+    for (const route of routesUnder('/api/external')) {
+      const headers = doc.paths[toOpenApiPath(route.url)][route.method.toLowerCase()].responses['200'].headers ?? {};
+      expect(Object.keys(headers), `${route.method} ${route.url}`).toEqual(
+        expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']),
+      );
+    }
+  });
+
+  it('when every operator route is looked up, then each is documented behind the operator token with its 401', () => {
+    for (const route of routesUnder('/api/admin')) {
+      const where = `${route.method} ${route.url}`;
+      const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect(op, `${where} is missing from /openapi.json`).toBeDefined();
+      expect(op.security, where).toEqual([{ operatorToken: [] }]);
+      expect(errorSchemaOf(op, '401'), where).toEqual({ $ref: ERROR_REF });
+      expect(op.responses['429'], `${where} is outside the partner rate limit`).toBeUndefined();
+    }
+  });
+
+  it('when the document is read, then the health probes need no key and the document itself is not listed', () => {
+    expect(doc.paths['/healthz'].get.security).toBeUndefined();
+    expect(doc.paths['/openapi.json']).toBeUndefined();
+  });
+
+  it('when /docs is opened, then (after any redirect) an HTML reference page is served', async () => {
+    let url = '/docs';
+    let res = await t.request('GET', url);
+    for (let hops = 0; hops < 3 && res.status >= 300 && res.status < 400; hops++) {
+      url = new URL(String(res.headers.location), 'http://localhost/docs').pathname;
+      res = await t.request('GET', url);
+    }
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(String(res.body)).toMatch(/<html/i);
+    expect(String(res.body)).toMatch(/swagger/i);
+  });
+
+  it('when the reference page loads its document, then it is the same OpenAPI document', async () => {
+    const res = await t.request('GET', '/docs/json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(Object.keys(doc.paths));
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRuntime, type Runtime } from '../../src/bootstrap.js';
+import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
+import { loadConfig, type DatabaseConfig } from '../../src/config.js';
+import type { DialectName } from '../../src/db/database.js';
+import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { attemptsOf, deliveriesOf, deliveryReaching, emitEvent, eventually } from './support.js';
+
+/** A database that outlives one runtime: a temporary SQLite file, or a PostgreSQL schema. */
+async function durableDatabase(dialect: DialectName): Promise<{ config: DatabaseConfig; schema?: string; drop(): Promise<void> }> {
+  if (dialect === 'postgres') return createTestDatabase('postgres');
+  const dir = mkdtempSync(path.join(tmpdir(), 'webhooks-restart-'));
+  return { config: { kind: 'sqlite', filename: path.join(dir, 'db.sqlite') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => {
+  let database: Awaited<ReturnType<typeof durableDatabase>>;
+  const open = async (): Promise<Runtime> => {
+    const config = loadConfig({ LOG_LEVEL: 'silent', RUN_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms', WEBHOOK_TIMEOUT_MS: '1000' });
+    return openRuntime({ ...config, database: database.config }, { postgres: { ...(database.schema ? { schema: database.schema } : {}), poolSize: 3 } });
+  };
+  beforeAll(async () => {
+    database = await durableDatabase(dialect);
+  });
+  afterAll(async () => database.drop());
+
+  it('when the server stops with deliveries pending, then it delivers them after it starts again', async () => {
+    const receiver = await WebhookReceiver.start();
+    const url = receiver.url();
+    await receiver.stop(); // the partner's receiver is down
+
+    // First life: an event is attempted once and fails; another is written while no worker runs.
+    const first = await open();
+    const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' });
+    const key = await issueApiKey(first.ctx, clinic.clinic_id);
+    const { secret } = await registerWebhook(first.ctx, { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }, { clinic_id: clinic.clinic_id, webhook_url: url });
+    const worker = await WebhookWorker.start(first.ctx, { pollIntervalMs: 100 });
+    const attempted = await emitEvent(first.ctx, clinic.clinic_id, 'order.created');
+    await eventually(async () => (await attemptsOf(first.ctx, attempted)).length > 0);
+    await worker.stop();
+    const [afterFirstLife] = await deliveriesOf(first.ctx, attempted);
+    const unsent = await emitEvent(first.ctx, clinic.clinic_id, 'order.cancelled');
+    expect(afterFirstLife!.attempt_count).toBeGreaterThanOrEqual(1);
+    expect(afterFirstLife!.status).toBe('pending');
+    expect(await deliveriesOf(first.ctx, unsent)).toEqual([]);
+    await first.close();
+
+    // The receiver comes back; a new server process starts on the same database.
+    await receiver.restart();
+    const second = await open();
+    const worker2 = await WebhookWorker.start(second.ctx, { pollIntervalMs: 100 });
+    try {
+      const got = await receiver.waitFor(2, 5000);
+      expect(got.map((r) => r.headers['webhook-id']).sort()).toEqual([attempted, unsent].sort());
+      for (const request of got) WebhookReceiver.verify(secret, request);
+      await deliveryReaching(second.ctx, attempted, ['delivered']);
+      await deliveryReaching(second.ctx, unsent, ['delivered']);
+      const attempts = await attemptsOf(second.ctx, attempted);
+      expect(attempts.at(-1)).toMatchObject({ response_status: 200, attempt_number: afterFirstLife!.attempt_count + 1 });
+      expect(attempts[0]!.error).toMatch(/ECONNREFUSED/);
+    } finally {
+      await worker2.stop();
+      await second.close();
+      await receiver.stop();
+    }
+  });
+
+  it('when a worker died during an attempt, then its lease expires and another worker attempts the delivery', async () => {
+    const receiver = await WebhookReceiver.start();
+    const runtime = await open();
+    try {
+      const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' });
+      const key = await issueApiKey(runtime.ctx, clinic.clinic_id);
+      await registerWebhook(runtime.ctx, { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }, { clinic_id: clinic.clinic_id, webhook_url: receiver.url() });
+      const eventId = await emitEvent(runtime.ctx, clinic.clinic_id);
+      await dispatchOutbox(runtime.ctx);
+      // A worker claimed it and vanished: the lease runs for another 600 ms.
+      const leasedUntil = new Date(Date.now() + 600).toISOString();
+      await runtime.ctx.db.updateTable('webhook_deliveries').set({ claimed_until: leasedUntil, claim_token: 'dead-worker' }).where('event_id', '=', eventId).execute();
+
+      const worker = await WebhookWorker.start(runtime.ctx, { pollIntervalMs: 100 });
+      try {
+        const [got] = await receiver.waitFor(1, 3000);
+        expect(got!.receivedAt).toBeGreaterThanOrEqual(Date.parse(leasedUntil));
+        const [delivery] = await deliveryReaching(runtime.ctx, eventId, ['delivered']);
+        expect(delivery).toMatchObject({ attempt_count: 1, claim_token: null, claimed_until: null });
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await runtime.close();
+      await receiver.stop();
+    }
+  });
+});
