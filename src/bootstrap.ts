@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
-import { systemClock, type Clock } from './db/time.js';
+import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 

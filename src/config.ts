@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.js';
+import { parseDurationList } from './shared/durations.js';
 
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
@@ -46,6 +46,11 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 export const DEFAULT_SQLITE_FILE = path.join('data', 'fulfillment.sqlite');
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * WEBHOOK_RETRY_SCHEDULE's default, Svix's schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
+ * 10 h, 10 h (8 attempts over about 28 hours). @see https://docs.svix.com/retries
+ */
+export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
 
 /**
  * Reads and validates the configuration once. Throws a ConfigError naming every
@@ -96,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
   const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
   const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
-  const retrySchedule = parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE);
+  const retrySchedule = parseDurationList(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE, { maxItems: 50, maxDays: 7 });
   if (typeof retrySchedule === 'string') problems.push(`WEBHOOK_RETRY_SCHEDULE ${retrySchedule}`);
   const sandboxAutoAdvanceMs = parseInteger(env, 'SANDBOX_AUTO_ADVANCE_MS', 0, 0, 86_400_000, problems);
   if (sandboxAutoAdvanceMs > 0 && environment === 'production') {

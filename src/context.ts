@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/database.js';
-import type { Clock } from './db/time.js';
+import type { Clock } from './clock.js';
 import type { OutboxNotifier } from './events/outbox.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
 
@@ -19,3 +19,17 @@ export interface AppContext {
   readonly rateLimitStore: RateLimitStore;
   readonly logger?: FastifyBaseLogger;
 }
+
+/*
+ * The few slices of the context a layer needs, named once. A function asks for the smallest one
+ * that covers what it uses, so that its signature tells whether it can write or record events.
+ */
+
+/** Reads only. */
+export type ReadContext = Pick<AppContext, 'db'>;
+
+/** A service that writes: the database (and its dialect), the clock and the settings. */
+export type ServiceContext = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;
+
+/** A service whose writes record outbox events, and so wakes the delivery worker after commit. */
+export type EventWriterContext = ServiceContext & Pick<AppContext, 'outbox'>;

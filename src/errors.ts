@@ -37,9 +37,18 @@ export class AppError extends Error {
 export const validationError = (message: string, details?: ErrorDetails): AppError =>
   new AppError('VALIDATION_ERROR', 400, message, details);
 
+/** `Validation failed: a is required; b must be a UUID`: every invalid field, named, in one sentence. */
+export const describeInvalidFields = (details: ErrorDetails): string =>
+  `Validation failed: ${Object.entries(details)
+    .map(([field, problem]) => `${field} ${problem}`)
+    .join('; ')}`;
+
+/** Invalid fields: the message names each field, and `details` holds each one's problem. */
+export const invalidFields = (details: ErrorDetails): AppError =>
+  new AppError('VALIDATION_ERROR', 400, describeInvalidFields(details), details);
+
 /** A single invalid field: the message names the field and the same text lands in `details`. */
-export const fieldError = (field: string, problem: string): AppError =>
-  new AppError('VALIDATION_ERROR', 400, `Validation failed: ${field} ${problem}`, { [field]: problem });
+export const fieldError = (field: string, problem: string): AppError => invalidFields({ [field]: problem });
 
 export const notFound = (message: string): AppError => new AppError('NOT_FOUND', 404, message);
 

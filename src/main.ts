@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { openRuntime } from './bootstrap.js';
-import { seedSandbox } from './clinics/sandbox-seed.js';
+import { seedSandbox } from './sandbox-seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';

@@ -4,17 +4,13 @@ import type { AppContext } from '../context.js';
 import { Envelope } from '../http/schemas.js';
 import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
 import {
-  adminErrors,
-  CarrierParams,
   CatalogueCarrier,
   CatalogueService,
-  createErrors,
   CreateCarrierBody,
   CreateServiceBody,
-  operatorSecurity,
-  ServiceParams,
   UpdateServiceBody,
-} from './admin.schemas.js';
+} from '../shipping/catalogue.schemas.js';
+import { adminErrors, CarrierParams, createErrors, operatorSecurity, ServiceParams } from './admin.schemas.js';
 
 const tags = ['Operator'];
 const security = operatorSecurity;

@@ -13,22 +13,16 @@ import type { AppContext } from '../context.js';
 import { Envelope } from '../http/schemas.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import {
-  AddMedicationBody,
-  adminErrors,
-  ApiKeyParams,
   ApiKeySummary,
   Clinic,
-  ClinicParams,
-  createErrors,
   CreateClinicBody,
   FreeShippingBody,
   IssueApiKeyBody,
   IssuedApiKey,
-  Medication,
-  MedicationParams,
-  operatorSecurity,
   RevokedApiKey,
-} from './admin.schemas.js';
+} from '../clinics/clinic.schemas.js';
+import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
+import { adminErrors, ApiKeyParams, ClinicParams, createErrors, MedicationParams, operatorSecurity } from './admin.schemas.js';
 
 const tags = ['Operator'];
 const security = operatorSecurity;

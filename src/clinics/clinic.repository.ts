@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { ApiKeyTable, ClinicTable } from '../db/foundation.tables.js';
+import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 
 export async function insertClinic(db: DbOrTrx, clinic: ClinicTable): Promise<void> {
   await db.insertInto('clinics').values(clinic).execute();

@@ -1,36 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '../config.js';
-import type { AppContext } from '../context.js';
-import { isoNow } from '../db/time.js';
+import type { ReadContext, ServiceContext } from '../context.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import { isoNow } from '../clock.js';
 import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
 import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual } from './api-key.js';
 import * as repo from './clinic.repository.js';
+import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView } from './clinic.schemas.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'config'>;
-
-export interface Clinic {
-  clinic_id: string;
-  name: string;
-  free_shipping: boolean;
-  created_at: string;
-}
-
-export interface IssuedApiKey {
-  api_key_id: string;
-  api_key: string;
-  clinic_id: string;
-  environment: Environment;
-  key_prefix: string;
-  created_at: string;
-}
-
-/** The identity an API key gives a request. */
-export interface PartnerIdentity {
-  clinicId: string;
-  apiKeyId: string;
-}
-
-export async function createClinic(ctx: Ctx, input: { name: string; free_shipping?: boolean }): Promise<Clinic> {
+export async function createClinic(ctx: ServiceContext, input: { name: string; free_shipping?: boolean }): Promise<ClinicView> {
   const clinic = {
     id: randomUUID(),
     name: input.name.trim(),
@@ -41,17 +19,17 @@ export async function createClinic(ctx: Ctx, input: { name: string; free_shippin
   return toClinic(clinic);
 }
 
-export async function getClinic(ctx: Ctx, clinicId: string): Promise<Clinic> {
+export async function getClinic(ctx: ServiceContext, clinicId: string): Promise<ClinicView> {
   const row = await repo.findClinic(ctx.db, clinicId);
   if (!row) throw notFound('Clinic not found');
   return toClinic(row);
 }
 
-export async function listClinics(ctx: Ctx): Promise<Clinic[]> {
+export async function listClinics(ctx: ServiceContext): Promise<ClinicView[]> {
   return (await repo.listClinics(ctx.db)).map(toClinic);
 }
 
-export async function setFreeShipping(ctx: Ctx, clinicId: string, freeShipping: boolean): Promise<Clinic> {
+export async function setFreeShipping(ctx: ServiceContext, clinicId: string, freeShipping: boolean): Promise<ClinicView> {
   const updated = await repo.updateFreeShipping(ctx.db, clinicId, freeShipping ? 1 : 0);
   if (!updated) throw notFound('Clinic not found');
   return getClinic(ctx, clinicId);
@@ -61,7 +39,7 @@ export async function setFreeShipping(ctx: Ctx, clinicId: string, freeShipping: 
  * Issues a new API key for a clinic. The key is returned once, here; only its hash is stored.
  * `environment` defaults to the server's.
  */
-export async function issueApiKey(ctx: Ctx, clinicId: string, environment?: Environment): Promise<IssuedApiKey> {
+export async function issueApiKey(ctx: ServiceContext, clinicId: string, environment?: Environment): Promise<IssuedApiKeyView> {
   if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
   const env = environment ?? ctx.config.env;
   const key = generateApiKey(env);
@@ -86,7 +64,7 @@ export async function issueApiKey(ctx: Ctx, clinicId: string, environment?: Envi
 }
 
 /** Revokes a key; the next request made with it is refused. Revoking twice is harmless. */
-export async function revokeApiKey(ctx: Ctx, apiKeyId: string): Promise<{ api_key_id: string; revoked_at: string }> {
+export async function revokeApiKey(ctx: ServiceContext, apiKeyId: string): Promise<RevokedApiKeyView> {
   const row = await repo.findApiKey(ctx.db, apiKeyId);
   if (!row) throw notFound('API key not found');
   if (row.revoked_at === null) await repo.revokeApiKeyRow(ctx.db, apiKeyId, isoNow(ctx.clock));
@@ -94,7 +72,7 @@ export async function revokeApiKey(ctx: Ctx, apiKeyId: string): Promise<{ api_ke
   return { api_key_id: apiKeyId, revoked_at: after?.revoked_at ?? isoNow(ctx.clock) };
 }
 
-export async function listApiKeys(ctx: Ctx, clinicId: string) {
+export async function listApiKeys(ctx: ServiceContext, clinicId: string): Promise<ApiKeySummaryView[]> {
   if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
   const rows = await repo.listApiKeys(ctx.db, clinicId);
   return rows.map((r) => ({
@@ -110,7 +88,7 @@ export async function listApiKeys(ctx: Ctx, clinicId: string) {
  * Resolves an `x-api-key` to its clinic. Every refusal is a 401 whose message starts with
  * "Unauthorized" (the spec's Authentication rule 6); the reason is specific enough to act on.
  */
-export async function authenticateApiKey(ctx: Ctx, key: string | undefined): Promise<PartnerIdentity> {
+export async function authenticateApiKey(ctx: ServiceContext, key: string | undefined): Promise<PartnerIdentity> {
   if (key === undefined || key === '') throw unauthorized('missing x-api-key header');
   const claimed = environmentOfKey(key);
   if (claimed === null || key.length > 200) throw unauthorized('invalid API key');
@@ -132,7 +110,7 @@ export async function authenticateApiKey(ctx: Ctx, key: string | undefined): Pro
  * a 400 saying it was not found; another existing clinic is a 403.
  */
 export async function assertClinicScope(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: ReadContext,
   identity: PartnerIdentity,
   requestedClinicId: string,
   field: string,
@@ -144,6 +122,6 @@ export async function assertClinicScope(
   throw forbidden(`Forbidden: your API key does not give access to clinic ${requestedClinicId}`);
 }
 
-function toClinic(row: { id: string; name: string; free_shipping: number; created_at: string }): Clinic {
+function toClinic(row: { id: string; name: string; free_shipping: number; created_at: string }): ClinicView {
   return { clinic_id: row.id, name: row.name, free_shipping: row.free_shipping === 1, created_at: row.created_at };
 }

@@ -1,10 +1,28 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { FoundationTables } from './foundation.tables.js';
+import type { ClinicTables } from '../clinics/clinic.tables.js';
+import type { OutboxTables } from '../events/outbox.tables.js';
+import type { MedicationTables } from '../medications/medication.tables.js';
 import type { OrderTables } from '../orders/order.tables.js';
+import type { PatientTables } from '../patients/patient.tables.js';
+import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
+import type { ShippingTables } from '../shipping/shipping.tables.js';
 import type { WebhookTables } from '../webhooks/webhook.tables.js';
 
-/** Every table of the service, assembled from the feature folders that own them. */
-export interface Database extends FoundationTables, OrderTables, WebhookTables {}
+/**
+ * Every table of the service, assembled from the feature folders that own them (`*.tables.ts`).
+ * Column conventions, so that both drivers bind every value: ids are text (UUIDs, or opaque
+ * carrier/service ids), timestamps are ISO-8601 UTC text (sortable as strings), booleans are
+ * integers 0/1 (see columns.ts), money is integer cents, structured values are JSON text.
+ */
+export interface Database
+  extends ClinicTables,
+    PractitionerTables,
+    PatientTables,
+    MedicationTables,
+    ShippingTables,
+    OutboxTables,
+    OrderTables,
+    WebhookTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateApiKey, type PartnerIdentity } from '../clinics/clinic.service.js';
+import { authenticateApiKey } from '../clinics/clinic.service.js';
+import type { PartnerIdentity } from '../partner-identity.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 

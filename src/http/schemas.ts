@@ -54,6 +54,11 @@ export const adminErrors = {
   500: errorRef('Internal error.'),
 } as const;
 
+/** `T` or null: a field that is always present, null when it has no value. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
+
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetails } from '../errors.js';
+import { describeInvalidFields, type ErrorDetails } from '../errors.js';
 import { FIELD_ALIASES } from './field-aliases.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -43,8 +43,7 @@ export class RequestValidationError extends Error {
 
   constructor(part: string, errors: ErrorObject[]) {
     const details = describeErrors(part, errors);
-    const fields = Object.keys(details);
-    super(`Validation failed: ${fields.map((f) => `${f} ${details[f]}`).join('; ')}`);
+    super(describeInvalidFields(details));
     this.name = 'RequestValidationError';
     this.details = details;
   }

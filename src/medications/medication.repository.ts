@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { MedicationTable } from '../db/foundation.tables.js';
+import type { MedicationTable } from './medication.tables.js';
 
 export async function insertMedication(db: DbOrTrx, row: MedicationTable): Promise<void> {
   await db.insertInto('medications').values(row).execute();

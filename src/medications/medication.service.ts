@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { clinicExists } from '../clinics/clinic.repository.js';
-import type { AppContext } from '../context.js';
+import { getClinic } from '../clinics/clinic.service.js';
+import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
-import type { MedicationTable } from '../db/foundation.tables.js';
-import { isoNow } from '../db/time.js';
+import type { MedicationTable } from './medication.tables.js';
+import { isoNow } from '../clock.js';
+import { blankToNull } from '../shared/text.js';
 import { conflict, notFound } from '../errors.js';
 import { medicationKey } from './medication-name.js';
 import * as repo from './medication.repository.js';
-
-type Ctx = Pick<AppContext, 'db' | 'clock'>;
-
-export interface Medication {
-  medication_id: string;
-  clinic_id: string;
-  name: string;
-  strength: string | null;
-  dosage_form: string | null;
-  created_at: string;
-}
+import type { MedicationView } from './medication.schemas.js';
 
 export interface NewMedication {
   name: string;
@@ -26,15 +17,15 @@ export interface NewMedication {
 }
 
 /** Adds a medication to a clinic's formulary; the same name twice (in any case) is a 409. */
-export async function addMedication(ctx: Ctx, clinicId: string, input: NewMedication): Promise<Medication> {
-  if (!(await clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
+export async function addMedication(ctx: ServiceContext, clinicId: string, input: NewMedication): Promise<MedicationView> {
+  await getClinic(ctx, clinicId); // 404 for an unknown clinic
   const row: MedicationTable = {
     id: randomUUID(),
     clinic_id: clinicId,
     name: input.name.trim().replace(/\s+/g, ' '),
     name_key: medicationKey(input.name),
-    strength: input.strength?.trim() || null,
-    dosage_form: input.dosage_form?.trim() || null,
+    strength: blankToNull(input.strength),
+    dosage_form: blankToNull(input.dosage_form),
     created_at: isoNow(ctx.clock),
   };
   try {
@@ -48,16 +39,16 @@ export async function addMedication(ctx: Ctx, clinicId: string, input: NewMedica
   return toMedication(row);
 }
 
-export async function listFormulary(ctx: Ctx, clinicId: string): Promise<Medication[]> {
-  if (!(await clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
+export async function listFormulary(ctx: ServiceContext, clinicId: string): Promise<MedicationView[]> {
+  await getClinic(ctx, clinicId); // 404 for an unknown clinic
   return (await repo.listMedications(ctx.db, clinicId)).map(toMedication);
 }
 
-export async function removeMedication(ctx: Ctx, clinicId: string, medicationId: string): Promise<void> {
+export async function removeMedication(ctx: ServiceContext, clinicId: string, medicationId: string): Promise<void> {
   if (!(await repo.deleteMedication(ctx.db, clinicId, medicationId))) throw notFound('Medication not found');
 }
 
-function toMedication(row: MedicationTable): Medication {
+function toMedication(row: MedicationTable): MedicationView {
   return {
     medication_id: row.id,
     clinic_id: row.clinic_id,

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
-import { Nullable, StatusSchema, Timestamp } from './order.schemas.js';
+import { StatusSchema } from './order.schemas.js';
 
 export const AdminStatusBody = Type.Object(
   {

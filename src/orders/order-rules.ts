@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { PatientTable, PractitionerTable } from '../db/foundation.tables.js';
+import type { PatientTable } from '../patients/patient.tables.js';
+import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import type { ErrorDetails } from '../errors.js';
 import { findCarrier } from '../shipping/shipping.repository.js';
 import { quoteShippingService, type ShippingQuote } from '../shipping/shipping.service.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PartnerIdentity } from '../clinics/clinic.service.js';
-import type { AppContext } from '../context.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { EventWriterContext } from '../context.js';
 import type { Trx } from '../db/database.js';
-import { isoNow } from '../db/time.js';
+import { isoNow } from '../clock.js';
 import { conflict, fieldError, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import type { OutboxEventType } from '../events/event-types.js';
@@ -21,8 +21,6 @@ import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
 import { closeRefillRequest } from './refill.repository.js';
 import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
-
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'outbox'>;
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
@@ -118,7 +116,7 @@ async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<M
  * transaction. `shipped` needs a tracking number from the operator; only `shipped` takes one.
  */
 export async function transitionOrder(
-  ctx: Ctx,
+  ctx: EventWriterContext,
   scope: Scope,
   orderId: string,
   to: OrderStatus,
@@ -140,7 +138,7 @@ export async function transitionOrder(
 }
 
 /** POST /api/external/medication-order/{id}/cancel: pending and processing orders only. */
-export async function cancelOrder(ctx: Ctx, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
+export async function cancelOrder(ctx: EventWriterContext, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
   return transitionOrder(ctx, { clinicId: identity.clinicId }, orderId, 'cancelled', 'partner');
 }
 
@@ -149,7 +147,7 @@ export async function cancelOrder(ctx: Ctx, identity: PartnerIdentity, orderId: 
  * transaction (each step gets its history row and event; shipping gets a test tracking number).
  */
 export async function advanceOrder(
-  ctx: Ctx,
+  ctx: EventWriterContext,
   scope: Scope,
   orderId: string,
   to?: OrderStatus,

@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
-import { fromCents, fromFlag } from '../db/time.js';
+import { fromFlag } from '../db/columns.js';
+import { centsToDollars } from '../shared/money.js';
 import { statusRank, type Actor, type OrderStatus } from './order-status.js';
 import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
 import type { AdminOrderSummaryData } from './order-admin.schemas.js';
@@ -78,8 +79,8 @@ export async function loadOrderView(db: DbOrTrx, order: MedicationRequestTable):
       carrier_name: order.carrier_name,
       service_id: order.service_id,
       service_name: order.service_name,
-      original_cost: fromCents(order.shipping_original_cents),
-      total_cost: fromCents(order.shipping_total_cents),
+      original_cost: centsToDollars(order.shipping_original_cents),
+      total_cost: centsToDollars(order.shipping_total_cents),
       is_free_shipment: order.free_shipment_type !== null,
       free_shipment_type: order.free_shipment_type,
     },
@@ -113,7 +114,7 @@ export function toAdminSummary(order: MedicationRequestTable, itemCount: number)
     item_count: itemCount,
     carrier_id: order.carrier_id,
     service_id: order.service_id,
-    total_cost: fromCents(order.shipping_total_cents),
+    total_cost: centsToDollars(order.shipping_total_cents),
     tracking_number: order.tracking_number,
     refill_of: order.refill_of,
     created_at: order.created_at,

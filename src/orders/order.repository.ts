@@ -1,4 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type {
   MedicationRequestTable,
   PrescriptionItemTable,
@@ -121,8 +122,8 @@ export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise
 export interface OrderPageQuery {
   status?: OrderStatus;
   clinicId?: string;
-  /** Rows strictly older than this (created_at, id) position. */
-  before?: { createdAt: string; id: string };
+  /** Rows strictly older than this position. */
+  before?: PagePosition;
   limit: number;
 }
 
@@ -131,15 +132,7 @@ export async function listOrdersPage(db: DbOrTrx, query: OrderPageQuery): Promis
   let q = db.selectFrom('medication_requests').selectAll();
   if (query.status) q = q.where('status', '=', query.status);
   if (query.clinicId) q = q.where('clinic_id', '=', query.clinicId);
-  const before = query.before;
-  if (before) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('created_at', '<', before.createdAt),
-        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
+  if (query.before) q = q.where(olderThan({ createdAt: 'created_at', id: 'id' }, query.before));
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
 }
 

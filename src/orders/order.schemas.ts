@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { OpaqueId, Text, Uuid } from '../http/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, OpaqueId, Text, Timestamp, Uuid } from '../http/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
@@ -18,8 +18,6 @@ export const ORDER_LIMITS = {
   maxDaysSupply: 365,
   maxRefills: 99,
 } as const;
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Optional free text: blank is treated as absent. */
 export const OptionalText = (max: number, description?: string) =>
@@ -95,8 +93,6 @@ export type CreateOrderInput = Static<typeof CreateOrderBody>;
 export const CreateOrderData = Type.Object({ medication_request_id: Uuid() }, { additionalProperties: false });
 
 export const IdParams = Type.Object({ id: Uuid() });
-
-export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
 
 export const ItemView = Type.Object(
   {

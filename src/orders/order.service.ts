@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
-import type { AppContext } from '../context.js';
-import { isoNow, toFlag } from '../db/time.js';
+import { assertClinicScope } from '../clinics/clinic.service.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { EventWriterContext, ReadContext } from '../context.js';
+import { isoNow } from '../clock.js';
+import { toFlag } from '../db/columns.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
+import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
 import { findPatient } from '../patients/patient.repository.js';
@@ -15,8 +18,6 @@ import type { MedicationRequestTable, PrescriptionItemTable } from './order.tabl
 import type { CreateOrderInput, MedicationItemInput, OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'outbox'>;
-
 /**
  * POST /api/external/medication-order: checks the clinic, the patient and practitioner (404 naming
  * which), then every business rule at once (one 400 naming each problem), and stores the order, its
@@ -24,7 +25,7 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'outbox'>;
  * one transaction, in status `pending`.
  */
 export async function createOrder(
-  ctx: Ctx,
+  ctx: EventWriterContext,
   identity: PartnerIdentity,
   input: CreateOrderInput,
 ): Promise<{ medication_request_id: string }> {
@@ -117,7 +118,7 @@ export async function createOrder(
 }
 
 /** GET /api/external/medication-order/{id}: another clinic's order is not found. */
-export async function getOrder(ctx: Pick<AppContext, 'db'>, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
+export async function getOrder(ctx: ReadContext, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
   const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
   if (!order) throw notFound('Medication request not found');
   return loadOrderView(ctx.db, order);
@@ -155,8 +156,3 @@ function toItemRow(
     reason_for_compounding_additional_context: blankToNull(item.reason_for_compounding_additional_context),
   };
 }
-
-export const blankToNull = (value: string | undefined | null): string | null => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Uuid } from '../http/schemas.js';
-import { Nullable, OptionalText, ORDER_LIMITS, StatusSchema, Timestamp } from './order.schemas.js';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { OptionalText, ORDER_LIMITS, StatusSchema } from './order.schemas.js';
 
 export const RefillBody = Type.Object(
   {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { PartnerIdentity } from '../clinics/clinic.service.js';
-import type { AppContext } from '../context.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { EventWriterContext, ReadContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
-import { isoNow } from '../db/time.js';
+import { isoNow } from '../clock.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
+import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
 import { findPatient } from '../patients/patient.repository.js';
@@ -12,11 +13,8 @@ import { checkShippable, checkShipping } from './order-rules.js';
 import type { OrderStatus } from './order-status.js';
 import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
-import { blankToNull } from './order.service.js';
 import * as orders from './order.repository.js';
 import * as refills from './refill.repository.js';
-
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'outbox'>;
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
 export const REFILL_MESSAGES = {
@@ -42,7 +40,7 @@ const refillError = (message: string, problem: string): AppError =>
  * at today's prices), with `order.created` and `refill.ready`.
  */
 export async function createRefill(
-  ctx: Ctx,
+  ctx: EventWriterContext,
   identity: PartnerIdentity,
   input: RefillInput,
 ): Promise<{ refill_request_id: string; medication_order_id: string }> {
@@ -154,7 +152,7 @@ export async function createRefill(
 
 /** GET /api/external/refill-request/{id}: another clinic's refill request is not found. */
 export async function getRefillRequest(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: ReadContext,
   identity: PartnerIdentity,
   refillRequestId: string,
 ): Promise<RefillRequestViewData> {

@@ -1,9 +1,9 @@
-import type { AppContext } from '../context.js';
+import type { AppContext, EventWriterContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { advanceOrder } from './order-transition.service.js';
 import * as repo from './order.repository.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'outbox' | 'config' | 'logger'>;
+type Ctx = EventWriterContext & Pick<AppContext, 'logger'>;
 
 const BATCH = 100;
 

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { PatientTable } from '../db/foundation.tables.js';
+import type { PatientTable } from './patient.tables.js';
 
 export async function insertPatient(db: DbOrTrx, row: PatientTable): Promise<void> {
   await db.insertInto('patients').values(row).execute();

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Text, Uuid } from '../http/schemas.js';
+import { Nullable, Text, Uuid } from '../http/schemas.js';
 import { AddressLine2, StateCode, ZipCode } from '../reference/us-address.schemas.js';
 import { US_PHONE_MESSAGE, US_PHONE_PATTERN } from '../reference/us-phone.js';
 
@@ -127,7 +127,7 @@ export const PatientCreated = Type.Object({ patient_id: Uuid('Identifier of the 
 
 export const PatientParams = Type.Object({ patientId: Uuid('Identifier of the patient.') });
 
-const NullableString = () => Type.Union([Type.String(), Type.Null()]);
+const NullableString = () => Nullable(Type.String());
 
 /** A stored patient as partners read it back: every field listed (the response is an allow-list). */
 export const PatientRecord = Type.Object(

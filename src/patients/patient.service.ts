@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
-import type { AppContext } from '../context.js';
-import type { PatientTable } from '../db/foundation.tables.js';
-import { isoNow } from '../db/time.js';
+import { assertClinicScope } from '../clinics/clinic.service.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { ServiceContext } from '../context.js';
+import type { PatientTable } from './patient.tables.js';
+import { isoNow } from '../clock.js';
+import { blankToNull } from '../shared/text.js';
 import { AppError, fieldError, notFound } from '../errors.js';
 import { findPractitioner } from '../practitioners/practitioner.repository.js';
 import { dobProblem } from '../reference/calendar-date.js';
 import * as repo from './patient.repository.js';
 import type { ContactKey, PatientCreateInput, PatientRecord } from './patient.schemas.js';
-
-type Ctx = Pick<AppContext, 'db' | 'clock'>;
 
 interface Contact {
   key: ContactKey;
@@ -22,7 +22,7 @@ interface Contact {
  * a date of birth that is not in the future, and a practitioner of the same clinic.
  */
 export async function createPatient(
-  ctx: Ctx,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: PatientCreateInput,
 ): Promise<{ patient_id: string }> {
@@ -65,7 +65,7 @@ export async function createPatient(
 }
 
 /** A patient of the key's clinic; another clinic's is not found (404), like an unknown id. */
-export async function getPatient(ctx: Ctx, identity: PartnerIdentity, patientId: string): Promise<PatientRecord> {
+export async function getPatient(ctx: ServiceContext, identity: PartnerIdentity, patientId: string): Promise<PatientRecord> {
   const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
   if (!row) throw notFound('Patient not found');
   return toRecord(row);
@@ -100,8 +100,3 @@ function toRecord(row: PatientTable): PatientRecord {
     created_at: row.created_at,
   };
 }
-
-const blankToNull = (value: string | undefined): string | null => {
-  const trimmed = value?.trim() ?? '';
-  return trimmed === '' ? null : trimmed;
-};

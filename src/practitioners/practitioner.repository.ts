@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { PractitionerTable } from '../db/foundation.tables.js';
+import type { PractitionerTable } from './practitioner.tables.js';
 
 export async function insertPractitioner(db: DbOrTrx, row: PractitionerTable): Promise<void> {
   await db.insertInto('practitioners').values(row).execute();

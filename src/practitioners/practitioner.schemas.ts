@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Text, Uuid } from '../http/schemas.js';
+import { Nullable, Text, Uuid } from '../http/schemas.js';
 import { AddressLine2, StateCode, UsPhone, ZipCode } from '../reference/us-address.schemas.js';
 
 /** A name of at least 2 characters once surrounding spaces are removed (the spec's Limits). */
@@ -66,7 +66,7 @@ export const PractitionerCreated = Type.Object(
 
 export const PractitionerParams = Type.Object({ practitionerId: Uuid('Identifier of the practitioner.') });
 
-const NullableString = () => Type.Union([Type.String(), Type.Null()]);
+const NullableString = () => Nullable(Type.String());
 
 /** A stored practitioner as partners read it back: every field listed (the response is an allow-list). */
 export const PractitionerRecord = Type.Object(

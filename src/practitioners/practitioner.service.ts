@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
-import type { AppContext } from '../context.js';
-import type { PractitionerTable } from '../db/foundation.tables.js';
-import { fromFlag, isoNow, toFlag } from '../db/time.js';
-import { notFound, validationError, type ErrorDetails } from '../errors.js';
+import { assertClinicScope } from '../clinics/clinic.service.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { ServiceContext } from '../context.js';
+import type { PractitionerTable } from './practitioner.tables.js';
+import { isoNow } from '../clock.js';
+import { blankToNull } from '../shared/text.js';
+import { fromFlag, toFlag } from '../db/columns.js';
+import { invalidFields, notFound, type ErrorDetails } from '../errors.js';
 import { isValidNpi } from './npi.js';
 import * as repo from './practitioner.repository.js';
 import type { PractitionerCreateInput, PractitionerRecord } from './practitioner.schemas.js';
-
-type Ctx = Pick<AppContext, 'db' | 'clock'>;
 
 /** A new practitioner is active at once: onboarding and verification happen outside this API. */
 const INITIAL_STATUS = 'active';
@@ -19,7 +20,7 @@ const INITIAL_STATUS = 'active';
  * real NPI for a human practitioner (a veterinarian's identifier is free-form).
  */
 export async function createPractitioner(
-  ctx: Ctx,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: PractitionerCreateInput,
 ): Promise<{ practitioner_id: string }> {
@@ -30,7 +31,7 @@ export async function createPractitioner(
   if (!input.is_veterinarian && !isValidNpi(npi)) {
     problems.npi = 'must be a 10-digit NPI with a valid check digit (a veterinarian sets is_veterinarian to true)';
   }
-  if (Object.keys(problems).length > 0) throw invalid(problems);
+  if (Object.keys(problems).length > 0) throw invalidFields(problems);
 
   const row: PractitionerTable = {
     id: randomUUID(),
@@ -56,7 +57,7 @@ export async function createPractitioner(
 
 /** A practitioner of the key's clinic; another clinic's is not found (404), like an unknown id. */
 export async function getPractitioner(
-  ctx: Ctx,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   practitionerId: string,
 ): Promise<PractitionerRecord> {
@@ -83,17 +84,4 @@ function toRecord(row: PractitionerTable): PractitionerRecord {
     status: row.status,
     created_at: row.created_at,
   };
-}
-
-const blankToNull = (value: string | undefined): string | null => {
-  const trimmed = value?.trim() ?? '';
-  return trimmed === '' ? null : trimmed;
-};
-
-/** Every field-level problem at once, worded as schema errors are. */
-function invalid(details: ErrorDetails) {
-  const summary = Object.entries(details)
-    .map(([field, problem]) => `${field} ${problem}`)
-    .join('; ');
-  return validationError(`Validation failed: ${summary}`, details);
 }

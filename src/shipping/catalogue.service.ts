@@ -1,11 +1,12 @@
-import type { AppContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
-import type { ShippingServiceStatePriceTable, ShippingServiceTable } from '../db/foundation.tables.js';
-import { isoNow } from '../db/time.js';
-import { conflict, notFound, validationError, type ErrorDetails } from '../errors.js';
+import type { ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
+import { isoNow } from '../clock.js';
+import { conflict, fieldError, invalidFields, notFound, validationError, type ErrorDetails } from '../errors.js';
 import { isUsStateCode } from '../reference/us-states.js';
 import { isCatalogueId, MAX_ID_LENGTH, slugify } from './carrier-slug.js';
-import { centsToDollars, dollarsToCents, isDollarAmount } from './pricing.js';
+import { centsToDollars, dollarsToCents, isDollarAmount } from '../shared/money.js';
+import type { CatalogueCarrierView, CatalogueServiceView } from './catalogue.schemas.js';
 import * as repo from './shipping.repository.js';
 
 /*
@@ -14,28 +15,8 @@ import * as repo from './shipping.repository.js';
  * not only in the HTTP schemas.
  */
 
-type Ctx = Pick<AppContext, 'db' | 'clock'>;
-
 /** Highest accepted price, in dollars: well inside a 32-bit count of cents. */
 export const MAX_PRICE_DOLLARS = 100_000;
-
-export interface CatalogueService {
-  carrier_id: string;
-  id: string;
-  name: string;
-  /** Base price in dollars with cents. */
-  price: number;
-  /** State code → price in dollars, overriding `price` for patients in that state. */
-  state_prices: Record<string, number>;
-  created_at: string;
-}
-
-export interface CatalogueCarrier {
-  id: string;
-  name: string;
-  created_at: string;
-  services: CatalogueService[];
-}
 
 export interface NewCarrier {
   id?: string;
@@ -56,7 +37,7 @@ export interface ServiceChanges {
 }
 
 /** Adds a carrier; without an id, one is derived from the name. A taken id is a 409. */
-export async function createCarrier(ctx: Ctx, input: NewCarrier): Promise<CatalogueCarrier> {
+export async function createCarrier(ctx: ServiceContext, input: NewCarrier): Promise<CatalogueCarrierView> {
   const name = cleanName(input.name, 'name');
   const id = resolveId(input.id, name);
   const row = { id, name, created_at: isoNow(ctx.clock) };
@@ -70,7 +51,7 @@ export async function createCarrier(ctx: Ctx, input: NewCarrier): Promise<Catalo
 }
 
 /** Every carrier with its services and prices (three queries, whatever the size of the catalogue). */
-export async function listCatalogue(ctx: Ctx): Promise<CatalogueCarrier[]> {
+export async function listCatalogue(ctx: ServiceContext): Promise<CatalogueCarrierView[]> {
   const [carriers, services, statePrices] = await Promise.all([
     repo.listCarriers(ctx.db),
     repo.listServices(ctx.db),
@@ -92,7 +73,7 @@ export async function listCatalogue(ctx: Ctx): Promise<CatalogueCarrier[]> {
  * Adds a service to a carrier, with its state prices, in one transaction. Prices are dollars with
  * at most two decimals; a service id already used by the carrier is a 409.
  */
-export async function addService(ctx: Ctx, carrierId: string, input: NewService): Promise<CatalogueService> {
+export async function addService(ctx: ServiceContext, carrierId: string, input: NewService): Promise<CatalogueServiceView> {
   const name = cleanName(input.name, 'name');
   const id = resolveId(input.id, name);
   const priceCents = priceInCents(input.price, 'price');
@@ -120,11 +101,11 @@ export async function addService(ctx: Ctx, carrierId: string, input: NewService)
  * when given, replaces the service's whole set (`{}` removes every state price).
  */
 export async function updateService(
-  ctx: Ctx,
+  ctx: ServiceContext,
   carrierId: string,
   serviceId: string,
   changes: ServiceChanges,
-): Promise<CatalogueService> {
+): Promise<CatalogueServiceView> {
   if (changes.name === undefined && changes.price === undefined && changes.state_prices === undefined) {
     throw validationError('Validation failed: give at least one of name, price, state_prices', {
       body: 'must change at least one of name, price, state_prices',
@@ -153,28 +134,28 @@ export async function updateService(
 
 function cleanName(value: string, field: string): string {
   const name = value.trim().replace(/\s+/g, ' ');
-  if (name === '') throw fieldErrorOf(field, 'must not be blank');
-  if (name.length > 100) throw fieldErrorOf(field, 'must be at most 100 characters');
+  if (name === '') throw fieldError(field, 'must not be blank');
+  if (name.length > 100) throw fieldError(field, 'must be at most 100 characters');
   return name;
 }
 
 function resolveId(given: string | undefined, name: string): string {
   if (given !== undefined) {
     if (!isCatalogueId(given)) {
-      throw fieldErrorOf('id', `must be 1 to ${MAX_ID_LENGTH} letters, digits, "_", "-" or ".", starting with a letter or digit`);
+      throw fieldError('id', `must be 1 to ${MAX_ID_LENGTH} letters, digits, "_", "-" or ".", starting with a letter or digit`);
     }
     return given;
   }
   const derived = slugify(name);
-  if (derived === '') throw fieldErrorOf('id', 'is required when the name has no letters or digits');
+  if (derived === '') throw fieldError('id', 'is required when the name has no letters or digits');
   return derived;
 }
 
 function priceInCents(value: number, field: string): number {
   if (typeof value !== 'number' || !isDollarAmount(value)) {
-    throw fieldErrorOf(field, 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)');
+    throw fieldError(field, 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)');
   }
-  if (value > MAX_PRICE_DOLLARS) throw fieldErrorOf(field, `must be at most ${MAX_PRICE_DOLLARS}`);
+  if (value > MAX_PRICE_DOLLARS) throw fieldError(field, `must be at most ${MAX_PRICE_DOLLARS}`);
   return dollarsToCents(value);
 }
 
@@ -199,15 +180,8 @@ function statePricesInCents(input: Record<string, number>): Record<string, numbe
       details[field] = (error as { details?: ErrorDetails }).details?.[field] ?? 'is invalid';
     }
   }
-  const fields = Object.keys(details);
-  if (fields.length > 0) {
-    throw validationError(`Validation failed: ${fields.map((f) => `${f} ${details[f]}`).join('; ')}`, details);
-  }
+  if (Object.keys(details).length > 0) throw invalidFields(details);
   return cents;
-}
-
-function fieldErrorOf(field: string, problem: string) {
-  return validationError(`Validation failed: ${field} ${problem}`, { [field]: problem });
 }
 
 function stateRows(carrierId: string, serviceId: string, prices: Record<string, number>): ShippingServiceStatePriceTable[] {
@@ -219,7 +193,7 @@ function stateRows(carrierId: string, serviceId: string, prices: Record<string, 
   }));
 }
 
-function toService(row: ShippingServiceTable, prices: ShippingServiceStatePriceTable[]): CatalogueService {
+function toService(row: ShippingServiceTable, prices: ShippingServiceStatePriceTable[]): CatalogueServiceView {
   const statePrices: Record<string, number> = {};
   for (const p of [...prices].sort((a, b) => a.state_code.localeCompare(b.state_code))) {
     statePrices[p.state_code] = centsToDollars(p.price_cents);

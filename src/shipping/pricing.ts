@@ -1,6 +1,5 @@
 /**
- * Shipping prices, without I/O. Prices are integer cents in the database and US dollars with
- * cents (32.44) on the wire.
+ * Shipping prices, without I/O, in integer cents (shared/money.ts converts to the dollars of the wire).
  */
 
 /** Why shipping is free for a patient; `clinic_specific` is the spec's one known value. */
@@ -35,17 +34,3 @@ export function quotePrice(service: ServicePrice, stateCode: string, clinicFreeS
     ? { originalCents, totalCents: 0, freeShipmentType: 'clinic_specific' }
     : { originalCents, totalCents: originalCents, freeShipmentType: null };
 }
-
-/** A price written in dollars: a finite number, at least 0, with at most two decimals. */
-export function isDollarAmount(value: number): boolean {
-  if (!Number.isFinite(value) || value < 0) return false;
-  // Compare in cents with a tolerance for binary fractions (12.34 * 100 = 1233.9999…).
-  const cents = value * 100;
-  return Math.abs(cents - Math.round(cents)) < 1e-6;
-}
-
-/** Dollars (validated by isDollarAmount) → integer cents. */
-export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
-
-/** Integer cents → dollars with cents, as the spec writes prices (3244 → 32.44). */
-export const centsToDollars = (cents: number): number => Math.round(cents) / 100;

@@ -1,5 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from '../db/foundation.tables.js';
+import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 
 /*
  * Carriers and their services are the pharmacy's own catalogue, shared by every clinic: these

@@ -1,13 +1,12 @@
 import { findClinic } from '../clinics/clinic.repository.js';
-import type { AppContext } from '../context.js';
+import type { ReadContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
 import { AppError, notFound } from '../errors.js';
 import { findPatient } from '../patients/patient.repository.js';
 import { stateName } from '../reference/us-states.js';
-import { centsToDollars, quotePrice, type FreeShipmentType } from './pricing.js';
+import { centsToDollars } from '../shared/money.js';
+import { quotePrice, type FreeShipmentType } from './pricing.js';
 import * as repo from './shipping.repository.js';
-
-type Ctx = Pick<AppContext, 'db'>;
 
 /** The price of one carrier service for one clinic and destination state, in cents. */
 export interface ShippingQuote {
@@ -58,7 +57,7 @@ export async function quoteShippingService(
 }
 
 /** The partner's carrier list (the spec's `{id, name}`). */
-export async function listPartnerCarriers(ctx: Ctx): Promise<{ id: string; name: string }[]> {
+export async function listPartnerCarriers(ctx: ReadContext): Promise<{ id: string; name: string }[]> {
   return (await repo.listCarriers(ctx.db)).map((c) => ({ id: c.id, name: c.name }));
 }
 
@@ -74,7 +73,7 @@ export interface PatientShippingOptions {
  * (GET /api/external/carriers/{carrierId}/services). Another clinic's patient is not found.
  */
 export async function listServicesForPatient(
-  ctx: Ctx,
+  ctx: ReadContext,
   clinicId: string,
   carrierId: string,
   patientId: string,

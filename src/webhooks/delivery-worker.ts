@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { EventWriterContext } from '../context.js';
 import * as deliveries from './delivery.repository.js';
 import { attemptDelivery, type ClaimedDelivery } from './delivery.service.js';
 import { dispatchOutbox } from './dispatcher.js';
@@ -9,7 +9,7 @@ import { urlPolicyOf } from './url-safety.js';
 import { listenForWakeups, type WakeupListener } from './wakeup.js';
 import * as endpoints from './webhook.repository.js';
 
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config' | 'outbox'>;
+type Ctx = EventWriterContext;
 export type WorkerLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 export interface WebhookWorkerOptions {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
-import type { OutboxEventTable } from '../db/foundation.tables.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
+import type { OutboxEventTable } from '../events/outbox.tables.js';
 import type { DeliveryStatus, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from './webhook.tables.js';
 
 /**
@@ -143,8 +144,8 @@ export interface DeliveryFilter {
   clinicId?: string | undefined;
   eventType?: string | undefined;
   endpointId?: string | undefined;
-  /** Only deliveries older than this (created_at, id) position. */
-  before?: { createdAt: string; id: string } | undefined;
+  /** Only deliveries older than this position. */
+  before?: PagePosition | undefined;
 }
 
 /** A page of deliveries, newest first, with their endpoint's URL (one query). */
@@ -158,15 +159,7 @@ export async function listDeliveries(db: DbOrTrx, filter: DeliveryFilter, limit:
   if (filter.clinicId) query = query.where('d.clinic_id', '=', filter.clinicId);
   if (filter.eventType) query = query.where('d.event_type', '=', filter.eventType);
   if (filter.endpointId) query = query.where('d.endpoint_id', '=', filter.endpointId);
-  const before = filter.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('d.created_at', '<', before.createdAt),
-        eb.and([eb('d.created_at', '=', before.createdAt), eb('d.id', '<', before.id)]),
-      ]),
-    );
-  }
+  if (filter.before) query = query.where(olderThan({ createdAt: 'd.created_at', id: 'd.id' }, filter.before));
   return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }
 

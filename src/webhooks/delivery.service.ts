@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { AppContext, ServiceContext } from '../context.js';
 import type { SendOutcome, WebhookSender } from './http-sender.js';
 import * as deliveries from './delivery.repository.js';
 import { DISABLE_AFTER_MS, nextAttemptAt } from './retry-schedule.js';
 import { webhookHeaders } from './signature.js';
 import * as endpoints from './webhook.repository.js';
 import type { DeliveryStatus } from './webhook.tables.js';
-
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;
 
 /** A delivery a worker holds the lease on, with what it needs to send it. */
 export interface ClaimedDelivery extends deliveries.DueDelivery {
@@ -31,7 +29,7 @@ export interface AttemptResult {
  * Sends one attempt of a delivery, signed for this attempt's time, with the body bytes stored at
  * fan-out, then records it. Never throws for the partner's failures: they are the outcome.
  */
-export async function attemptDelivery(ctx: Ctx, sender: WebhookSender, claimed: ClaimedDelivery): Promise<AttemptResult> {
+export async function attemptDelivery(ctx: ServiceContext, sender: WebhookSender, claimed: ClaimedDelivery): Promise<AttemptResult> {
   const { attemptedAt, outcome } = await sendSigned(ctx, sender, claimed.url, claimed.secret, claimed.event_id, claimed.body);
   return recordOutcome(ctx, claimed, attemptedAt, outcome);
 }
@@ -58,7 +56,7 @@ export async function sendSigned(
  * or answering 410 Gone, is disabled and its pending deliveries fail.
  */
 export async function recordOutcome(
-  ctx: Ctx,
+  ctx: ServiceContext,
   claimed: ClaimedDelivery,
   attemptedAtDate: Date,
   outcome: SendOutcome,

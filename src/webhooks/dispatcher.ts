@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.js';
-import type { OutboxEventTable } from '../db/foundation.tables.js';
+import type { ServiceContext } from '../context.js';
+import type { OutboxEventTable } from '../events/outbox.tables.js';
 import * as deliveries from './delivery.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import * as endpoints from './webhook.repository.js';
 import type { WebhookDeliveryTable } from './webhook.tables.js';
-
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;
 
 const BATCH = 100;
 
@@ -24,7 +22,7 @@ export function eventBody(type: string, timestamp: string, data: unknown): strin
  * events are locked with SKIP LOCKED on PostgreSQL, so several workers can run this at once; the
  * unique (event, endpoint) key makes a repeated fan-out harmless. Returns how many events it handled.
  */
-export async function dispatchOutbox(ctx: Ctx): Promise<number> {
+export async function dispatchOutbox(ctx: ServiceContext): Promise<number> {
   let handled = 0;
   for (;;) {
     const count = await ctx.db.transaction().execute(async (trx) => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { AppContext } from '../context.js';
+import type { EventWriterContext, ServiceContext } from '../context.js';
 
 /**
  * Wake-ups of delivery workers. In-process: the OutboxNotifier. Across processes on PostgreSQL:
@@ -10,10 +10,8 @@ import type { AppContext } from '../context.js';
  */
 export const WAKEUP_CHANNEL = 'webhook_wakeup';
 
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'outbox'>;
-
 /** Wakes the workers of this process and, on PostgreSQL, of every other process. */
-export async function wakeWorkers(ctx: Ctx): Promise<void> {
+export async function wakeWorkers(ctx: EventWriterContext): Promise<void> {
   ctx.outbox.notify();
   if (ctx.dialect === 'postgres') await sql`select pg_notify(${WAKEUP_CHANNEL}, current_schema())`.execute(ctx.db);
 }
@@ -27,7 +25,7 @@ export interface WakeupListener {
  * a no-op on SQLite. Wake-ups are only a hint: the worker also polls, so a lost one only delays.
  */
 export async function listenForWakeups(
-  ctx: Pick<AppContext, 'db' | 'dialect' | 'config'>,
+  ctx: ServiceContext,
   onWake: () => void,
   onError: (error: unknown) => void = () => undefined,
 ): Promise<WakeupListener> {

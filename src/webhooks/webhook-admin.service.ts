@@ -1,53 +1,26 @@
-import type { AppContext } from '../context.js';
-import { isoNow } from '../db/time.js';
-import { conflict, fieldError, notFound } from '../errors.js';
+import type { EventWriterContext } from '../context.js';
+import { isoNow } from '../clock.js';
+import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
+import { conflict, notFound } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import * as repo from './webhook.repository.js';
-import { toEndpointView, type WebhookEndpointView } from './webhook.service.js';
-import type { DeliveryStatus, EndpointStatus, WebhookDeliveryAttemptTable, WebhookEndpointTable } from './webhook.tables.js';
+import type {
+  AttemptView,
+  DeliveryDetailView,
+  DeliveryListQuery,
+  DeliveryView,
+  EnabledEndpointView,
+  OperatorEndpointQuery,
+  OperatorEndpointView,
+} from './webhook.schemas.js';
+import { toEndpointView } from './webhook.service.js';
+import type { WebhookDeliveryAttemptTable, WebhookEndpointTable } from './webhook.tables.js';
 import { wakeWorkers } from './wakeup.js';
 
 /** The operator's tools: the delivery log, replay, and endpoint states. Unscoped: the operator sees every clinic. */
 
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'outbox'>;
-
-export interface DeliveryView {
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  clinic_id: string;
-  webhook_id: string;
-  webhook_url: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
-
-export interface AttemptView {
-  attempt_number: number;
-  attempted_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-}
-
-export interface DeliveryFilterInput {
-  status?: DeliveryStatus | undefined;
-  clinic_id?: string | undefined;
-  event_type?: string | undefined;
-  webhook_id?: string | undefined;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-}
-
 /** A page of deliveries, newest first; `next_cursor` continues after the last one. */
-export async function listDeliveries(ctx: Ctx, filter: DeliveryFilterInput): Promise<{ items: DeliveryView[]; next_cursor: string | null }> {
+export async function listDeliveries(ctx: EventWriterContext, filter: DeliveryListQuery): Promise<Page<DeliveryView>> {
   const limit = filter.limit ?? 50;
   const rows = await deliveries.listDeliveries(
     ctx.db,
@@ -60,16 +33,11 @@ export async function listDeliveries(ctx: Ctx, filter: DeliveryFilterInput): Pro
     },
     limit + 1,
   );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(toDeliveryView),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
-  };
+  return toPage(rows, limit, (page) => page.map(toDeliveryView));
 }
 
 /** One delivery with every attempt and the exact body sent. */
-export async function getDelivery(ctx: Ctx, deliveryId: string): Promise<DeliveryView & { body: string; attempts: AttemptView[] }> {
+export async function getDelivery(ctx: EventWriterContext, deliveryId: string): Promise<DeliveryDetailView> {
   const row = await deliveries.findDeliveryWithUrl(ctx.db, deliveryId);
   if (!row) throw notFound('Webhook delivery not found');
   const attempts = await deliveries.listAttempts(ctx.db, deliveryId);
@@ -82,7 +50,7 @@ export async function getDelivery(ctx: Ctx, deliveryId: string): Promise<Deliver
  * worker makes the attempt (this answers at once, with the delivery queued); if it fails, the
  * schedule continues from the attempts already made, so an exhausted delivery fails again.
  */
-export async function retryDelivery(ctx: Ctx, deliveryId: string): Promise<DeliveryView> {
+export async function retryDelivery(ctx: EventWriterContext, deliveryId: string): Promise<DeliveryView> {
   const queued = await ctx.db.transaction().execute(async (trx) => {
     const row = await deliveries.findDeliveryForUpdate(trx, deliveryId, ctx.dialect);
     if (!row) throw notFound('Webhook delivery not found');
@@ -106,9 +74,7 @@ export async function retryDelivery(ctx: Ctx, deliveryId: string): Promise<Deliv
   return queued;
 }
 
-export type OperatorEndpointView = WebhookEndpointView & { failing_since: string | null };
-
-export async function listEndpoints(ctx: Ctx, filter: { clinic_id?: string | undefined; status?: EndpointStatus | undefined }): Promise<OperatorEndpointView[]> {
+export async function listEndpoints(ctx: EventWriterContext, filter: OperatorEndpointQuery): Promise<OperatorEndpointView[]> {
   const rows = await repo.listEndpointsForOperator(ctx.db, { clinicId: filter.clinic_id, status: filter.status });
   return rows.map(toOperatorEndpoint);
 }
@@ -117,7 +83,7 @@ export async function listEndpoints(ctx: Ctx, filter: { clinic_id?: string | und
  * Re-enables a disabled endpoint (its failure streak starts afresh). With `redeliverFailed`, its
  * failed deliveries are queued again, due now: the events it missed while failing.
  */
-export async function enableEndpoint(ctx: Ctx, endpointId: string, redeliverFailed: boolean): Promise<OperatorEndpointView & { redelivered: number }> {
+export async function enableEndpoint(ctx: EventWriterContext, endpointId: string, redeliverFailed: boolean): Promise<EnabledEndpointView> {
   let redelivered = 0;
   await ctx.db.transaction().execute(async (trx) => {
     const endpoint = await repo.findEndpointById(trx, endpointId);
@@ -162,20 +128,4 @@ function toAttemptView(row: WebhookDeliveryAttemptTable): AttemptView {
     response_body: row.response_body,
     error: row.error,
   };
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
-      return { createdAt: value[0], id: value[1] };
-    }
-  } catch {
-    // Falls through to the error below.
-  }
-  throw fieldError('cursor', 'is not a valid cursor (use next_cursor from the previous page)');
 }

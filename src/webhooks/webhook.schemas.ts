@@ -1,8 +1,6 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Uuid } from '../http/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Uuid } from '../http/schemas.js';
 import { MAX_URL_LENGTH } from './url-safety.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const WebhookUrl = Type.String({
   minLength: 1,
@@ -58,6 +56,7 @@ export const WebhookEndpoint = Type.Object(
   },
   { additionalProperties: false },
 );
+export type WebhookEndpointView = Static<typeof WebhookEndpoint>;
 
 export const TestCallOutcome = Type.Object(
   {
@@ -74,6 +73,7 @@ export const TestCallOutcome = Type.Object(
   },
   { additionalProperties: false },
 );
+export type TestCallOutcomeView = Static<typeof TestCallOutcome>;
 
 // ---- operator API ----
 
@@ -117,6 +117,7 @@ export const Delivery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type DeliveryView = Static<typeof Delivery>;
 
 export const Attempt = Type.Object(
   {
@@ -129,6 +130,7 @@ export const Attempt = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AttemptView = Static<typeof Attempt>;
 
 export const DeliveryDetail = Type.Object(
   {
@@ -138,11 +140,13 @@ export const DeliveryDetail = Type.Object(
   },
   { additionalProperties: false },
 );
+export type DeliveryDetailView = Static<typeof DeliveryDetail>;
 
 export const OperatorEndpoint = Type.Object(
   { ...WebhookEndpoint.properties, failing_since: Nullable(Type.String()) },
   { additionalProperties: false },
 );
+export type OperatorEndpointView = Static<typeof OperatorEndpoint>;
 
 export const OperatorEndpointQuery = Type.Object(
   {
@@ -151,6 +155,7 @@ export const OperatorEndpointQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type OperatorEndpointQuery = Static<typeof OperatorEndpointQuery>;
 
 export const EnableEndpointQuery = Type.Object(
   {
@@ -165,3 +170,4 @@ export const EnabledEndpoint = Type.Object(
   { ...OperatorEndpoint.properties, redelivered: Type.Integer({ description: 'Failed deliveries queued again.' }) },
   { additionalProperties: false },
 );
+export type EnabledEndpointView = Static<typeof EnabledEndpoint>;

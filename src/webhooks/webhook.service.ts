@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { assertClinicScope, type PartnerIdentity } from '../clinics/clinic.service.js';
-import type { AppContext } from '../context.js';
+import { assertClinicScope } from '../clinics/clinic.service.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
-import { isoNow } from '../db/time.js';
+import { isoNow } from '../clock.js';
 import { fieldError, notFound, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import { sendSigned } from './delivery.service.js';
@@ -11,23 +12,12 @@ import { createHttpSender, type WebhookSender } from './http-sender.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from './url-safety.js';
 import { generateSecret } from './signature.js';
 import * as repo from './webhook.repository.js';
+import type { TestCallOutcomeView, WebhookEndpointView } from './webhook.schemas.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
-
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;
 
 /** Endpoints a clinic may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_CLINIC = 10;
 export const TEST_EVENT_TYPE = 'webhook.test';
-
-export interface WebhookEndpointView {
-  webhook_id: string;
-  clinic_id: string;
-  webhook_url: string;
-  status: 'active' | 'disabled';
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  created_at: string;
-}
 
 /**
  * Registers an endpoint for the clinic and returns its signing secret, which is shown only here.
@@ -35,7 +25,7 @@ export interface WebhookEndpointView {
  * not be or resolve to an internal address) unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set.
  */
 export async function registerWebhook(
-  ctx: Ctx,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_url: string },
   resolve?: ResolveAll,
@@ -81,7 +71,7 @@ export async function registerWebhook(
 const duplicateUrl = () => fieldError('webhook_url', 'is already registered for this clinic');
 
 /** Deletes an endpoint; its pending deliveries are cancelled in the same transaction. */
-export async function deleteWebhook(ctx: Ctx, identity: PartnerIdentity, input: { clinic_id: string; webhook_id: string }): Promise<{ webhook_id: string }> {
+export async function deleteWebhook(ctx: ServiceContext, identity: PartnerIdentity, input: { clinic_id: string; webhook_id: string }): Promise<{ webhook_id: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   await ctx.db.transaction().execute(async (trx) => {
     const now = isoNow(ctx.clock);
@@ -92,22 +82,9 @@ export async function deleteWebhook(ctx: Ctx, identity: PartnerIdentity, input: 
 }
 
 /** The clinic's endpoints (never their secrets). */
-export async function listWebhooks(ctx: Ctx, identity: PartnerIdentity, clinicId: string | undefined): Promise<WebhookEndpointView[]> {
+export async function listWebhooks(ctx: ServiceContext, identity: PartnerIdentity, clinicId: string | undefined): Promise<WebhookEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
   return (await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId)).map(toEndpointView);
-}
-
-export interface TestCallOutcome {
-  webhook_id: string;
-  delivery_id: string;
-  event_id: string;
-  event_type: 'webhook.test';
-  delivered: boolean;
-  status_code: number | null;
-  attempted_at: string;
-  duration_ms: number;
-  error: string | null;
-  response_body: string | null;
 }
 
 /**
@@ -117,11 +94,11 @@ export interface TestCallOutcome {
  * delivery (bounded by the attempt timeout).
  */
 export async function testWebhook(
-  ctx: Ctx,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
   sender?: WebhookSender,
-): Promise<TestCallOutcome> {
+): Promise<TestCallOutcomeView> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
   if (!endpoint) throw webhookNotFound();

@@ -1,7 +1,7 @@
 /**
  * Row types of the webhook tables, after Svix's model: an endpoint per registration, a delivery
  * per (event, endpoint) with its status and next attempt, and one row per attempt.
- * Conventions as in foundation.tables.ts (text ids and ISO timestamps, JSON as text).
+ * Conventions as in db/database.ts (text ids and ISO timestamps, JSON as text).
  */
 
 export type EndpointStatus = 'active' | 'disabled';

@@ -5,7 +5,7 @@ import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { DialectName } from '../../src/db/database.js';
-import type { Clock } from '../../src/db/time.js';
+import type { Clock } from '../../src/clock.js';
 import { addMedication } from '../../src/medications/medication.service.js';
 import { createTestDatabase } from './test-db.js';
 

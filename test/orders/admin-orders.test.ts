@@ -77,7 +77,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   it('when the cursor is not one the API returned, then 400 names cursor', async () => {
     const res = await t.admin.get('/api/admin/medication-requests?cursor=garbage');
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual({ cursor: 'is not a cursor this API returned' });
+    expect(res.body.error.details).toEqual({ cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)' });
   });
 
   it('when the status filter is unknown or the limit out of range, then 400', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { centsToDollars, dollarsToCents, isDollarAmount, priceForState, quotePrice } from '../../src/shipping/pricing.js';
+import { centsToDollars, dollarsToCents, isDollarAmount } from '../../src/shared/money.js';
+import { priceForState, quotePrice } from '../../src/shipping/pricing.js';
 import { slugify } from '../../src/shipping/carrier-slug.js';
 
 const ground = { priceCents: 3244, statePrices: { AK: 5899, HI: 5899 } };

@@ -84,7 +84,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
 
     const badCursor = await t.admin.get('/api/admin/webhook-deliveries?cursor=garbage');
     expect(badCursor.status).toBe(400);
-    expect(badCursor.body.error.details).toEqual({ cursor: 'is not a valid cursor (use next_cursor from the previous page)' });
+    expect(badCursor.body.error.details).toEqual({ cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)' });
     const badStatus = await t.admin.get('/api/admin/webhook-deliveries?status=lost');
     expect(badStatus.status).toBe(400);
   });

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../src/context.js';
 import type { OutboxEventType } from '../../src/events/event-types.js';
 import { recordEvent } from '../../src/events/outbox.js';
-import { isoNow } from '../../src/db/time.js';
+import { isoNow } from '../../src/clock.js';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 

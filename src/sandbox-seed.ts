@@ -1,7 +1,7 @@
-import type { AppContext } from '../context.js';
-import { addMedication } from '../medications/medication.service.js';
-import { countClinics } from './clinic.repository.js';
-import { createClinic, issueApiKey } from './clinic.service.js';
+import type { ServiceContext } from './context.js';
+import { addMedication } from './medications/medication.service.js';
+import { countClinics } from './clinics/clinic.repository.js';
+import { createClinic, issueApiKey } from './clinics/clinic.service.js';
 
 /** A small formulary, so that a partner can place an order on a fresh sandbox. */
 export const SANDBOX_FORMULARY = [
@@ -22,7 +22,7 @@ export interface SandboxSeed {
  * On a development server's first start (no clinic yet): a sandbox clinic, its formulary and one
  * development key, returned so that main.ts prints it once. Returns null when there is data.
  */
-export async function seedSandbox(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>): Promise<SandboxSeed | null> {
+export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | null> {
   if (ctx.config.env !== 'development') return null;
   // One transaction: a start interrupted half-way seeds again next time instead of leaving a keyless clinic.
   return ctx.db.transaction().execute(async (trx) => {

@@ -1,0 +1,61 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { fieldError } from '../errors.js';
+
+/**
+ * Keyset pagination on (created_at, id), newest first, for the operator's lists: stable under
+ * inserts, one indexed range scan per page whatever the page number. The cursor is the last row's
+ * position, opaque to clients.
+ */
+export interface PagePosition {
+  createdAt: string;
+  id: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export function encodeCursor(position: PagePosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+}
+
+/** The position a cursor stands for; anything this API did not return is a 400 on `cursor`. */
+export function decodeCursor(cursor: string): PagePosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw fieldError('cursor', 'is not a cursor this API returned (pass next_cursor from the previous page)');
+}
+
+/**
+ * The keyset predicate: rows strictly after `position` in (created_at desc, id desc) order.
+ * `columns` names the two columns, qualified when the query joins (`d.created_at`).
+ */
+export function olderThan(columns: { createdAt: string; id: string }, position: PagePosition): RawBuilder<SqlBool> {
+  const createdAt = sql.ref(columns.createdAt);
+  const id = sql.ref(columns.id);
+  return sql<SqlBool>`(${createdAt} < ${position.createdAt} or (${createdAt} = ${position.createdAt} and ${id} < ${position.id}))`;
+}
+
+/**
+ * Turns `limit + 1` rows (the repositories fetch one more than asked, to know whether a next page
+ * exists) into a page of `limit` items and the cursor of the next page.
+ */
+export function toPage<Row extends { created_at: string; id: string }, T>(
+  rows: Row[],
+  limit: number,
+  view: (rows: Row[]) => T[],
+): Page<T> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: view(page),
+    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}

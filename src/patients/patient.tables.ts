@@ -1,0 +1,26 @@
+/** Row types of the patients feature (migration 001). Column conventions: see db/database.ts. */
+
+export interface PatientTable {
+  id: string;
+  clinic_id: string;
+  practitioner_id: string | null;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  gender: string;
+  dob: string;
+  species: string;
+  status: string;
+  /** JSON array of `{key, value}`. */
+  contacts: string;
+  address_line_1: string | null;
+  address_line_2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  created_at: string;
+}
+
+export interface PatientTables {
+  patients: PatientTable;
+}

@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { OpaqueId, Text, Timestamp } from '../http/schemas.js';
+
+/* The operator's carrier catalogue: carriers, services, base and per-state prices. */
+
+const Price = (description: string) =>
+  Type.Number({
+    minimum: 0,
+    maximum: 100_000,
+    description: `${description} US dollars with at most two decimals (32.44).`,
+  });
+const STATE_PRICES_DOC = 'Two-letter state code → price, overriding `price` for patients in that state: `{"AK": 58.99}`.';
+const StatePrices = (description = STATE_PRICES_DOC) =>
+  Type.Record(Type.String(), Price('Price for patients in this state:'), { maxProperties: 60, description });
+
+export const CatalogueService = Type.Object(
+  {
+    carrier_id: Type.String(),
+    id: Type.String(),
+    name: Type.String(),
+    price: Type.Number({ description: 'Base price, US dollars.' }),
+    state_prices: Type.Record(Type.String(), Type.Number(), { description: 'State code → price, US dollars.' }),
+    created_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type CatalogueServiceView = Static<typeof CatalogueService>;
+export const CatalogueCarrier = Type.Object(
+  { id: Type.String(), name: Type.String(), created_at: Timestamp, services: Type.Array(CatalogueService) },
+  { additionalProperties: false },
+);
+export type CatalogueCarrierView = Static<typeof CatalogueCarrier>;
+export const CreateCarrierBody = Type.Object(
+  {
+    id: Type.Optional(OpaqueId('Opaque id partners send as `carrier_id`; derived from the name when omitted (`Stamps.com` → `stamps_com`).')),
+    name: Text(100, { description: 'Display name.' }),
+  },
+  { additionalProperties: false },
+);
+export const CreateServiceBody = Type.Object(
+  {
+    id: Type.Optional(OpaqueId('Opaque id partners send as `service_id`; derived from the name when omitted.')),
+    name: Text(100, { description: 'Display name.' }),
+    price: Price('Base price:'),
+    state_prices: Type.Optional(StatePrices()),
+  },
+  { additionalProperties: false },
+);
+export const UpdateServiceBody = Type.Object(
+  {
+    name: Type.Optional(Text(100, { description: 'Display name.' })),
+    price: Type.Optional(Price('Base price:')),
+    state_prices: Type.Optional(StatePrices(`${STATE_PRICES_DOC} Replaces the whole set; \`{}\` removes them all.`)),
+  },
+  { additionalProperties: false, minProperties: 1, 'x-message': 'must change at least one of name, price, state_prices' },
+);
+

@@ -1,0 +1,28 @@
+/** Row types of the carrier catalogue (migration 001). Column conventions: see db/database.ts. */
+
+export interface CarrierTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ShippingServiceTable {
+  carrier_id: string;
+  id: string;
+  name: string;
+  price_cents: number;
+  created_at: string;
+}
+
+export interface ShippingServiceStatePriceTable {
+  carrier_id: string;
+  service_id: string;
+  state_code: string;
+  price_cents: number;
+}
+
+export interface ShippingTables {
+  carriers: CarrierTable;
+  shipping_services: ShippingServiceTable;
+  shipping_service_state_prices: ShippingServiceStatePriceTable;
+}
