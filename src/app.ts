@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { guardAdminRequest } from './http/admin-guard.js';
@@ -15,21 +16,30 @@ import { genRequestId } from './http/request-id.js';
 import { RouteIndex } from './http/routes-index.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { logSerializers } from './logging.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes.js';
 
 export type App = FastifyInstance;
 
+export interface BuildAppOptions {
+  /** Where the log lines go instead of stdout: tests pass a stream that captures them. */
+  logStream?: DestinationStream;
+}
+
 /**
  * Builds the HTTP application around a ready context (database migrated, stores open).
  * Does not listen: main.ts does, and tests use `inject` or their own port.
  */
-export async function buildApp(ctx: AppContext): Promise<App> {
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: {
       level: ctx.config.logLevel,
-      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all.
+      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; errors
+      // are logged without the driver's row data (see logging.ts).
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
+      serializers: logSerializers,
+      stream: options.logStream,
     },
     genReqId: genRequestId,
     bodyLimit: ctx.config.bodyLimitBytes,

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { openRuntime } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { logSerializers } from './logging.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /**
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const logger = pino({ level: config.logLevel, base: { process: 'webhook-worker' } });
+  // Errors are logged without the driver's row data (PHI), as in the server: see logging.ts.
+  const logger = pino({ level: config.logLevel, base: { process: 'webhook-worker' }, serializers: logSerializers });
   const runtime = await openRuntime(config);
   const worker = await WebhookWorker.start(runtime.ctx, { logger });
   logger.info(

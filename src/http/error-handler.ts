@@ -27,7 +27,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 /**
  * The one place where anything thrown becomes the spec's error envelope. Unknown errors are
- * logged with the request id and answered as INTERNAL_ERROR without internals.
+ * logged with the request id (without driver row data: see logging.ts) and answered as
+ * INTERNAL_ERROR without internals.
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -49,7 +50,8 @@ export function toAppError(error: unknown): AppError {
     default:
       break;
   }
-  if (error instanceof SyntaxError) return malformedJson();
+  // No `instanceof SyntaxError` here: body parse failures arrive as AppError (json-body.ts) or as
+  // the codes above; any other SyntaxError (a stored value that fails to parse, a bug) is ours: a 500.
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Client errors raised by Fastify itself (bad headers, aborted bodies...).

@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { openRuntime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
@@ -16,6 +17,11 @@ export interface TestAppOptions {
   /** Environment variables on top of the test defaults (FULFILLMENT_ENV, RATE_LIMIT_PER_MINUTE...). */
   env?: Record<string, string>;
   clock?: Clock;
+  /**
+   * Captures the logs: every line (pino's JSON) is written to this stream, at level `info` unless
+   * `env.LOG_LEVEL` says otherwise. Without it the app logs nothing.
+   */
+  logStream?: DestinationStream;
 }
 
 export interface Reply {
@@ -46,7 +52,7 @@ export class TestApp {
     const database = await createTestDatabase(options.dialect);
     const config = loadConfig({
       ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: options.logStream ? 'info' : 'silent',
       RUN_WORKER: 'false',
       RATE_LIMIT_PER_MINUTE: '100000',
       ...options.env,
@@ -55,7 +61,7 @@ export class TestApp {
       { ...config, database: database.config },
       { ...(options.clock ? { clock: options.clock } : {}), postgres: { schema: database.schema, poolSize: 5 } },
     );
-    const app = await buildApp(runtime.ctx);
+    const app = await buildApp(runtime.ctx, options.logStream ? { logStream: options.logStream } : {});
     return new TestApp(app, runtime.ctx, runtime.close, database.drop);
   }
 
