@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import type { OutboxEventType } from './event-types.js';
+
+/**
+ * The PostgreSQL NOTIFY channel that wakes delivery workers in other processes. Migration 003's
+ * trigger sends it when outbox events are committed; `OutboxTransaction.wakeWorkers` sends it for
+ * other queue changes (an operator's retry). The payload is the schema, so that databases shared
+ * by several schemas wake only their own workers.
+ */
+export const WAKEUP_CHANNEL = 'webhook_wakeup';
 
 export interface NewOutboxEvent {
   clinicId: string;
@@ -11,11 +21,47 @@ export interface NewOutboxEvent {
 }
 
 /**
- * Writes an event to the outbox. Takes a Transaction so that it cannot be called outside one:
- * the event exists if and only if the change it reports was committed.
- * After the transaction commits, call `OutboxNotifier.notify()` so the delivery worker wakes.
+ * A transaction that writes the outbox. Only `withOutbox` creates one, so an event can neither be
+ * written outside the transaction of the change it reports, nor be committed without waking the
+ * workers that deliver it.
  */
-export async function recordEvent(trx: Trx, createdAt: string, event: NewOutboxEvent): Promise<string> {
+export interface OutboxTransaction {
+  readonly trx: Trx;
+  /** Writes an event: it exists if and only if this transaction commits. Returns its id. */
+  recordEvent(createdAt: string, event: NewOutboxEvent): Promise<string>;
+  /** Wakes the delivery workers once this transaction commits (for changes to the delivery queue). */
+  wakeWorkers(): Promise<void>;
+}
+
+/**
+ * Runs `work` in one transaction and, once it has committed, wakes the delivery workers if it
+ * recorded an event or asked for a wake-up: in this process through the OutboxNotifier, in others
+ * through PostgreSQL NOTIFY (sent by the database at commit, never before). Nothing wakes when the
+ * transaction fails.
+ */
+export async function withOutbox<T>(
+  ctx: Pick<AppContext, 'db' | 'dialect' | 'outbox'>,
+  work: (tx: OutboxTransaction) => Promise<T>,
+): Promise<T> {
+  let wake = false;
+  const result = await ctx.db.transaction().execute((trx) =>
+    work({
+      trx,
+      recordEvent: async (createdAt, event) => {
+        wake = true;
+        return insertEvent(trx, createdAt, event);
+      },
+      wakeWorkers: async () => {
+        wake = true;
+        if (ctx.dialect === 'postgres') await sql`select pg_notify(${WAKEUP_CHANNEL}, current_schema())`.execute(trx);
+      },
+    }),
+  );
+  if (wake) ctx.outbox.notify();
+  return result;
+}
+
+async function insertEvent(trx: Trx, createdAt: string, event: NewOutboxEvent): Promise<string> {
   const id = randomUUID();
   await trx
     .insertInto('outbox_events')
@@ -33,8 +79,8 @@ export async function recordEvent(trx: Trx, createdAt: string, event: NewOutboxE
 
 /**
  * In-process wake-up for the delivery worker, so that an event reaches its receivers promptly
- * instead of on the next poll. Workers in other processes rely on their own (PostgreSQL
- * LISTEN/NOTIFY or polling) mechanism.
+ * instead of on the next poll. Workers in other processes rely on PostgreSQL LISTEN/NOTIFY
+ * (webhooks/wakeup.ts) or their own polling.
  */
 export class OutboxNotifier {
   private readonly emitter = new EventEmitter();

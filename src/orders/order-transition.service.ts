@@ -4,7 +4,7 @@ import type { EventWriterContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { isoNow } from '../clock.js';
 import { conflict, fieldError, notFound } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
 import type { OutboxEventType } from '../events/event-types.js';
 import {
   allowedNext,
@@ -36,16 +36,16 @@ const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
  * states), moves the order only if it is still in the state it was read in (so that of many
  * simultaneous identical transitions exactly one succeeds), records the history row and the
  * partner-facing event, and closes the refill request an order fulfils or cancels.
- * Returns the order as it now is, and whether an event was written.
+ * Returns the order as it now is.
  */
 export async function applyTransition(
-  trx: Trx,
+  { trx, recordEvent }: OutboxTransaction,
   now: string,
   order: MedicationRequestTable,
   to: OrderStatus,
   actor: Actor,
   trackingNumber?: string,
-): Promise<{ order: MedicationRequestTable; evented: boolean }> {
+): Promise<MedicationRequestTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
 
@@ -66,7 +66,7 @@ export async function applyTransition(
   const updated: MedicationRequestTable = { ...order, ...changes, status: to, updated_at: now };
 
   const type = EVENT_OF[to];
-  if (type) await recordEvent(trx, now, { clinicId: order.clinic_id, type, payload: eventPayload(updated, from) });
+  if (type) await recordEvent(now, { clinicId: order.clinic_id, type, payload: eventPayload(updated, from) });
   await repo.insertHistory(trx, { id: randomUUID(), medication_request_id: order.id, from_status: from, to_status: to, actor, at: now });
 
   if (order.refill_of !== null && (to === 'shipped' || to === 'delivered' || to === 'cancelled')) {
@@ -77,7 +77,7 @@ export async function applyTransition(
       await repo.releaseRefills(trx, items.map((i) => i.origin_item_id));
     }
   }
-  return { order: updated, evented: type !== undefined };
+  return updated;
 }
 
 /** The payload of an order's status event: ids, statuses and shipping facts, never PHI. */
@@ -129,11 +129,10 @@ export async function transitionOrder(
   if (to === 'shipped' && trackingNumber === undefined && actor !== 'sandbox') {
     throw fieldError('tracking_number', 'is required when status is shipped');
   }
-  const { order, evented } = await ctx.db.transaction().execute(async (trx) => {
-    const current = await loadForUpdate(trx, scope, orderId);
-    return applyTransition(trx, isoNow(ctx.clock), current, to, actor, trackingNumber?.trim());
+  const order = await withOutbox(ctx, async (tx) => {
+    const current = await loadForUpdate(tx.trx, scope, orderId);
+    return applyTransition(tx, isoNow(ctx.clock), current, to, actor, trackingNumber?.trim());
   });
-  if (evented) ctx.outbox.notify();
   return loadOrderView(ctx.db, order);
 }
 
@@ -152,8 +151,8 @@ export async function advanceOrder(
   orderId: string,
   to?: OrderStatus,
 ): Promise<OrderViewData> {
-  const { order, evented } = await ctx.db.transaction().execute(async (trx) => {
-    let current = await loadForUpdate(trx, scope, orderId);
+  const order = await withOutbox(ctx, async (tx) => {
+    let current = await loadForUpdate(tx.trx, scope, orderId);
     const from = current.status as OrderStatus;
     let steps: OrderStatus[] | null;
     if (to === undefined) {
@@ -165,17 +164,13 @@ export async function advanceOrder(
       if (steps === null) throw illegalTransition(from, to);
     }
     const start = ctx.clock().getTime();
-    let anyEvent = false;
     for (const [i, step] of steps.entries()) {
       // One millisecond apart, so that history rows and events sort in the order they happened
       // (the outbox is delivered in (created_at, id) order).
       const at = new Date(start + i).toISOString();
-      const result = await applyTransition(trx, at, current, step, 'sandbox');
-      current = result.order;
-      anyEvent ||= result.evented;
+      current = await applyTransition(tx, at, current, step, 'sandbox');
     }
-    return { order: current, evented: anyEvent };
+    return current;
   });
-  if (evented) ctx.outbox.notify();
   return loadOrderView(ctx.db, order);
 }

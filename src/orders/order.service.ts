@@ -5,7 +5,7 @@ import type { EventWriterContext, ReadContext } from '../context.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { withOutbox } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
@@ -103,17 +103,16 @@ export async function createOrder(
     return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await withOutbox(ctx, async ({ trx, recordEvent }) => {
     await repo.insertOrder(trx, order);
     await repo.insertPrescription(trx, { id: prescriptionId, clinic_id: clinicId, medication_request_id: order.id, original_prescription_id: null, created_at: now }, items);
-    await recordEvent(trx, now, {
+    await recordEvent(now, {
       clinicId,
       type: 'order.created',
       payload: { medication_request_id: order.id, status: 'pending', patient_id: patient.id, practitioner_id: practitioner.id, refill_of: null },
     });
     await repo.insertHistory(trx, { id: randomUUID(), medication_request_id: order.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
   });
-  ctx.outbox.notify();
   return { medication_request_id: order.id };
 }
 

@@ -4,7 +4,7 @@ import type { EventWriterContext, ReadContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
 import { AppError, notFound, validationError } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { withOutbox } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
@@ -103,7 +103,7 @@ export async function createRefill(
   };
 
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await withOutbox(ctx, async ({ trx, recordEvent }) => {
       // Count the refill first, conditionally: two refills of one chain at once never exceed it.
       const counted: string[] = [];
       for (const item of left) if (await orders.useRefill(trx, item.id)) counted.push(item.id);
@@ -119,13 +119,13 @@ export async function createRefill(
         after.map((item, position) => copyItem(item, position, prescriptionId)),
       );
       await orders.insertHistory(trx, { id: randomUUID(), medication_request_id: newOrder.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
-      await recordEvent(trx, now, {
+      await recordEvent(now, {
         clinicId,
         type: 'order.created',
         payload: { medication_request_id: newOrder.id, status: 'pending', patient_id: newOrder.patient_id, practitioner_id: newOrder.practitioner_id, refill_of: order.id },
       });
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
-      await recordEvent(trx, new Date(Date.parse(now) + 1).toISOString(), {
+      await recordEvent(new Date(Date.parse(now) + 1).toISOString(), {
         clinicId,
         type: 'refill.ready',
         payload: { refill_request_id: refillRequestId, medication_request_id: newOrder.id, original_medication_request_id: order.id, status: 'open' },
@@ -146,7 +146,6 @@ export async function createRefill(
     if (constraintViolation(error) === 'unique') throw refillError(REFILL_MESSAGES.exists, 'already has an open refill request');
     throw error;
   }
-  ctx.outbox.notify();
   return { refill_request_id: refillRequestId, medication_order_id: newOrder.id };
 }
 

@@ -1,20 +1,12 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { EventWriterContext, ServiceContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
+import { WAKEUP_CHANNEL } from '../events/outbox.js';
 
 /**
- * Wake-ups of delivery workers. In-process: the OutboxNotifier. Across processes on PostgreSQL:
- * NOTIFY on the `webhook_wakeup` channel with the schema as payload; migration 003 installs a
- * trigger that sends it when outbox events are committed, and `wakeWorkers` sends it for the
- * operator's retries. SQLite is single-process: the notifier is enough.
+ * Wake-ups of delivery workers in other processes: they LISTEN on the outbox's NOTIFY channel
+ * (events/outbox.ts). SQLite is single-process: the in-process OutboxNotifier is enough.
  */
-export const WAKEUP_CHANNEL = 'webhook_wakeup';
-
-/** Wakes the workers of this process and, on PostgreSQL, of every other process. */
-export async function wakeWorkers(ctx: EventWriterContext): Promise<void> {
-  ctx.outbox.notify();
-  if (ctx.dialect === 'postgres') await sql`select pg_notify(${WAKEUP_CHANNEL}, current_schema())`.execute(ctx.db);
-}
 
 export interface WakeupListener {
   close(): Promise<void>;

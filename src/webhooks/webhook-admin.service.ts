@@ -2,6 +2,7 @@ import type { EventWriterContext } from '../context.js';
 import { isoNow } from '../clock.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { conflict, notFound } from '../errors.js';
+import { withOutbox } from '../events/outbox.js';
 import * as deliveries from './delivery.repository.js';
 import * as repo from './webhook.repository.js';
 import type {
@@ -15,7 +16,6 @@ import type {
 } from './webhook.schemas.js';
 import { toEndpointView } from './webhook.service.js';
 import type { WebhookDeliveryAttemptTable, WebhookEndpointTable } from './webhook.tables.js';
-import { wakeWorkers } from './wakeup.js';
 
 /** The operator's tools: the delivery log, replay, and endpoint states. Unscoped: the operator sees every clinic. */
 
@@ -51,7 +51,7 @@ export async function getDelivery(ctx: EventWriterContext, deliveryId: string): 
  * schedule continues from the attempts already made, so an exhausted delivery fails again.
  */
 export async function retryDelivery(ctx: EventWriterContext, deliveryId: string): Promise<DeliveryView> {
-  const queued = await ctx.db.transaction().execute(async (trx) => {
+  return withOutbox(ctx, async ({ trx, wakeWorkers }) => {
     const row = await deliveries.findDeliveryForUpdate(trx, deliveryId, ctx.dialect);
     if (!row) throw notFound('Webhook delivery not found');
     const endpoint = await repo.findEndpointById(trx, row.endpoint_id);
@@ -68,10 +68,9 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string)
       claim_token: null,
       updated_at: now,
     });
+    await wakeWorkers();
     return toDeliveryView({ ...row, url: endpoint.url, status: 'pending', next_attempt_at: now, claimed_until: null, claim_token: null, updated_at: now });
   });
-  await wakeWorkers(ctx);
-  return queued;
 }
 
 export async function listEndpoints(ctx: EventWriterContext, filter: OperatorEndpointQuery): Promise<OperatorEndpointView[]> {
@@ -84,14 +83,14 @@ export async function listEndpoints(ctx: EventWriterContext, filter: OperatorEnd
  * failed deliveries are queued again, due now: the events it missed while failing.
  */
 export async function enableEndpoint(ctx: EventWriterContext, endpointId: string, redeliverFailed: boolean): Promise<EnabledEndpointView> {
-  let redelivered = 0;
-  await ctx.db.transaction().execute(async (trx) => {
+  const redelivered = await withOutbox(ctx, async ({ trx, wakeWorkers }) => {
     const endpoint = await repo.findEndpointById(trx, endpointId);
     if (!endpoint || endpoint.deleted_at !== null) throw notFound('Webhook endpoint not found');
     await repo.enableEndpoint(trx, endpointId);
-    if (redeliverFailed) redelivered = await deliveries.requeueFailedOfEndpoint(trx, endpointId, isoNow(ctx.clock));
+    const requeued = redeliverFailed ? await deliveries.requeueFailedOfEndpoint(trx, endpointId, isoNow(ctx.clock)) : 0;
+    if (requeued > 0) await wakeWorkers();
+    return requeued;
   });
-  if (redelivered > 0) await wakeWorkers(ctx);
   const row = await repo.findEndpointById(ctx.db, endpointId);
   return { ...toOperatorEndpoint(row!), redelivered };
 }

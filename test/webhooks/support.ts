@@ -1,6 +1,6 @@
 import type { AppContext } from '../../src/context.js';
 import type { OutboxEventType } from '../../src/events/event-types.js';
-import { recordEvent } from '../../src/events/outbox.js';
+import { withOutbox } from '../../src/events/outbox.js';
 import { isoNow } from '../../src/clock.js';
 import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
@@ -26,16 +26,14 @@ export async function registerEndpoint(t: TestApp, clinic: TestClinic, url: stri
   return { webhookId: res.body.data.webhook_id, secret: res.body.data.secret };
 }
 
-/** Writes an outbox event the way the orders feature does (in a transaction, then notify). */
+/** Writes an outbox event the way the orders feature does (`withOutbox`: the workers wake after commit). */
 export async function emitEvent(
   ctx: AppContext,
   clinicId: string,
   type: OutboxEventType = 'order.created',
   payload: Record<string, unknown> = { medication_request_id: '00000000-0000-4000-8000-000000000001', status: 'pending' },
 ): Promise<string> {
-  const id = await ctx.db.transaction().execute((trx) => recordEvent(trx, isoNow(ctx.clock), { clinicId, type, payload }));
-  ctx.outbox.notify();
-  return id;
+  return withOutbox(ctx, ({ recordEvent }) => recordEvent(isoNow(ctx.clock), { clinicId, type, payload }));
 }
 
 /** Starts a worker on the app's context; stop it with `stopAll`. */
