@@ -14,7 +14,7 @@ export async function insertOrder(trx: Trx, row: MedicationRequestTable): Promis
 
 export async function insertPrescription(trx: Trx, row: PrescriptionTable, items: PrescriptionItemTable[]): Promise<void> {
   await trx.insertInto('prescriptions').values(row).execute();
-  if (items.length > 0) await trx.insertInto('prescription_items').values(items).execute();
+  if (items.length > 0) await trx.insertInto('medication_items').values(items).execute();
 }
 
 export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<void> {
@@ -43,18 +43,18 @@ export async function findPrescriptionOfOrder(db: DbOrTrx, orderId: string): Pro
 /** The items of an order's prescription, in the order they were written (one query). */
 export async function listItemsOfOrder(db: DbOrTrx, orderId: string): Promise<PrescriptionItemTable[]> {
   return db
-    .selectFrom('prescription_items')
-    .innerJoin('prescriptions', 'prescriptions.id', 'prescription_items.prescription_id')
-    .selectAll('prescription_items')
+    .selectFrom('medication_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+    .selectAll('medication_items')
     .where('prescriptions.medication_request_id', '=', orderId)
-    .orderBy('prescription_items.position')
+    .orderBy('medication_items.position')
     .execute();
 }
 
 /** Items by id (the origin items of a chain, which hold its refill counters). */
 export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<PrescriptionItemTable[]> {
   if (itemIds.length === 0) return [];
-  return db.selectFrom('prescription_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
+  return db.selectFrom('medication_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
 }
 
 export async function listHistory(db: DbOrTrx, orderId: string): Promise<StatusHistoryTable[]> {
@@ -99,7 +99,7 @@ export async function updateStatusIf(
  */
 export async function useRefill(trx: Trx, originItemId: string): Promise<boolean> {
   const result = await trx
-    .updateTable('prescription_items')
+    .updateTable('medication_items')
     .set((eb) => ({ refills_used: eb('refills_used', '+', 1) }))
     .where('id', '=', originItemId)
     .where('do_not_refill', '=', 0)
@@ -112,7 +112,7 @@ export async function useRefill(trx: Trx, originItemId: string): Promise<boolean
 export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise<void> {
   if (originItemIds.length === 0) return;
   await trx
-    .updateTable('prescription_items')
+    .updateTable('medication_items')
     .set((eb) => ({ refills_used: eb('refills_used', '-', 1) }))
     .where('id', 'in', originItemIds)
     .where('refills_used', '>', 0)
@@ -140,8 +140,8 @@ export async function listOrdersPage(db: DbOrTrx, query: OrderPageQuery): Promis
 export async function countItemsOfOrders(db: DbOrTrx, orderIds: string[]): Promise<Map<string, number>> {
   if (orderIds.length === 0) return new Map();
   const rows = await db
-    .selectFrom('prescription_items')
-    .innerJoin('prescriptions', 'prescriptions.id', 'prescription_items.prescription_id')
+    .selectFrom('medication_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
     .select(['prescriptions.medication_request_id as order_id', (eb) => eb.fn.countAll<number>().as('n')])
     .where('prescriptions.medication_request_id', 'in', orderIds)
     .groupBy('prescriptions.medication_request_id')

@@ -100,7 +100,7 @@ export interface RefillRequestTable {
 export interface OrderTables {
   medication_requests: MedicationRequestTable;
   prescriptions: PrescriptionTable;
-  prescription_items: PrescriptionItemTable;
+  medication_items: PrescriptionItemTable;
   medication_request_status_history: StatusHistoryTable;
   refill_requests: RefillRequestTable;
 }

@@ -98,9 +98,9 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     const refillOrders = await t.ctx.db.selectFrom('medication_requests').select('id').where('refill_of', '=', id).execute();
     expect(refillOrders).toHaveLength(1);
     const origin = await t.ctx.db
-      .selectFrom('prescription_items')
-      .innerJoin('prescriptions', 'prescriptions.id', 'prescription_items.prescription_id')
-      .select('prescription_items.refills_used')
+      .selectFrom('medication_items')
+      .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+      .select('medication_items.refills_used')
       .where('prescriptions.medication_request_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(origin.refills_used).toBe(1);

@@ -115,9 +115,9 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     expect(await countRows('outbox_events')).toBe(events);
     expect(await countRows('refill_requests')).toBe(refills);
     const used = await t.ctx.db
-      .selectFrom('prescription_items')
-      .innerJoin('prescriptions', 'prescriptions.id', 'prescription_items.prescription_id')
-      .select('prescription_items.refills_used')
+      .selectFrom('medication_items')
+      .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+      .select('medication_items.refills_used')
       .where('prescriptions.medication_request_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(used.refills_used).toBe(0);
