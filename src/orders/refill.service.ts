@@ -3,7 +3,7 @@ import type { PartnerIdentity } from '../clinics/clinic.service.js';
 import type { AppContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../db/time.js';
-import { AppError, notFound, validationError } from '../errors.js';
+import { type AppError, notFound, validationError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';

@@ -201,7 +201,7 @@ function statePricesInCents(input: Record<string, number>): Record<string, numbe
   }
   const fields = Object.keys(details);
   if (fields.length > 0) {
-    throw validationError(`Validation failed: ${fields.map((f) => `${f} ${details[f]}`).join('; ')}`, details);
+    throw validationError(`Validation failed: ${Object.entries(details).map(([f, problem]) => `${f} ${problem}`).join('; ')}`, details);
   }
   return cents;
 }

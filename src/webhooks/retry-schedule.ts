@@ -27,7 +27,9 @@ export function parseRetrySchedule(text: string): number[] | string {
   for (const part of parts) {
     const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(part);
     if (!match?.[1]) return `has an invalid delay "${part}" (use e.g. 0, 500ms, 5s, 5m, 2h, 1d)`;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the pattern allows only the units of UNIT_MS
     const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!);
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a key of UNIT_MS
     if (ms > 7 * UNIT_MS.d!) return `has a delay over 7 days ("${part}")`;
     delays.push(ms);
   }

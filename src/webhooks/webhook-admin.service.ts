@@ -127,7 +127,9 @@ export async function enableEndpoint(ctx: Ctx, endpointId: string, redeliverFail
   });
   if (redelivered > 0) await wakeWorkers(ctx);
   const row = await repo.findEndpointById(ctx.db, endpointId);
-  return { ...toOperatorEndpoint(row!), redelivered };
+  // Deleted by another request since the transaction committed.
+  if (!row) throw notFound('Webhook endpoint not found');
+  return { ...toOperatorEndpoint(row), redelivered };
 }
 
 function toOperatorEndpoint(row: WebhookEndpointTable): OperatorEndpointView {
