@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
+import { runInBackground } from './background.js';
 import { openRuntime } from './bootstrap.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -44,8 +45,13 @@ async function main(): Promise<void> {
     await runtime.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A failed shutdown is logged and still ends the process, with status 1.
+  const shutdownFailed = (error: unknown) => {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  };
+  process.on('SIGINT', () => runInBackground(shutdown('SIGINT'), shutdownFailed));
+  process.on('SIGTERM', () => runInBackground(shutdown('SIGTERM'), shutdownFailed));
 }
 
 function printBanner(config: Config, port: number, seed: { clinicId: string; apiKey: string } | null): void {

@@ -97,5 +97,5 @@ export function documentRoute(url: string, schema: FastifySchema | undefined): F
     ...route,
     security: [partner ? { apiKey: [] } : { operatorToken: [] }],
     response,
-  } as FastifySchema;
+  };
 }

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { runInBackground } from './background.js';
 import { openRuntime } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { logSerializers } from './logging.js';
@@ -39,8 +40,13 @@ async function main(): Promise<void> {
     await runtime.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A failed shutdown is logged and still ends the process, with status 1.
+  const shutdownFailed = (error: unknown) => {
+    logger.error({ err: error }, 'webhook worker: shutdown failed');
+    process.exit(1);
+  };
+  process.on('SIGINT', () => runInBackground(shutdown('SIGINT'), shutdownFailed));
+  process.on('SIGTERM', () => runInBackground(shutdown('SIGTERM'), shutdownFailed));
 }
 
 main().catch((error: unknown) => {

@@ -49,7 +49,7 @@ export type CommandName = keyof typeof COMMANDS;
 
 export interface ParsedCommand {
   command: CommandName;
-  flags: Partial<Record<Flag, string>> & { 'free-shipping'?: boolean; 'state-price'?: string[] };
+  flags: Partial<Record<Exclude<Flag, 'free-shipping' | 'state-price'>, string>> & { 'free-shipping'?: boolean; 'state-price'?: string[] };
 }
 
 export const HELP = [
@@ -78,7 +78,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (parsed.values.help) return { command: 'help', flags: {} };
   if (name === undefined) throw new UsageError('Give a command');
   if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`Unknown command "${name}"`);
-  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}": values are given with --flags`);
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0] ?? ''}": values are given with --flags`);
   const command = name as CommandName;
   const spec: CommandSpec = COMMANDS[command];
   const flags = parsed.values as ParsedCommand['flags'];

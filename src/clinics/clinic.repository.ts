@@ -16,7 +16,7 @@ export async function clinicExists(db: DbOrTrx, clinicId: string): Promise<boole
 
 export async function countClinics(db: DbOrTrx): Promise<number> {
   const row = await db.selectFrom('clinics').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 export async function listClinics(db: DbOrTrx): Promise<ClinicTable[]> {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { Text, Timestamp, Uuid } from '../http/schemas.js';
 
 /* Clinics and their API keys as the operator sees them (request bodies strict, responses allow-lists). */
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -24,7 +25,7 @@ export interface PostgresOptions {
 export function openDatabase(config: DatabaseConfig, options: PostgresOptions = {}): DatabaseHandle {
   if (config.kind === 'postgres') {
     // int8 (counts, sums) as JS numbers: every value we count fits in 2^53.
-    pg.types.setTypeParser(20, (value: string) => Number(value));
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
     const pool = new pg.Pool({
       connectionString: config.url,
       max: options.poolSize ?? 10,
@@ -57,7 +58,7 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : inspect(error);
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${message}`, { cause: error });
   }
 }

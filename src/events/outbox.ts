@@ -28,9 +28,9 @@ export interface NewOutboxEvent {
 export interface OutboxTransaction {
   readonly trx: Trx;
   /** Writes an event: it exists if and only if this transaction commits. Returns its id. */
-  recordEvent(createdAt: string, event: NewOutboxEvent): Promise<string>;
+  readonly recordEvent: (createdAt: string, event: NewOutboxEvent) => Promise<string>;
   /** Wakes the delivery workers once this transaction commits (for changes to the delivery queue). */
-  wakeWorkers(): Promise<void>;
+  readonly wakeWorkers: () => Promise<void>;
 }
 
 /**
@@ -43,21 +43,21 @@ export async function withOutbox<T>(
   ctx: Pick<AppContext, 'db' | 'dialect' | 'outbox'>,
   work: (tx: OutboxTransaction) => Promise<T>,
 ): Promise<T> {
-  let wake = false;
+  const wake = { requested: false };
   const result = await ctx.db.transaction().execute((trx) =>
     work({
       trx,
       recordEvent: async (createdAt, event) => {
-        wake = true;
+        wake.requested = true;
         return insertEvent(trx, createdAt, event);
       },
       wakeWorkers: async () => {
-        wake = true;
+        wake.requested = true;
         if (ctx.dialect === 'postgres') await sql`select pg_notify(${WAKEUP_CHANNEL}, current_schema())`.execute(trx);
       },
     }),
   );
-  if (wake) ctx.outbox.notify();
+  if (wake.requested) ctx.outbox.notify();
   return result;
 }
 

@@ -17,7 +17,7 @@ export function checkContentNegotiation(request: FastifyRequest): void {
       throw new AppError(
         'UNSUPPORTED_MEDIA_TYPE',
         415,
-        `Unsupported media type: send the body as application/json${type ? ` (got ${type.split(';')[0]})` : ''}`,
+        `Unsupported media type: send the body as application/json${type ? ` (got ${type.split(';')[0] ?? type})` : ''}`,
       );
     }
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { runInBackground } from '../background.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { areaOfPath } from './areas.js';
@@ -16,7 +17,7 @@ import { guardPartnerRequest } from './partner-guard.js';
  */
 export function answerBeforeRouting(ctx: AppContext) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    void (async () => {
+    runInBackground((async () => {
       reply.header('X-Request-Id', request.id);
       let refusal = routerRefusal(error);
       try {
@@ -25,7 +26,7 @@ export function answerBeforeRouting(ctx: AppContext) {
         refusal = toAppError(guardError);
       }
       sendError(request, reply, refusal);
-    })();
+    })(), (failure) => request.log.error({ err: failure }, 'a request refused by the router could not be answered'));
   };
 }
 

@@ -49,6 +49,7 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
       { retry_after: retryAfter },
     );
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what authenticateApiKey threw
   if (authError !== undefined) throw authError;
   request.partner = identity;
 }

@@ -59,13 +59,13 @@ export function describeErrors(part: string, errors: ErrorObject[]): ErrorDetail
     let message: string;
     switch (error.keyword) {
       case 'required': {
-        const missing = String((error.params as { missingProperty: string }).missingProperty);
+        const missing = (error.params as { missingProperty: string }).missingProperty;
         field = joinPath(field, missing);
         message = 'is required';
         break;
       }
       case 'additionalProperties': {
-        const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+        const extra = (error.params as { additionalProperty: string }).additionalProperty;
         field = joinPath(field, extra);
         const aliases = error.parentSchema?.['x-aliases'] as Record<string, string> | undefined;
         const hint = aliases?.[extra] ?? FIELD_ALIASES[extra];

@@ -146,7 +146,7 @@ export async function countItemsOfOrders(db: DbOrTrx, orderIds: string[]): Promi
     .where('prescriptions.medication_request_id', 'in', orderIds)
     .groupBy('prescriptions.medication_request_id')
     .execute();
-  return new Map(rows.map((r) => [r.order_id, Number(r.n)]));
+  return new Map(rows.map((r) => [r.order_id, r.n]));
 }
 
 /**

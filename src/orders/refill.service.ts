@@ -3,7 +3,7 @@ import type { PartnerIdentity } from '../partner-identity.js';
 import type { EventWriterContext, ReadContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
-import { AppError, notFound, validationError } from '../errors.js';
+import { type AppError, notFound, validationError } from '../errors.js';
 import { withOutbox } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';

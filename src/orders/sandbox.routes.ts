@@ -16,7 +16,8 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         // The body is optional: no body means "to the next status".
         preValidation: async (request) => {
-          if (request.body === undefined || request.body === null) request.body = {};
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the schema's type, but preValidation runs before the schema
+          request.body ??= {};
         },
         schema: {
           tags: ['Sandbox'],

@@ -13,7 +13,7 @@ const ALNUM = '0123456789ABCDEFGHJKLMNPRSTUVWXYZ';
 export function trackingFormatOf(carrierId: string, carrierName: string): TrackingFormat {
   const text = `${carrierId} ${carrierName}`.toLowerCase();
   if (/usps|postal|stamps/.test(text)) return 'usps';
-  if (/fedex/.test(text)) return 'fedex';
+  if (text.includes('fedex')) return 'fedex';
   if (/\bups\b|^ups|united parcel/.test(text)) return 'ups';
   return 'other';
 }

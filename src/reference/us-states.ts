@@ -33,5 +33,5 @@ export const isZipCode = (value: string): boolean => new RegExp(ZIP_CODE_PATTERN
  * Used in body schemas so that an unknown code is reported together with every other bad field.
  */
 export const STATE_CODE_PATTERN = `^(?:${Object.keys(US_STATES)
-  .map((code) => [...code].map((letter) => `[${letter}${letter.toLowerCase()}]`).join(''))
+  .map((code) => code.split('').map((letter) => `[${letter}${letter.toLowerCase()}]`).join(''))
   .join('|')})$`;

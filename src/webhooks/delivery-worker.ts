@@ -26,7 +26,7 @@ export interface WebhookWorkerOptions {
   logger?: WorkerLogger;
 }
 
-const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as WorkerLogger;
+const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
  * The delivery worker: fans outbox events out to deliveries and sends the due ones, with bounded
@@ -136,6 +136,7 @@ export class WebhookWorker {
       this.again = false;
       await dispatchOutbox(this.ctx);
       await this.claimAndStart();
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- kick() sets it while the cycle awaits
     } while (this.again && !this.stopped);
     await this.planNextLook();
   }
@@ -151,6 +152,7 @@ export class WebhookWorker {
       // Due now but not claimable (its endpoint is busy, or we are full): a finishing attempt wakes us.
       if (wait > 0) delay = Math.min(wait + 5, this.pollIntervalMs);
     }
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have been called while we awaited
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(this.kick, delay);
@@ -206,6 +208,7 @@ export class WebhookWorker {
       const token = randomUUID();
       await deliveries.leaseDeliveries(trx, sendable.map((c) => c.id), new Date(now.getTime() + this.leaseMs).toISOString(), token);
       return sendable.map((c) => {
+        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- sendable has only deliveries whose target was found
         const target = targets.get(c.endpoint_id)!;
         return { ...c, url: target.url, secret: target.secret, token };
       });

@@ -83,7 +83,7 @@ export async function earliestDueTime(db: DbOrTrx, now: string): Promise<string 
     .where('status', '=', 'pending')
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
     .executeTakeFirst();
-  return (row?.due as string | null | undefined) ?? null;
+  return row?.due ?? null;
 }
 
 export async function findDeliveryForUpdate(trx: Trx, deliveryId: string, dialect: DialectName): Promise<WebhookDeliveryTable | undefined> {

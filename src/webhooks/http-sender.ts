@@ -111,7 +111,7 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   }
   if (size === 0) return null;
   // PostgreSQL text cannot hold NUL characters.
-  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, '');
+  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '');
 }
 
 function describeNetworkError(error: unknown): string {

@@ -76,9 +76,11 @@ function embeddedIpv4(ipv6: string): string | null {
   if (groups === null) return null;
   const toV4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  /* eslint-disable @typescript-eslint/no-non-null-assertion -- expandIpv6 returns exactly 8 groups */
   if (zeros(0, 5) && groups[5] === 0xffff) return toV4(groups[6]!, groups[7]!); // ::ffff:a.b.c.d
   if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return toV4(groups[6]!, groups[7]!); // NAT64
   if (groups[0] === 0x2002) return toV4(groups[1]!, groups[2]!); // 6to4
+  /* eslint-enable @typescript-eslint/no-non-null-assertion */
   return null;
 }
 
@@ -155,7 +157,6 @@ export async function checkHostIsPublic(hostname: string, policy: UrlPolicy, res
  */
 export function guardedLookup(policy: UrlPolicy, resolve: ResolveAll = systemResolveAll): LookupFunction {
   return (hostname, options, callback) => {
-    const cb = callback as (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
     resolve(hostname)
       .then((addresses) => {
         if (addresses.length === 0) throw Object.assign(new Error(`host ${hostname} could not be resolved`), { code: 'ENOTFOUND' });
@@ -164,17 +165,18 @@ export function guardedLookup(policy: UrlPolicy, resolve: ResolveAll = systemRes
           const bad = addresses.find((a) => isInternalAddress(a.address));
           if (problem || bad) {
             throw Object.assign(
-              new Error(`refused: ${hostname} ${problem ?? `resolves to the internal address ${bad?.address}`} (SSRF protection)`),
+              new Error(`refused: ${hostname} ${problem ?? `resolves to the internal address ${bad?.address ?? ''}`} (SSRF protection)`),
               { code: 'EWEBHOOKTARGET' },
             );
           }
         }
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         const usable = wanted.length > 0 ? wanted : addresses;
-        if (options.all) cb(null, usable.map((a) => ({ address: a.address, family: a.family })));
-        else cb(null, usable[0]!.address, usable[0]!.family);
+        if (options.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- addresses is not empty, so neither is usable
+        else callback(null, usable[0]!.address, usable[0]!.family);
       })
-      .catch((error: NodeJS.ErrnoException) => cb(error, options.all ? [] : '', undefined));
+      .catch((error: unknown) => callback(error as NodeJS.ErrnoException, options.all ? [] : '', undefined));
   };
 }
 

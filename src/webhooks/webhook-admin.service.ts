@@ -92,7 +92,9 @@ export async function enableEndpoint(ctx: EventWriterContext, endpointId: string
     return requeued;
   });
   const row = await repo.findEndpointById(ctx.db, endpointId);
-  return { ...toOperatorEndpoint(row!), redelivered };
+  // Deleted by another request since the transaction committed.
+  if (!row) throw notFound('Webhook endpoint not found');
+  return { ...toOperatorEndpoint(row), redelivered };
 }
 
 function toOperatorEndpoint(row: WebhookEndpointTable): OperatorEndpointView {

@@ -24,7 +24,7 @@ export async function countLiveEndpoints(db: DbOrTrx, clinicId: string): Promise
     .where('clinic_id', '=', clinicId)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 export async function findLiveEndpointByUrl(db: DbOrTrx, clinicId: string, url: string): Promise<WebhookEndpointTable | undefined> {

@@ -62,7 +62,7 @@ export class TestApp {
       { ...(options.clock ? { clock: options.clock } : {}), postgres: { schema: database.schema, poolSize: 5 } },
     );
     const app = await buildApp(runtime.ctx, options.logStream ? { logStream: options.logStream } : {});
-    return new TestApp(app, runtime.ctx, runtime.close, database.drop);
+    return new TestApp(app, runtime.ctx, () => runtime.close(), () => database.drop());
   }
 
   async close(): Promise<void> {

@@ -28,7 +28,7 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
 
   const stored = (id: string) => t.ctx.db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst();
   const count = async () =>
-    Number((await t.ctx.db.selectFrom('patients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    (await t.ctx.db.selectFrom('patients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
   const post = (body: unknown, key = clinic.apiKey) => t.partner(key).post(URL_, body);
 
   it('when a complete patient is posted, then 200 with the spec envelope and every field is stored', async () => {
@@ -134,7 +134,7 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
   });
   const contact = (key: string, value: unknown) => ({ contacts: [{ key, value }] });
   const PHONE = /must be a US phone number/;
-  const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string, string | RegExp]> = [
+  const cases: readonly (readonly [string, Record<string, unknown>, string, string | RegExp])[] = [
     missing('first_name'),
     missing('last_name'),
     missing('gender'),

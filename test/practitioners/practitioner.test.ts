@@ -21,7 +21,7 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
 
   const stored = (id: string) => t.ctx.db.selectFrom('practitioners').selectAll().where('id', '=', id).executeTakeFirst();
   const count = async () =>
-    Number((await t.ctx.db.selectFrom('practitioners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    (await t.ctx.db.selectFrom('practitioners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
   const post = (body: unknown, key = clinic.apiKey) => t.partner(key).post(URL_, body);
 
   it('when a valid human practitioner is posted, then 200 with the spec envelope and the row is stored', async () => {
@@ -122,7 +122,7 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
   });
 
   const missing = (field: string) => [`${field} is missing`, { [field]: undefined }, field, 'is required'] as const;
-  const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string, string | RegExp]> = [
+  const cases: readonly (readonly [string, Record<string, unknown>, string, string | RegExp])[] = [
     missing('first_name'),
     missing('last_name'),
     missing('email'),

@@ -28,7 +28,7 @@ describe('US state codes', () => {
   it('when any known code is written in upper, lower or mixed case, then STATE_CODE_PATTERN accepts it', () => {
     const pattern = new RegExp(STATE_CODE_PATTERN, 'u');
     for (const code of Object.keys(US_STATES)) {
-      const [a = '', b = ''] = [...code];
+      const [a = '', b = ''] = code.split('');
       for (const variant of [code, code.toLowerCase(), a + b.toLowerCase(), a.toLowerCase() + b]) {
         expect(pattern.test(variant), variant).toBe(true);
       }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runInBackground } from '../../src/background.js';
 
 /**
  * The README's quick start, for real: the built server as a child process on a real port, called
@@ -43,8 +44,8 @@ function spawnServer(env: Record<string, string>) {
   children.push(child);
   let out = '';
   let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, stdout: () => out, stderr: () => err, exited };
 }
@@ -54,7 +55,7 @@ async function startServer(env: Record<string, string>): Promise<Started> {
   const server = spawnServer(env);
   const deadline = Date.now() + 20_000;
   let exitCode: number | null | undefined;
-  void server.exited.then((code) => (exitCode = code));
+  runInBackground(server.exited.then((code) => (exitCode = code)), (error) => console.error(error));
   for (;;) {
     const match = /on (http:\/\/127\.0\.0\.1:(\d+))/.exec(server.stdout());
     if (match?.[1] && server.stdout().includes('API reference:')) {
@@ -62,7 +63,7 @@ async function startServer(env: Record<string, string>): Promise<Started> {
       const ready = await fetch(`${baseUrl}/readyz`).catch(() => null);
       if (ready?.status === 200) return { ...server, baseUrl };
     }
-    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${server.stdout()}\n${server.stderr()}`);
+    if (exitCode !== undefined) throw new Error(`server exited with ${String(exitCode)}:\n${server.stdout()}\n${server.stderr()}`);
     if (Date.now() > deadline) throw new Error(`server did not start:\n${server.stdout()}\n${server.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
