@@ -17,17 +17,22 @@ import { guardPartnerRequest } from './partner-guard.js';
  */
 export function answerBeforeRouting(ctx: AppContext) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    runInBackground((async () => {
-      reply.header('X-Request-Id', request.id);
-      let refusal = routerRefusal(error);
-      try {
-        if (areaOfPath(request.url.split('?')[0] ?? '/') === 'partner') await guardPartnerRequest(ctx, request, reply);
-      } catch (guardError) {
-        refusal = toAppError(guardError);
-      }
-      sendError(request, reply, refusal);
-    })(), (failure) => request.log.error({ err: failure }, 'a request refused by the router could not be answered'));
+    runInBackground(answerRefusal(ctx, error, request, reply), (failure) => {
+      request.log.error({ err: failure }, 'a request refused by the router could not be answered');
+      if (!reply.sent) sendError(request, reply, new AppError('INTERNAL_ERROR', 500, 'Internal server error'));
+    });
   };
+}
+
+async function answerRefusal(ctx: AppContext, error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('X-Request-Id', request.id);
+  let refusal = routerRefusal(error);
+  try {
+    if (areaOfPath(request.url.split('?')[0] ?? '/') === 'partner') await guardPartnerRequest(ctx, request, reply);
+  } catch (guardError) {
+    refusal = toAppError(guardError);
+  }
+  sendError(request, reply, refusal);
 }
 
 function routerRefusal(error: FastifyError): AppError {
