@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
 import { systemClock, type Clock } from './clock.js';
@@ -42,4 +42,18 @@ export async function openRuntime(
       await database.close();
     },
   };
+}
+
+/**
+ * The configuration of a process started from the command line (the server, the worker): on a bad
+ * variable it prints every problem and exits with status 1, before anything is opened.
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }

@@ -1,24 +1,15 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { runInBackground } from './background.js';
-import { openRuntime } from './bootstrap.js';
+import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { seedSandbox } from './sandbox-seed.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { type Config } from './config.js';
 import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
 
   const runtime = await openRuntime(config);
   const { ctx } = runtime;

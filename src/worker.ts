@@ -1,7 +1,6 @@
 import { pino } from 'pino';
 import { runInBackground } from './background.js';
-import { openRuntime } from './bootstrap.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { logSerializers } from './logging.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
@@ -11,16 +10,7 @@ import { WebhookWorker } from './webhooks/delivery-worker.js';
  * configuration as the server; closes gracefully on SIGINT/SIGTERM (attempts in flight finish).
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
 
   // Errors are logged without the driver's row data (PHI), as in the server: see logging.ts.
   const logger = pino({ level: config.logLevel, base: { process: 'webhook-worker' }, serializers: logSerializers });

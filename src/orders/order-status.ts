@@ -30,6 +30,19 @@ export const statusRank = (status: string): number => (ORDER_STATUSES as readonl
 export const isOrderStatus = (value: string): value is OrderStatus =>
   (ORDER_STATUSES as readonly string[]).includes(value);
 
+/** The status fields of a medication request created at `now` (an original or a refill): pending, nothing done yet. */
+export function initialStatusFields(now: string) {
+  return {
+    status: 'pending' as OrderStatus,
+    tracking_number: null,
+    shipped_at: null,
+    delivered_at: null,
+    cancelled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** The statuses an order in `from` may move to directly. */
 export const allowedNext = (from: OrderStatus): readonly OrderStatus[] => ALLOWED[from];
 

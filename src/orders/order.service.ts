@@ -13,6 +13,7 @@ import { findPatient } from '../patients/patient.repository.js';
 import { findPractitioner } from '../practitioners/practitioner.repository.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
 import { checkShipping, checkShippable, checkSpecies } from './order-rules.js';
+import { initialStatusFields } from './order-status.js';
 import { loadOrderView } from './order-view.js';
 import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
 import type { CreateOrderInput, MedicationItemInput, OrderViewData } from './order.schemas.js';
@@ -78,7 +79,6 @@ export async function createOrder(
     clinic_id: clinicId,
     patient_id: patient.id,
     practitioner_id: practitioner.id,
-    status: 'pending',
     carrier_id: shipping.carrierId,
     carrier_name: shipping.carrierName,
     service_id: shipping.serviceId,
@@ -90,12 +90,7 @@ export async function createOrder(
     shipment_group_id: blankToNull(input.shipment_group_id),
     refill_of: null,
     chain_origin_id: null,
-    tracking_number: null,
-    shipped_at: null,
-    delivered_at: null,
-    cancelled_at: null,
-    created_at: now,
-    updated_at: now,
+    ...initialStatusFields(now),
   };
   const prescriptionId = randomUUID();
   const items = input.medication_requests.map((item, position) => {

@@ -10,7 +10,7 @@ import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
 import { findPatient } from '../patients/patient.repository.js';
 import { checkShippable, checkShipping } from './order-rules.js';
-import type { OrderStatus } from './order-status.js';
+import { initialStatusFields, type OrderStatus } from './order-status.js';
 import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
 import * as orders from './order.repository.js';
@@ -85,7 +85,6 @@ export async function createRefill(
   const newOrder: MedicationRequestTable = {
     ...order,
     id: randomUUID(),
-    status: 'pending',
     carrier_name: shipping.carrierName,
     service_name: shipping.serviceName,
     shipping_original_cents: shipping.originalCents,
@@ -94,12 +93,7 @@ export async function createRefill(
     shipment_group_id: blankToNull(input.shipment_group_id),
     refill_of: order.id,
     chain_origin_id: originId,
-    tracking_number: null,
-    shipped_at: null,
-    delivered_at: null,
-    cancelled_at: null,
-    created_at: now,
-    updated_at: now,
+    ...initialStatusFields(now),
   };
 
   try {
