@@ -29,25 +29,43 @@ export async function autoAdvanceOnce(ctx: Ctx, intervalMs: number): Promise<num
   return moved;
 }
 
+/** Runs `tick` every `intervalMs` until the returned cancel function is called. */
+export type IntervalScheduler = (intervalMs: number, tick: () => void) => () => void;
+
+/** The default scheduler: an unref'd setInterval (it never keeps the process alive). */
+export const setIntervalScheduler: IntervalScheduler = (intervalMs, tick) => {
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
+export interface SandboxAutoAdvanceOptions {
+  /** How the passes are scheduled (default: `setIntervalScheduler`); tests inject their own. */
+  scheduler?: IntervalScheduler;
+  /** Called after each pass that completed, with how many orders it moved (for logs, metrics and tests). */
+  onPass?: (moved: number) => void;
+}
+
 /**
  * Starts the timer in the development environment when SANDBOX_AUTO_ADVANCE_MS is above 0; returns
- * its stop function (a no-op otherwise). Passes never overlap.
+ * its stop function (a no-op otherwise: nothing is scheduled at all). Passes never overlap.
  */
-export function startSandboxAutoAdvance(ctx: Ctx): () => Promise<void> {
+export function startSandboxAutoAdvance(ctx: Ctx, options: SandboxAutoAdvanceOptions = {}): () => Promise<void> {
   const intervalMs = ctx.config.sandboxAutoAdvanceMs;
   if (ctx.config.env !== 'development' || intervalMs <= 0) return async () => undefined;
+  const schedule = options.scheduler ?? setIntervalScheduler;
   let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
+  const cancel = schedule(intervalMs, () => {
     if (running) return;
     running = autoAdvanceOnce(ctx, intervalMs)
+      .then((moved) => options.onPass?.(moved))
       .catch((error: unknown) => ctx.logger?.error({ err: error }, 'sandbox auto-advance failed'))
       .finally(() => {
         running = null;
       });
-  }, intervalMs);
-  timer.unref();
+  });
   return async () => {
-    clearInterval(timer);
+    cancel();
     await running;
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventWriterContext } from '../context.js';
 import * as deliveries from './delivery.repository.js';
-import { attemptDelivery, type ClaimedDelivery } from './delivery.service.js';
+import { attemptDelivery, type AttemptResult, type ClaimedDelivery } from './delivery.service.js';
 import { dispatchOutbox } from './dispatcher.js';
 import { createHttpSender, type WebhookSender } from './http-sender.js';
 import { urlPolicyOf } from './url-safety.js';
@@ -24,6 +24,12 @@ export interface WebhookWorkerOptions {
   /** Defaults to the HTTP sender with the deployment's SSRF policy and timeout. */
   sender?: WebhookSender;
   logger?: WorkerLogger;
+}
+
+/** One attempt the worker made and recorded (see `WebhookWorker.onAttempt`). */
+export interface RecordedAttempt extends AttemptResult {
+  eventId: string;
+  endpointId: string;
 }
 
 const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -51,6 +57,9 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private listener: WakeupListener | null = null;
+  private draining = 0;
+  private idleWaiters: (() => void)[] = [];
+  private readonly attemptListeners = new Set<(attempt: RecordedAttempt) => void>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -100,12 +109,51 @@ export class WebhookWorker {
    * For tests (with a fake clock) and for one-shot runs; do not mix with a started worker.
    */
   async drain(): Promise<void> {
-    for (;;) {
-      await dispatchOutbox(this.ctx);
-      await this.claimAndStart();
-      if (this.inFlight.size === 0) return;
-      await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    this.draining += 1;
+    try {
+      for (;;) {
+        await dispatchOutbox(this.ctx);
+        await this.claimAndStart();
+        if (this.inFlight.size === 0) return;
+        await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+      }
+    } finally {
+      this.draining -= 1;
+      this.settle();
     }
+  }
+
+  /**
+   * Resolves once the worker is idle: no look at the queue under way and no attempt in flight (at
+   * once when it is idle now). Every attempt started before is then recorded. An idle started worker
+   * waits for a wake-up, its next due retry or its poll, so this is "nothing to do right now", not
+   * "done for good": for graceful hand-overs, health checks and tests that must know that the
+   * worker has finished what it was woken for. On a started worker, call it once `start()` resolved.
+   */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Calls `listener` after each attempt this worker made, once its outcome is recorded (`status`:
+   * delivered, pending for a retry at `nextAttemptAt`, failed; null when another worker had taken
+   * the lease over), for metrics and tests; returns the function that unsubscribes it. A listener
+   * that throws is logged and never disturbs the worker. Attempts whose outcome could not be
+   * recorded (the database failed) are not reported.
+   */
+  onAttempt(listener: (attempt: RecordedAttempt) => void): () => void {
+    this.attemptListeners.add(listener);
+    return () => this.attemptListeners.delete(listener);
+  }
+
+  private isIdle(): boolean {
+    return this.cycle === null && this.inFlight.size === 0 && this.draining === 0;
+  }
+
+  private settle(): void {
+    if (!this.isIdle()) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Wakes the worker; coalesces wake-ups that arrive while it is busy. */
@@ -128,6 +176,7 @@ export class WebhookWorker {
           // The cycle failed before it could plan its next look.
           this.timer = setTimeout(this.kick, this.pollIntervalMs);
         }
+        this.settle();
       });
   };
 
@@ -232,6 +281,7 @@ export class WebhookWorker {
         else this.log.warn({ ...fields, error: result.outcome.error }, 'webhook attempt failed');
         if (result.endpointDisabled) this.log.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled');
         if (result.status === null) this.log.warn(fields, 'webhook attempt finished after its lease was taken over');
+        this.report({ ...result, eventId: delivery.event_id, endpointId: delivery.endpoint_id });
       })
       .catch((error: unknown) => {
         // Not recorded (the database failed): the lease expires and the delivery is attempted again.
@@ -240,7 +290,18 @@ export class WebhookWorker {
       .finally(() => {
         this.inFlight.delete(delivery.id);
         this.kick();
+        this.settle();
       });
     this.inFlight.set(delivery.id, { endpointId: delivery.endpoint_id, done });
+  }
+
+  private report(attempt: RecordedAttempt): void {
+    for (const listener of [...this.attemptListeners]) {
+      try {
+        listener(attempt);
+      } catch (error) {
+        this.log.error({ err: error, deliveryId: attempt.deliveryId }, 'webhook worker: attempt listener failed');
+      }
+    }
   }
 }

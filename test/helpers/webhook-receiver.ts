@@ -1,14 +1,29 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { vi } from 'vitest';
+import { runInBackground } from '../../src/background.js';
 
-/** What the receiver answers to one request. `hang` never answers (a timing-out endpoint). */
+/** A gate that holds answers until the test releases it (see `ScriptedResponse.heldBy`). */
+export class Gate {
+  private open!: () => void;
+  readonly released = new Promise<void>((resolve) => (this.open = resolve));
+
+  release(): void {
+    this.open();
+  }
+}
+
+/**
+ * What the receiver answers to one request. `hang` never answers (a timing-out endpoint);
+ * `heldBy` answers only once the gate is released (a slow endpoint the test controls).
+ */
 export interface ScriptedResponse {
   status?: number;
   body?: string;
   headers?: Record<string, string>;
-  delayMs?: number;
   hang?: boolean;
+  heldBy?: Gate;
 }
 
 export interface ReceivedRequest {
@@ -17,7 +32,6 @@ export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   /** The raw body, exactly as received. */
   body: string;
-  receivedAt: number;
 }
 
 /**
@@ -32,6 +46,7 @@ export class WebhookReceiver {
   private waiters: { count: number; resolve: () => void }[] = [];
   /** Requests received before the current script was set (the script counts from there). */
   private scriptOffset = 0;
+  private unanswered = 0;
 
   private constructor(responses: ScriptedResponse[]) {
     this.responses = responses;
@@ -58,8 +73,16 @@ export class WebhookReceiver {
     this.scriptOffset = this.received.length;
   }
 
-  /** Resolves once `count` requests have arrived (in total), or rejects after `timeoutMs`. */
-  async waitFor(count: number, timeoutMs = 5000): Promise<ReceivedRequest[]> {
+  /** Requests received whose connection is still open without an answer (held or hanging). */
+  get pending(): number {
+    return this.unanswered;
+  }
+
+  /**
+   * Resolves once `count` requests have arrived (in total). The timeout only turns a hang into a
+   * failure: it is generous because loaded CI machines are slow, and no test relies on it.
+   */
+  async waitFor(count: number, timeoutMs = 15_000): Promise<ReceivedRequest[]> {
     if (this.received.length >= count) return this.received.slice(0, count);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -75,14 +98,25 @@ export class WebhookReceiver {
     return this.received.slice(0, count);
   }
 
-  /** Verifies a request as a partner would, with the `standardwebhooks` package; returns the parsed payload. */
-  static verify(secret: string, request: ReceivedRequest): any {
+  /**
+   * Verifies a request as a partner would, with the `standardwebhooks` package; returns the parsed
+   * payload. The package checks the timestamp against the partner's clock (±5 min): `now` is that
+   * clock, the real one by default; pass the injected clock's time when the server runs on a fake one.
+   */
+  static verify(secret: string, request: ReceivedRequest, now?: Date): any {
     const headers: Record<string, string> = {};
     for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    return new Webhook(secret).verify(request.body, headers);
+    if (!now) return new Webhook(secret).verify(request.body, headers);
+    // Synchronous: nothing else runs while Date is set to the partner's clock.
+    vi.useFakeTimers({ toFake: ['Date'], now });
+    try {
+      return new Webhook(secret).verify(request.body, headers);
+    } finally {
+      vi.useRealTimers();
+    }
   }
 
   /** Stops listening and drops every open connection (hanging ones included). */
@@ -112,8 +146,9 @@ export class WebhookReceiver {
           path: request.url ?? '',
           headers: request.headers,
           body: Buffer.concat(chunks).toString('utf8'),
-          receivedAt: Date.now(),
         });
+        this.unanswered += 1;
+        response.once('close', () => (this.unanswered -= 1));
         for (const waiter of this.waiters.filter((w) => this.received.length >= w.count)) waiter.resolve();
         this.waiters = this.waiters.filter((w) => this.received.length < w.count);
         const script = this.responses[Math.min(index, this.responses.length - 1)] ?? { status: 200 };
@@ -123,7 +158,7 @@ export class WebhookReceiver {
           response.writeHead(script.status ?? 200, { 'content-type': 'text/plain', ...script.headers });
           response.end(script.body ?? 'ok');
         };
-        if (script.delayMs) setTimeout(answer, script.delayMs);
+        if (script.heldBy) runInBackground(script.heldBy.released.then(answer), (error) => response.destroy(error as Error));
         else answer();
       });
     });

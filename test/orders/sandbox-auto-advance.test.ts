@@ -1,8 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { autoAdvanceOnce, startSandboxAutoAdvance } from '../../src/orders/sandbox-auto-advance.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { autoAdvanceOnce, startSandboxAutoAdvance, type IntervalScheduler } from '../../src/orders/sandbox-auto-advance.js';
 import { createOrder, createOrderSetup, getOrder, type OrderSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
+
+/** A scheduler that only records what it is asked to schedule (nothing ever runs on its own). */
+function recordingScheduler() {
+  const scheduled: { intervalMs: number; cancelled: boolean }[] = [];
+  const scheduler: IntervalScheduler = (intervalMs) => {
+    const entry = { intervalMs, cancelled: false };
+    scheduled.push(entry);
+    return () => {
+      entry.cancelled = true;
+    };
+  };
+  return { scheduler, scheduled };
+}
 
 describe.each(DIALECTS)('sandbox auto-advance (SANDBOX_AUTO_ADVANCE_MS) on %s', (dialect) => {
   let t: TestApp;
@@ -42,20 +55,34 @@ describe.each(DIALECTS)('sandbox auto-advance (SANDBOX_AUTO_ADVANCE_MS) on %s', 
   it('when the timer runs in development, then orders move without any call', async () => {
     const id = await createOrder(t, setup);
     now += 1000;
-    const stop = startSandboxAutoAdvance({ ...t.ctx, config: { ...t.ctx.config, sandboxAutoAdvanceMs: 20 } });
+    // The real setInterval scheduler; the test awaits the first completed pass instead of polling.
+    let passed!: (moved: number) => void;
+    const firstPass = new Promise<number>((resolve) => (passed = resolve));
+    const stop = startSandboxAutoAdvance({ ...t.ctx, config: { ...t.ctx.config, sandboxAutoAdvanceMs: 20 } }, { onPass: (moved) => passed(moved) });
     try {
-      await vi.waitFor(async () => expect((await getOrder(t, setup.clinic, id)).status).toBe('processing'), { timeout: 5000, interval: 25 });
+      expect(await firstPass).toBe(1);
     } finally {
       await stop();
     }
+    const order = await getOrder(t, setup.clinic, id);
+    expect(order.status).toBe('processing');
+    expect(order.status_history.at(-1)).toMatchObject({ actor: 'sandbox' });
   });
 
   it('when the server is the production environment, then the timer never starts', async () => {
-    const id = await createOrder(t, setup);
-    now += 1000;
-    const stop = startSandboxAutoAdvance({ ...t.ctx, config: { ...t.ctx.config, env: 'production', sandboxAutoAdvanceMs: 20 } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const config = { ...t.ctx.config, sandboxAutoAdvanceMs: 20 };
+    // The same setting in development schedules a pass every 20 ms...
+    const development = recordingScheduler();
+    const stopDevelopment = startSandboxAutoAdvance({ ...t.ctx, config: { ...config, env: 'development' } }, { scheduler: development.scheduler });
+    expect(development.scheduled).toEqual([{ intervalMs: 20, cancelled: false }]);
+    await stopDevelopment();
+    expect(development.scheduled).toEqual([{ intervalMs: 20, cancelled: true }]);
+
+    // ...and in production schedules nothing at all.
+    const production = recordingScheduler();
+    const stop = startSandboxAutoAdvance({ ...t.ctx, config: { ...config, env: 'production' } }, { scheduler: production.scheduler });
+    expect(production.scheduled).toEqual([]);
     await stop();
-    expect((await getOrder(t, setup.clinic, id)).status).toBe('pending');
+    expect(production.scheduled).toEqual([]);
   });
 });

@@ -6,12 +6,13 @@ import { openRuntime, type Runtime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig, type DatabaseConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/database.js';
+import type { Clock } from '../../src/clock.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { attemptsOf, deliveriesOf, deliveryReaching, emitEvent, eventually } from './support.js';
+import { attemptsOf, deliveriesOf, emitEvent, fakeClock, nextAttempt } from './support.js';
 
 /** A database that outlives one runtime: a temporary SQLite file, or a PostgreSQL schema. */
 async function durableDatabase(dialect: DialectName): Promise<{ config: DatabaseConfig; schema?: string; drop(): Promise<void> }> {
@@ -22,9 +23,12 @@ async function durableDatabase(dialect: DialectName): Promise<{ config: Database
 
 describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => {
   let database: Awaited<ReturnType<typeof durableDatabase>>;
-  const open = async (): Promise<Runtime> => {
+  const open = async (clock?: Clock): Promise<Runtime> => {
     const config = loadConfig({ LOG_LEVEL: 'silent', RUN_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms', WEBHOOK_TIMEOUT_MS: '1000' });
-    return openRuntime({ ...config, database: database.config }, { postgres: { ...(database.schema ? { schema: database.schema } : {}), poolSize: 3 } });
+    return openRuntime(
+      { ...config, database: database.config },
+      { ...(clock ? { clock } : {}), postgres: { ...(database.schema ? { schema: database.schema } : {}), poolSize: 3 } },
+    );
   };
   beforeAll(async () => {
     database = await durableDatabase(dialect);
@@ -42,8 +46,9 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     const key = await issueApiKey(first.ctx, clinic.clinic_id);
     const { secret } = await registerWebhook(first.ctx, { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }, { clinic_id: clinic.clinic_id, webhook_url: url });
     const worker = await WebhookWorker.start(first.ctx, { pollIntervalMs: 100 });
+    const firstAttempt = nextAttempt(worker);
     const attempted = await emitEvent(first.ctx, clinic.clinic_id, 'order.created');
-    await eventually(async () => (await attemptsOf(first.ctx, attempted)).length > 0);
+    expect(await firstAttempt).toMatchObject({ eventId: attempted, status: 'pending' });
     await worker.stop();
     const [afterFirstLife] = await deliveriesOf(first.ctx, attempted);
     const unsent = await emitEvent(first.ctx, clinic.clinic_id, 'order.cancelled');
@@ -57,11 +62,13 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     const second = await open();
     const worker2 = await WebhookWorker.start(second.ctx, { pollIntervalMs: 100 });
     try {
-      const got = await receiver.waitFor(2, 5000);
+      const got = await receiver.waitFor(2);
       expect(got.map((r) => r.headers['webhook-id']).sort()).toEqual([attempted, unsent].sort());
       for (const request of got) WebhookReceiver.verify(secret, request);
-      await deliveryReaching(second.ctx, attempted, ['delivered']);
-      await deliveryReaching(second.ctx, unsent, ['delivered']);
+      // Idle: both attempts are recorded.
+      await worker2.whenIdle();
+      expect((await deliveriesOf(second.ctx, attempted))[0]!.status).toBe('delivered');
+      expect((await deliveriesOf(second.ctx, unsent))[0]!.status).toBe('delivered');
       const attempts = await attemptsOf(second.ctx, attempted);
       expect(attempts.at(-1)).toMatchObject({ response_status: 200, attempt_number: afterFirstLife!.attempt_count + 1 });
       expect(attempts[0]!.error).toMatch(/ECONNREFUSED/);
@@ -74,27 +81,38 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
 
   it('when a worker died during an attempt, then its lease expires and another worker attempts the delivery', async () => {
     const receiver = await WebhookReceiver.start();
-    const runtime = await open();
+    const time = fakeClock();
+    const runtime = await open(time.clock);
+    // Driven by hand under the fake clock: a drain attempts everything that is due and not leased.
+    const worker = new WebhookWorker(runtime.ctx);
     try {
       const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' });
       const key = await issueApiKey(runtime.ctx, clinic.clinic_id);
       await registerWebhook(runtime.ctx, { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }, { clinic_id: clinic.clinic_id, webhook_url: receiver.url() });
-      const eventId = await emitEvent(runtime.ctx, clinic.clinic_id);
+      const leased = await emitEvent(runtime.ctx, clinic.clinic_id);
+      const free = await emitEvent(runtime.ctx, clinic.clinic_id, 'order.cancelled');
       await dispatchOutbox(runtime.ctx);
-      // A worker claimed it and vanished: the lease runs for another 600 ms.
-      const leasedUntil = new Date(Date.now() + 600).toISOString();
-      await runtime.ctx.db.updateTable('webhook_deliveries').set({ claimed_until: leasedUntil, claim_token: 'dead-worker' }).where('event_id', '=', eventId).execute();
+      // A worker claimed the first delivery and vanished: its lease runs for another 10 minutes.
+      const leasedUntil = time.now() + 10 * 60_000;
+      await runtime.ctx.db
+        .updateTable('webhook_deliveries')
+        .set({ claimed_until: new Date(leasedUntil).toISOString(), claim_token: 'dead-worker' })
+        .where('event_id', '=', leased)
+        .execute();
 
-      const worker = await WebhookWorker.start(runtime.ctx, { pollIntervalMs: 100 });
-      try {
-        const [got] = await receiver.waitFor(1, 3000);
-        expect(got!.receivedAt).toBeGreaterThanOrEqual(Date.parse(leasedUntil));
-        const [delivery] = await deliveryReaching(runtime.ctx, eventId, ['delivered']);
-        expect(delivery).toMatchObject({ attempt_count: 1, claim_token: null, claimed_until: null });
-      } finally {
-        await worker.stop();
-      }
+      // While the lease holds, a drain delivers the other event but leaves the leased one alone.
+      await worker.drain();
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([free]);
+      expect((await deliveriesOf(runtime.ctx, leased))[0]).toMatchObject({ status: 'pending', attempt_count: 0, claim_token: 'dead-worker' });
+
+      // Once it has expired, the delivery is attempted, once.
+      time.set(leasedUntil + 1);
+      await worker.drain();
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([free, leased]);
+      const [delivery] = await deliveriesOf(runtime.ctx, leased);
+      expect(delivery).toMatchObject({ status: 'delivered', attempt_count: 1, claim_token: null, claimed_until: null });
     } finally {
+      await worker.stop();
       await runtime.close();
       await receiver.stop();
     }

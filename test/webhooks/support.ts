@@ -2,7 +2,7 @@ import type { AppContext } from '../../src/context.js';
 import type { OutboxEventType } from '../../src/events/event-types.js';
 import { withOutbox } from '../../src/events/outbox.js';
 import { isoNow } from '../../src/clock.js';
-import { WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker, type RecordedAttempt, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 
 /** A quick schedule for tests: three attempts, 50 ms apart (the real one is tested on its own). */
@@ -36,9 +36,18 @@ export async function emitEvent(
   return withOutbox(ctx, ({ recordEvent }) => recordEvent(isoNow(ctx.clock), { clinicId, type, payload }));
 }
 
-/** Starts a worker on the app's context; stop it with `stopAll`. */
+/** A poll so long that no test ever sees it: only wake-ups and due retries move a started worker. */
+export const NO_POLL_MS = 60 * 60 * 1000;
+
+/**
+ * Starts a worker on the app's context; stop it with `stop()`. It polls only every hour, so what it
+ * delivers during a test was woken by an event (in-process or NOTIFY) or by its own due-retry timer.
+ */
 export async function startWorker(t: TestApp, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
-  return WebhookWorker.start(t.ctx, { pollIntervalMs: 200, ...options });
+  const worker = await WebhookWorker.start(t.ctx, { pollIntervalMs: NO_POLL_MS, ...options });
+  // Its first look at the queue is over: from here on only a wake-up makes it look again.
+  await worker.whenIdle();
+  return worker;
 }
 
 export async function deliveriesOf(ctx: AppContext, eventId: string) {
@@ -49,21 +58,54 @@ export async function attemptsOf(ctx: AppContext, eventId: string) {
   return ctx.db.selectFrom('webhook_delivery_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempt_number').execute();
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+/** A clock the test moves by hand (give `clock` to `TestApp.start`). */
+export function fakeClock(start = Date.parse('2030-01-01T09:00:00.000Z')) {
+  let now = start;
+  return {
+    clock: (): Date => new Date(now),
+    now: (): number => now,
+    advance: (ms: number): void => {
+      now += ms;
+    },
+    set: (ms: number): void => {
+      now = ms;
+    },
+  };
+}
+export type FakeClock = ReturnType<typeof fakeClock>;
+
+/**
+ * Drives a worker that is not started through an event's retry schedule under a fake clock: drains,
+ * then moves the clock to the next attempt's due time and drains again, until every delivery of the
+ * event is delivered or failed. Returns the deliveries.
+ */
+export async function settle(worker: WebhookWorker, ctx: AppContext, time: FakeClock, eventId: string, maxDrains = 20) {
+  for (let drains = 0; drains < maxDrains; drains++) {
+    await worker.drain();
+    const rows = await deliveriesOf(ctx, eventId);
+    const due = rows.filter((r) => r.status === 'pending').map((r) => Date.parse(r.next_attempt_at ?? ''));
+    if (due.length === 0) return rows;
+    if (due.some(Number.isNaN)) throw new Error(`a pending delivery of ${eventId} has no next attempt`);
+    time.set(Math.max(time.now(), Math.min(...due)));
   }
+  throw new Error(`the deliveries of ${eventId} did not settle within ${maxDrains} drains`);
 }
 
-/** A delivery's row once it reaches one of `statuses`. */
-export async function deliveryReaching(ctx: AppContext, eventId: string, statuses: string[], timeoutMs = 5000) {
-  return eventually(async () => {
-    const rows = await deliveriesOf(ctx, eventId);
-    return rows.length > 0 && rows.every((r) => statuses.includes(r.status)) ? rows : undefined;
-  }, timeoutMs, `deliveries of ${eventId} to reach ${statuses.join('/')}`);
+/**
+ * Resolves with the next attempt the worker records that `matches` (subscribe before causing it).
+ * The timeout only turns a hang into a failure; it is generous for loaded CI machines.
+ */
+export function nextAttempt(worker: WebhookWorker, matches: (attempt: RecordedAttempt) => boolean = () => true, timeoutMs = 15_000): Promise<RecordedAttempt> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`the worker recorded no matching attempt within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = worker.onAttempt((attempt) => {
+      if (!matches(attempt)) return;
+      clearTimeout(timer);
+      off();
+      resolve(attempt);
+    });
+  });
 }
