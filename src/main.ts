@@ -4,7 +4,7 @@ import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { type Config } from './config.js';
-import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
+import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */

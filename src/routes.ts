@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { healthRoutes } from './health/health.routes.js';
-import { orderAdminRoutes } from './orders/order.admin-routes.js';
-import { orderRoutes } from './orders/order.routes.js';
-import { sandboxRoutes } from './orders/sandbox.routes.js';
+import { medicationRequestAdminRoutes } from './medication-requests/medication-request.admin-routes.js';
+import { medicationRequestRoutes } from './medication-requests/medication-request.routes.js';
+import { sandboxRoutes } from './medication-requests/sandbox.routes.js';
 import { patientRoutes } from './patients/patient.routes.js';
 import { practitionerRoutes } from './practitioners/practitioner.routes.js';
 import { carrierRoutes } from './shipping/carrier.routes.js';
@@ -18,10 +18,10 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(practitionerRoutes(ctx));
   await app.register(patientRoutes(ctx));
   await app.register(carrierRoutes(ctx));
-  await app.register(orderRoutes(ctx));
+  await app.register(medicationRequestRoutes(ctx));
   // Development only: in production the sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') await app.register(sandboxRoutes(ctx));
-  await app.register(orderAdminRoutes(ctx));
+  await app.register(medicationRequestAdminRoutes(ctx));
   await app.register(clinicAdminRoutes(ctx));
   await app.register(carrierAdminRoutes(ctx));
   await app.register(webhookRoutes(ctx));

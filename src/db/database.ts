@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ClinicTables } from '../clinics/clinic.tables.js';
 import type { OutboxTables } from '../events/outbox.tables.js';
 import type { MedicationTables } from '../medications/medication.tables.js';
-import type { OrderTables } from '../orders/order.tables.js';
+import type { MedicationRequestTables } from '../medication-requests/medication-request.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { ShippingTables } from '../shipping/shipping.tables.js';
@@ -21,7 +21,7 @@ export interface Database
     MedicationTables,
     ShippingTables,
     OutboxTables,
-    OrderTables,
+    MedicationRequestTables,
     WebhookTables {}
 
 export type Db = Kysely<Database>;

@@ -2,7 +2,7 @@
  * Typed factories that build test data through the partner HTTP API, as a partner would.
  * Each throws with the response body when the API refuses, so a broken setup fails loudly.
  */
-import type { OrderStatus } from '../../src/orders/order-status.js';
+import type { MedicationRequestStatus } from '../../src/medication-requests/medication-request-status.js';
 import { patientBody, practitionerBody, veterinarianBody } from './fixtures.js';
 import type { Reply, TestApp, TestClinic } from './test-app.js';
 
@@ -51,17 +51,17 @@ export function itemBody(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
-export interface OrderSetup {
+export interface MedicationRequestSetup {
   clinic: TestClinic;
   practitionerId: string;
   patientId: string;
 }
 
 /** A clinic with its formulary, a practitioner and a patient (human by default, or a vet and a dog). */
-export async function createOrderSetup(
+export async function createMedicationRequestSetup(
   t: TestApp,
   options: { freeShipping?: boolean; veterinary?: boolean; formulary?: string[] } = {},
-): Promise<OrderSetup> {
+): Promise<MedicationRequestSetup> {
   const clinic = await t.createClinic({ freeShipping: options.freeShipping ?? false, formulary: options.formulary ?? TEST_FORMULARY });
   const practitionerId = await createPractitioner(t, clinic, { veterinarian: options.veterinary ?? false });
   const patientId = await createPatient(t, clinic, {
@@ -72,7 +72,7 @@ export async function createOrderSetup(
 }
 
 /** A valid POST /api/external/medication-order body for the setup, overridable field by field. */
-export function orderBody(setup: OrderSetup, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function medicationRequestBody(setup: MedicationRequestSetup, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     patient_id: setup.patientId,
     practitioner_id: setup.practitionerId,
@@ -84,22 +84,22 @@ export function orderBody(setup: OrderSetup, overrides: Record<string, unknown> 
   };
 }
 
-export async function createOrder(t: TestApp, setup: OrderSetup, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function createMedicationRequest(t: TestApp, setup: MedicationRequestSetup, overrides: Record<string, unknown> = {}): Promise<string> {
   return expectOk(
-    await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', orderBody(setup, overrides)),
+    await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', medicationRequestBody(setup, overrides)),
     'create order',
   ).medication_request_id;
 }
 
 /** Moves an order through the sandbox (to its next status, or to `to` through the legal path). */
-export async function advanceOrder(t: TestApp, clinic: TestClinic, orderId: string, to?: OrderStatus): Promise<any> {
+export async function advanceMedicationRequest(t: TestApp, clinic: TestClinic, orderId: string, to?: MedicationRequestStatus): Promise<any> {
   return expectOk(
     await t.partner(clinic.apiKey).post(`/api/external/sandbox/medication-order/${orderId}/advance`, to ? { to } : {}),
     `advance order to ${to ?? 'next'}`,
   );
 }
 
-export async function getOrder(t: TestApp, clinic: TestClinic, orderId: string): Promise<any> {
+export async function getMedicationRequest(t: TestApp, clinic: TestClinic, orderId: string): Promise<any> {
   return expectOk(await t.partner(clinic.apiKey).get(`/api/external/medication-order/${orderId}`), 'get order');
 }
 

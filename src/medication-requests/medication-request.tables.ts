@@ -45,7 +45,7 @@ export interface PrescriptionTable {
 }
 
 /** One medication of a prescription. */
-export interface PrescriptionItemTable {
+export interface MedicationItemTable {
   id: string;
   prescription_id: string;
   position: number;
@@ -97,10 +97,10 @@ export interface RefillRequestTable {
   updated_at: string;
 }
 
-export interface OrderTables {
+export interface MedicationRequestTables {
   medication_requests: MedicationRequestTable;
   prescriptions: PrescriptionTable;
-  medication_items: PrescriptionItemTable;
+  medication_items: MedicationItemTable;
   medication_request_status_history: StatusHistoryTable;
   refill_requests: RefillRequestTable;
 }

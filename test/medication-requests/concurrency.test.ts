@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { withOutbox } from '../../src/events/outbox.js';
-import { applyTransition } from '../../src/orders/order-transition.service.js';
-import { findOrderUnscoped } from '../../src/orders/order.repository.js';
-import { advanceOrder, createOrder, createOrderSetup, outboxEventsOf, requestRefill, type OrderSetup } from '../helpers/factories.js';
+import { applyTransition } from '../../src/medication-requests/medication-request-transition.service.js';
+import { findMedicationRequestUnscoped } from '../../src/medication-requests/medication-request.repository.js';
+import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, outboxEventsOf, requestRefill, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -11,11 +11,11 @@ const N = 20;
 
 describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => {
   let t: TestApp;
-  let setup: OrderSetup;
+  let setup: MedicationRequestSetup;
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
-    setup = await createOrderSetup(t);
+    setup = await createMedicationRequestSetup(t);
   });
   afterAll(async () => t.close());
 
@@ -30,7 +30,7 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     ).length;
 
   it(`when ${N} identical transitions arrive at once, then exactly one succeeds and the others get 409`, async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     const replies = await Promise.all(
       Array.from({ length: N }, () => t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'processing' })),
     );
@@ -41,8 +41,8 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
   });
 
   it(`when ${N} shipments of one order arrive at once, then exactly one is stored, with one event`, async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'processing');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'processing');
     const replies = await Promise.all(
       Array.from({ length: N }, (_, i) =>
         t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'shipped', tracking_number: `TRACK-${String(i).padStart(4, '0')}` }),
@@ -51,15 +51,15 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     const winners = replies.filter((r) => r.status === 200);
     expect(winners).toHaveLength(1);
     expect(replies.filter((r) => r.status === 409)).toHaveLength(N - 1);
-    const stored = await findOrderUnscoped(t.ctx.db, id);
+    const stored = await findMedicationRequestUnscoped(t.ctx.db, id);
     expect(stored?.tracking_number).toBe(winners[0]?.body.data.tracking_number);
     expect(await historyTo(id, 'shipped')).toBe(1);
     expect((await outboxEventsOf(t, id)).filter((e) => e.type === 'order.fulfilled')).toHaveLength(1);
   });
 
   it('when cancellations and shipments race, then exactly one of them wins', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'processing');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'processing');
     const replies = await Promise.all(
       Array.from({ length: N }, (_, i) =>
         i % 2 === 0
@@ -73,10 +73,10 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
   });
 
   it('when the order changed after it was read, then the conditional update refuses the transition and changes nothing', async () => {
-    const id = await createOrder(t, setup);
-    const stale = await findOrderUnscoped(t.ctx.db, id);
+    const id = await createMedicationRequest(t, setup);
+    const stale = await findMedicationRequestUnscoped(t.ctx.db, id);
     if (!stale) throw new Error('order missing');
-    await advanceOrder(t, setup.clinic, id, 'processing');
+    await advanceMedicationRequest(t, setup.clinic, id, 'processing');
 
     const attempt = withOutbox(t.ctx, (tx) => applyTransition(tx, new Date().toISOString(), stale, 'processing', 'operator'));
     await expect(attempt).rejects.toSatisfy(
@@ -86,8 +86,8 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
   });
 
   it(`when ${N} refills of one order arrive at once, then exactly one is accepted`, async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'shipped');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
     const replies = await Promise.all(
       Array.from({ length: N }, () => t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id })),
     );
@@ -107,10 +107,10 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
   });
 
   it('when refills of two orders of one chain arrive at once with one refill left, then only one is accepted', async () => {
-    const id = await createOrder(t, setup); // 2 refills authorized
-    await advanceOrder(t, setup.clinic, id, 'shipped');
+    const id = await createMedicationRequest(t, setup); // 2 refills authorized
+    await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
     const first = await requestRefill(t, setup.clinic, id);
-    await advanceOrder(t, setup.clinic, first.medication_order_id, 'shipped');
+    await advanceMedicationRequest(t, setup.clinic, first.medication_order_id, 'shipped');
     const replies = await Promise.all(
       [id, first.medication_order_id, id, first.medication_order_id].map((target) =>
         t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: target }),

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
-import { OptionalText, ORDER_LIMITS, StatusSchema } from './order.schemas.js';
+import { OptionalText, MEDICATION_REQUEST_LIMITS, StatusSchema } from './medication-request.schemas.js';
 
 export const RefillBody = Type.Object(
   {
     medication_request_id: Uuid('A shipped or delivered medication request of the clinic (an original or a refill).'),
-    shipment_group_id: OptionalText(ORDER_LIMITS.shipmentGroupId, 'Groups several refills.'),
+    shipment_group_id: OptionalText(MEDICATION_REQUEST_LIMITS.shipmentGroupId, 'Groups several refills.'),
   },
   {
     additionalProperties: false,

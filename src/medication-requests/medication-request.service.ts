@@ -12,12 +12,12 @@ import { findMedicationsByKeys } from '../medications/medication.repository.js';
 import { findPatient } from '../patients/patient.repository.js';
 import { findPractitioner } from '../practitioners/practitioner.repository.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
-import { checkShipping, checkShippable, checkSpecies } from './order-rules.js';
-import { initialStatusFields } from './order-status.js';
-import { loadOrderView } from './order-view.js';
-import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
-import type { CreateOrderInput, MedicationItemInput, OrderViewData } from './order.schemas.js';
-import * as repo from './order.repository.js';
+import { checkShipping, checkShippable, checkSpecies } from './medication-request-rules.js';
+import { initialStatusFields } from './medication-request-status.js';
+import { loadMedicationRequestView } from './medication-request-view.js';
+import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
+import type { CreateMedicationRequestInput, MedicationItemInput, MedicationRequestViewData } from './medication-request.schemas.js';
+import * as repo from './medication-request.repository.js';
 
 /**
  * POST /api/external/medication-order: checks the clinic, the patient and practitioner (404 naming
@@ -25,10 +25,10 @@ import * as repo from './order.repository.js';
  * prescription and items, the priced shipping choice, the first history row and `order.created` in
  * one transaction, in status `pending`.
  */
-export async function createOrder(
+export async function createMedicationRequest(
   ctx: EventWriterContext,
   identity: PartnerIdentity,
-  input: CreateOrderInput,
+  input: CreateMedicationRequestInput,
 ): Promise<{ medication_request_id: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const clinicId = identity.clinicId;
@@ -99,7 +99,7 @@ export async function createOrder(
   });
 
   await withOutbox(ctx, async ({ trx, recordEvent }) => {
-    await repo.insertOrder(trx, order);
+    await repo.insertMedicationRequest(trx, order);
     await repo.insertPrescription(trx, { id: prescriptionId, clinic_id: clinicId, medication_request_id: order.id, original_prescription_id: null, created_at: now }, items);
     await recordEvent(now, {
       clinicId,
@@ -112,10 +112,10 @@ export async function createOrder(
 }
 
 /** GET /api/external/medication-order/{id}: another clinic's order is not found. */
-export async function getOrder(ctx: ReadContext, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
-  const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
+export async function getMedicationRequest(ctx: ReadContext, identity: PartnerIdentity, orderId: string): Promise<MedicationRequestViewData> {
+  const order = await repo.findMedicationRequest(ctx.db, identity.clinicId, orderId);
   if (!order) throw notFound('Medication request not found');
-  return loadOrderView(ctx.db, order);
+  return loadMedicationRequestView(ctx.db, order);
 }
 
 function toItemRow(
@@ -124,7 +124,7 @@ function toItemRow(
   prescriptionId: string,
   medicationId: string | null,
   medicationName: string,
-): PrescriptionItemTable {
+): MedicationItemTable {
   const id = randomUUID();
   const unit = blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose);
   return {

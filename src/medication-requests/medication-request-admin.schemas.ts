@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
-import { ORDER_STATUSES } from './order-status.js';
-import { StatusSchema } from './order.schemas.js';
+import { MEDICATION_REQUEST_STATUSES } from './medication-request-status.js';
+import { StatusSchema } from './medication-request.schemas.js';
 
 export const AdminStatusBody = Type.Object(
   {
@@ -20,13 +20,13 @@ export const AdminStatusBody = Type.Object(
 );
 
 export const AdminListQuery = Type.Object({
-  status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(Type.Union(MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)))),
   clinic_id: Type.Optional(Uuid()),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
-export const AdminOrderSummary = Type.Object(
+export const AdminMedicationRequestSummary = Type.Object(
   {
     medication_request_id: Uuid(),
     clinic_id: Uuid(),
@@ -44,4 +44,4 @@ export const AdminOrderSummary = Type.Object(
   },
   { additionalProperties: false },
 );
-export type AdminOrderSummaryData = Static<typeof AdminOrderSummary>;
+export type AdminMedicationRequestSummaryData = Static<typeof AdminMedicationRequestSummary>;

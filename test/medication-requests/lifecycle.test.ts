@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, canTransition, type OrderStatus } from '../../src/orders/order-status.js';
-import { advanceOrder, createOrder, createOrderSetup, getOrder, outboxEventsOf, type OrderSetup } from '../helpers/factories.js';
+import { MEDICATION_REQUEST_STATUSES, canTransition, type MedicationRequestStatus } from '../../src/medication-requests/medication-request-status.js';
+import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, getMedicationRequest, outboxEventsOf, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 /** The sandbox path that brings a new order to each status. */
-const REACH: Record<OrderStatus, OrderStatus | null> = {
+const REACH: Record<MedicationRequestStatus, MedicationRequestStatus | null> = {
   pending: null,
   processing: 'processing',
   shipped: 'shipped',
@@ -15,13 +15,13 @@ const REACH: Record<OrderStatus, OrderStatus | null> = {
 
 describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
   let t: TestApp;
-  let setup: OrderSetup;
+  let setup: MedicationRequestSetup;
   const setStatus = (id: string, body: Record<string, unknown>) => t.admin.post(`/api/admin/medication-requests/${id}/status`, body);
 
-  async function orderIn(status: OrderStatus): Promise<string> {
-    const id = await createOrder(t, setup);
+  async function orderIn(status: MedicationRequestStatus): Promise<string> {
+    const id = await createMedicationRequest(t, setup);
     const to = REACH[status];
-    if (to) await advanceOrder(t, setup.clinic, id, to);
+    if (to) await advanceMedicationRequest(t, setup.clinic, id, to);
     return id;
   }
 
@@ -33,12 +33,12 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
-    setup = await createOrderSetup(t);
+    setup = await createMedicationRequestSetup(t);
   });
   afterAll(async () => t.close());
 
   it('when the pharmacy moves an order through its whole life, then every step is stored with its history, times and events', async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     const processing = await setStatus(id, { status: 'processing' });
     expect(processing.status).toBe(200);
     expect(processing.body.data.status).toBe('processing');
@@ -49,7 +49,7 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
     const delivered = await setStatus(id, { status: 'delivered' });
     expect(delivered.status).toBe(200);
 
-    const order = await getOrder(t, setup.clinic, id);
+    const order = await getMedicationRequest(t, setup.clinic, id);
     expect(order.status).toBe('delivered');
     expect(order.delivered_at).toEqual(expect.any(String));
     expect(order.cancelled_at).toBeNull();
@@ -71,8 +71,8 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
     expect(events[2]?.payload).toEqual({ medication_request_id: id, status: 'delivered', delivered_at: order.delivered_at });
   });
 
-  const ILLEGAL = ORDER_STATUSES.flatMap((from) =>
-    ORDER_STATUSES.filter((to) => !canTransition(from, to)).map((to) => [from, to] as [OrderStatus, OrderStatus]),
+  const ILLEGAL = MEDICATION_REQUEST_STATUSES.flatMap((from) =>
+    MEDICATION_REQUEST_STATUSES.filter((to) => !canTransition(from, to)).map((to) => [from, to] as [MedicationRequestStatus, MedicationRequestStatus]),
   );
 
   it.each(ILLEGAL)('when an order is %s and the pharmacy asks for %s, then 409 names both states and nothing changes', async (from, to) => {
@@ -144,7 +144,7 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
     expect((await api.get(`/api/external/medication-order/${id}`)).status).toBe(404);
     expect((await api.post(`/api/external/medication-order/${id}/cancel`)).status).toBe(404);
     expect((await api.post(`/api/external/sandbox/medication-order/${id}/advance`, {})).status).toBe(404);
-    expect((await getOrder(t, setup.clinic, id)).status).toBe('pending');
+    expect((await getMedicationRequest(t, setup.clinic, id)).status).toBe('pending');
   });
 
   it('when an unknown order is read, then 404', async () => {
@@ -183,8 +183,8 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
       ['ups', 'ups_ground', /^1Z[0-9A-Z]{16}$/],
       ['usps', 'usps_priority', /^\d{22}$/],
     ])('when a %s order ships in the sandbox, then its tracking number has the carrier\u2019s format', async (carrier, service, format) => {
-      const id = await createOrder(t, setup, { carrier_id: carrier, service_id: service });
-      const data = await advanceOrder(t, setup.clinic, id, 'shipped');
+      const id = await createMedicationRequest(t, setup, { carrier_id: carrier, service_id: service });
+      const data = await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
       expect(data.tracking_number).toMatch(format);
     });
 

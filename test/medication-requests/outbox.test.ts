@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { advanceOrder, createOrder, createOrderSetup, orderBody, outboxEventsOf, requestRefill, type OrderSetup } from '../helpers/factories.js';
+import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, medicationRequestBody, outboxEventsOf, requestRefill, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   let t: TestApp;
-  let setup: OrderSetup;
+  let setup: MedicationRequestSetup;
   const triggers: { name: string; table: string }[] = [];
 
   /** Makes every insert into `table` (matching `when`, an SQL condition on NEW) fail inside its transaction. */
@@ -32,7 +32,7 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
-    setup = await createOrderSetup(t);
+    setup = await createMedicationRequestSetup(t);
   });
   afterEach(async () => {
     for (const { name, table } of triggers.splice(0)) {
@@ -42,8 +42,8 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   afterAll(async () => t.close());
 
   it('when an order is created, shipped, delivered and refilled, then each change wrote exactly one event and refused changes none', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'delivered');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'delivered');
     // Refused changes: a second delivery, a cancellation, a step past the end.
     expect((await t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'delivered' })).status).toBe(409);
     expect((await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`)).status).toBe(409);
@@ -57,14 +57,14 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   });
 
   it('when the processing step (which partners are not told of) happens, then no event is written', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'processing');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'processing');
     expect((await outboxEventsOf(t, id)).map((e) => e.type)).toEqual(['order.created']);
   });
 
   it('when every event is read back, then its payload holds ids and statuses only, never PHI', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'delivered');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'delivered');
     await requestRefill(t, setup.clinic, id);
     const rows = await t.ctx.db.selectFrom('outbox_events').select('payload').execute();
     const text = rows.map((r) => r.payload).join('\n');
@@ -76,7 +76,7 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   it('when creating an order fails inside its transaction after the event was written, then neither the order nor the event exists', async () => {
     await failInsertsInto('medication_request_status_history');
     const [orders, events] = [await countRows('medication_requests'), await countRows('outbox_events')];
-    const res = await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', orderBody(setup));
+    const res = await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', medicationRequestBody(setup));
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('INTERNAL_ERROR');
     expect(await countRows('medication_requests')).toBe(orders);
@@ -84,8 +84,8 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   });
 
   it('when a transition fails inside its transaction after the event was written, then the order keeps its status and no event exists', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'processing');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'processing');
     await failInsertsInto('medication_request_status_history');
     const res = await t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'shipped', tracking_number: '123456789012' });
     expect(res.status).toBe(500);
@@ -95,7 +95,7 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   });
 
   it('when a sandbox advance fails at its last step, then the earlier steps and their events are rolled back too', async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     await failInsertsInto('medication_request_status_history', "NEW.to_status = 'delivered'");
     const res = await t.partner(setup.clinic.apiKey).post(`/api/external/sandbox/medication-order/${id}/advance`, { to: 'delivered' });
     expect(res.status).toBe(500);
@@ -105,8 +105,8 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   });
 
   it('when a refill fails inside its transaction after its events were written, then no order, refill, event or refill count remains', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'shipped');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
     await failInsertsInto('refill_requests');
     const [orders, events, refills] = [await countRows('medication_requests'), await countRows('outbox_events'), await countRows('refill_requests')];
     const res = await t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id });

@@ -6,14 +6,14 @@
  *
  * Nothing else is allowed; an order never moves backwards (see docs/orders.md).
  */
-export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const MEDICATION_REQUEST_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type MedicationRequestStatus = (typeof MEDICATION_REQUEST_STATUSES)[number];
 
 /** Who changed an order's status (stored in its history). */
 export const ACTORS = ['operator', 'partner', 'sandbox'] as const;
 export type Actor = (typeof ACTORS)[number];
 
-const ALLOWED: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+const ALLOWED: Readonly<Record<MedicationRequestStatus, readonly MedicationRequestStatus[]>> = {
   pending: ['processing', 'cancelled'],
   processing: ['shipped', 'cancelled'],
   shipped: ['delivered'],
@@ -22,18 +22,18 @@ const ALLOWED: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
 };
 
 /** The fulfillment path, in order (cancelled is a side exit, not a step). */
-const FORWARD: readonly OrderStatus[] = ['pending', 'processing', 'shipped', 'delivered'];
+const FORWARD: readonly MedicationRequestStatus[] = ['pending', 'processing', 'shipped', 'delivered'];
 
 /** Position in the lifecycle (cancelled last): the order in which an order can enter the states. */
-export const statusRank = (status: string): number => (ORDER_STATUSES as readonly string[]).indexOf(status);
+export const statusRank = (status: string): number => (MEDICATION_REQUEST_STATUSES as readonly string[]).indexOf(status);
 
-export const isOrderStatus = (value: string): value is OrderStatus =>
-  (ORDER_STATUSES as readonly string[]).includes(value);
+export const isMedicationRequestStatus = (value: string): value is MedicationRequestStatus =>
+  (MEDICATION_REQUEST_STATUSES as readonly string[]).includes(value);
 
 /** The status fields of a medication request created at `now` (an original or a refill): pending, nothing done yet. */
 export function initialStatusFields(now: string) {
   return {
-    status: 'pending' as OrderStatus,
+    status: 'pending' as MedicationRequestStatus,
     tracking_number: null,
     shipped_at: null,
     delivered_at: null,
@@ -44,15 +44,15 @@ export function initialStatusFields(now: string) {
 }
 
 /** The statuses an order in `from` may move to directly. */
-export const allowedNext = (from: OrderStatus): readonly OrderStatus[] => ALLOWED[from];
+export const allowedNext = (from: MedicationRequestStatus): readonly MedicationRequestStatus[] => ALLOWED[from];
 
-export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => ALLOWED[from].includes(to);
+export const canTransition = (from: MedicationRequestStatus, to: MedicationRequestStatus): boolean => ALLOWED[from].includes(to);
 
 /** delivered and cancelled are final. */
-export const isFinal = (status: OrderStatus): boolean => ALLOWED[status].length === 0;
+export const isFinal = (status: MedicationRequestStatus): boolean => ALLOWED[status].length === 0;
 
 /** The next step of the fulfillment path, or null from a final state. */
-export function nextStatus(from: OrderStatus): OrderStatus | null {
+export function nextStatus(from: MedicationRequestStatus): MedicationRequestStatus | null {
   const index = FORWARD.indexOf(from);
   if (index < 0 || index === FORWARD.length - 1) return null;
   return FORWARD[index + 1] ?? null;
@@ -62,10 +62,10 @@ export function nextStatus(from: OrderStatus): OrderStatus | null {
  * The legal steps from `from` to `to` (excluding `from`, including `to`), or null when `to` cannot
  * be reached: `pending` → `shipped` is `[processing, shipped]`; `processing` → `cancelled` is `[cancelled]`.
  */
-export function pathTo(from: OrderStatus, to: OrderStatus): OrderStatus[] | null {
+export function pathTo(from: MedicationRequestStatus, to: MedicationRequestStatus): MedicationRequestStatus[] | null {
   if (canTransition(from, to)) return [to];
-  const steps: OrderStatus[] = [];
-  let current: OrderStatus = from;
+  const steps: MedicationRequestStatus[] = [];
+  let current: MedicationRequestStatus = from;
   for (;;) {
     const next = nextStatus(current);
     if (next === null) return null;
@@ -76,10 +76,10 @@ export function pathTo(from: OrderStatus, to: OrderStatus): OrderStatus[] | null
 }
 
 /** Refills may be requested of shipped and delivered orders only (the spec's rule 1). */
-export const isRefillable = (status: OrderStatus): boolean => status === 'shipped' || status === 'delivered';
+export const isRefillable = (status: MedicationRequestStatus): boolean => status === 'shipped' || status === 'delivered';
 
 /** The message of a refused transition: names the current and the requested state. */
-export function illegalTransitionMessage(from: OrderStatus, to: OrderStatus): string {
+export function illegalTransitionMessage(from: MedicationRequestStatus, to: MedicationRequestStatus): string {
   const allowed = ALLOWED[from];
   const tail =
     allowed.length === 0

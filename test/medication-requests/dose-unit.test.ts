@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveUnitOfMeasure } from '../../src/orders/dose-unit.js';
+import { deriveUnitOfMeasure } from '../../src/medication-requests/dose-unit.js';
 
 describe('unit of measure derived from the dose (pure)', () => {
   it.each([

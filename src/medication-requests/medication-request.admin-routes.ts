@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
-import { getOrderForOperator, listOrders } from './order-admin.service.js';
-import { transitionOrder } from './order-transition.service.js';
-import { AdminListQuery, AdminOrderSummary, AdminStatusBody } from './order-admin.schemas.js';
-import { IdParams, OrderView } from './order.schemas.js';
+import { getMedicationRequestForOperator, listMedicationRequests } from './medication-request-admin.service.js';
+import { transitionMedicationRequest } from './medication-request-transition.service.js';
+import { AdminListQuery, AdminMedicationRequestSummary, AdminStatusBody } from './medication-request-admin.schemas.js';
+import { IdParams, MedicationRequestView } from './medication-request.schemas.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
 
 /** The pharmacy's order endpoints (behind ADMIN_TOKEN): the queue, one order, status changes. */
-export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/admin/medication-requests',
@@ -21,10 +21,10 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'List medication requests',
           description: 'Newest first, optionally filtered by status and clinic; pass `next_cursor` back as `cursor` for the next page.',
           querystring: AdminListQuery,
-          response: { 200: Envelope(Page(AdminOrderSummary)), ...adminErrors },
+          response: { 200: Envelope(Page(AdminMedicationRequestSummary)), ...adminErrors },
         },
       },
-      async (request) => ({ success: true as const, data: await listOrders(ctx, request.query), message: 'Medication requests' }),
+      async (request) => ({ success: true as const, data: await listMedicationRequests(ctx, request.query), message: 'Medication requests' }),
     );
 
     app.get(
@@ -35,12 +35,12 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           summary: 'Read a medication request',
           params: IdParams,
-          response: { 200: Envelope(OrderView), ...adminErrors },
+          response: { 200: Envelope(MedicationRequestView), ...adminErrors },
         },
       },
       async (request) => ({
         success: true as const,
-        data: await getOrderForOperator(ctx, request.params.id),
+        data: await getMedicationRequestForOperator(ctx, request.params.id),
         message: 'Medication request retrieved successfully',
       }),
     );
@@ -57,14 +57,14 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: IdParams,
           body: AdminStatusBody,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(MedicationRequestView),
             ...adminErrors,
             ...conflictError('The transition is not allowed from the current status.'),
           },
         },
       },
       async (request) => {
-        const data = await transitionOrder(ctx, 'all', request.params.id, request.body.status, 'operator', request.body.tracking_number);
+        const data = await transitionMedicationRequest(ctx, 'all', request.params.id, request.body.status, 'operator', request.body.tracking_number);
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

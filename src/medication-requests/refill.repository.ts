@@ -1,5 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { RefillRequestTable } from './order.tables.js';
+import type { RefillRequestTable } from './medication-request.tables.js';
 
 export type RefillRequestStatus = 'open' | 'fulfilled' | 'cancelled';
 
@@ -28,21 +28,21 @@ export async function findOpenRefillRequest(db: DbOrTrx, orderId: string): Promi
 }
 
 /** The refill request that created an order (refill orders only). */
-export async function findRefillRequestOfNewOrder(db: DbOrTrx, newOrderId: string): Promise<RefillRequestTable | undefined> {
-  return db.selectFrom('refill_requests').selectAll().where('new_medication_request_id', '=', newOrderId).executeTakeFirst();
+export async function findRefillRequestOfNewMedicationRequest(db: DbOrTrx, newMedicationRequestId: string): Promise<RefillRequestTable | undefined> {
+  return db.selectFrom('refill_requests').selectAll().where('new_medication_request_id', '=', newMedicationRequestId).executeTakeFirst();
 }
 
-/** Closes the open refill request whose order is `newOrderId`; false when there is none. */
+/** Closes the open refill request whose order is `newMedicationRequestId`; false when there is none. */
 export async function closeRefillRequest(
   trx: Trx,
-  newOrderId: string,
+  newMedicationRequestId: string,
   status: Exclude<RefillRequestStatus, 'open'>,
   at: string,
 ): Promise<boolean> {
   const result = await trx
     .updateTable('refill_requests')
     .set({ status, updated_at: at })
-    .where('new_medication_request_id', '=', newOrderId)
+    .where('new_medication_request_id', '=', newMedicationRequestId)
     .where('status', '=', 'open')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

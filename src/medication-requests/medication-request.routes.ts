@@ -2,16 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
-import { cancelOrder } from './order-transition.service.js';
-import { CreateOrderBody, CreateOrderData, IdParams, OrderView } from './order.schemas.js';
+import { cancelMedicationRequest } from './medication-request-transition.service.js';
+import { CreateMedicationRequestBody, CreateMedicationRequestData, IdParams, MedicationRequestView } from './medication-request.schemas.js';
 import { RefillBody, RefillData, RefillRequestView } from './refill.schemas.js';
-import { createOrder, getOrder } from './order.service.js';
+import { createMedicationRequest, getMedicationRequest } from './medication-request.service.js';
 import { createRefill, getRefillRequest } from './refill.service.js';
 
 const security = [{ apiKey: [] }];
 
 /** The partner's order and refill endpoints (spec: Endpoints; retrieval and cancellation are extensions). */
-export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/external/medication-order',
@@ -22,9 +22,9 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'Create a medication request',
           description:
             'Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic\u2019s formulary; `unit_of_measure` is derived from `dose` when omitted; `refills` is a whole number written as a string. The shipping choice is priced for the patient\u2019s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.',
-          body: CreateOrderBody,
+          body: CreateMedicationRequestBody,
           response: {
-            200: Envelope(CreateOrderData),
+            200: Envelope(CreateMedicationRequestData),
             ...partnerErrors,
             ...forbiddenError,
             ...notFoundError('Patient or practitioner (`details` names which)'),
@@ -32,7 +32,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await createOrder(ctx, partnerOf(request), request.body);
+        const data = await createMedicationRequest(ctx, partnerOf(request), request.body);
         return { success: true as const, data, message: 'Medication request created successfully' };
       },
     );
@@ -47,11 +47,11 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Status, medications, shipping choice and cost, tracking number, timestamps, status history, refills authorized, used and remaining, and the order a refill was made of. Another clinic\u2019s order is not found.',
           params: IdParams,
-          response: { 200: Envelope(OrderView), ...partnerErrors, ...notFoundError('Medication request') },
+          response: { 200: Envelope(MedicationRequestView), ...partnerErrors, ...notFoundError('Medication request') },
         },
       },
       async (request) => {
-        const data = await getOrder(ctx, partnerOf(request), request.params.id);
+        const data = await getMedicationRequest(ctx, partnerOf(request), request.params.id);
         return { success: true as const, data, message: 'Medication request retrieved successfully' };
       },
     );
@@ -67,7 +67,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'Cancels a `pending` or `processing` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.',
           params: IdParams,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(MedicationRequestView),
             ...partnerErrors,
             ...notFoundError('Medication request'),
             ...conflictError('The medication request can no longer be cancelled (it has shipped, been delivered or been cancelled).'),
@@ -75,7 +75,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await cancelOrder(ctx, partnerOf(request), request.params.id);
+        const data = await cancelMedicationRequest(ctx, partnerOf(request), request.params.id);
         return { success: true as const, data, message: 'Medication request cancelled' };
       },
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateTrackingNumber, trackingFormatOf } from '../../src/orders/tracking-number.js';
+import { generateTrackingNumber, trackingFormatOf } from '../../src/medication-requests/tracking-number.js';
 
 describe('sandbox tracking numbers (pure)', () => {
   it('when the carrier is UPS, then the number is 1Z followed by 16 characters', () => {

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, notFoundError, partnerErrors } from '../http/schemas.js';
-import { advanceOrder } from './order-transition.service.js';
-import { AdvanceBody, IdParams, OrderView } from './order.schemas.js';
+import { advanceMedicationRequest } from './medication-request-transition.service.js';
+import { AdvanceBody, IdParams, MedicationRequestView } from './medication-request.schemas.js';
 
 /**
  * Sandbox routes: mounted in the development environment only (routes.ts), so that in production
@@ -28,7 +28,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: IdParams,
           body: AdvanceBody,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(MedicationRequestView),
             ...partnerErrors,
             ...notFoundError('Medication request'),
             ...conflictError('`to` cannot be reached from the current status, or the status is final.'),
@@ -36,7 +36,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await advanceOrder(ctx, { clinicId: partnerOf(request).clinicId }, request.params.id, request.body.to);
+        const data = await advanceMedicationRequest(ctx, { clinicId: partnerOf(request).clinicId }, request.params.id, request.body.to);
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

@@ -9,11 +9,11 @@ import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
 import { findPatient } from '../patients/patient.repository.js';
-import { checkShippable, checkShipping } from './order-rules.js';
-import { initialStatusFields, type OrderStatus } from './order-status.js';
-import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
+import { checkShippable, checkShipping } from './medication-request-rules.js';
+import { initialStatusFields, type MedicationRequestStatus } from './medication-request-status.js';
+import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
-import * as orders from './order.repository.js';
+import * as orders from './medication-request.repository.js';
 import * as refills from './refill.repository.js';
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
@@ -23,7 +23,7 @@ export const REFILL_MESSAGES = {
   exists: 'Refill request already exists',
 } as const;
 
-const NOT_REFILLABLE: Record<Exclude<OrderStatus, 'shipped' | 'delivered' | 'pending'>, string> = {
+const NOT_REFILLABLE: Record<Exclude<MedicationRequestStatus, 'shipped' | 'delivered' | 'pending'>, string> = {
   processing: 'Refills are not possible for medication requests that are still processing: request one once it has shipped',
   cancelled: 'Refills are not possible for cancelled medication requests',
 };
@@ -45,9 +45,9 @@ export async function createRefill(
   input: RefillInput,
 ): Promise<{ refill_request_id: string; medication_order_id: string }> {
   const clinicId = identity.clinicId;
-  const order = await orders.findOrder(ctx.db, clinicId, input.medication_request_id);
+  const order = await orders.findMedicationRequest(ctx.db, clinicId, input.medication_request_id);
   if (!order) throw refillError(REFILL_MESSAGES.notFound, 'no medication request with this id in your clinic');
-  const status = order.status as OrderStatus;
+  const status = order.status as MedicationRequestStatus;
   if (status === 'pending') throw refillError(REFILL_MESSAGES.pending, 'is pending');
   if (status === 'processing' || status === 'cancelled') throw refillError(NOT_REFILLABLE[status], `is ${status}`);
   if (await refills.findOpenRefillRequest(ctx.db, order.id)) {
@@ -55,7 +55,7 @@ export async function createRefill(
   }
 
   const originId = order.chain_origin_id ?? order.id;
-  const origins = await orders.listItemsOfOrder(ctx.db, originId);
+  const origins = await orders.listItemsOfMedicationRequest(ctx.db, originId);
   const authorized = origins.filter((i) => i.do_not_refill === 0 && i.refills > 0);
   if (authorized.length === 0) {
     throw refillError('Refills are not authorized for this prescription: it allows no refills', 'its prescription authorizes no refills');
@@ -82,7 +82,7 @@ export async function createRefill(
 
   const now = isoNow(ctx.clock);
   const refillRequestId = randomUUID();
-  const newOrder: MedicationRequestTable = {
+  const newMedicationRequest: MedicationRequestTable = {
     ...order,
     id: randomUUID(),
     carrier_name: shipping.carrierName,
@@ -104,34 +104,34 @@ export async function createRefill(
       if (counted.length === 0) throw exhausted(authorized);
       const after = await orders.findItems(trx, counted);
 
-      const originPrescription = await orders.findPrescriptionOfOrder(trx, originId);
+      const originPrescription = await orders.findPrescriptionOfMedicationRequest(trx, originId);
       const prescriptionId = randomUUID();
-      await orders.insertOrder(trx, newOrder);
+      await orders.insertMedicationRequest(trx, newMedicationRequest);
       await orders.insertPrescription(
         trx,
-        { id: prescriptionId, clinic_id: clinicId, medication_request_id: newOrder.id, original_prescription_id: originPrescription?.id ?? null, created_at: now },
+        { id: prescriptionId, clinic_id: clinicId, medication_request_id: newMedicationRequest.id, original_prescription_id: originPrescription?.id ?? null, created_at: now },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
       );
-      await orders.insertHistory(trx, { id: randomUUID(), medication_request_id: newOrder.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
+      await orders.insertHistory(trx, { id: randomUUID(), medication_request_id: newMedicationRequest.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
       await recordEvent(now, {
         clinicId,
         type: 'order.created',
-        payload: { medication_request_id: newOrder.id, status: 'pending', patient_id: newOrder.patient_id, practitioner_id: newOrder.practitioner_id, refill_of: order.id },
+        payload: { medication_request_id: newMedicationRequest.id, status: 'pending', patient_id: newMedicationRequest.patient_id, practitioner_id: newMedicationRequest.practitioner_id, refill_of: order.id },
       });
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
       await recordEvent(new Date(Date.parse(now) + 1).toISOString(), {
         clinicId,
         type: 'refill.ready',
-        payload: { refill_request_id: refillRequestId, medication_request_id: newOrder.id, original_medication_request_id: order.id, status: 'open' },
+        payload: { refill_request_id: refillRequestId, medication_request_id: newMedicationRequest.id, original_medication_request_id: order.id, status: 'open' },
       });
       // Last: the partial unique index refuses a second open refill request that raced past the check above.
       await refills.insertRefillRequest(trx, {
         id: refillRequestId,
         clinic_id: clinicId,
         medication_request_id: order.id,
-        new_medication_request_id: newOrder.id,
+        new_medication_request_id: newMedicationRequest.id,
         status: 'open',
-        shipment_group_id: newOrder.shipment_group_id,
+        shipment_group_id: newMedicationRequest.shipment_group_id,
         created_at: now,
         updated_at: now,
       });
@@ -140,7 +140,7 @@ export async function createRefill(
     if (constraintViolation(error) === 'unique') throw refillError(REFILL_MESSAGES.exists, 'already has an open refill request');
     throw error;
   }
-  return { refill_request_id: refillRequestId, medication_order_id: newOrder.id };
+  return { refill_request_id: refillRequestId, medication_order_id: newMedicationRequest.id };
 }
 
 /** GET /api/external/refill-request/{id}: another clinic's refill request is not found. */
@@ -151,20 +151,20 @@ export async function getRefillRequest(
 ): Promise<RefillRequestViewData> {
   const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
   if (!row) throw notFound('Refill request not found');
-  const order = await orders.findOrder(ctx.db, identity.clinicId, row.new_medication_request_id);
+  const order = await orders.findMedicationRequest(ctx.db, identity.clinicId, row.new_medication_request_id);
   return {
     refill_request_id: row.id,
     status: row.status as RefillRequestViewData['status'],
     medication_request_id: row.medication_request_id,
     medication_order_id: row.new_medication_request_id,
-    medication_order_status: (order?.status ?? 'pending') as OrderStatus,
+    medication_order_status: (order?.status ?? 'pending') as MedicationRequestStatus,
     shipment_group_id: row.shipment_group_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-function exhausted(authorized: PrescriptionItemTable[]): AppError {
+function exhausted(authorized: MedicationItemTable[]): AppError {
   const most = authorized.reduce((max, i) => Math.max(max, i.refills), 0);
   return refillError(
     most === 1
@@ -175,7 +175,7 @@ function exhausted(authorized: PrescriptionItemTable[]): AppError {
 }
 
 /** A refill's copy of a medication: what is left of its refills is what the new prescription authorizes. */
-function copyItem(origin: PrescriptionItemTable, position: number, prescriptionId: string): PrescriptionItemTable {
+function copyItem(origin: MedicationItemTable, position: number, prescriptionId: string): MedicationItemTable {
   return {
     ...origin,
     id: randomUUID(),

@@ -1,7 +1,7 @@
 import type { AppContext, EventWriterContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { advanceOrder } from './order-transition.service.js';
-import * as repo from './order.repository.js';
+import { advanceMedicationRequest } from './medication-request-transition.service.js';
+import * as repo from './medication-request.repository.js';
 
 type Ctx = EventWriterContext & Pick<AppContext, 'logger'>;
 
@@ -15,11 +15,11 @@ const BATCH = 100;
  */
 export async function autoAdvanceOnce(ctx: Ctx, intervalMs: number): Promise<number> {
   const cutoff = new Date(ctx.clock().getTime() - intervalMs).toISOString();
-  const due = await repo.listOrdersToAdvance(ctx.db, cutoff, BATCH);
+  const due = await repo.listMedicationRequestsToAdvance(ctx.db, cutoff, BATCH);
   let moved = 0;
   for (const order of due) {
     try {
-      await advanceOrder(ctx, 'all', order.id);
+      await advanceMedicationRequest(ctx, 'all', order.id);
       moved += 1;
     } catch (error) {
       // A lost race (409) just means the order moved on its own; anything else is logged, not fatal.

@@ -2,17 +2,17 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type {
   MedicationRequestTable,
-  PrescriptionItemTable,
+  MedicationItemTable,
   PrescriptionTable,
   StatusHistoryTable,
-} from './order.tables.js';
-import type { OrderStatus } from './order-status.js';
+} from './medication-request.tables.js';
+import type { MedicationRequestStatus } from './medication-request-status.js';
 
-export async function insertOrder(trx: Trx, row: MedicationRequestTable): Promise<void> {
+export async function insertMedicationRequest(trx: Trx, row: MedicationRequestTable): Promise<void> {
   await trx.insertInto('medication_requests').values(row).execute();
 }
 
-export async function insertPrescription(trx: Trx, row: PrescriptionTable, items: PrescriptionItemTable[]): Promise<void> {
+export async function insertPrescription(trx: Trx, row: PrescriptionTable, items: MedicationItemTable[]): Promise<void> {
   await trx.insertInto('prescriptions').values(row).execute();
   if (items.length > 0) await trx.insertInto('medication_items').values(items).execute();
 }
@@ -22,7 +22,7 @@ export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<
 }
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */
-export async function findOrder(db: DbOrTrx, clinicId: string, orderId: string): Promise<MedicationRequestTable | undefined> {
+export async function findMedicationRequest(db: DbOrTrx, clinicId: string, orderId: string): Promise<MedicationRequestTable | undefined> {
   return db
     .selectFrom('medication_requests')
     .selectAll()
@@ -32,16 +32,16 @@ export async function findOrder(db: DbOrTrx, clinicId: string, orderId: string):
 }
 
 /** The operator's and the sandbox timer's lookup: unscoped on purpose (they act for the pharmacy). */
-export async function findOrderUnscoped(db: DbOrTrx, orderId: string): Promise<MedicationRequestTable | undefined> {
+export async function findMedicationRequestUnscoped(db: DbOrTrx, orderId: string): Promise<MedicationRequestTable | undefined> {
   return db.selectFrom('medication_requests').selectAll().where('id', '=', orderId).executeTakeFirst();
 }
 
-export async function findPrescriptionOfOrder(db: DbOrTrx, orderId: string): Promise<PrescriptionTable | undefined> {
+export async function findPrescriptionOfMedicationRequest(db: DbOrTrx, orderId: string): Promise<PrescriptionTable | undefined> {
   return db.selectFrom('prescriptions').selectAll().where('medication_request_id', '=', orderId).executeTakeFirst();
 }
 
 /** The items of an order's prescription, in the order they were written (one query). */
-export async function listItemsOfOrder(db: DbOrTrx, orderId: string): Promise<PrescriptionItemTable[]> {
+export async function listItemsOfMedicationRequest(db: DbOrTrx, orderId: string): Promise<MedicationItemTable[]> {
   return db
     .selectFrom('medication_items')
     .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
@@ -52,7 +52,7 @@ export async function listItemsOfOrder(db: DbOrTrx, orderId: string): Promise<Pr
 }
 
 /** Items by id (the origin items of a chain, which hold its refill counters). */
-export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<PrescriptionItemTable[]> {
+export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<MedicationItemTable[]> {
   if (itemIds.length === 0) return [];
   return db.selectFrom('medication_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
 }
@@ -79,8 +79,8 @@ export type StatusChanges = Partial<
 export async function updateStatusIf(
   trx: Trx,
   orderId: string,
-  from: OrderStatus,
-  to: OrderStatus,
+  from: MedicationRequestStatus,
+  to: MedicationRequestStatus,
   at: string,
   changes: StatusChanges,
 ): Promise<boolean> {
@@ -119,8 +119,8 @@ export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise
     .execute();
 }
 
-export interface OrderPageQuery {
-  status?: OrderStatus;
+export interface MedicationRequestPageQuery {
+  status?: MedicationRequestStatus;
   clinicId?: string;
   /** Rows strictly older than this position. */
   before?: PagePosition;
@@ -128,7 +128,7 @@ export interface OrderPageQuery {
 }
 
 /** A page of orders, newest first, keyset-paginated on (created_at, id); operator only. */
-export async function listOrdersPage(db: DbOrTrx, query: OrderPageQuery): Promise<MedicationRequestTable[]> {
+export async function listMedicationRequestsPage(db: DbOrTrx, query: MedicationRequestPageQuery): Promise<MedicationRequestTable[]> {
   let q = db.selectFrom('medication_requests').selectAll();
   if (query.status) q = q.where('status', '=', query.status);
   if (query.clinicId) q = q.where('clinic_id', '=', query.clinicId);
@@ -137,7 +137,7 @@ export async function listOrdersPage(db: DbOrTrx, query: OrderPageQuery): Promis
 }
 
 /** Item counts of several orders in one query (operator list). */
-export async function countItemsOfOrders(db: DbOrTrx, orderIds: string[]): Promise<Map<string, number>> {
+export async function countItemsOfMedicationRequests(db: DbOrTrx, orderIds: string[]): Promise<Map<string, number>> {
   if (orderIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('medication_items')
@@ -153,7 +153,7 @@ export async function countItemsOfOrders(db: DbOrTrx, orderIds: string[]): Promi
  * The sandbox timer's work list: orders still moving whose last change is at least `before` old,
  * oldest first. Unscoped on purpose (a development-only background task).
  */
-export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, limit: number): Promise<MedicationRequestTable[]> {
+export async function listMedicationRequestsToAdvance(db: DbOrTrx, updatedBefore: string, limit: number): Promise<MedicationRequestTable[]> {
   return db
     .selectFrom('medication_requests')
     .selectAll()

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, OpaqueId, Text, Timestamp, Uuid } from '../http/schemas.js';
-import { ACTORS, ORDER_STATUSES } from './order-status.js';
+import { ACTORS, MEDICATION_REQUEST_STATUSES } from './medication-request-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
-export const ORDER_LIMITS = {
+export const MEDICATION_REQUEST_LIMITS = {
   maxItems: 20,
   medication: 200,
   dose: 100,
@@ -24,23 +24,23 @@ export const OptionalText = (max: number, description?: string) =>
   Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
 export const StatusSchema = Type.Union(
-  ORDER_STATUSES.map((s) => Type.Literal(s)),
+  MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)),
   { description: 'pending → processing → shipped → delivered; pending or processing → cancelled.' },
 );
 
 export const MedicationItemBody = Type.Object(
   {
-    medication: Text(ORDER_LIMITS.medication, {
+    medication: Text(MEDICATION_REQUEST_LIMITS.medication, {
       description: 'Name of a medication in the clinic\u2019s formulary (case and surrounding spaces are ignored).',
     }),
-    dose: Text(ORDER_LIMITS.dose, { description: 'e.g. `10mg`, `0.5 mL`, `1 tablet`.' }),
+    dose: Text(MEDICATION_REQUEST_LIMITS.dose, { description: 'e.g. `10mg`, `0.5 mL`, `1 tablet`.' }),
     unit_of_measure: Type.Optional(
-      Text(ORDER_LIMITS.unitOfMeasure, { description: 'Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…).' }),
+      Text(MEDICATION_REQUEST_LIMITS.unitOfMeasure, { description: 'Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…).' }),
     ),
     quantity: Type.Number({
       exclusiveMinimum: 0,
-      maximum: ORDER_LIMITS.maxQuantity,
-      'x-message': `must be a number greater than 0 and at most ${ORDER_LIMITS.maxQuantity}`,
+      maximum: MEDICATION_REQUEST_LIMITS.maxQuantity,
+      'x-message': `must be a number greater than 0 and at most ${MEDICATION_REQUEST_LIMITS.maxQuantity}`,
     }),
     refills: Type.Optional(
       Type.String({
@@ -49,21 +49,21 @@ export const MedicationItemBody = Type.Object(
         'x-message': 'must be a whole number of refills from 0 to 99, written as a string (e.g. "3")',
       }),
     ),
-    direction: Text(ORDER_LIMITS.direction, { description: 'Directions for use.' }),
+    direction: Text(MEDICATION_REQUEST_LIMITS.direction, { description: 'Directions for use.' }),
     days_supply: Type.Optional(
       Type.Integer({
         minimum: 1,
-        maximum: ORDER_LIMITS.maxDaysSupply,
-        'x-message': `must be a whole number of days from 1 to ${ORDER_LIMITS.maxDaysSupply}`,
+        maximum: MEDICATION_REQUEST_LIMITS.maxDaysSupply,
+        'x-message': `must be a whole number of days from 1 to ${MEDICATION_REQUEST_LIMITS.maxDaysSupply}`,
       }),
     ),
-    flavor: OptionalText(ORDER_LIMITS.flavor),
-    notes: OptionalText(ORDER_LIMITS.notes),
+    flavor: OptionalText(MEDICATION_REQUEST_LIMITS.flavor),
+    notes: OptionalText(MEDICATION_REQUEST_LIMITS.notes),
     do_not_refill: Type.Optional(Type.Boolean({ description: 'This item is never refilled.' })),
     do_not_fill: Type.Optional(Type.Boolean()),
     patient_contact_requested: Type.Optional(Type.Boolean()),
-    reason_for_compounding: OptionalText(ORDER_LIMITS.reason),
-    reason_for_compounding_additional_context: OptionalText(ORDER_LIMITS.reasonContext),
+    reason_for_compounding: OptionalText(MEDICATION_REQUEST_LIMITS.reason),
+    reason_for_compounding_additional_context: OptionalText(MEDICATION_REQUEST_LIMITS.reasonContext),
   },
   {
     additionalProperties: false,
@@ -72,7 +72,7 @@ export const MedicationItemBody = Type.Object(
 );
 export type MedicationItemInput = Static<typeof MedicationItemBody>;
 
-export const CreateOrderBody = Type.Object(
+export const CreateMedicationRequestBody = Type.Object(
   {
     patient_id: Uuid('An existing patient of the clinic.'),
     practitioner_id: Uuid('An existing practitioner of the clinic.'),
@@ -80,21 +80,21 @@ export const CreateOrderBody = Type.Object(
     carrier_id: OpaqueId('An id from GET /api/external/carriers.'),
     service_id: OpaqueId('An id from GET /api/external/carriers/{carrierId}/services.'),
     is_refrigerated: Type.Optional(Type.Boolean()),
-    shipment_group_id: OptionalText(ORDER_LIMITS.shipmentGroupId, 'Groups shipments.'),
-    medication_requests: Type.Array(MedicationItemBody, { minItems: 1, maxItems: ORDER_LIMITS.maxItems }),
+    shipment_group_id: OptionalText(MEDICATION_REQUEST_LIMITS.shipmentGroupId, 'Groups shipments.'),
+    medication_requests: Type.Array(MedicationItemBody, { minItems: 1, maxItems: MEDICATION_REQUEST_LIMITS.maxItems }),
   },
   {
     additionalProperties: false,
     'x-aliases': { medications: 'medication_requests', items: 'medication_requests', assigned_clinic: 'clinic_id' },
   },
 );
-export type CreateOrderInput = Static<typeof CreateOrderBody>;
+export type CreateMedicationRequestInput = Static<typeof CreateMedicationRequestBody>;
 
-export const CreateOrderData = Type.Object({ medication_request_id: Uuid() }, { additionalProperties: false });
+export const CreateMedicationRequestData = Type.Object({ medication_request_id: Uuid() }, { additionalProperties: false });
 
 export const IdParams = Type.Object({ id: Uuid() });
 
-export const ItemView = Type.Object(
+export const MedicationItemView = Type.Object(
   {
     medication: Type.String(),
     dose: Type.String(),
@@ -117,7 +117,7 @@ export const ItemView = Type.Object(
   { additionalProperties: false },
 );
 
-export const OrderView = Type.Object(
+export const MedicationRequestView = Type.Object(
   {
     medication_request_id: Uuid(),
     clinic_id: Uuid(),
@@ -127,7 +127,7 @@ export const OrderView = Type.Object(
     prescription_id: Uuid(),
     is_refrigerated: Type.Boolean(),
     shipment_group_id: Nullable(Type.String()),
-    medication_requests: Type.Array(ItemView),
+    medication_requests: Type.Array(MedicationItemView),
     refills: Type.Object(
       {
         authorized: Type.Integer(),
@@ -174,13 +174,13 @@ export const OrderView = Type.Object(
   },
   { additionalProperties: false },
 );
-export type OrderViewData = Static<typeof OrderView>;
+export type MedicationRequestViewData = Static<typeof MedicationRequestView>;
 
 /** Sandbox: the optional target of an advance. */
 export const AdvanceBody = Type.Object(
   {
     to: Type.Optional(
-      Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)), {
+      Type.Union(MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)), {
         description: 'Target status, reached through the legal path; default: the next status.',
       }),
     ),

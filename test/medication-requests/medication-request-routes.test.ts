@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceOrder, createOrder, createOrderSetup, type OrderSetup } from '../helpers/factories.js';
+import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => {
   let t: TestApp;
-  let setup: OrderSetup;
+  let setup: MedicationRequestSetup;
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
-    setup = await createOrderSetup(t);
+    setup = await createMedicationRequestSetup(t);
   });
   afterAll(async () => t.close());
 
@@ -36,7 +36,7 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
   });
 
   it('when the sandbox advance or a cancellation is posted without a body, then it is accepted', async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     const advanced = await t.request('POST', `/api/external/sandbox/medication-order/${id}/advance`, {
       headers: { 'x-api-key': setup.clinic.apiKey, accept: 'application/json' },
     });
@@ -50,8 +50,8 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
   });
 
   it('when an order is read, then no field outside the documented view leaves the server', async () => {
-    const id = await createOrder(t, setup);
-    await advanceOrder(t, setup.clinic, id, 'shipped');
+    const id = await createMedicationRequest(t, setup);
+    await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
     const res = await t.partner(setup.clinic.apiKey).get(`/api/external/medication-order/${id}`);
     expect(Object.keys(res.body.data).sort()).toEqual(
       [

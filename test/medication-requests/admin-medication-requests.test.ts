@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceOrder, createOrder, createOrderSetup, type OrderSetup } from '../helpers/factories.js';
+import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   let t: TestApp;
-  let a: OrderSetup;
-  let b: OrderSetup;
+  let a: MedicationRequestSetup;
+  let b: MedicationRequestSetup;
   /** Creation order, oldest first: a0 a1 b0 a2 b1 a3. */
   const created: { id: string; clinic: 'a' | 'b' }[] = [];
   // A clock that moves 1 s per reading gives every order its own created_at except where forced.
@@ -22,16 +22,16 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, clock });
-    a = await createOrderSetup(t);
-    b = await createOrderSetup(t);
+    a = await createMedicationRequestSetup(t);
+    b = await createMedicationRequestSetup(t);
     for (const clinic of ['a', 'a', 'b', 'a', 'b', 'a'] as const) {
-      created.push({ id: await createOrder(t, clinic === 'a' ? a : b), clinic });
+      created.push({ id: await createMedicationRequest(t, clinic === 'a' ? a : b), clinic });
     }
-    await advanceOrder(t, a.clinic, created[0]!.id, 'shipped');
+    await advanceMedicationRequest(t, a.clinic, created[0]!.id, 'shipped');
     // Two orders created in the same millisecond: the cursor must still separate them.
     frozen = true;
-    created.push({ id: await createOrder(t, b), clinic: 'b' });
-    created.push({ id: await createOrder(t, b), clinic: 'b' });
+    created.push({ id: await createMedicationRequest(t, b), clinic: 'b' });
+    created.push({ id: await createMedicationRequest(t, b), clinic: 'b' });
     frozen = false;
   });
   afterAll(async () => t.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autoAdvanceOnce, startSandboxAutoAdvance, type IntervalScheduler } from '../../src/orders/sandbox-auto-advance.js';
-import { createOrder, createOrderSetup, getOrder, type OrderSetup } from '../helpers/factories.js';
+import { autoAdvanceOnce, startSandboxAutoAdvance, type IntervalScheduler } from '../../src/medication-requests/sandbox-auto-advance.js';
+import { createMedicationRequest, createMedicationRequestSetup, getMedicationRequest, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -19,41 +19,41 @@ function recordingScheduler() {
 
 describe.each(DIALECTS)('sandbox auto-advance (SANDBOX_AUTO_ADVANCE_MS) on %s', (dialect) => {
   let t: TestApp;
-  let setup: OrderSetup;
+  let setup: MedicationRequestSetup;
   let now = Date.parse('2030-01-01T00:00:00.000Z');
   const clock = () => new Date(now);
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, clock, env: { SANDBOX_AUTO_ADVANCE_MS: '60000' } });
-    setup = await createOrderSetup(t);
+    setup = await createMedicationRequestSetup(t);
   });
   afterAll(async () => t.close());
 
   it('when an interval has passed on each pass, then a new order moves one step per pass until delivered, as the sandbox', async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     expect(await autoAdvanceOnce(t.ctx, 60_000)).toBe(0); // not due yet
     const seen: string[] = [];
     for (let pass = 0; pass < 4; pass += 1) {
       now += 60_000;
       await autoAdvanceOnce(t.ctx, 60_000);
-      seen.push((await getOrder(t, setup.clinic, id)).status);
+      seen.push((await getMedicationRequest(t, setup.clinic, id)).status);
     }
     expect(seen).toEqual(['processing', 'shipped', 'delivered', 'delivered']);
-    const order = await getOrder(t, setup.clinic, id);
+    const order = await getMedicationRequest(t, setup.clinic, id);
     expect(order.tracking_number).toMatch(/^\d{12}$/);
     expect(order.status_history.slice(1).map((h: { actor: string }) => h.actor)).toEqual(['sandbox', 'sandbox', 'sandbox']);
   });
 
   it('when an order was cancelled, then the timer leaves it alone', async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`);
     now += 120_000;
     await autoAdvanceOnce(t.ctx, 60_000);
-    expect((await getOrder(t, setup.clinic, id)).status).toBe('cancelled');
+    expect((await getMedicationRequest(t, setup.clinic, id)).status).toBe('cancelled');
   });
 
   it('when the timer runs in development, then orders move without any call', async () => {
-    const id = await createOrder(t, setup);
+    const id = await createMedicationRequest(t, setup);
     now += 1000;
     // The real setInterval scheduler; the test awaits the first completed pass instead of polling.
     let passed!: (moved: number) => void;
@@ -64,7 +64,7 @@ describe.each(DIALECTS)('sandbox auto-advance (SANDBOX_AUTO_ADVANCE_MS) on %s', 
     } finally {
       await stop();
     }
-    const order = await getOrder(t, setup.clinic, id);
+    const order = await getMedicationRequest(t, setup.clinic, id);
     expect(order.status).toBe('processing');
     expect(order.status_history.at(-1)).toMatchObject({ actor: 'sandbox' });
   });

@@ -5,20 +5,20 @@ import {
   isFinal,
   isRefillable,
   nextStatus,
-  ORDER_STATUSES,
+  MEDICATION_REQUEST_STATUSES,
   pathTo,
-  type OrderStatus,
-} from '../../src/orders/order-status.js';
+  type MedicationRequestStatus,
+} from '../../src/medication-requests/medication-request-status.js';
 
-const LEGAL: [OrderStatus, OrderStatus][] = [
+const LEGAL: [MedicationRequestStatus, MedicationRequestStatus][] = [
   ['pending', 'processing'],
   ['pending', 'cancelled'],
   ['processing', 'shipped'],
   ['processing', 'cancelled'],
   ['shipped', 'delivered'],
 ];
-const isLegal = (from: OrderStatus, to: OrderStatus) => LEGAL.some(([f, t]) => f === from && t === to);
-const ALL_PAIRS = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]));
+const isLegal = (from: MedicationRequestStatus, to: MedicationRequestStatus) => LEGAL.some(([f, t]) => f === from && t === to);
+const ALL_PAIRS = MEDICATION_REQUEST_STATUSES.flatMap((from) => MEDICATION_REQUEST_STATUSES.map((to) => [from, to] as [MedicationRequestStatus, MedicationRequestStatus]));
 
 describe('the order lifecycle (pure)', () => {
   it.each(LEGAL)('when an order is %s, then it may become %s', (from, to) => {
@@ -57,7 +57,7 @@ describe('the order lifecycle (pure)', () => {
   });
 
   it('when asked which states are final and refillable, then delivered/cancelled are final and shipped/delivered refillable', () => {
-    expect(ORDER_STATUSES.filter(isFinal)).toEqual(['delivered', 'cancelled']);
-    expect(ORDER_STATUSES.filter(isRefillable)).toEqual(['shipped', 'delivered']);
+    expect(MEDICATION_REQUEST_STATUSES.filter(isFinal)).toEqual(['delivered', 'cancelled']);
+    expect(MEDICATION_REQUEST_STATUSES.filter(isRefillable)).toEqual(['shipped', 'delivered']);
   });
 });

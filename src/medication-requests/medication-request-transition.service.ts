@@ -13,19 +13,19 @@ import {
   nextStatus,
   pathTo,
   type Actor,
-  type OrderStatus,
-} from './order-status.js';
-import { loadOrderView } from './order-view.js';
-import type { MedicationRequestTable } from './order.tables.js';
-import type { OrderViewData } from './order.schemas.js';
-import * as repo from './order.repository.js';
+  type MedicationRequestStatus,
+} from './medication-request-status.js';
+import { loadMedicationRequestView } from './medication-request-view.js';
+import type { MedicationRequestTable } from './medication-request.tables.js';
+import type { MedicationRequestViewData } from './medication-request.schemas.js';
+import * as repo from './medication-request.repository.js';
 import { closeRefillRequest } from './refill.repository.js';
 import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
 
-const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
+const EVENT_OF: Partial<Record<MedicationRequestStatus, OutboxEventType>> = {
   shipped: 'order.fulfilled',
   delivered: 'order.delivered',
   cancelled: 'order.cancelled',
@@ -42,11 +42,11 @@ export async function applyTransition(
   { trx, recordEvent }: OutboxTransaction,
   now: string,
   order: MedicationRequestTable,
-  to: OrderStatus,
+  to: MedicationRequestStatus,
   actor: Actor,
   trackingNumber?: string,
 ): Promise<MedicationRequestTable> {
-  const from = order.status as OrderStatus;
+  const from = order.status as MedicationRequestStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
 
   const changes: repo.StatusChanges = {};
@@ -60,8 +60,8 @@ export async function applyTransition(
 
   if (!(await repo.updateStatusIf(trx, order.id, from, to, now, changes))) {
     // Another change committed between our read and our update: refuse against the state it left.
-    const current = await repo.findOrderUnscoped(trx, order.id);
-    throw illegalTransition((current?.status ?? from) as OrderStatus, to);
+    const current = await repo.findMedicationRequestUnscoped(trx, order.id);
+    throw illegalTransition((current?.status ?? from) as MedicationRequestStatus, to);
   }
   const updated: MedicationRequestTable = { ...order, ...changes, status: to, updated_at: now };
 
@@ -73,7 +73,7 @@ export async function applyTransition(
     const closed = await closeRefillRequest(trx, order.id, to === 'cancelled' ? 'cancelled' : 'fulfilled', now);
     if (closed && to === 'cancelled') {
       // A cancelled refill was never dispensed: its medications get their refill back.
-      const items = await repo.listItemsOfOrder(trx, order.id);
+      const items = await repo.listItemsOfMedicationRequest(trx, order.id);
       await repo.releaseRefills(trx, items.map((i) => i.origin_item_id));
     }
   }
@@ -81,7 +81,7 @@ export async function applyTransition(
 }
 
 /** The payload of an order's status event: ids, statuses and shipping facts, never PHI. */
-function eventPayload(order: MedicationRequestTable, from: OrderStatus): Record<string, unknown> {
+function eventPayload(order: MedicationRequestTable, from: MedicationRequestStatus): Record<string, unknown> {
   switch (order.status) {
     case 'shipped':
       return {
@@ -98,7 +98,7 @@ function eventPayload(order: MedicationRequestTable, from: OrderStatus): Record<
   }
 }
 
-export function illegalTransition(from: OrderStatus, to: OrderStatus) {
+export function illegalTransition(from: MedicationRequestStatus, to: MedicationRequestStatus) {
   const allowed = allowedNext(from);
   return conflict(illegalTransitionMessage(from, to), {
     status: allowed.length === 0 ? `is ${from}, a final state` : `is ${from}; allowed next: ${allowed.join(', ')}`,
@@ -106,7 +106,7 @@ export function illegalTransition(from: OrderStatus, to: OrderStatus) {
 }
 
 async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<MedicationRequestTable> {
-  const order = scope === 'all' ? await repo.findOrderUnscoped(trx, orderId) : await repo.findOrder(trx, scope.clinicId, orderId);
+  const order = scope === 'all' ? await repo.findMedicationRequestUnscoped(trx, orderId) : await repo.findMedicationRequest(trx, scope.clinicId, orderId);
   if (!order) throw notFound('Medication request not found');
   return order;
 }
@@ -115,14 +115,14 @@ async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<M
  * One transition of one order (operator status change, partner cancellation), in its own
  * transaction. `shipped` needs a tracking number from the operator; only `shipped` takes one.
  */
-export async function transitionOrder(
+export async function transitionMedicationRequest(
   ctx: EventWriterContext,
   scope: Scope,
   orderId: string,
-  to: OrderStatus,
+  to: MedicationRequestStatus,
   actor: Actor,
   trackingNumber?: string,
-): Promise<OrderViewData> {
+): Promise<MedicationRequestViewData> {
   if (trackingNumber !== undefined && to !== 'shipped') {
     throw fieldError('tracking_number', 'is only accepted with status shipped');
   }
@@ -133,28 +133,28 @@ export async function transitionOrder(
     const current = await loadForUpdate(tx.trx, scope, orderId);
     return applyTransition(tx, isoNow(ctx.clock), current, to, actor, trackingNumber?.trim());
   });
-  return loadOrderView(ctx.db, order);
+  return loadMedicationRequestView(ctx.db, order);
 }
 
 /** POST /api/external/medication-order/{id}/cancel: pending and processing orders only. */
-export async function cancelOrder(ctx: EventWriterContext, identity: PartnerIdentity, orderId: string): Promise<OrderViewData> {
-  return transitionOrder(ctx, { clinicId: identity.clinicId }, orderId, 'cancelled', 'partner');
+export async function cancelMedicationRequest(ctx: EventWriterContext, identity: PartnerIdentity, orderId: string): Promise<MedicationRequestViewData> {
+  return transitionMedicationRequest(ctx, { clinicId: identity.clinicId }, orderId, 'cancelled', 'partner');
 }
 
 /**
  * The sandbox: moves an order to its next state, or to `to` through every legal step, all in one
  * transaction (each step gets its history row and event; shipping gets a test tracking number).
  */
-export async function advanceOrder(
+export async function advanceMedicationRequest(
   ctx: EventWriterContext,
   scope: Scope,
   orderId: string,
-  to?: OrderStatus,
-): Promise<OrderViewData> {
+  to?: MedicationRequestStatus,
+): Promise<MedicationRequestViewData> {
   const order = await withOutbox(ctx, async (tx) => {
     let current = await loadForUpdate(tx.trx, scope, orderId);
-    const from = current.status as OrderStatus;
-    let steps: OrderStatus[] | null;
+    const from = current.status as MedicationRequestStatus;
+    let steps: MedicationRequestStatus[] | null;
     if (to === undefined) {
       const next = nextStatus(from);
       if (next === null) throw conflict(`The medication request is ${from}, a final state: it cannot advance`, { status: `is ${from}, a final state` });
@@ -172,5 +172,5 @@ export async function advanceOrder(
     }
     return current;
   });
-  return loadOrderView(ctx.db, order);
+  return loadMedicationRequestView(ctx.db, order);
 }

@@ -1,18 +1,18 @@
 import type { DbOrTrx } from '../db/database.js';
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
-import { statusRank, type Actor, type OrderStatus } from './order-status.js';
-import type { MedicationRequestTable, PrescriptionItemTable } from './order.tables.js';
-import type { AdminOrderSummaryData } from './order-admin.schemas.js';
-import type { OrderViewData } from './order.schemas.js';
-import * as repo from './order.repository.js';
-import { findRefillRequestOfNewOrder } from './refill.repository.js';
+import { statusRank, type Actor, type MedicationRequestStatus } from './medication-request-status.js';
+import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
+import type { AdminMedicationRequestSummaryData } from './medication-request-admin.schemas.js';
+import type { MedicationRequestViewData } from './medication-request.schemas.js';
+import * as repo from './medication-request.repository.js';
+import { findRefillRequestOfNewMedicationRequest } from './refill.repository.js';
 
 /**
  * The refill counters of one medication of a chain, read from the chain's first prescription.
  * A do_not_refill item authorizes no refill, whatever its `refills` said.
  */
-export function itemRefills(origin: PrescriptionItemTable): { authorized: number; used: number; remaining: number } {
+export function itemRefills(origin: MedicationItemTable): { authorized: number; used: number; remaining: number } {
   const authorized = origin.do_not_refill === 1 ? 0 : origin.refills;
   const used = origin.do_not_refill === 1 ? 0 : origin.refills_used;
   return { authorized, used, remaining: Math.max(0, authorized - used) };
@@ -23,19 +23,19 @@ export function itemRefills(origin: PrescriptionItemTable): { authorized: number
  * the chain has had as many refills as its most-refilled medication, and stays refillable while
  * any medication has refills left.
  */
-export function chainRefills(origins: PrescriptionItemTable[]): { authorized: number; used: number; remaining: number } {
+export function chainRefills(origins: MedicationItemTable[]): { authorized: number; used: number; remaining: number } {
   const each = origins.map(itemRefills);
   const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
   return { authorized: max(each.map((e) => e.authorized)), used: max(each.map((e) => e.used)), remaining: max(each.map((e) => e.remaining)) };
 }
 
 /** Loads everything the partner sees of an order (five primary-key or indexed queries). */
-export async function loadOrderView(db: DbOrTrx, order: MedicationRequestTable): Promise<OrderViewData> {
+export async function loadMedicationRequestView(db: DbOrTrx, order: MedicationRequestTable): Promise<MedicationRequestViewData> {
   const [items, history, prescription, refillRequest] = await Promise.all([
-    repo.listItemsOfOrder(db, order.id),
+    repo.listItemsOfMedicationRequest(db, order.id),
     repo.listHistory(db, order.id),
-    repo.findPrescriptionOfOrder(db, order.id),
-    order.refill_of === null ? Promise.resolve(undefined) : findRefillRequestOfNewOrder(db, order.id),
+    repo.findPrescriptionOfMedicationRequest(db, order.id),
+    order.refill_of === null ? Promise.resolve(undefined) : findRefillRequestOfNewMedicationRequest(db, order.id),
   ]);
   const originIds = [...new Set(items.map((i) => i.origin_item_id))];
   const ownIds = new Set(items.map((i) => i.id));
@@ -47,7 +47,7 @@ export async function loadOrderView(db: DbOrTrx, order: MedicationRequestTable):
     clinic_id: order.clinic_id,
     patient_id: order.patient_id,
     practitioner_id: order.practitioner_id,
-    status: order.status as OrderStatus,
+    status: order.status as MedicationRequestStatus,
     prescription_id: prescription?.id ?? '',
     is_refrigerated: fromFlag(order.is_refrigerated),
     shipment_group_id: order.shipment_group_id,
@@ -104,13 +104,13 @@ export async function loadOrderView(db: DbOrTrx, order: MedicationRequestTable):
   };
 }
 
-export function toAdminSummary(order: MedicationRequestTable, itemCount: number): AdminOrderSummaryData {
+export function toAdminSummary(order: MedicationRequestTable, itemCount: number): AdminMedicationRequestSummaryData {
   return {
     medication_request_id: order.id,
     clinic_id: order.clinic_id,
     patient_id: order.patient_id,
     practitioner_id: order.practitioner_id,
-    status: order.status as OrderStatus,
+    status: order.status as MedicationRequestStatus,
     item_count: itemCount,
     carrier_id: order.carrier_id,
     service_id: order.service_id,
