@@ -5,9 +5,7 @@ import { parseDurationList } from './shared/durations.js';
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; filename: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseConfig = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
   readonly env: Environment;
@@ -101,7 +99,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
   const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
   const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
-  const retrySchedule = parseDurationList(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE, { maxItems: 50, maxDays: 7 });
+  const retrySchedule = parseDurationList(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE, {
+    maxItems: 50,
+    maxDays: 7,
+  });
   if (typeof retrySchedule === 'string') problems.push(`WEBHOOK_RETRY_SCHEDULE ${retrySchedule}`);
   const sandboxAutoAdvanceMs = parseInteger(env, 'SANDBOX_AUTO_ADVANCE_MS', 0, 0, 86_400_000, problems);
   if (sandboxAutoAdvanceMs > 0 && environment === 'production') {

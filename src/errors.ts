@@ -54,8 +54,6 @@ export const notFound = (message: string): AppError => new AppError('NOT_FOUND',
 
 export const forbidden = (message: string): AppError => new AppError('FORBIDDEN', 403, message);
 
-export const unauthorized = (reason: string): AppError =>
-  new AppError('UNAUTHORIZED', 401, `Unauthorized: ${reason}`);
+export const unauthorized = (reason: string): AppError => new AppError('UNAUTHORIZED', 401, `Unauthorized: ${reason}`);
 
-export const conflict = (message: string, details?: ErrorDetails): AppError =>
-  new AppError('CONFLICT', 409, message, details);
+export const conflict = (message: string, details?: ErrorDetails): AppError => new AppError('CONFLICT', 409, message, details);

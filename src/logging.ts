@@ -40,7 +40,15 @@ function describe(value: unknown, depth: number): LoggedError {
     const type = value === null ? 'null' : typeof value;
     return { type, message: String(value), stack: `${type}: ${String(value)}` };
   }
-  const error = value as { constructor?: unknown; name?: unknown; message?: unknown; code?: unknown; stack?: unknown; cause?: unknown; errors?: unknown };
+  const error = value as {
+    constructor?: unknown;
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    stack?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   const type =
     typeof error.constructor === 'function' && error.constructor.name !== ''
       ? error.constructor.name
@@ -51,8 +59,17 @@ function describe(value: unknown, depth: number): LoggedError {
   const message = withoutQuotedJson(rawMessage);
   // The stack's first line repeats the message: the same words are withheld there.
   const stack =
-    typeof error.stack !== 'string' ? `${type}: ${message}` : message === rawMessage ? error.stack : error.stack.replace(rawMessage, () => message);
-  const out: LoggedError = { type, message, ...(typeof error.code === 'string' || typeof error.code === 'number' ? { code: error.code } : {}), stack };
+    typeof error.stack !== 'string'
+      ? `${type}: ${message}`
+      : message === rawMessage
+        ? error.stack
+        : error.stack.replace(rawMessage, () => message);
+  const out: LoggedError = {
+    type,
+    message,
+    ...(typeof error.code === 'string' || typeof error.code === 'number' ? { code: error.code } : {}),
+    stack,
+  };
   if (depth < MAX_DEPTH) {
     if (error.cause !== undefined && error.cause !== null) out.cause = describe(error.cause, depth + 1);
     if (Array.isArray(error.errors) && error.errors.length > 0) {

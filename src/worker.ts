@@ -17,7 +17,12 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config);
   const worker = await WebhookWorker.start(runtime.ctx, { logger });
   logger.info(
-    { env: config.env, database: config.database.kind, timeoutMs: config.webhookTimeoutMs, attempts: config.webhookRetryScheduleMs.length },
+    {
+      env: config.env,
+      database: config.database.kind,
+      timeoutMs: config.webhookTimeoutMs,
+      attempts: config.webhookRetryScheduleMs.length,
+    },
     'webhook worker started',
   );
 

@@ -22,9 +22,12 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/carriers',
       {
         schema: {
-          tags, security, summary: 'Add a carrier',
+          tags,
+          security,
+          summary: 'Add a carrier',
           description: 'Without `id`, the id is derived from the name (`Stamps.com` → `stamps_com`). A taken id is a 409.',
-          body: CreateCarrierBody, response: { 200: Envelope(CatalogueCarrier), ...createErrors('A carrier with that id') },
+          body: CreateCarrierBody,
+          response: { 200: Envelope(CatalogueCarrier), ...createErrors('A carrier with that id') },
         },
       },
       async (request) => ({ success: true as const, data: await createCarrier(ctx, request.body), message: 'Carrier created' }),
@@ -34,8 +37,13 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/carriers',
       {
         schema: {
-          tags, security, summary: 'List carriers with their services and prices',
-          response: { 200: Envelope(Type.Object({ carriers: Type.Array(CatalogueCarrier) }, { additionalProperties: false })), ...adminErrors },
+          tags,
+          security,
+          summary: 'List carriers with their services and prices',
+          response: {
+            200: Envelope(Type.Object({ carriers: Type.Array(CatalogueCarrier) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
         },
       },
       async () => ({ success: true as const, data: { carriers: await listCatalogue(ctx) }, message: 'Carriers' }),
@@ -45,9 +53,13 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/carriers/:carrierId/services',
       {
         schema: {
-          tags, security, summary: 'Add a shipping service to a carrier',
-          description: 'Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states.',
-          params: CarrierParams, body: CreateServiceBody,
+          tags,
+          security,
+          summary: 'Add a shipping service to a carrier',
+          description:
+            'Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states.',
+          params: CarrierParams,
+          body: CreateServiceBody,
           response: { 200: Envelope(CatalogueService), ...createErrors('A service with that id for this carrier') },
         },
       },
@@ -62,9 +74,13 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/carriers/:carrierId/services/:serviceId',
       {
         schema: {
-          tags, security, summary: 'Change a shipping service\u2019s name or prices',
-          description: 'Send any of `name`, `price`, `state_prices`; `state_prices` replaces the whole set (`{}` removes them all).',
-          params: ServiceParams, body: UpdateServiceBody,
+          tags,
+          security,
+          summary: 'Change a shipping service\u2019s name or prices',
+          description:
+            'Send any of `name`, `price`, `state_prices`; `state_prices` replaces the whole set (`{}` removes them all).',
+          params: ServiceParams,
+          body: UpdateServiceBody,
           response: { 200: Envelope(CatalogueService), ...adminErrors },
         },
       },

@@ -1,12 +1,5 @@
 import { parseArgs } from 'node:util';
-import {
-  createClinic,
-  issueApiKey,
-  listApiKeys,
-  listClinics,
-  revokeApiKey,
-  setFreeShipping,
-} from '../clinics/clinic.service.js';
+import { createClinic, issueApiKey, listApiKeys, listClinics, revokeApiKey, setFreeShipping } from '../clinics/clinic.service.js';
 import type { AppContext } from '../context.js';
 import { addMedication } from '../medications/medication.service.js';
 import { addService, createCarrier } from '../shipping/catalogue.service.js';
@@ -24,7 +17,19 @@ export class UsageError extends Error {
   }
 }
 
-type Flag = 'name' | 'free-shipping' | 'clinic' | 'environment' | 'key-id' | 'strength' | 'dosage-form' | 'enabled' | 'carrier' | 'id' | 'price' | 'state-price';
+type Flag =
+  | 'name'
+  | 'free-shipping'
+  | 'clinic'
+  | 'environment'
+  | 'key-id'
+  | 'strength'
+  | 'dosage-form'
+  | 'enabled'
+  | 'carrier'
+  | 'id'
+  | 'price'
+  | 'state-price';
 
 interface CommandSpec {
   summary: string;
@@ -34,14 +39,26 @@ interface CommandSpec {
 
 export const COMMANDS = {
   'create-clinic': { summary: '--name <name> [--free-shipping]', required: ['name'], optional: ['free-shipping'] },
-  'issue-key': { summary: '--clinic <clinic id> [--environment development|production]', required: ['clinic'], optional: ['environment'] },
+  'issue-key': {
+    summary: '--clinic <clinic id> [--environment development|production]',
+    required: ['clinic'],
+    optional: ['environment'],
+  },
   'revoke-key': { summary: '--key-id <api key id>', required: ['key-id'], optional: [] },
   'list-clinics': { summary: '', required: [], optional: [] },
   'list-keys': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
-  'add-medication': { summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>]', required: ['clinic', 'name'], optional: ['strength', 'dosage-form'] },
+  'add-medication': {
+    summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>]',
+    required: ['clinic', 'name'],
+    optional: ['strength', 'dosage-form'],
+  },
   'set-free-shipping': { summary: '--clinic <clinic id> --enabled true|false', required: ['clinic', 'enabled'], optional: [] },
   'add-carrier': { summary: '--name <name> [--id <carrier id>]', required: ['name'], optional: ['id'] },
-  'add-service': { summary: '--carrier <carrier id> --name <name> --price <dollars> [--id <service id>] [--state-price CA=12.50 ...]', required: ['carrier', 'name', 'price'], optional: ['id', 'state-price'] },
+  'add-service': {
+    summary: '--carrier <carrier id> --name <name> --price <dollars> [--id <service id>] [--state-price CA=12.50 ...]',
+    required: ['carrier', 'name', 'price'],
+    optional: ['id', 'state-price'],
+  },
   help: { summary: '', required: [], optional: [] },
 } satisfies Record<string, CommandSpec>;
 
@@ -49,7 +66,10 @@ export type CommandName = keyof typeof COMMANDS;
 
 export interface ParsedCommand {
   command: CommandName;
-  flags: Partial<Record<Exclude<Flag, 'free-shipping' | 'state-price'>, string>> & { 'free-shipping'?: boolean; 'state-price'?: string[] };
+  flags: Partial<Record<Exclude<Flag, 'free-shipping' | 'state-price'>, string>> & {
+    'free-shipping'?: boolean;
+    'state-price'?: string[];
+  };
 }
 
 export const HELP = [
@@ -83,7 +103,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
   const spec: CommandSpec = COMMANDS[command];
   const flags = parsed.values as ParsedCommand['flags'];
   for (const flag of Object.keys(flags) as Flag[]) {
-    if (!spec.required.includes(flag) && !spec.optional.includes(flag)) throw new UsageError(`${command} does not take --${flag}`);
+    if (!spec.required.includes(flag) && !spec.optional.includes(flag))
+      throw new UsageError(`${command} does not take --${flag}`);
   }
   for (const flag of spec.required) {
     if (flags[flag] === undefined) throw new UsageError(`${command} needs --${flag}`);
@@ -117,8 +138,16 @@ function parseFlags(argv: string[]) {
     allowPositionals: true,
     strict: true,
     options: {
-      name: text, clinic: text, environment: text, 'key-id': text, strength: text, 'dosage-form': text,
-      enabled: text, carrier: text, id: text, price: text,
+      name: text,
+      clinic: text,
+      environment: text,
+      'key-id': text,
+      strength: text,
+      'dosage-form': text,
+      enabled: text,
+      carrier: text,
+      id: text,
+      price: text,
       'free-shipping': { type: 'boolean' },
       'state-price': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },

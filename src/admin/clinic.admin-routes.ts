@@ -34,7 +34,10 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics',
       {
         schema: {
-          tags, security, summary: 'Create a clinic', body: CreateClinicBody,
+          tags,
+          security,
+          summary: 'Create a clinic',
+          body: CreateClinicBody,
           response: { 200: Envelope(Clinic), ...adminErrors },
         },
       },
@@ -45,8 +48,13 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics',
       {
         schema: {
-          tags, security, summary: 'List clinics',
-          response: { 200: Envelope(Type.Object({ clinics: Type.Array(Clinic) }, { additionalProperties: false })), ...adminErrors },
+          tags,
+          security,
+          summary: 'List clinics',
+          response: {
+            200: Envelope(Type.Object({ clinics: Type.Array(Clinic) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
         },
       },
       async () => ({ success: true as const, data: { clinics: await listClinics(ctx) }, message: 'Clinics' }),
@@ -55,7 +63,13 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/api/admin/clinics/:clinicId',
       {
-        schema: { tags, security, summary: 'Get a clinic', params: ClinicParams, response: { 200: Envelope(Clinic), ...adminErrors } },
+        schema: {
+          tags,
+          security,
+          summary: 'Get a clinic',
+          params: ClinicParams,
+          response: { 200: Envelope(Clinic), ...adminErrors },
+        },
       },
       async (request) => ({ success: true as const, data: await getClinic(ctx, request.params.clinicId), message: 'Clinic' }),
     );
@@ -64,9 +78,13 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics/:clinicId/shipping',
       {
         schema: {
-          tags, security, summary: 'Turn a clinic\u2019s free shipping on or off',
-          description: 'With free shipping every service costs the clinic 0 (`totalCost` 0, `freeShipmentType` `clinic_specific`).',
-          params: ClinicParams, body: FreeShippingBody,
+          tags,
+          security,
+          summary: 'Turn a clinic\u2019s free shipping on or off',
+          description:
+            'With free shipping every service costs the clinic 0 (`totalCost` 0, `freeShipmentType` `clinic_specific`).',
+          params: ClinicParams,
+          body: FreeShippingBody,
           response: { 200: Envelope(Clinic), ...adminErrors },
         },
       },
@@ -81,9 +99,13 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics/:clinicId/api-keys',
       {
         schema: {
-          tags, security, summary: 'Issue an API key for a clinic',
-          description: 'The response is the only time the key is shown; only its hash is stored. The environment defaults to the server\u2019s.',
-          params: ClinicParams, body: IssueApiKeyBody,
+          tags,
+          security,
+          summary: 'Issue an API key for a clinic',
+          description:
+            'The response is the only time the key is shown; only its hash is stored. The environment defaults to the server\u2019s.',
+          params: ClinicParams,
+          body: IssueApiKeyBody,
           response: { 200: Envelope(IssuedApiKey), ...adminErrors },
         },
         // The body is optional: a POST without one means `{}` (the server's environment).
@@ -103,32 +125,53 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics/:clinicId/api-keys',
       {
         schema: {
-          tags, security, summary: 'List a clinic\u2019s API keys (prefixes only)', params: ClinicParams,
-          response: { 200: Envelope(Type.Object({ api_keys: Type.Array(ApiKeySummary) }, { additionalProperties: false })), ...adminErrors },
+          tags,
+          security,
+          summary: 'List a clinic\u2019s API keys (prefixes only)',
+          params: ClinicParams,
+          response: {
+            200: Envelope(Type.Object({ api_keys: Type.Array(ApiKeySummary) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
         },
       },
-      async (request) => ({ success: true as const, data: { api_keys: await listApiKeys(ctx, request.params.clinicId) }, message: 'API keys' }),
+      async (request) => ({
+        success: true as const,
+        data: { api_keys: await listApiKeys(ctx, request.params.clinicId) },
+        message: 'API keys',
+      }),
     );
 
     app.delete(
       '/api/admin/api-keys/:apiKeyId',
       {
         schema: {
-          tags, security, summary: 'Revoke an API key',
+          tags,
+          security,
+          summary: 'Revoke an API key',
           description: 'The next request made with the key is refused with 401. Revoking a revoked key is harmless.',
-          params: ApiKeyParams, response: { 200: Envelope(RevokedApiKey), ...adminErrors },
+          params: ApiKeyParams,
+          response: { 200: Envelope(RevokedApiKey), ...adminErrors },
         },
       },
-      async (request) => ({ success: true as const, data: await revokeApiKey(ctx, request.params.apiKeyId), message: 'API key revoked' }),
+      async (request) => ({
+        success: true as const,
+        data: await revokeApiKey(ctx, request.params.apiKeyId),
+        message: 'API key revoked',
+      }),
     );
 
     app.post(
       '/api/admin/clinics/:clinicId/medications',
       {
         schema: {
-          tags, security, summary: 'Add a medication to a clinic\u2019s formulary',
-          description: 'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
-          params: ClinicParams, body: AddMedicationBody,
+          tags,
+          security,
+          summary: 'Add a medication to a clinic\u2019s formulary',
+          description:
+            'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
+          params: ClinicParams,
+          body: AddMedicationBody,
           response: { 200: Envelope(Medication), ...createErrors('A medication of that name') },
         },
       },
@@ -143,8 +186,14 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics/:clinicId/medications',
       {
         schema: {
-          tags, security, summary: 'List a clinic\u2019s formulary', params: ClinicParams,
-          response: { 200: Envelope(Type.Object({ medications: Type.Array(Medication) }, { additionalProperties: false })), ...adminErrors },
+          tags,
+          security,
+          summary: 'List a clinic\u2019s formulary',
+          params: ClinicParams,
+          response: {
+            200: Envelope(Type.Object({ medications: Type.Array(Medication) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
         },
       },
       async (request) => ({
@@ -158,8 +207,14 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/admin/clinics/:clinicId/medications/:medicationId',
       {
         schema: {
-          tags, security, summary: 'Remove a medication from a clinic\u2019s formulary', params: MedicationParams,
-          response: { 200: Envelope(Type.Object({ medication_id: Type.String() }, { additionalProperties: false })), ...adminErrors },
+          tags,
+          security,
+          summary: 'Remove a medication from a clinic\u2019s formulary',
+          params: MedicationParams,
+          response: {
+            200: Envelope(Type.Object({ medication_id: Type.String() }, { additionalProperties: false })),
+            ...adminErrors,
+          },
         },
       },
       async (request) => {
@@ -167,7 +222,11 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         // Tells an unknown clinic apart from an unknown medication.
         await getClinic(ctx, clinicId);
         await removeMedication(ctx, clinicId, medicationId);
-        return { success: true as const, data: { medication_id: medicationId }, message: 'Medication removed from the formulary' };
+        return {
+          success: true as const,
+          data: { medication_id: medicationId },
+          message: 'Medication removed from the formulary',
+        };
       },
     );
   };

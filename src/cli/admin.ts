@@ -25,7 +25,11 @@ async function main(argv: string[]): Promise<number> {
   let config;
   try {
     // The command line needs no operator token: it talks to the database directly.
-    config = loadConfig({ ...process.env, ADMIN_TOKEN: process.env.ADMIN_TOKEN || 'unused-by-the-command-line', LOG_LEVEL: 'silent' });
+    config = loadConfig({
+      ...process.env,
+      ADMIN_TOKEN: process.env.ADMIN_TOKEN || 'unused-by-the-command-line',
+      LOG_LEVEL: 'silent',
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -15,7 +15,10 @@ export async function clinicExists(db: DbOrTrx, clinicId: string): Promise<boole
 }
 
 export async function countClinics(db: DbOrTrx): Promise<number> {
-  const row = await db.selectFrom('clinics').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('clinics')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 

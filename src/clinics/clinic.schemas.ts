@@ -3,7 +3,6 @@ import { Text, Timestamp, Uuid } from '../http/schemas.js';
 
 /* Clinics and their API keys as the operator sees them (request bodies strict, responses allow-lists). */
 
-
 const Environment = (description?: string) =>
   Type.Union([Type.Literal('development'), Type.Literal('production')], description ? { description } : {});
 export const Clinic = Type.Object(
@@ -52,4 +51,3 @@ export const ApiKeySummary = Type.Object(
 export type ApiKeySummaryView = Static<typeof ApiKeySummary>;
 export const RevokedApiKey = Type.Object({ api_key_id: Uuid(), revoked_at: Timestamp }, { additionalProperties: false });
 export type RevokedApiKeyView = Static<typeof RevokedApiKey>;
-

@@ -15,7 +15,8 @@ import type { WebhookTables } from '../webhooks/webhook.tables.js';
  * integers 0/1 (see columns.ts), money is integer cents, structured values are JSON text.
  */
 export interface Database
-  extends ClinicTables,
+  extends
+    ClinicTables,
     PractitionerTables,
     PatientTables,
     MedicationTables,

@@ -8,11 +8,9 @@ import { AppError } from '../errors.js';
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const Status = Type.Object({ status: Type.String() });
-    app.get(
-      '/healthz',
-      { schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } } },
-      () => ({ status: 'ok' }),
-    );
+    app.get('/healthz', { schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } } }, () => ({
+      status: 'ok',
+    }));
     app.get(
       '/readyz',
       {

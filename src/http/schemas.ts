@@ -2,10 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 
 /** `{success: true, data, message}`: the spec's success envelope. */
 export const Envelope = <T extends TSchema>(data: T, options: { description?: string } = {}) =>
-  Type.Object(
-    { success: Type.Literal(true), data, message: Type.String() },
-    { additionalProperties: false, ...options },
-  );
+  Type.Object({ success: Type.Literal(true), data, message: Type.String() }, { additionalProperties: false, ...options });
 
 /** `{success: false, error: {message, details?, code, request_id}}`: the spec's error envelope. */
 export const ErrorEnvelope = Type.Object(
@@ -59,8 +56,7 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
 
-export const Uuid = (description?: string) =>
-  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 /** A required, non-blank string of at most `max` characters. */
 export const Text = (max: number, options: { minLength?: number; description?: string } = {}) =>

@@ -19,7 +19,10 @@ export async function listMedicationRequests(
     ...(query.cursor ? { before: decodeCursor(query.cursor) } : {}),
     limit: limit + 1,
   });
-  const counts = await repo.countItemsOfMedicationRequests(ctx.db, rows.slice(0, limit).map((r) => r.id));
+  const counts = await repo.countItemsOfMedicationRequests(
+    ctx.db,
+    rows.slice(0, limit).map((r) => r.id),
+  );
   return toPage(rows, limit, (page) => page.map((r) => toAdminSummary(r, counts.get(r.id) ?? 0)));
 }
 

@@ -81,9 +81,6 @@ export const isRefillable = (status: MedicationRequestStatus): boolean => status
 /** The message of a refused transition: names the current and the requested state. */
 export function illegalTransitionMessage(from: MedicationRequestStatus, to: MedicationRequestStatus): string {
   const allowed = ALLOWED[from];
-  const tail =
-    allowed.length === 0
-      ? `${from} is a final state`
-      : `from ${from} it can only become ${allowed.join(' or ')}`;
+  const tail = allowed.length === 0 ? `${from} is a final state` : `from ${from} it can only become ${allowed.join(' or ')}`;
   return `Cannot change the medication request from ${from} to ${to}: ${tail}`;
 }

@@ -51,8 +51,7 @@ export async function applyTransition(
 
   const changes: repo.StatusChanges = {};
   if (to === 'shipped') {
-    changes.tracking_number =
-      trackingNumber ?? generateTrackingNumber(trackingFormatOf(order.carrier_id, order.carrier_name));
+    changes.tracking_number = trackingNumber ?? generateTrackingNumber(trackingFormatOf(order.carrier_id, order.carrier_name));
     changes.shipped_at = now;
   }
   if (to === 'delivered') changes.delivered_at = now;
@@ -67,14 +66,24 @@ export async function applyTransition(
 
   const type = EVENT_OF[to];
   if (type) await recordEvent(now, { clinicId: order.clinic_id, type, payload: eventPayload(updated, from) });
-  await repo.insertHistory(trx, { id: randomUUID(), medication_request_id: order.id, from_status: from, to_status: to, actor, at: now });
+  await repo.insertHistory(trx, {
+    id: randomUUID(),
+    medication_request_id: order.id,
+    from_status: from,
+    to_status: to,
+    actor,
+    at: now,
+  });
 
   if (order.refill_of !== null && (to === 'shipped' || to === 'delivered' || to === 'cancelled')) {
     const closed = await closeRefillRequest(trx, order.id, to === 'cancelled' ? 'cancelled' : 'fulfilled', now);
     if (closed && to === 'cancelled') {
       // A cancelled refill was never dispensed: its medications get their refill back.
       const items = await repo.listItemsOfMedicationRequest(trx, order.id);
-      await repo.releaseRefills(trx, items.map((i) => i.origin_item_id));
+      await repo.releaseRefills(
+        trx,
+        items.map((i) => i.origin_item_id),
+      );
     }
   }
   return updated;
@@ -106,7 +115,10 @@ export function illegalTransition(from: MedicationRequestStatus, to: MedicationR
 }
 
 async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<MedicationRequestTable> {
-  const order = scope === 'all' ? await repo.findMedicationRequestUnscoped(trx, orderId) : await repo.findMedicationRequest(trx, scope.clinicId, orderId);
+  const order =
+    scope === 'all'
+      ? await repo.findMedicationRequestUnscoped(trx, orderId)
+      : await repo.findMedicationRequest(trx, scope.clinicId, orderId);
   if (!order) throw notFound('Medication request not found');
   return order;
 }
@@ -137,7 +149,11 @@ export async function transitionMedicationRequest(
 }
 
 /** POST /api/external/medication-order/{id}/cancel: pending and processing orders only. */
-export async function cancelMedicationRequest(ctx: EventWriterContext, identity: PartnerIdentity, orderId: string): Promise<MedicationRequestViewData> {
+export async function cancelMedicationRequest(
+  ctx: EventWriterContext,
+  identity: PartnerIdentity,
+  orderId: string,
+): Promise<MedicationRequestViewData> {
   return transitionMedicationRequest(ctx, { clinicId: identity.clinicId }, orderId, 'cancelled', 'partner');
 }
 
@@ -157,7 +173,10 @@ export async function advanceMedicationRequest(
     let steps: MedicationRequestStatus[] | null;
     if (to === undefined) {
       const next = nextStatus(from);
-      if (next === null) throw conflict(`The medication request is ${from}, a final state: it cannot advance`, { status: `is ${from}, a final state` });
+      if (next === null)
+        throw conflict(`The medication request is ${from}, a final state: it cannot advance`, {
+          status: `is ${from}, a final state`,
+        });
       steps = [next];
     } else {
       steps = pathTo(from, to);

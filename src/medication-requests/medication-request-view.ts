@@ -26,7 +26,11 @@ export function itemRefills(origin: MedicationItemTable): { authorized: number; 
 export function chainRefills(origins: MedicationItemTable[]): { authorized: number; used: number; remaining: number } {
   const each = origins.map(itemRefills);
   const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
-  return { authorized: max(each.map((e) => e.authorized)), used: max(each.map((e) => e.used)), remaining: max(each.map((e) => e.remaining)) };
+  return {
+    authorized: max(each.map((e) => e.authorized)),
+    used: max(each.map((e) => e.used)),
+    remaining: max(each.map((e) => e.remaining)),
+  };
 }
 
 /** Loads everything the partner sees of an order (five primary-key or indexed queries). */
@@ -95,12 +99,14 @@ export async function loadMedicationRequestView(db: DbOrTrx, order: MedicationRe
     refill_request_id: refillRequest?.id ?? null,
     // Each state is entered at most once and only forwards, so the lifecycle's order is the history's
     // (steps of one sandbox advance share a timestamp).
-    status_history: [...history].sort((a, b) => statusRank(a.to_status) - statusRank(b.to_status)).map((h) => ({
-      from: h.from_status,
-      to: h.to_status,
-      at: h.at,
-      actor: h.actor as Actor,
-    })),
+    status_history: [...history]
+      .sort((a, b) => statusRank(a.to_status) - statusRank(b.to_status))
+      .map((h) => ({
+        from: h.from_status,
+        to: h.to_status,
+        at: h.at,
+        actor: h.actor as Actor,
+      })),
   };
 }
 

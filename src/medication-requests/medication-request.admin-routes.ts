@@ -19,12 +19,17 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
           tags,
           security,
           summary: 'List medication requests',
-          description: 'Newest first, optionally filtered by status and clinic; pass `next_cursor` back as `cursor` for the next page.',
+          description:
+            'Newest first, optionally filtered by status and clinic; pass `next_cursor` back as `cursor` for the next page.',
           querystring: AdminListQuery,
           response: { 200: Envelope(Page(AdminMedicationRequestSummary)), ...adminErrors },
         },
       },
-      async (request) => ({ success: true as const, data: await listMedicationRequests(ctx, request.query), message: 'Medication requests' }),
+      async (request) => ({
+        success: true as const,
+        data: await listMedicationRequests(ctx, request.query),
+        message: 'Medication requests',
+      }),
     );
 
     app.get(
@@ -64,7 +69,14 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
         },
       },
       async (request) => {
-        const data = await transitionMedicationRequest(ctx, 'all', request.params.id, request.body.status, 'operator', request.body.tracking_number);
+        const data = await transitionMedicationRequest(
+          ctx,
+          'all',
+          request.params.id,
+          request.body.status,
+          'operator',
+          request.body.tracking_number,
+        );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

@@ -22,7 +22,11 @@ export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<
 }
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */
-export async function findMedicationRequest(db: DbOrTrx, clinicId: string, orderId: string): Promise<MedicationRequestTable | undefined> {
+export async function findMedicationRequest(
+  db: DbOrTrx,
+  clinicId: string,
+  orderId: string,
+): Promise<MedicationRequestTable | undefined> {
   return db
     .selectFrom('medication_requests')
     .selectAll()
@@ -128,7 +132,10 @@ export interface MedicationRequestPageQuery {
 }
 
 /** A page of orders, newest first, keyset-paginated on (created_at, id); operator only. */
-export async function listMedicationRequestsPage(db: DbOrTrx, query: MedicationRequestPageQuery): Promise<MedicationRequestTable[]> {
+export async function listMedicationRequestsPage(
+  db: DbOrTrx,
+  query: MedicationRequestPageQuery,
+): Promise<MedicationRequestTable[]> {
   let q = db.selectFrom('medication_requests').selectAll();
   if (query.status) q = q.where('status', '=', query.status);
   if (query.clinicId) q = q.where('clinic_id', '=', query.clinicId);
@@ -153,7 +160,11 @@ export async function countItemsOfMedicationRequests(db: DbOrTrx, orderIds: stri
  * The sandbox timer's work list: orders still moving whose last change is at least `before` old,
  * oldest first. Unscoped on purpose (a development-only background task).
  */
-export async function listMedicationRequestsToAdvance(db: DbOrTrx, updatedBefore: string, limit: number): Promise<MedicationRequestTable[]> {
+export async function listMedicationRequestsToAdvance(
+  db: DbOrTrx,
+  updatedBefore: string,
+  limit: number,
+): Promise<MedicationRequestTable[]> {
   return db
     .selectFrom('medication_requests')
     .selectAll()

@@ -3,7 +3,12 @@ import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import { cancelMedicationRequest } from './medication-request-transition.service.js';
-import { CreateMedicationRequestBody, CreateMedicationRequestData, IdParams, MedicationRequestView } from './medication-request.schemas.js';
+import {
+  CreateMedicationRequestBody,
+  CreateMedicationRequestData,
+  IdParams,
+  MedicationRequestView,
+} from './medication-request.schemas.js';
 import { RefillBody, RefillData, RefillRequestView } from './refill.schemas.js';
 import { createMedicationRequest, getMedicationRequest } from './medication-request.service.js';
 import { createRefill, getRefillRequest } from './refill.service.js';
@@ -70,7 +75,9 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
             200: Envelope(MedicationRequestView),
             ...partnerErrors,
             ...notFoundError('Medication request'),
-            ...conflictError('The medication request can no longer be cancelled (it has shipped, been delivered or been cancelled).'),
+            ...conflictError(
+              'The medication request can no longer be cancelled (it has shipped, been delivered or been cancelled).',
+            ),
           },
         },
       },
@@ -106,7 +113,8 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
           tags: ['Refills'],
           security,
           summary: 'Read a refill request (extension)',
-          description: 'Its status (`open` until its order ships or is cancelled, then `fulfilled` or `cancelled`) and its new order.',
+          description:
+            'Its status (`open` until its order ships or is cancelled, then `fulfilled` or `cancelled`) and its new order.',
           params: IdParams,
           response: { 200: Envelope(RefillRequestView), ...partnerErrors, ...notFoundError('Refill request') },
         },

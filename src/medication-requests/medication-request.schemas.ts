@@ -35,7 +35,9 @@ export const MedicationItemBody = Type.Object(
     }),
     dose: Text(MEDICATION_REQUEST_LIMITS.dose, { description: 'e.g. `10mg`, `0.5 mL`, `1 tablet`.' }),
     unit_of_measure: Type.Optional(
-      Text(MEDICATION_REQUEST_LIMITS.unitOfMeasure, { description: 'Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…).' }),
+      Text(MEDICATION_REQUEST_LIMITS.unitOfMeasure, {
+        description: 'Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…).',
+      }),
     ),
     quantity: Type.Number({
       exclusiveMinimum: 0,
@@ -100,7 +102,9 @@ export const MedicationItemView = Type.Object(
     dose: Type.String(),
     unit_of_measure: Nullable(Type.String()),
     quantity: Type.Number(),
-    refills: Type.String({ description: 'Refills this prescription authorized, as ordered (a refill\u2019s prescription carries what was left).' }),
+    refills: Type.String({
+      description: 'Refills this prescription authorized, as ordered (a refill\u2019s prescription carries what was left).',
+    }),
     direction: Type.String(),
     days_supply: Nullable(Type.Integer()),
     flavor: Nullable(Type.String()),
@@ -110,7 +114,9 @@ export const MedicationItemView = Type.Object(
     patient_contact_requested: Type.Boolean(),
     reason_for_compounding: Nullable(Type.String()),
     reason_for_compounding_additional_context: Nullable(Type.String()),
-    refills_authorized: Type.Integer({ description: 'Refills the chain\u2019s first prescription authorized for this medication.' }),
+    refills_authorized: Type.Integer({
+      description: 'Refills the chain\u2019s first prescription authorized for this medication.',
+    }),
     refills_used: Type.Integer(),
     refills_remaining: Type.Integer(),
   },
@@ -156,9 +162,7 @@ export const MedicationRequestView = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     refill_of: Nullable(Type.String({ format: 'uuid', description: 'The medication request this one refills.' })),
-    chain_origin_id: Nullable(
-      Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' }),
-    ),
+    chain_origin_id: Nullable(Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' })),
     refill_request_id: Nullable(Type.String({ format: 'uuid', description: 'The refill request that created this one.' })),
     status_history: Type.Array(
       Type.Object(
@@ -180,9 +184,12 @@ export type MedicationRequestViewData = Static<typeof MedicationRequestView>;
 export const AdvanceBody = Type.Object(
   {
     to: Type.Optional(
-      Type.Union(MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)), {
-        description: 'Target status, reached through the legal path; default: the next status.',
-      }),
+      Type.Union(
+        MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)),
+        {
+          description: 'Target status, reached through the legal path; default: the next status.',
+        },
+      ),
     ),
   },
   { additionalProperties: false },

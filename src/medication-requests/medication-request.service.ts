@@ -16,7 +16,11 @@ import { checkShipping, checkShippable, checkSpecies } from './medication-reques
 import { initialStatusFields } from './medication-request-status.js';
 import { loadMedicationRequestView } from './medication-request-view.js';
 import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
-import type { CreateMedicationRequestInput, MedicationItemInput, MedicationRequestViewData } from './medication-request.schemas.js';
+import type {
+  CreateMedicationRequestInput,
+  MedicationItemInput,
+  MedicationRequestViewData,
+} from './medication-request.schemas.js';
 import * as repo from './medication-request.repository.js';
 
 /**
@@ -100,19 +104,46 @@ export async function createMedicationRequest(
 
   await withOutbox(ctx, async ({ trx, recordEvent }) => {
     await repo.insertMedicationRequest(trx, order);
-    await repo.insertPrescription(trx, { id: prescriptionId, clinic_id: clinicId, medication_request_id: order.id, original_prescription_id: null, created_at: now }, items);
+    await repo.insertPrescription(
+      trx,
+      {
+        id: prescriptionId,
+        clinic_id: clinicId,
+        medication_request_id: order.id,
+        original_prescription_id: null,
+        created_at: now,
+      },
+      items,
+    );
     await recordEvent(now, {
       clinicId,
       type: 'order.created',
-      payload: { medication_request_id: order.id, status: 'pending', patient_id: patient.id, practitioner_id: practitioner.id, refill_of: null },
+      payload: {
+        medication_request_id: order.id,
+        status: 'pending',
+        patient_id: patient.id,
+        practitioner_id: practitioner.id,
+        refill_of: null,
+      },
     });
-    await repo.insertHistory(trx, { id: randomUUID(), medication_request_id: order.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
+    await repo.insertHistory(trx, {
+      id: randomUUID(),
+      medication_request_id: order.id,
+      from_status: null,
+      to_status: 'pending',
+      actor: 'partner',
+      at: now,
+    });
   });
   return { medication_request_id: order.id };
 }
 
 /** GET /api/external/medication-order/{id}: another clinic's order is not found. */
-export async function getMedicationRequest(ctx: ReadContext, identity: PartnerIdentity, orderId: string): Promise<MedicationRequestViewData> {
+export async function getMedicationRequest(
+  ctx: ReadContext,
+  identity: PartnerIdentity,
+  orderId: string,
+): Promise<MedicationRequestViewData> {
   const order = await repo.findMedicationRequest(ctx.db, identity.clinicId, orderId);
   if (!order) throw notFound('Medication request not found');
   return loadMedicationRequestView(ctx.db, order);

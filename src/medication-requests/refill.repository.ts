@@ -8,7 +8,11 @@ export async function insertRefillRequest(trx: Trx, row: RefillRequestTable): Pr
   await trx.insertInto('refill_requests').values(row).execute();
 }
 
-export async function findRefillRequest(db: DbOrTrx, clinicId: string, refillRequestId: string): Promise<RefillRequestTable | undefined> {
+export async function findRefillRequest(
+  db: DbOrTrx,
+  clinicId: string,
+  refillRequestId: string,
+): Promise<RefillRequestTable | undefined> {
   return db
     .selectFrom('refill_requests')
     .selectAll()
@@ -28,8 +32,15 @@ export async function findOpenRefillRequest(db: DbOrTrx, orderId: string): Promi
 }
 
 /** The refill request that created an order (refill orders only). */
-export async function findRefillRequestOfNewMedicationRequest(db: DbOrTrx, newMedicationRequestId: string): Promise<RefillRequestTable | undefined> {
-  return db.selectFrom('refill_requests').selectAll().where('new_medication_request_id', '=', newMedicationRequestId).executeTakeFirst();
+export async function findRefillRequestOfNewMedicationRequest(
+  db: DbOrTrx,
+  newMedicationRequestId: string,
+): Promise<RefillRequestTable | undefined> {
+  return db
+    .selectFrom('refill_requests')
+    .selectAll()
+    .where('new_medication_request_id', '=', newMedicationRequestId)
+    .executeTakeFirst();
 }
 
 /** Closes the open refill request whose order is `newMedicationRequestId`; false when there is none. */

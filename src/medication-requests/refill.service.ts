@@ -28,8 +28,7 @@ const NOT_REFILLABLE: Record<Exclude<MedicationRequestStatus, 'shipped' | 'deliv
   cancelled: 'Refills are not possible for cancelled medication requests',
 };
 
-const refillError = (message: string, problem: string): AppError =>
-  validationError(message, { medication_request_id: problem });
+const refillError = (message: string, problem: string): AppError => validationError(message, { medication_request_id: problem });
 
 /**
  * POST /api/external/refill-request. A refill may be requested of any shipped or delivered order of
@@ -58,7 +57,10 @@ export async function createRefill(
   const origins = await orders.listItemsOfMedicationRequest(ctx.db, originId);
   const authorized = origins.filter((i) => i.do_not_refill === 0 && i.refills > 0);
   if (authorized.length === 0) {
-    throw refillError('Refills are not authorized for this prescription: it allows no refills', 'its prescription authorizes no refills');
+    throw refillError(
+      'Refills are not authorized for this prescription: it allows no refills',
+      'its prescription authorizes no refills',
+    );
   }
   const left = authorized.filter((i) => i.refills_used < i.refills);
   if (left.length === 0) throw exhausted(authorized);
@@ -67,7 +69,15 @@ export async function createRefill(
   if (!patient) throw refillError(REFILL_MESSAGES.notFound, 'the patient of this medication request no longer exists');
   const address = checkShippable(patient, 'medication_request_id');
   if (address) throw validationError(address.message, address.details);
-  const formulary = new Set((await findMedicationsByKeys(ctx.db, clinicId, left.map((i) => medicationKey(i.medication)))).map((m) => m.name_key));
+  const formulary = new Set(
+    (
+      await findMedicationsByKeys(
+        ctx.db,
+        clinicId,
+        left.map((i) => medicationKey(i.medication)),
+      )
+    ).map((m) => m.name_key),
+  );
   const withdrawn = left.filter((i) => !formulary.has(medicationKey(i.medication)));
   if (withdrawn.length > 0) {
     throw refillError(
@@ -77,7 +87,10 @@ export async function createRefill(
   }
   const shipping = await checkShipping(ctx.db, clinicId, order.carrier_id, order.service_id, patient.state);
   if ('message' in shipping) {
-    throw refillError(`The shipping service of this medication request is no longer offered: ${shipping.message}`, 'its shipping service is no longer offered');
+    throw refillError(
+      `The shipping service of this medication request is no longer offered: ${shipping.message}`,
+      'its shipping service is no longer offered',
+    );
   }
 
   const now = isoNow(ctx.clock);
@@ -109,20 +122,44 @@ export async function createRefill(
       await orders.insertMedicationRequest(trx, newMedicationRequest);
       await orders.insertPrescription(
         trx,
-        { id: prescriptionId, clinic_id: clinicId, medication_request_id: newMedicationRequest.id, original_prescription_id: originPrescription?.id ?? null, created_at: now },
+        {
+          id: prescriptionId,
+          clinic_id: clinicId,
+          medication_request_id: newMedicationRequest.id,
+          original_prescription_id: originPrescription?.id ?? null,
+          created_at: now,
+        },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
       );
-      await orders.insertHistory(trx, { id: randomUUID(), medication_request_id: newMedicationRequest.id, from_status: null, to_status: 'pending', actor: 'partner', at: now });
+      await orders.insertHistory(trx, {
+        id: randomUUID(),
+        medication_request_id: newMedicationRequest.id,
+        from_status: null,
+        to_status: 'pending',
+        actor: 'partner',
+        at: now,
+      });
       await recordEvent(now, {
         clinicId,
         type: 'order.created',
-        payload: { medication_request_id: newMedicationRequest.id, status: 'pending', patient_id: newMedicationRequest.patient_id, practitioner_id: newMedicationRequest.practitioner_id, refill_of: order.id },
+        payload: {
+          medication_request_id: newMedicationRequest.id,
+          status: 'pending',
+          patient_id: newMedicationRequest.patient_id,
+          practitioner_id: newMedicationRequest.practitioner_id,
+          refill_of: order.id,
+        },
       });
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
       await recordEvent(new Date(Date.parse(now) + 1).toISOString(), {
         clinicId,
         type: 'refill.ready',
-        payload: { refill_request_id: refillRequestId, medication_request_id: newMedicationRequest.id, original_medication_request_id: order.id, status: 'open' },
+        payload: {
+          refill_request_id: refillRequestId,
+          medication_request_id: newMedicationRequest.id,
+          original_medication_request_id: order.id,
+          status: 'open',
+        },
       });
       // Last: the partial unique index refuses a second open refill request that raced past the check above.
       await refills.insertRefillRequest(trx, {

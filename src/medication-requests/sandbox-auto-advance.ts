@@ -23,7 +23,8 @@ export async function autoAdvanceOnce(ctx: Ctx, intervalMs: number): Promise<num
       moved += 1;
     } catch (error) {
       // A lost race (409) just means the order moved on its own; anything else is logged, not fatal.
-      if (!(error instanceof AppError && error.statusCode === 409)) ctx.logger?.error({ err: error }, 'sandbox auto-advance failed');
+      if (!(error instanceof AppError && error.statusCode === 409))
+        ctx.logger?.error({ err: error }, 'sandbox auto-advance failed');
     }
   }
   return moved;

@@ -36,7 +36,12 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await advanceMedicationRequest(ctx, { clinicId: partnerOf(request).clinicId }, request.params.id, request.body.to);
+        const data = await advanceMedicationRequest(
+          ctx,
+          { clinicId: partnerOf(request).clinicId },
+          request.params.id,
+          request.body.to,
+        );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

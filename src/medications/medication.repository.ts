@@ -12,12 +12,7 @@ export async function listMedications(db: DbOrTrx, clinicId: string): Promise<Me
 /** The clinic's formulary entries among `keys` (one query for a whole order). */
 export async function findMedicationsByKeys(db: DbOrTrx, clinicId: string, keys: string[]): Promise<MedicationTable[]> {
   if (keys.length === 0) return [];
-  return db
-    .selectFrom('medications')
-    .selectAll()
-    .where('clinic_id', '=', clinicId)
-    .where('name_key', 'in', keys)
-    .execute();
+  return db.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId).where('name_key', 'in', keys).execute();
 }
 
 export async function deleteMedication(db: DbOrTrx, clinicId: string, medicationId: string): Promise<boolean> {

@@ -10,10 +10,5 @@ export async function insertPatient(db: DbOrTrx, row: PatientTable): Promise<voi
  * (no leak of its existence). Uses the (clinic_id, id) index.
  */
 export async function findPatient(db: DbOrTrx, clinicId: string, patientId: string): Promise<PatientTable | undefined> {
-  return db
-    .selectFrom('patients')
-    .selectAll()
-    .where('clinic_id', '=', clinicId)
-    .where('id', '=', patientId)
-    .executeTakeFirst();
+  return db.selectFrom('patients').selectAll().where('clinic_id', '=', clinicId).where('id', '=', patientId).executeTakeFirst();
 }

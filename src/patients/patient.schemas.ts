@@ -71,7 +71,9 @@ const toContacts = (key: ContactKey) => `contacts (as {"key": "${key}", "value":
 export const PatientCreateBody = Type.Object(
   {
     first_name: Text(100, { description: 'First name (surrounding spaces removed).' }),
-    middle_name: Type.Optional(Type.String({ maxLength: 100, description: 'Middle name (optional; an empty string means none).' })),
+    middle_name: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Middle name (optional; an empty string means none).' }),
+    ),
     last_name: Text(100, { description: 'Last name (surrounding spaces removed).' }),
     gender: StringEnum(GENDERS, 'One of male, female, other, unknown.'),
     dob: Type.String({
@@ -80,9 +82,7 @@ export const PatientCreateBody = Type.Object(
       'x-message': 'must be a real calendar date written YYYY-MM-DD',
       examples: ['1980-12-09'],
     }),
-    species: Type.Optional(
-      StringEnum(SPECIES, 'One of the spec\u2019s species, exactly as written. Defaults to `human`.'),
-    ),
+    species: Type.Optional(StringEnum(SPECIES, 'One of the spec\u2019s species, exactly as written. Defaults to `human`.')),
     status: Type.Optional(StringEnum(PATIENT_STATUSES, 'active or inactive. Defaults to `active`.')),
     practitioner_id: Type.Optional(
       Uuid("The patient's practitioner: a practitioner of the same clinic (otherwise 404 Practitioner not found)."),
@@ -123,7 +123,10 @@ export const PatientCreateBody = Type.Object(
 );
 export type PatientCreateInput = Static<typeof PatientCreateBody>;
 
-export const PatientCreated = Type.Object({ patient_id: Uuid('Identifier of the new patient.') }, { additionalProperties: false });
+export const PatientCreated = Type.Object(
+  { patient_id: Uuid('Identifier of the new patient.') },
+  { additionalProperties: false },
+);
 
 export const PatientParams = Type.Object({ patientId: Uuid('Identifier of the patient.') });
 

@@ -2,12 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
-import {
-  PractitionerCreateBody,
-  PractitionerCreated,
-  PractitionerParams,
-  PractitionerRecord,
-} from './practitioner.schemas.js';
+import { PractitionerCreateBody, PractitionerCreated, PractitionerParams, PractitionerRecord } from './practitioner.schemas.js';
 import { createPractitioner, getPractitioner } from './practitioner.service.js';
 
 export function practitionerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {

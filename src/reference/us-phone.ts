@@ -5,8 +5,7 @@
  * Accepted: `555-555-0100`, `(555) 555-0100`, `555.555.0100`, `5555550100`, `+1 555 555 0100`, `1-555-555-0100`.
  * Refused: extensions, letters, other countries' numbers, area codes or exchanges starting with 0 or 1.
  */
-export const US_PHONE_PATTERN =
-  '^(?:\\+?1[ .-]?)?(?:\\([2-9][0-9]{2}\\)|[2-9][0-9]{2})[ .-]?[2-9][0-9]{2}[ .-]?[0-9]{4}$';
+export const US_PHONE_PATTERN = '^(?:\\+?1[ .-]?)?(?:\\([2-9][0-9]{2}\\)|[2-9][0-9]{2})[ .-]?[2-9][0-9]{2}[ .-]?[0-9]{4}$';
 
 const US_PHONE = new RegExp(US_PHONE_PATTERN);
 

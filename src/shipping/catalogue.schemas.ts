@@ -32,7 +32,9 @@ export const CatalogueCarrier = Type.Object(
 export type CatalogueCarrierView = Static<typeof CatalogueCarrier>;
 export const CreateCarrierBody = Type.Object(
   {
-    id: Type.Optional(OpaqueId('Opaque id partners send as `carrier_id`; derived from the name when omitted (`Stamps.com` → `stamps_com`).')),
+    id: Type.Optional(
+      OpaqueId('Opaque id partners send as `carrier_id`; derived from the name when omitted (`Stamps.com` → `stamps_com`).'),
+    ),
     name: Text(100, { description: 'Display name.' }),
   },
   { additionalProperties: false },
@@ -54,4 +56,3 @@ export const UpdateServiceBody = Type.Object(
   },
   { additionalProperties: false, minProperties: 1, 'x-message': 'must change at least one of name, price, state_prices' },
 );
-

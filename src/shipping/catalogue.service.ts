@@ -86,7 +86,8 @@ export async function addService(ctx: ServiceContext, carrierId: string, input: 
       await repo.insertService(trx, row);
     } catch (error) {
       const violation = constraintViolation(error);
-      if (violation === 'unique') throw conflict(`Service "${id}" already exists for carrier "${carrierId}"`, { id: 'already exists' });
+      if (violation === 'unique')
+        throw conflict(`Service "${id}" already exists for carrier "${carrierId}"`, { id: 'already exists' });
       // The carrier was deleted between the lookup and the insert.
       if (violation === 'foreign_key') throw notFound('Carrier not found');
       throw error;

@@ -45,11 +45,7 @@ export async function listStatePrices(db: DbOrTrx, carrierIds?: string[]): Promi
 }
 
 /** The carrier's services that have their own price for one state: service id → cents. */
-export async function findStatePricesForState(
-  db: DbOrTrx,
-  carrierId: string,
-  stateCode: string,
-): Promise<Map<string, number>> {
+export async function findStatePricesForState(db: DbOrTrx, carrierId: string, stateCode: string): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('shipping_service_state_prices')
     .select(['service_id', 'price_cents'])

@@ -252,10 +252,20 @@ export class WebhookWorker {
         // catches a delivery left pending by an older version of that rule.
         const target = targets.get(c.endpoint_id);
         const status = target?.deleted_at === null ? 'failed' : 'cancelled';
-        await deliveries.updateDelivery(trx, c.id, { status, next_attempt_at: null, last_error: 'endpoint not active', updated_at: nowIso });
+        await deliveries.updateDelivery(trx, c.id, {
+          status,
+          next_attempt_at: null,
+          last_error: 'endpoint not active',
+          updated_at: nowIso,
+        });
       }
       const token = randomUUID();
-      await deliveries.leaseDeliveries(trx, sendable.map((c) => c.id), new Date(now.getTime() + this.leaseMs).toISOString(), token);
+      await deliveries.leaseDeliveries(
+        trx,
+        sendable.map((c) => c.id),
+        new Date(now.getTime() + this.leaseMs).toISOString(),
+        token,
+      );
       return sendable.map((c) => {
         // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- sendable has only deliveries whose target was found
         const target = targets.get(c.endpoint_id)!;

@@ -86,7 +86,11 @@ export async function earliestDueTime(db: DbOrTrx, now: string): Promise<string 
   return row?.due ?? null;
 }
 
-export async function findDeliveryForUpdate(trx: Trx, deliveryId: string, dialect: DialectName): Promise<WebhookDeliveryTable | undefined> {
+export async function findDeliveryForUpdate(
+  trx: Trx,
+  deliveryId: string,
+  dialect: DialectName,
+): Promise<WebhookDeliveryTable | undefined> {
   return trx
     .selectFrom('webhook_deliveries')
     .selectAll()

@@ -29,7 +29,11 @@ export interface AttemptResult {
  * Sends one attempt of a delivery, signed for this attempt's time, with the body bytes stored at
  * fan-out, then records it. Never throws for the partner's failures: they are the outcome.
  */
-export async function attemptDelivery(ctx: ServiceContext, sender: WebhookSender, claimed: ClaimedDelivery): Promise<AttemptResult> {
+export async function attemptDelivery(
+  ctx: ServiceContext,
+  sender: WebhookSender,
+  claimed: ClaimedDelivery,
+): Promise<AttemptResult> {
   const { attemptedAt, outcome } = await sendSigned(ctx, sender, claimed.url, claimed.secret, claimed.event_id, claimed.body);
   return recordOutcome(ctx, claimed, attemptedAt, outcome);
 }
@@ -67,7 +71,14 @@ export async function recordOutcome(
     const row = await deliveries.findDeliveryForUpdate(trx, claimed.id, ctx.dialect);
     if (!row || row.claim_token !== claimed.token) {
       // Our lease ran out and another worker took the delivery over: its attempt is the one recorded.
-      return { deliveryId: claimed.id, attemptNumber: claimed.attempt_count + 1, outcome, status: null, nextAttemptAt: null, endpointDisabled: false };
+      return {
+        deliveryId: claimed.id,
+        attemptNumber: claimed.attempt_count + 1,
+        outcome,
+        status: null,
+        nextAttemptAt: null,
+        endpointDisabled: false,
+      };
     }
     const attemptNumber = row.attempt_count + 1;
     await deliveries.insertAttempt(trx, {
@@ -88,18 +99,26 @@ export async function recordOutcome(
       claim_token: null,
       last_attempt_at: attemptedAt,
       last_response_status: outcome.statusCode,
-      last_error: outcome.ok ? null : outcome.error ?? `HTTP ${outcome.statusCode ?? ''}`.trim(),
+      last_error: outcome.ok ? null : (outcome.error ?? `HTTP ${outcome.statusCode ?? ''}`.trim()),
       updated_at: attemptedAt,
     };
 
     if (outcome.ok) {
       // Delivered is the truth even if the delivery was cancelled while this attempt was in flight.
-      await deliveries.updateDelivery(trx, row.id, { ...common, status: 'delivered', next_attempt_at: null, delivered_at: attemptedAt });
+      await deliveries.updateDelivery(trx, row.id, {
+        ...common,
+        status: 'delivered',
+        next_attempt_at: null,
+        delivered_at: attemptedAt,
+      });
       await endpoints.markEndpointHealthy(trx, row.endpoint_id);
       return { deliveryId: row.id, attemptNumber, outcome, status: 'delivered', nextAttemptAt: null, endpointDisabled: false };
     }
 
-    const next = row.status === 'pending' ? nextAttemptAt(ctx.config.webhookRetryScheduleMs, attemptNumber, attemptedAtDate, random()) : null;
+    const next =
+      row.status === 'pending'
+        ? nextAttemptAt(ctx.config.webhookRetryScheduleMs, attemptNumber, attemptedAtDate, random())
+        : null;
     const status: DeliveryStatus = row.status !== 'pending' ? row.status : next ? 'pending' : 'failed';
     await deliveries.updateDelivery(trx, row.id, { ...common, status, next_attempt_at: next?.toISOString() ?? null });
 
@@ -121,7 +140,7 @@ export async function recordOutcome(
       attemptNumber,
       outcome,
       status: finalStatus,
-      nextAttemptAt: finalStatus === 'pending' ? next?.toISOString() ?? null : null,
+      nextAttemptAt: finalStatus === 'pending' ? (next?.toISOString() ?? null) : null,
       endpointDisabled,
     };
   });

@@ -40,7 +40,11 @@ export async function dispatchOutbox(ctx: ServiceContext): Promise<number> {
           .map((endpoint) => newDelivery(event, endpoint.id, now, firstDue?.toISOString() ?? now));
       });
       await deliveries.insertDeliveries(trx, rows);
-      await deliveries.markEventsDispatched(trx, events.map((e) => e.id), now);
+      await deliveries.markEventsDispatched(
+        trx,
+        events.map((e) => e.id),
+        now,
+      );
       return events.length;
     });
     handled += count;

@@ -122,7 +122,11 @@ export function checkUrlForm(raw: string, policy: UrlPolicy): { url: URL } | { p
   }
   const allowed = policy.allowHttp ? ['https:', 'http:'] : ['https:'];
   if (!allowed.includes(url.protocol)) {
-    return { problem: policy.allowHttp ? 'must start with https:// or http://' : 'must start with https:// (TLS is required in production)' };
+    return {
+      problem: policy.allowHttp
+        ? 'must start with https:// or http://'
+        : 'must start with https:// (TLS is required in production)',
+    };
   }
   if (url.hostname === '') return { problem: 'must name a host' };
   if (url.username !== '' || url.password !== '') return { problem: 'must not contain credentials' };
@@ -134,7 +138,11 @@ export function checkUrlForm(raw: string, policy: UrlPolicy): { url: URL } | { p
  * Refuses a host that is, or resolves to, an internal address (unless the policy allows them).
  * Returns the problem, or null when every address the name resolves to is public.
  */
-export async function checkHostIsPublic(hostname: string, policy: UrlPolicy, resolve: ResolveAll = systemResolveAll): Promise<string | null> {
+export async function checkHostIsPublic(
+  hostname: string,
+  policy: UrlPolicy,
+  resolve: ResolveAll = systemResolveAll,
+): Promise<string | null> {
   if (policy.allowPrivate) return null;
   const host = hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) !== 0) return isInternalAddress(host) ? `must not point to a private or internal address (${host})` : null;
@@ -159,20 +167,28 @@ export function guardedLookup(policy: UrlPolicy, resolve: ResolveAll = systemRes
   return (hostname, options, callback) => {
     resolve(hostname)
       .then((addresses) => {
-        if (addresses.length === 0) throw Object.assign(new Error(`host ${hostname} could not be resolved`), { code: 'ENOTFOUND' });
+        if (addresses.length === 0)
+          throw Object.assign(new Error(`host ${hostname} could not be resolved`), { code: 'ENOTFOUND' });
         if (!policy.allowPrivate) {
           const problem = isLocalName(hostname) ? 'is a local host name' : null;
           const bad = addresses.find((a) => isInternalAddress(a.address));
           if (problem || bad) {
             throw Object.assign(
-              new Error(`refused: ${hostname} ${problem ?? `resolves to the internal address ${bad?.address ?? ''}`} (SSRF protection)`),
+              new Error(
+                `refused: ${hostname} ${problem ?? `resolves to the internal address ${bad?.address ?? ''}`} (SSRF protection)`,
+              ),
               { code: 'EWEBHOOKTARGET' },
             );
           }
         }
-        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+        const wanted =
+          options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         const usable = wanted.length > 0 ? wanted : addresses;
-        if (options.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all)
+          callback(
+            null,
+            usable.map((a) => ({ address: a.address, family: a.family })),
+          );
         // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- addresses is not empty, so neither is usable
         else callback(null, usable[0]!.address, usable[0]!.family);
       })

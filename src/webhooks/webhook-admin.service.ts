@@ -57,10 +57,13 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string)
     const endpoint = await repo.findEndpointById(trx, row.endpoint_id);
     if (!endpoint || endpoint.deleted_at !== null) throw conflict('The webhook endpoint of this delivery has been deleted');
     if (endpoint.status !== 'active') {
-      throw conflict('The webhook endpoint of this delivery is disabled; enable it first (POST /api/admin/webhook-endpoints/{id}/enable)');
+      throw conflict(
+        'The webhook endpoint of this delivery is disabled; enable it first (POST /api/admin/webhook-endpoints/{id}/enable)',
+      );
     }
     const now = isoNow(ctx.clock);
-    if (row.claimed_until !== null && row.claimed_until > now) throw conflict('An attempt of this delivery is in progress; try again shortly');
+    if (row.claimed_until !== null && row.claimed_until > now)
+      throw conflict('An attempt of this delivery is in progress; try again shortly');
     await deliveries.updateDelivery(trx, deliveryId, {
       status: 'pending',
       next_attempt_at: now,
@@ -69,7 +72,15 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string)
       updated_at: now,
     });
     await wakeWorkers();
-    return toDeliveryView({ ...row, url: endpoint.url, status: 'pending', next_attempt_at: now, claimed_until: null, claim_token: null, updated_at: now });
+    return toDeliveryView({
+      ...row,
+      url: endpoint.url,
+      status: 'pending',
+      next_attempt_at: now,
+      claimed_until: null,
+      claim_token: null,
+      updated_at: now,
+    });
   });
 }
 
@@ -82,7 +93,11 @@ export async function listEndpoints(ctx: EventWriterContext, filter: OperatorEnd
  * Re-enables a disabled endpoint (its failure streak starts afresh). With `redeliverFailed`, its
  * failed deliveries are queued again, due now: the events it missed while failing.
  */
-export async function enableEndpoint(ctx: EventWriterContext, endpointId: string, redeliverFailed: boolean): Promise<EnabledEndpointView> {
+export async function enableEndpoint(
+  ctx: EventWriterContext,
+  endpointId: string,
+  redeliverFailed: boolean,
+): Promise<EnabledEndpointView> {
   const redelivered = await withOutbox(ctx, async ({ trx, wakeWorkers }) => {
     const endpoint = await repo.findEndpointById(trx, endpointId);
     if (!endpoint || endpoint.deleted_at !== null) throw notFound('Webhook endpoint not found');

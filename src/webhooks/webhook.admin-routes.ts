@@ -51,7 +51,11 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(DeliveryDetail), ...adminErrors },
         },
       },
-      async (request) => ({ success: true as const, data: await getDelivery(ctx, request.params.id), message: 'Webhook delivery' }),
+      async (request) => ({
+        success: true as const,
+        data: await getDelivery(ctx, request.params.id),
+        message: 'Webhook delivery',
+      }),
     );
 
     app.post(
@@ -64,7 +68,11 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Queues the delivery for an attempt now (a failed one, a delivered one to replay, or a pending one without waiting); the worker sends it within moments. Answers with the delivery as queued; follow it with GET. 409 when its endpoint is disabled or deleted, or an attempt is in progress.',
           params: DeliveryIdParams,
-          response: { 200: Envelope(Delivery), ...adminErrors, ...conflictError('Endpoint disabled or deleted, or an attempt in progress.') },
+          response: {
+            200: Envelope(Delivery),
+            ...adminErrors,
+            ...conflictError('Endpoint disabled or deleted, or an attempt in progress.'),
+          },
         },
       },
       async (request) => ({
@@ -103,7 +111,8 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           summary: 'Re-enable a disabled webhook endpoint',
-          description: 'Its failure streak starts afresh. With `redeliver_failed=true`, its failed deliveries are queued again, due now.',
+          description:
+            'Its failure streak starts afresh. With `redeliver_failed=true`, its failed deliveries are queued again, due now.',
           params: EndpointIdParams,
           querystring: EnableEndpointQuery,
           response: { 200: Envelope(EnabledEndpoint), ...adminErrors },

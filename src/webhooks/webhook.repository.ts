@@ -27,7 +27,11 @@ export async function countLiveEndpoints(db: DbOrTrx, clinicId: string): Promise
   return row.n;
 }
 
-export async function findLiveEndpointByUrl(db: DbOrTrx, clinicId: string, url: string): Promise<WebhookEndpointTable | undefined> {
+export async function findLiveEndpointByUrl(
+  db: DbOrTrx,
+  clinicId: string,
+  url: string,
+): Promise<WebhookEndpointTable | undefined> {
   return db
     .selectFrom('webhook_endpoints')
     .selectAll()
@@ -37,7 +41,11 @@ export async function findLiveEndpointByUrl(db: DbOrTrx, clinicId: string, url: 
     .executeTakeFirst();
 }
 
-export async function findLiveEndpoint(db: DbOrTrx, clinicId: string, endpointId: string): Promise<WebhookEndpointTable | undefined> {
+export async function findLiveEndpoint(
+  db: DbOrTrx,
+  clinicId: string,
+  endpointId: string,
+): Promise<WebhookEndpointTable | undefined> {
   return db
     .selectFrom('webhook_endpoints')
     .selectAll()

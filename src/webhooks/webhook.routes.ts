@@ -39,7 +39,11 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const data = await registerWebhook(ctx, partnerOf(request), request.body);
-        return { success: true as const, data, message: 'Webhook registered successfully; store the secret: it is not shown again' };
+        return {
+          success: true as const,
+          data,
+          message: 'Webhook registered successfully; store the secret: it is not shown again',
+        };
       },
     );
 
@@ -103,7 +107,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const data = await testWebhook(ctx, partnerOf(request), request.body);
         const message = data.delivered
           ? `Test event delivered (HTTP ${data.status_code ?? ''})`
-          : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : data.error ?? 'no response'}`;
+          : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : (data.error ?? 'no response')}`;
         return { success: true as const, data, message };
       },
     );

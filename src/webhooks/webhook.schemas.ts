@@ -9,7 +9,15 @@ const WebhookUrl = Type.String({
   examples: ['https://partner.example.com/webhooks/fulfillment'],
 });
 
-const aliases = { 'x-aliases': { url: 'webhook_url', webhookUrl: 'webhook_url', id: 'webhook_id', webhookId: 'webhook_id', clinicId: 'clinic_id' } };
+const aliases = {
+  'x-aliases': {
+    url: 'webhook_url',
+    webhookUrl: 'webhook_url',
+    id: 'webhook_id',
+    webhookId: 'webhook_id',
+    clinicId: 'clinic_id',
+  },
+};
 
 // ---- partner API ----
 
@@ -79,7 +87,10 @@ export type TestCallOutcomeView = Static<typeof TestCallOutcome>;
 
 export const DeliveryStatusSchema = Type.Union(
   [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('cancelled')],
-  { description: 'pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted)' },
+  {
+    description:
+      'pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted)',
+  },
 );
 
 export const DeliveryListQuery = Type.Object(

@@ -71,7 +71,11 @@ export async function registerWebhook(
 const duplicateUrl = () => fieldError('webhook_url', 'is already registered for this clinic');
 
 /** Deletes an endpoint; its pending deliveries are cancelled in the same transaction. */
-export async function deleteWebhook(ctx: ServiceContext, identity: PartnerIdentity, input: { clinic_id: string; webhook_id: string }): Promise<{ webhook_id: string }> {
+export async function deleteWebhook(
+  ctx: ServiceContext,
+  identity: PartnerIdentity,
+  input: { clinic_id: string; webhook_id: string },
+): Promise<{ webhook_id: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   await ctx.db.transaction().execute(async (trx) => {
     const now = isoNow(ctx.clock);
@@ -82,7 +86,11 @@ export async function deleteWebhook(ctx: ServiceContext, identity: PartnerIdenti
 }
 
 /** The clinic's endpoints (never their secrets). */
-export async function listWebhooks(ctx: ServiceContext, identity: PartnerIdentity, clinicId: string | undefined): Promise<WebhookEndpointView[]> {
+export async function listWebhooks(
+  ctx: ServiceContext,
+  identity: PartnerIdentity,
+  clinicId: string | undefined,
+): Promise<WebhookEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
   return (await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId)).map(toEndpointView);
 }
@@ -134,7 +142,7 @@ export async function testWebhook(
       claim_token: null,
       last_attempt_at: at,
       last_response_status: outcome.statusCode,
-      last_error: outcome.ok ? null : outcome.error ?? `HTTP ${outcome.statusCode ?? ''}`.trim(),
+      last_error: outcome.ok ? null : (outcome.error ?? `HTTP ${outcome.statusCode ?? ''}`.trim()),
       delivered_at: outcome.ok ? at : null,
       created_at: at,
       updated_at: at,

@@ -43,7 +43,11 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     it('when the id is taken (given or derived), then 409 CONFLICT and the first carrier is unchanged', async () => {
       const given = await t.admin.post('/api/admin/carriers', { id: 'fedex', name: 'Another FedEx' });
       expect(given.status).toBe(409);
-      expect(given.body.error).toMatchObject({ code: 'CONFLICT', message: 'Carrier "fedex" already exists', details: { id: 'already exists' } });
+      expect(given.body.error).toMatchObject({
+        code: 'CONFLICT',
+        message: 'Carrier "fedex" already exists',
+        details: { id: 'already exists' },
+      });
       const derived = await t.admin.post('/api/admin/carriers', { name: 'UPS' });
       expect(derived.status).toBe(409);
       const row = await t.ctx.db.selectFrom('carriers').select('name').where('id', '=', 'fedex').executeTakeFirst();
@@ -78,9 +82,30 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
         name: 'FedEx',
         created_at: expect.stringMatching(ISO),
         services: [
-          { carrier_id: 'fedex', id: 'fedex_ground', name: 'FedEx Ground®', price: 32.44, state_prices: { AK: 58.99, HI: 58.99 }, created_at: expect.stringMatching(ISO) },
-          { carrier_id: 'fedex', id: 'fedex_2day', name: 'FedEx 2Day®', price: 45.95, state_prices: { AK: 74.5, HI: 74.5 }, created_at: expect.stringMatching(ISO) },
-          { carrier_id: 'fedex', id: 'fedex_priority_overnight', name: 'FedEx Priority Overnight®', price: 89.5, state_prices: {}, created_at: expect.stringMatching(ISO) },
+          {
+            carrier_id: 'fedex',
+            id: 'fedex_ground',
+            name: 'FedEx Ground®',
+            price: 32.44,
+            state_prices: { AK: 58.99, HI: 58.99 },
+            created_at: expect.stringMatching(ISO),
+          },
+          {
+            carrier_id: 'fedex',
+            id: 'fedex_2day',
+            name: 'FedEx 2Day®',
+            price: 45.95,
+            state_prices: { AK: 74.5, HI: 74.5 },
+            created_at: expect.stringMatching(ISO),
+          },
+          {
+            carrier_id: 'fedex',
+            id: 'fedex_priority_overnight',
+            name: 'FedEx Priority Overnight®',
+            price: 89.5,
+            state_prices: {},
+            created_at: expect.stringMatching(ISO),
+          },
         ],
       });
       expect(res.body.data.carriers.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['fedex', 'ups', 'usps']));
@@ -122,21 +147,40 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when a service is added, then partners are quoted its state price', async () => {
-      await t.admin.post('/api/admin/carriers/ups/services', { id: 'ups_2nd_day_air', name: 'UPS 2nd Day Air®', price: 40, state_prices: { WA: 44.1 } });
+      await t.admin.post('/api/admin/carriers/ups/services', {
+        id: 'ups_2nd_day_air',
+        name: 'UPS 2nd Day Air®',
+        price: 40,
+        state_prices: { WA: 44.1 },
+      });
       const clinic = await t.createClinic();
       const patientId = await insertTestPatient(t.ctx, clinic.clinicId, 'WA');
       const res = await t.partner(clinic.apiKey).get(`/api/external/carriers/ups/services?patientId=${patientId}`);
-      expect(res.body.data).toContainEqual({ id: 'ups_2nd_day_air', name: 'UPS 2nd Day Air®', totalCost: 44.1, originalCost: 44.1 });
+      expect(res.body.data).toContainEqual({
+        id: 'ups_2nd_day_air',
+        name: 'UPS 2nd Day Air®',
+        totalCost: 44.1,
+        originalCost: 44.1,
+      });
     });
 
     it('when a free service is added (price 0), then it is accepted', async () => {
-      const res = await t.admin.post('/api/admin/carriers/usps/services', { id: 'usps_pickup', name: 'Pharmacy pickup', price: 0 });
+      const res = await t.admin.post('/api/admin/carriers/usps/services', {
+        id: 'usps_pickup',
+        name: 'Pharmacy pickup',
+        price: 0,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.price).toBe(0);
     });
 
     it('when the service id is taken for that carrier, then 409 and its prices are untouched', async () => {
-      const res = await t.admin.post('/api/admin/carriers/fedex/services', { id: 'fedex_ground', name: 'Dup', price: 1, state_prices: { AK: 1 } });
+      const res = await t.admin.post('/api/admin/carriers/fedex/services', {
+        id: 'fedex_ground',
+        name: 'Dup',
+        price: 1,
+        state_prices: { AK: 1 },
+      });
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ code: 'CONFLICT', details: { id: 'already exists' } });
       expect(await statePrices('fedex', 'fedex_ground')).toEqual([
@@ -146,12 +190,20 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when the same service id is used by another carrier, then it is allowed', async () => {
-      const res = await t.admin.post('/api/admin/carriers/usps/services', { id: 'fedex_ground', name: 'Not really FedEx', price: 1 });
+      const res = await t.admin.post('/api/admin/carriers/usps/services', {
+        id: 'fedex_ground',
+        name: 'Not really FedEx',
+        price: 1,
+      });
       expect(res.status).toBe(200);
     });
 
     it('when the carrier is unknown, then 404 Carrier not found and nothing is stored', async () => {
-      const res = await t.admin.post('/api/admin/carriers/dhl/services', { name: 'DHL Express', price: 50, state_prices: { CA: 60 } });
+      const res = await t.admin.post('/api/admin/carriers/dhl/services', {
+        name: 'DHL Express',
+        price: 50,
+        state_prices: { CA: 60 },
+      });
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Carrier not found' });
       const rows = await t.ctx.db.selectFrom('shipping_services').select('id').where('carrier_id', '=', 'dhl').execute();
@@ -159,7 +211,11 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it.each([
-      [{ name: 'S', price: 1.234 }, 'price', 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)'],
+      [
+        { name: 'S', price: 1.234 },
+        'price',
+        'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)',
+      ],
       [{ name: 'S', price: -1 }, 'price', 'must be at least 0'],
       [{ name: 'S', price: '12.50' }, 'price', 'must be a number'],
       [{ name: 'S', price: 100_000.01 }, 'price', 'must be at most 100000'],
@@ -167,7 +223,11 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
       [{ price: 5 }, 'name', 'is required'],
       [{ name: 'S', price: 5, state_prices: { ZZ: 5 } }, 'state_prices.ZZ', 'is not a two-letter US state code'],
       [{ name: 'S', price: 5, state_prices: { California: 5 } }, 'state_prices.California', 'is not a two-letter US state code'],
-      [{ name: 'S', price: 5, state_prices: { CA: 5.555 } }, 'state_prices.CA', 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)'],
+      [
+        { name: 'S', price: 5, state_prices: { CA: 5.555 } },
+        'state_prices.CA',
+        'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)',
+      ],
       [{ name: 'S', price: 5, state_prices: { CA: 'five' } }, 'state_prices.CA', 'must be a number'],
       [{ name: 'S', price: 5, state_prices: { CA: 5, ca: 6 } }, 'state_prices.ca', 'repeats state CA'],
       [{ name: 'S', price: 5, state_prices: [5] }, 'state_prices', 'must be an object'],
@@ -182,7 +242,12 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when a service is updated, then name, price and state prices change together', async () => {
-      await t.admin.post('/api/admin/carriers/usps/services', { id: 'usps_ground_advantage', name: 'Ground Advantage', price: 8, state_prices: { AK: 15, HI: 15 } });
+      await t.admin.post('/api/admin/carriers/usps/services', {
+        id: 'usps_ground_advantage',
+        name: 'Ground Advantage',
+        price: 8,
+        state_prices: { AK: 15, HI: 15 },
+      });
       const res = await t.admin.put('/api/admin/carriers/usps/services/usps_ground_advantage', {
         name: 'USPS Ground Advantage™',
         price: 8.45,
@@ -218,10 +283,18 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when an update has a bad state price, then 400 and nothing changes (one transaction)', async () => {
-      const res = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { price: 1, state_prices: { AK: 1, XX: 2 } });
+      const res = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', {
+        price: 1,
+        state_prices: { AK: 1, XX: 2 },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.details).toEqual({ 'state_prices.XX': 'is not a two-letter US state code' });
-      const row = await t.ctx.db.selectFrom('shipping_services').select('price_cents').where('id', '=', 'fedex_ground').where('carrier_id', '=', 'fedex').executeTakeFirst();
+      const row = await t.ctx.db
+        .selectFrom('shipping_services')
+        .select('price_cents')
+        .where('id', '=', 'fedex_ground')
+        .where('carrier_id', '=', 'fedex')
+        .executeTakeFirst();
       expect(row?.price_cents).toBe(3244);
       expect(await statePrices('fedex', 'fedex_ground')).toHaveLength(2);
     });
@@ -231,7 +304,9 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
       expect(empty.status).toBe(400);
       expect(empty.body.error.details).toEqual({ body: 'must change at least one of name, price, state_prices' });
       const price = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { price: 0.125 });
-      expect(price.body.error.details).toEqual({ price: 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)' });
+      expect(price.body.error.details).toEqual({
+        price: 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)',
+      });
       const id = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { id: 'new_id' });
       expect(id.body.error.details).toEqual({ id: 'is not a known field' });
     });

@@ -109,9 +109,12 @@ describe('operator command line (child process on a SQLite file)', () => {
     await withApp(async (app) => {
       expect((await carriers(app, key.json.api_key)).statusCode).toBe(401);
     });
-    await withApp(async (app) => {
-      expect((await carriers(app, key.json.api_key)).statusCode).toBe(200);
-    }, { FULFILLMENT_ENV: 'production' });
+    await withApp(
+      async (app) => {
+        expect((await carriers(app, key.json.api_key)).statusCode).toBe(200);
+      },
+      { FULFILLMENT_ENV: 'production' },
+    );
   });
 
   it('when FULFILLMENT_ENV is production and ADMIN_TOKEN is unset, then the CLI still runs and issues production keys', async () => {
@@ -124,11 +127,38 @@ describe('operator command line (child process on a SQLite file)', () => {
   it('when formulary, free shipping, a carrier and a priced service are added with the CLI, then the server prices with them', async () => {
     const clinic = await cli(['create-clinic', '--name', 'Catalogue Clinic']);
     const clinicId = clinic.json.clinic_id as string;
-    const medication = await cli(['add-medication', '--clinic', clinicId, '--name', 'Semaglutide', '--strength', '2.5 mg/mL', '--dosage-form', 'injectable solution']);
-    expect(medication.json).toMatchObject({ medication_id: expect.any(String), name: 'Semaglutide', strength: '2.5 mg/mL', dosage_form: 'injectable solution' });
+    const medication = await cli([
+      'add-medication',
+      '--clinic',
+      clinicId,
+      '--name',
+      'Semaglutide',
+      '--strength',
+      '2.5 mg/mL',
+      '--dosage-form',
+      'injectable solution',
+    ]);
+    expect(medication.json).toMatchObject({
+      medication_id: expect.any(String),
+      name: 'Semaglutide',
+      strength: '2.5 mg/mL',
+      dosage_form: 'injectable solution',
+    });
     const carrier = await cli(['add-carrier', '--name', 'Ameriship']);
     expect(carrier.json).toMatchObject({ id: 'ameriship', name: 'Ameriship', services: [] });
-    const service = await cli(['add-service', '--carrier', 'ameriship', '--name', 'Ameriship Ground', '--price', '19.99', '--state-price', 'CA=12.50', '--state-price', 'ny=24.05']);
+    const service = await cli([
+      'add-service',
+      '--carrier',
+      'ameriship',
+      '--name',
+      'Ameriship Ground',
+      '--price',
+      '19.99',
+      '--state-price',
+      'CA=12.50',
+      '--state-price',
+      'ny=24.05',
+    ]);
     expect(service.json).toMatchObject({ id: 'ameriship_ground', price: 19.99, state_prices: { CA: 12.5, NY: 24.05 } });
     const free = await cli(['set-free-shipping', '--clinic', clinicId, '--enabled', 'true']);
     expect(free.json).toMatchObject({ clinic_id: clinicId, free_shipping: true });
@@ -171,10 +201,26 @@ describe('operator command line (child process on a SQLite file)', () => {
     [['create-clinic'], 2, 'create-clinic needs --name'],
     [['create-clinic', '--name', '  '], 2, '--name must not be blank'],
     [['issue-key', '--clinic', 'abc'], 2, '--clinic must be a UUID'],
-    [['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--environment', 'staging'], 2, '--environment must be development or production'],
-    [['set-free-shipping', '--clinic', '00000000-0000-4000-8000-000000000000', '--enabled', 'yes'], 2, '--enabled must be true or false'],
-    [['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1.234'], 2, '--price must be US dollars with at most two decimals'],
-    [['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1', '--state-price', 'CA:1'], 2, '--state-price must look like CA=12.50'],
+    [
+      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--environment', 'staging'],
+      2,
+      '--environment must be development or production',
+    ],
+    [
+      ['set-free-shipping', '--clinic', '00000000-0000-4000-8000-000000000000', '--enabled', 'yes'],
+      2,
+      '--enabled must be true or false',
+    ],
+    [
+      ['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1.234'],
+      2,
+      '--price must be US dollars with at most two decimals',
+    ],
+    [
+      ['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1', '--state-price', 'CA:1'],
+      2,
+      '--state-price must look like CA=12.50',
+    ],
     [['list-clinics', '--name', 'x'], 2, 'list-clinics does not take --name'],
     [['list-clinics', '--bogus'], 2, "Unknown option '--bogus'"],
     [['list-clinics', 'extra'], 2, 'Unexpected argument "extra"'],

@@ -26,7 +26,12 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
-        data: { clinic_id: expect.stringMatching(UUID), name: 'Northside   Vet', free_shipping: false, created_at: expect.stringMatching(ISO) },
+        data: {
+          clinic_id: expect.stringMatching(UUID),
+          name: 'Northside   Vet',
+          free_shipping: false,
+          created_at: expect.stringMatching(ISO),
+        },
         message: 'Clinic created',
       });
       const row = await t.ctx.db.selectFrom('clinics').selectAll().where('id', '=', res.body.data.clinic_id).executeTakeFirst();
@@ -36,7 +41,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
     it('when a clinic is created with free_shipping, then it is stored as free shipping', async () => {
       const res = await t.admin.post('/api/admin/clinics', { name: 'Free Clinic', free_shipping: true });
       expect(res.body.data.free_shipping).toBe(true);
-      const row = await t.ctx.db.selectFrom('clinics').select('free_shipping').where('id', '=', res.body.data.clinic_id).executeTakeFirst();
+      const row = await t.ctx.db
+        .selectFrom('clinics')
+        .select('free_shipping')
+        .where('id', '=', res.body.data.clinic_id)
+        .executeTakeFirst();
       expect(row?.free_shipping).toBe(1);
     });
 
@@ -58,7 +67,12 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       const res = await t.admin.get('/api/admin/clinics');
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('Clinics');
-      expect(res.body.data.clinics).toContainEqual({ clinic_id: id, name: 'Listed Clinic', free_shipping: false, created_at: expect.stringMatching(ISO) });
+      expect(res.body.data.clinics).toContainEqual({
+        clinic_id: id,
+        name: 'Listed Clinic',
+        free_shipping: false,
+        created_at: expect.stringMatching(ISO),
+      });
     });
 
     it('when a clinic is fetched, then it comes back; an unknown one is 404; a malformed id is 400', async () => {
@@ -78,7 +92,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       const id = await newClinic();
       const on = await t.admin.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: true });
       expect(on.status).toBe(200);
-      expect(on.body).toMatchObject({ success: true, data: { clinic_id: id, free_shipping: true }, message: 'Free shipping enabled' });
+      expect(on.body).toMatchObject({
+        success: true,
+        data: { clinic_id: id, free_shipping: true },
+        message: 'Free shipping enabled',
+      });
       let row = await t.ctx.db.selectFrom('clinics').select('free_shipping').where('id', '=', id).executeTakeFirst();
       expect(row?.free_shipping).toBe(1);
       const off = await t.admin.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: false });
@@ -105,9 +123,23 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       await t.ctx.db
         .insertInto('patients')
         .values({
-          id: patientId, clinic_id: clinic.clinicId, practitioner_id: null, first_name: 'Test', middle_name: null, last_name: 'Patient',
-          gender: 'other', dob: '1990-01-01', species: 'canine', status: 'active', contacts: '[]', address_line_1: '1 Road',
-          address_line_2: null, city: 'Town', state: 'OR', postal_code: '97201', created_at: new Date().toISOString(),
+          id: patientId,
+          clinic_id: clinic.clinicId,
+          practitioner_id: null,
+          first_name: 'Test',
+          middle_name: null,
+          last_name: 'Patient',
+          gender: 'other',
+          dob: '1990-01-01',
+          species: 'canine',
+          status: 'active',
+          contacts: '[]',
+          address_line_1: '1 Road',
+          address_line_2: null,
+          city: 'Town',
+          state: 'OR',
+          postal_code: '97201',
+          created_at: new Date().toISOString(),
         })
         .execute();
       const url = `/api/external/carriers/usps/services?patientId=${patientId}`;
@@ -136,7 +168,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
         },
         message: 'API key issued: store it now, it is not shown again',
       });
-      const row = await t.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', res.body.data.api_key_id).executeTakeFirstOrThrow();
+      const row = await t.ctx.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', res.body.data.api_key_id)
+        .executeTakeFirstOrThrow();
       expect(row.key_hash).toBe(hashApiKey(res.body.data.api_key));
       expect(JSON.stringify(row)).not.toContain(res.body.data.api_key);
     });

@@ -85,7 +85,10 @@ describe.each(DIALECTS)('operator authentication on %s', (dialect) => {
 
   it('when the document is generated, then every operator route is listed under Operator with the bearer scheme', async () => {
     const res = await t.request('GET', '/openapi.json');
-    const paths = res.body.paths as Record<string, Record<string, { tags: string[]; security: unknown; responses: Record<string, unknown> }>>;
+    const paths = res.body.paths as Record<
+      string,
+      Record<string, { tags: string[]; security: unknown; responses: Record<string, unknown> }>
+    >;
     for (const [method, template] of OPENAPI_PATHS) {
       const operation = paths[template]?.[method];
       expect(operation, `${method} ${template}`).toBeDefined();

@@ -94,8 +94,16 @@ describe('configuration variables', () => {
     ['a sqlite: URL with a relative path', 'sqlite:./data/other.sqlite', { kind: 'sqlite', filename: './data/other.sqlite' }],
     ['a sqlite:// URL with an absolute path', 'sqlite:///srv/app.sqlite', { kind: 'sqlite', filename: '/srv/app.sqlite' }],
     ['sqlite::memory:', 'sqlite::memory:', { kind: 'sqlite', filename: ':memory:' }],
-    ['a postgres:// URL', 'postgres://app:secret@db.internal:5432/fulfillment', { kind: 'postgres', url: 'postgres://app:secret@db.internal:5432/fulfillment' }],
-    ['a postgresql:// URL', 'postgresql://app@localhost/fulfillment', { kind: 'postgres', url: 'postgresql://app@localhost/fulfillment' }],
+    [
+      'a postgres:// URL',
+      'postgres://app:secret@db.internal:5432/fulfillment',
+      { kind: 'postgres', url: 'postgres://app:secret@db.internal:5432/fulfillment' },
+    ],
+    [
+      'a postgresql:// URL',
+      'postgresql://app@localhost/fulfillment',
+      { kind: 'postgres', url: 'postgresql://app@localhost/fulfillment' },
+    ],
   ])('when DATABASE_URL is %s, then the matching database is selected', (_name, value, expected) => {
     expect(loadConfig({ DATABASE_URL: value }).database).toEqual(expected);
   });
@@ -131,7 +139,13 @@ describe('configuration errors', () => {
   it('when several variables are wrong, then one error lists every one of them', () => {
     let caught: unknown;
     try {
-      loadConfig({ FULFILLMENT_ENV: 'production', PORT: 'x', LOG_LEVEL: 'loud', RATE_LIMIT_PER_MINUTE: '0', DATABASE_URL: 'ftp://x/y' });
+      loadConfig({
+        FULFILLMENT_ENV: 'production',
+        PORT: 'x',
+        LOG_LEVEL: 'loud',
+        RATE_LIMIT_PER_MINUTE: '0',
+        DATABASE_URL: 'ftp://x/y',
+      });
     } catch (error) {
       caught = error;
     }

@@ -27,7 +27,10 @@ describe.each(DIALECTS)('withOutbox on %s', (dialect) => {
       const id = eventId();
       pending.push(
         (async () => {
-          const row = id === undefined ? undefined : await t.ctx.db.selectFrom('outbox_events').select('id').where('id', '=', id).executeTakeFirst();
+          const row =
+            id === undefined
+              ? undefined
+              : await t.ctx.db.selectFrom('outbox_events').select('id').where('id', '=', id).executeTakeFirst();
           seen.push(row !== undefined);
         })(),
       );
@@ -84,26 +87,29 @@ describe.each(DIALECTS)('withOutbox on %s', (dialect) => {
     expect(wakeups.seen).toEqual([false]);
   });
 
-  it.runIf(dialect === 'postgres')('when the work records an event or asks for a wake-up, then workers of other processes get a NOTIFY at commit', async () => {
-    const woken: (() => void)[] = [];
-    let wakeups = 0;
-    const nextWakeup = () => new Promise<void>((resolve) => woken.push(resolve));
-    const connected = nextWakeup();
-    const listener = await listenForWakeups(t.ctx, () => {
-      wakeups += 1;
-      woken.shift()?.();
-    });
-    try {
-      await connected; // the listener looks once when it connects
-      const afterEvent = nextWakeup();
-      await withOutbox(t.ctx, ({ recordEvent }) => recordEvent(isoNow(t.ctx.clock), event()));
-      await afterEvent;
-      const afterRequest = nextWakeup();
-      await withOutbox(t.ctx, ({ wakeWorkers }) => wakeWorkers());
-      await afterRequest;
-      expect(wakeups).toBe(3);
-    } finally {
-      await listener.close();
-    }
-  });
+  it.runIf(dialect === 'postgres')(
+    'when the work records an event or asks for a wake-up, then workers of other processes get a NOTIFY at commit',
+    async () => {
+      const woken: (() => void)[] = [];
+      let wakeups = 0;
+      const nextWakeup = () => new Promise<void>((resolve) => woken.push(resolve));
+      const connected = nextWakeup();
+      const listener = await listenForWakeups(t.ctx, () => {
+        wakeups += 1;
+        woken.shift()?.();
+      });
+      try {
+        await connected; // the listener looks once when it connects
+        const afterEvent = nextWakeup();
+        await withOutbox(t.ctx, ({ recordEvent }) => recordEvent(isoNow(t.ctx.clock), event()));
+        await afterEvent;
+        const afterRequest = nextWakeup();
+        await withOutbox(t.ctx, ({ wakeWorkers }) => wakeWorkers());
+        await afterRequest;
+        expect(wakeups).toBe(3);
+      } finally {
+        await listener.close();
+      }
+    },
+  );
 });

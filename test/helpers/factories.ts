@@ -62,7 +62,10 @@ export async function createMedicationRequestSetup(
   t: TestApp,
   options: { freeShipping?: boolean; veterinary?: boolean; formulary?: string[] } = {},
 ): Promise<MedicationRequestSetup> {
-  const clinic = await t.createClinic({ freeShipping: options.freeShipping ?? false, formulary: options.formulary ?? TEST_FORMULARY });
+  const clinic = await t.createClinic({
+    freeShipping: options.freeShipping ?? false,
+    formulary: options.formulary ?? TEST_FORMULARY,
+  });
   const practitionerId = await createPractitioner(t, clinic, { veterinarian: options.veterinary ?? false });
   const patientId = await createPatient(t, clinic, {
     practitionerId,
@@ -72,7 +75,10 @@ export async function createMedicationRequestSetup(
 }
 
 /** A valid POST /api/external/medication-order body for the setup, overridable field by field. */
-export function medicationRequestBody(setup: MedicationRequestSetup, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function medicationRequestBody(
+  setup: MedicationRequestSetup,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     patient_id: setup.patientId,
     practitioner_id: setup.practitionerId,
@@ -84,7 +90,11 @@ export function medicationRequestBody(setup: MedicationRequestSetup, overrides: 
   };
 }
 
-export async function createMedicationRequest(t: TestApp, setup: MedicationRequestSetup, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function createMedicationRequest(
+  t: TestApp,
+  setup: MedicationRequestSetup,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   return expectOk(
     await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', medicationRequestBody(setup, overrides)),
     'create order',
@@ -92,7 +102,12 @@ export async function createMedicationRequest(t: TestApp, setup: MedicationReque
 }
 
 /** Moves an order through the sandbox (to its next status, or to `to` through the legal path). */
-export async function advanceMedicationRequest(t: TestApp, clinic: TestClinic, orderId: string, to?: MedicationRequestStatus): Promise<any> {
+export async function advanceMedicationRequest(
+  t: TestApp,
+  clinic: TestClinic,
+  orderId: string,
+  to?: MedicationRequestStatus,
+): Promise<any> {
   return expectOk(
     await t.partner(clinic.apiKey).post(`/api/external/sandbox/medication-order/${orderId}/advance`, to ? { to } : {}),
     `advance order to ${to ?? 'next'}`,

@@ -24,7 +24,14 @@ export function practitionerBody(clinicId: string, overrides: Record<string, unk
 }
 
 export function veterinarianBody(clinicId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return practitionerBody(clinicId, { first_name: 'James', last_name: 'Herriot', email: 'james@example.com', npi: 'VET-TX-4411', is_veterinarian: true, ...overrides });
+  return practitionerBody(clinicId, {
+    first_name: 'James',
+    last_name: 'Herriot',
+    email: 'james@example.com',
+    npi: 'VET-TX-4411',
+    is_veterinarian: true,
+    ...overrides,
+  });
 }
 
 export function patientBody(clinicId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -20,10 +20,13 @@ const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
  */
 export default async function setup(project: TestProject): Promise<void> {
   const postgresUrl = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
-  const postgresError = process.env.TEST_POSTGRES_URL === 'off' ? 'disabled by TEST_POSTGRES_URL=off' : await probePostgres(postgresUrl);
+  const postgresError =
+    process.env.TEST_POSTGRES_URL === 'off' ? 'disabled by TEST_POSTGRES_URL=off' : await probePostgres(postgresUrl);
   if (postgresError) {
     if (process.env.TEST_REQUIRE_POSTGRES === 'true') {
-      throw new Error(`PostgreSQL is required (TEST_REQUIRE_POSTGRES=true) but ${postgresUrl} is not reachable: ${postgresError}`);
+      throw new Error(
+        `PostgreSQL is required (TEST_REQUIRE_POSTGRES=true) but ${postgresUrl} is not reachable: ${postgresError}`,
+      );
     }
     console.warn(`\n*** SKIPPING PostgreSQL suites: ${postgresError} (${postgresUrl}). Only SQLite is tested. ***\n`);
     project.provide('postgresUrl', null);

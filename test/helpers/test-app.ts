@@ -62,7 +62,12 @@ export class TestApp {
       { ...(options.clock ? { clock: options.clock } : {}), postgres: { schema: database.schema, poolSize: 5 } },
     );
     const app = await buildApp(runtime.ctx, options.logStream ? { logStream: options.logStream } : {});
-    return new TestApp(app, runtime.ctx, () => runtime.close(), () => database.drop());
+    return new TestApp(
+      app,
+      runtime.ctx,
+      () => runtime.close(),
+      () => database.drop(),
+    );
   }
 
   async close(): Promise<void> {
@@ -73,12 +78,20 @@ export class TestApp {
   }
 
   /** A raw request: nothing added but what `headers` says. */
-  async request(method: string, url: string, options: { headers?: Record<string, string>; body?: unknown; payload?: string } = {}): Promise<Reply> {
+  async request(
+    method: string,
+    url: string,
+    options: { headers?: Record<string, string>; body?: unknown; payload?: string } = {},
+  ): Promise<Reply> {
     const response = await this.app.inject({
       method: method as 'GET',
       url,
       headers: options.headers,
-      ...(options.payload !== undefined ? { payload: options.payload } : options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
+      ...(options.payload !== undefined
+        ? { payload: options.payload }
+        : options.body !== undefined
+          ? { payload: JSON.stringify(options.body) }
+          : {}),
     });
     let body: unknown = response.body;
     try {
@@ -123,7 +136,10 @@ export class TestApp {
    * as the operator command line does). `formulary` adds medications by name.
    */
   async createClinic(options: { name?: string; freeShipping?: boolean; formulary?: string[] } = {}): Promise<TestClinic> {
-    const clinic = await createClinic(this.ctx, { name: options.name ?? 'Test Clinic', free_shipping: options.freeShipping ?? false });
+    const clinic = await createClinic(this.ctx, {
+      name: options.name ?? 'Test Clinic',
+      free_shipping: options.freeShipping ?? false,
+    });
     for (const name of options.formulary ?? []) await addMedication(this.ctx, clinic.clinic_id, { name });
     const key = await issueApiKey(this.ctx, clinic.clinic_id);
     return { clinicId: clinic.clinic_id, apiKey: key.api_key, apiKeyId: key.api_key_id };

@@ -182,15 +182,24 @@ describe.each(DIALECTS)('operator authentication on %s', (dialect) => {
     ['the token without the Bearer scheme', { authorization: ADMIN_TOKEN }],
     ['Basic instead of Bearer', { authorization: `Basic ${ADMIN_TOKEN}` }],
   ])('when an operator request has %s, then 401 UNAUTHORIZED', async (_name, headers: Record<string, string>) => {
-    expectUnauthorized(await t.request('POST', '/api/admin/clinics', { headers: { ...headers, 'content-type': 'application/json' }, body: { name: 'X' } }));
+    expectUnauthorized(
+      await t.request('POST', '/api/admin/clinics', {
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: { name: 'X' },
+      }),
+    );
   });
 
   it('when a partner key is sent to an operator route, then 401 (partner keys are not operator tokens)', async () => {
     const { apiKey } = await t.createClinic();
-    expectUnauthorized(await t.request('GET', '/api/admin/clinics', { headers: { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey } }));
+    expectUnauthorized(
+      await t.request('GET', '/api/admin/clinics', { headers: { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey } }),
+    );
   });
 
   it('when the operator path is percent-encoded (/api/%61dmin/…), then the token is still required', async () => {
-    expectUnauthorized(await t.request('POST', '/api/%61dmin/clinics', { headers: { 'content-type': 'application/json' }, body: { name: 'X' } }));
+    expectUnauthorized(
+      await t.request('POST', '/api/%61dmin/clinics', { headers: { 'content-type': 'application/json' }, body: { name: 'X' } }),
+    );
   });
 });

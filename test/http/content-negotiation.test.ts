@@ -27,7 +27,10 @@ describe('content negotiation', () => {
 
   const get = (headers: Record<string, string>) => t.request('GET', CARRIERS, { headers: { 'x-api-key': apiKey, ...headers } });
   const post = (headers: Record<string, string>, payload?: string) =>
-    t.request('POST', PRACTITIONER, { headers: { 'x-api-key': apiKey, ...headers }, ...(payload !== undefined ? { payload } : {}) });
+    t.request('POST', PRACTITIONER, {
+      headers: { 'x-api-key': apiKey, ...headers },
+      ...(payload !== undefined ? { payload } : {}),
+    });
 
   it('when a GET carries no Accept and no Content-Type, then it is served', async () => {
     const res = await get({});
@@ -118,7 +121,9 @@ describe('content negotiation', () => {
 
   it('when a bodyless operator call carries no Content-Type, then it is served', async () => {
     const { apiKeyId } = await t.createClinic();
-    const res = await t.request('DELETE', `/api/admin/api-keys/${apiKeyId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await t.request('DELETE', `/api/admin/api-keys/${apiKeyId}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(res.status).toBe(200);
   });
 

@@ -31,7 +31,9 @@ describe.each(DIALECTS)('response envelopes on %s', (dialect) => {
   });
 
   it('when a validation error is answered, then details hold one message per invalid field and the message names them', async () => {
-    const res = await t.partner(apiKey).post('/api/external/practitioner', practitionerBody(clinicId, { email: 'not-an-email', first_name: 'A' }));
+    const res = await t
+      .partner(apiKey)
+      .post('/api/external/practitioner', practitionerBody(clinicId, { email: 'not-an-email', first_name: 'A' }));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,

@@ -64,13 +64,21 @@ describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {
     });
 
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Malformed JSON/), details: { body: 'must be valid JSON' } });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^Malformed JSON/),
+      details: { body: 'must be valid JSON' },
+    });
     expect(logs.errors(requestId(res))).toEqual([]);
-    expect(logs.lines(requestId(res))).toContainEqual(expect.objectContaining({ msg: 'request refused', code: 'VALIDATION_ERROR', status: 400 }));
+    expect(logs.lines(requestId(res))).toContainEqual(
+      expect.objectContaining({ msg: 'request refused', code: 'VALIDATION_ERROR', status: 400 }),
+    );
   });
 
   it('when a stored value fails to parse, then 500 INTERNAL_ERROR that reveals nothing, logged once as a SyntaxError without the value', async () => {
-    const created = await t.partner(clinic.apiKey).post(PATIENT, patientBody(clinic.clinicId, { contacts: [{ key: 'email', value: 'zed.private@example.com' }] }));
+    const created = await t
+      .partner(clinic.apiKey)
+      .post(PATIENT, patientBody(clinic.clinicId, { contacts: [{ key: 'email', value: 'zed.private@example.com' }] }));
     expect(created.status).toBe(200);
     const patientId: string = created.body.data.patient_id;
     // A corrupt row: the parser's message would quote it ("...","value":zed.privat"... is not valid JSON").
@@ -99,7 +107,9 @@ describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {
     if (dialect === 'postgres') {
       await sql`alter table patients add constraint no_zed check (last_name <> 'Zedsecret')`.execute(t.ctx.db);
     } else {
-      await sql`create trigger no_zed before insert on patients when new.last_name = 'Zedsecret' begin select raise(abort, 'refused'); end`.execute(t.ctx.db);
+      await sql`create trigger no_zed before insert on patients when new.last_name = 'Zedsecret' begin select raise(abort, 'refused'); end`.execute(
+        t.ctx.db,
+      );
     }
 
     const res = await t
@@ -117,7 +127,17 @@ describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {
       stack: expect.any(String),
     });
     expect(Object.keys(err).every((key) => SAFE_ERR_KEYS.includes(key))).toBe(true);
-    for (const leak of ['Failing row', 'Zedsecret', 'Quintessa', '1971-03-04', 'Sacramento', '"detail"', '"parameters"', '"where"', '"table"']) {
+    for (const leak of [
+      'Failing row',
+      'Zedsecret',
+      'Quintessa',
+      '1971-03-04',
+      'Sacramento',
+      '"detail"',
+      '"parameters"',
+      '"where"',
+      '"table"',
+    ]) {
       expect(logs.text).not.toContain(leak);
     }
   });
@@ -125,8 +145,17 @@ describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {
 
 describe('the error serializer of the logs', () => {
   it('when an error carries driver fields and causes, then only type, message, code and stack are kept, at every depth', () => {
-    const root = Object.assign(new Error('connection lost'), { code: 'ECONNRESET', detail: 'Failing row contains (Quintessa)', parameters: ['Quintessa'] });
-    const middle = Object.assign(new Error('query failed', { cause: root }), { code: '23514', where: 'SQL statement', table: 'patients', row: { last_name: 'Zedsecret' } });
+    const root = Object.assign(new Error('connection lost'), {
+      code: 'ECONNRESET',
+      detail: 'Failing row contains (Quintessa)',
+      parameters: ['Quintessa'],
+    });
+    const middle = Object.assign(new Error('query failed', { cause: root }), {
+      code: '23514',
+      where: 'SQL statement',
+      table: 'patients',
+      row: { last_name: 'Zedsecret' },
+    });
     const top = new TypeError('request failed', { cause: middle });
 
     const out = errorForLog(top);
@@ -146,7 +175,7 @@ describe('the error serializer of the logs', () => {
     expect(JSON.stringify(out)).not.toMatch(/Quintessa|Zedsecret|Failing row|patients/);
   });
 
-  it('when a pino logger of the service (the standalone worker\'s) logs a driver error, then no row data is written', () => {
+  it("when a pino logger of the service (the standalone worker's) logs a driver error, then no row data is written", () => {
     const raw: string[] = [];
     const logger = pino({ serializers: logSerializers }, { write: (line: string) => void raw.push(line) });
     const driverError = () =>
@@ -165,12 +194,17 @@ describe('the error serializer of the logs', () => {
     }
   });
 
-    it('when causes loop or nest deeply, then the chain is cut at a bounded depth', () => {
+  it('when causes loop or nest deeply, then the chain is cut at a bounded depth', () => {
     const a = new Error('a');
     const b = new Error('b', { cause: a });
     (a as { cause?: unknown }).cause = b;
     let depth = 0;
-    for (let cause = (errorForLog(a) as { cause?: unknown }).cause; cause !== undefined; cause = (cause as { cause?: unknown }).cause) depth += 1;
+    for (
+      let cause = (errorForLog(a) as { cause?: unknown }).cause;
+      cause !== undefined;
+      cause = (cause as { cause?: unknown }).cause
+    )
+      depth += 1;
     expect(depth).toBeGreaterThan(0);
     expect(depth).toBeLessThanOrEqual(5);
   });

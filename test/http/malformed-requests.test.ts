@@ -36,85 +36,509 @@ const json = (value: unknown) => JSON.stringify(value);
  */
 const CASES: Case[] = [
   // JSON syntax
-  { name: 'truncated JSON', method: 'POST', url: PRACTITIONER, payload: '{"first_name": "Ada"', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'trailing garbage after the object', method: 'POST', url: PRACTITIONER, payload: '{} x', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'single-quoted JSON', method: 'POST', url: PRACTITIONER, payload: "{'first_name': 'Ada'}", status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'a bare word', method: 'POST', url: PRACTITIONER, payload: 'hello', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'a trailing comma', method: 'POST', url: PRACTITIONER, payload: '{"first_name": "Ada",}', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'a comment', method: 'POST', url: PRACTITIONER, payload: '{/* hi */}', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'NaN', method: 'POST', url: PRACTITIONER, payload: '{"quantity": NaN}', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'invalid UTF-8 bytes', method: 'POST', url: PRACTITIONER, payload: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'malformed JSON with a charset parameter', method: 'POST', url: PRACTITIONER, headers: { 'content-type': 'application/json; charset=utf-8' }, payload: '{', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
-  { name: 'malformed JSON on an operator route', method: 'POST', url: '/api/admin/clinics', auth: 'admin', payload: '{"name":', status: 400, code: 'VALIDATION_ERROR', details: { body: 'JSON' } },
+  {
+    name: 'truncated JSON',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{"first_name": "Ada"',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'trailing garbage after the object',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{} x',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'single-quoted JSON',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: "{'first_name': 'Ada'}",
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'a bare word',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: 'hello',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'a trailing comma',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{"first_name": "Ada",}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'a comment',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{/* hi */}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'NaN',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{"quantity": NaN}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'invalid UTF-8 bytes',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'malformed JSON with a charset parameter',
+    method: 'POST',
+    url: PRACTITIONER,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    payload: '{',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
+  {
+    name: 'malformed JSON on an operator route',
+    method: 'POST',
+    url: '/api/admin/clinics',
+    auth: 'admin',
+    payload: '{"name":',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'JSON' },
+  },
 
   // Prototype poisoning
-  { name: 'a __proto__ key', method: 'POST', url: PRACTITIONER, payload: '{"__proto__": {"isAdmin": true}}', status: 400, code: 'VALIDATION_ERROR', details: { body: '__proto__' } },
-  { name: 'a constructor.prototype key', method: 'POST', url: PRACTITIONER, payload: '{"constructor": {"prototype": {"isAdmin": true}}}', status: 400, code: 'VALIDATION_ERROR', details: { body: 'constructor' } },
-  { name: 'a nested __proto__ key', method: 'POST', url: PATIENT, payload: '{"addresses": [{"__proto__": {"x": 1}}]}', status: 400, code: 'VALIDATION_ERROR', details: { body: '__proto__' } },
-  { name: 'a unicode-escaped __proto__ key', method: 'POST', url: PRACTITIONER, payload: '{"\\u005f_proto__": {"isAdmin": true}}', status: 400, code: 'VALIDATION_ERROR', details: { body: true } },
-  { name: 'a __proto__ key on an operator route', method: 'POST', url: '/api/admin/clinics', auth: 'admin', payload: '{"name": "X", "__proto__": {"a": 1}}', status: 400, code: 'VALIDATION_ERROR', details: { body: '__proto__' } },
+  {
+    name: 'a __proto__ key',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{"__proto__": {"isAdmin": true}}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: '__proto__' },
+  },
+  {
+    name: 'a constructor.prototype key',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{"constructor": {"prototype": {"isAdmin": true}}}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'constructor' },
+  },
+  {
+    name: 'a nested __proto__ key',
+    method: 'POST',
+    url: PATIENT,
+    payload: '{"addresses": [{"__proto__": {"x": 1}}]}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: '__proto__' },
+  },
+  {
+    name: 'a unicode-escaped __proto__ key',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{"\\u005f_proto__": {"isAdmin": true}}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: true },
+  },
+  {
+    name: 'a __proto__ key on an operator route',
+    method: 'POST',
+    url: '/api/admin/clinics',
+    auth: 'admin',
+    payload: '{"name": "X", "__proto__": {"a": 1}}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: '__proto__' },
+  },
 
   // Bodies that are JSON but not an object
-  { name: 'an empty array', method: 'POST', url: PRACTITIONER, payload: '[]', status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
-  { name: 'an array of objects', method: 'POST', url: PRACTITIONER, payload: (c) => json([practitionerBody(c)]), status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
-  { name: 'a JSON string', method: 'POST', url: PRACTITIONER, payload: '"hello"', status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
-  { name: 'a JSON number', method: 'POST', url: PRACTITIONER, payload: '42', status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
-  { name: 'a JSON boolean', method: 'POST', url: PATIENT, payload: 'true', status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
-  { name: 'JSON null', method: 'POST', url: PATIENT, payload: 'null', status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
-  { name: 'an array on an operator route', method: 'POST', url: '/api/admin/clinics', auth: 'admin', payload: '[{"name": "X"}]', status: 400, code: 'VALIDATION_ERROR', details: { body: 'must be an object' } },
+  {
+    name: 'an empty array',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '[]',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
+  {
+    name: 'an array of objects',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: (c) => json([practitionerBody(c)]),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
+  {
+    name: 'a JSON string',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '"hello"',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
+  {
+    name: 'a JSON number',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '42',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
+  {
+    name: 'a JSON boolean',
+    method: 'POST',
+    url: PATIENT,
+    payload: 'true',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
+  {
+    name: 'JSON null',
+    method: 'POST',
+    url: PATIENT,
+    payload: 'null',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
+  {
+    name: 'an array on an operator route',
+    method: 'POST',
+    url: '/api/admin/clinics',
+    auth: 'admin',
+    payload: '[{"name": "X"}]',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: 'must be an object' },
+  },
 
   // No body where one is needed
-  { name: 'an empty body with Content-Type json', method: 'POST', url: PRACTITIONER, payload: '', status: 400, code: 'VALIDATION_ERROR', details: { body: true } },
-  { name: 'a whitespace-only body', method: 'POST', url: PRACTITIONER, payload: '  \n ', status: 400, code: 'VALIDATION_ERROR', details: { body: true } },
-  { name: 'no body and no Content-Type', method: 'POST', url: PATIENT, status: 400, code: 'VALIDATION_ERROR', details: { body: true } },
+  {
+    name: 'an empty body with Content-Type json',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: true },
+  },
+  {
+    name: 'a whitespace-only body',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '  \n ',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: true },
+  },
+  {
+    name: 'no body and no Content-Type',
+    method: 'POST',
+    url: PATIENT,
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { body: true },
+  },
 
   // Content types
-  { name: 'a JSON body sent as text/plain', method: 'POST', url: PRACTITIONER, headers: { 'content-type': 'text/plain' }, payload: (c) => json(practitionerBody(c)), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'a JSON body without Content-Type', method: 'POST', url: PRACTITIONER, headers: { 'content-type': '' }, payload: (c) => json(practitionerBody(c)), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'a form-encoded body', method: 'POST', url: PATIENT, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'first_name=Grace', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'a form-encoded body to the operator', method: 'POST', url: '/api/admin/clinics', auth: 'admin', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=X', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { name: 'a text/plain body to a route outside /api', method: 'POST', url: '/healthz', auth: 'none', headers: { 'content-type': 'text/plain' }, payload: 'hi', status: 405, code: 'METHOD_NOT_ALLOWED', allow: ['GET', 'HEAD'] },
+  {
+    name: 'a JSON body sent as text/plain',
+    method: 'POST',
+    url: PRACTITIONER,
+    headers: { 'content-type': 'text/plain' },
+    payload: (c) => json(practitionerBody(c)),
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a JSON body without Content-Type',
+    method: 'POST',
+    url: PRACTITIONER,
+    headers: { 'content-type': '' },
+    payload: (c) => json(practitionerBody(c)),
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a form-encoded body',
+    method: 'POST',
+    url: PATIENT,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'first_name=Grace',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a form-encoded body to the operator',
+    method: 'POST',
+    url: '/api/admin/clinics',
+    auth: 'admin',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'name=X',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    name: 'a text/plain body to a route outside /api',
+    method: 'POST',
+    url: '/healthz',
+    auth: 'none',
+    headers: { 'content-type': 'text/plain' },
+    payload: 'hi',
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    allow: ['GET', 'HEAD'],
+  },
 
   // Size
-  { name: 'a body of 1 MiB + 1 byte', method: 'POST', url: PRACTITIONER, payload: `{"notes":"${'a'.repeat(MIB - 11)}"}`, status: 413, code: 'PAYLOAD_TOO_LARGE' },
-  { name: 'a 2 MiB body to the operator', method: 'POST', url: '/api/admin/clinics', auth: 'admin', payload: `{"name":"${'a'.repeat(2 * MIB)}"}`, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  {
+    name: 'a body of 1 MiB + 1 byte',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: `{"notes":"${'a'.repeat(MIB - 11)}"}`,
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+  },
+  {
+    name: 'a 2 MiB body to the operator',
+    method: 'POST',
+    url: '/api/admin/clinics',
+    auth: 'admin',
+    payload: `{"name":"${'a'.repeat(2 * MIB)}"}`,
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+  },
 
   // Accept
-  { name: 'Accept: text/html', method: 'GET', url: CARRIERS, headers: { accept: 'text/html' }, status: 406, code: 'NOT_ACCEPTABLE' },
-  { name: 'Accept: application/json;q=0', method: 'POST', url: PRACTITIONER, headers: { accept: 'application/json;q=0' }, payload: (c) => json(practitionerBody(c)), status: 406, code: 'NOT_ACCEPTABLE' },
+  {
+    name: 'Accept: text/html',
+    method: 'GET',
+    url: CARRIERS,
+    headers: { accept: 'text/html' },
+    status: 406,
+    code: 'NOT_ACCEPTABLE',
+  },
+  {
+    name: 'Accept: application/json;q=0',
+    method: 'POST',
+    url: PRACTITIONER,
+    headers: { accept: 'application/json;q=0' },
+    payload: (c) => json(practitionerBody(c)),
+    status: 406,
+    code: 'NOT_ACCEPTABLE',
+  },
 
   // Routing
   { name: 'an unknown partner route', method: 'GET', url: '/api/external/no-such-route', status: 404, code: 'NOT_FOUND' },
   { name: 'the partner prefix itself', method: 'GET', url: '/api/external', status: 404, code: 'NOT_FOUND' },
   { name: 'an unknown route outside the API', method: 'GET', url: '/wp-login.php', auth: 'none', status: 404, code: 'NOT_FOUND' },
-  { name: 'an unknown operator route', method: 'GET', url: '/api/admin/no-such-route', auth: 'admin', status: 404, code: 'NOT_FOUND' },
-  { name: 'PUT on the practitioner route', method: 'PUT', url: PRACTITIONER, payload: '{}', status: 405, code: 'METHOD_NOT_ALLOWED', allow: ['POST'] },
+  {
+    name: 'an unknown operator route',
+    method: 'GET',
+    url: '/api/admin/no-such-route',
+    auth: 'admin',
+    status: 404,
+    code: 'NOT_FOUND',
+  },
+  {
+    name: 'PUT on the practitioner route',
+    method: 'PUT',
+    url: PRACTITIONER,
+    payload: '{}',
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    allow: ['POST'],
+  },
   { name: 'GET on the patient route', method: 'GET', url: PATIENT, status: 405, code: 'METHOD_NOT_ALLOWED', allow: ['POST'] },
-  { name: 'DELETE on the carriers route', method: 'DELETE', url: CARRIERS, status: 405, code: 'METHOD_NOT_ALLOWED', allow: ['GET', 'HEAD'] },
-  { name: 'POST on the carrier services route', method: 'POST', url: `/api/external/carriers/ups/services?patientId=${SOME_UUID}`, payload: '{}', status: 405, code: 'METHOD_NOT_ALLOWED', allow: ['GET', 'HEAD'] },
-  { name: 'PATCH on the OpenAPI document', method: 'PATCH', url: '/openapi.json', auth: 'none', status: 405, code: 'METHOD_NOT_ALLOWED', allow: ['GET', 'HEAD'] },
+  {
+    name: 'DELETE on the carriers route',
+    method: 'DELETE',
+    url: CARRIERS,
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    allow: ['GET', 'HEAD'],
+  },
+  {
+    name: 'POST on the carrier services route',
+    method: 'POST',
+    url: `/api/external/carriers/ups/services?patientId=${SOME_UUID}`,
+    payload: '{}',
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    allow: ['GET', 'HEAD'],
+  },
+  {
+    name: 'PATCH on the OpenAPI document',
+    method: 'PATCH',
+    url: '/openapi.json',
+    auth: 'none',
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    allow: ['GET', 'HEAD'],
+  },
   { name: 'a broken percent-escape in the path', method: 'GET', url: '/api/external/%', status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a truncated UTF-8 escape in the path', method: 'GET', url: '/api/external/carriers/%E0%A4%A/services', status: 400, code: 'VALIDATION_ERROR' },
-  { name: 'a path parameter longer than 100 characters', method: 'GET', url: `/api/external/carriers/${'x'.repeat(150)}/services?patientId=${SOME_UUID}`, status: 400, code: 'VALIDATION_ERROR', details: { path: true } },
-  { name: 'a broken percent-escape outside the API', method: 'GET', url: '/docs/%zz', auth: 'none', status: 400, code: 'VALIDATION_ERROR' },
+  {
+    name: 'a truncated UTF-8 escape in the path',
+    method: 'GET',
+    url: '/api/external/carriers/%E0%A4%A/services',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
+  {
+    name: 'a path parameter longer than 100 characters',
+    method: 'GET',
+    url: `/api/external/carriers/${'x'.repeat(150)}/services?patientId=${SOME_UUID}`,
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { path: true },
+  },
+  {
+    name: 'a broken percent-escape outside the API',
+    method: 'GET',
+    url: '/docs/%zz',
+    auth: 'none',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  },
 
   // Query strings
-  { name: 'carrier services without patientId', method: 'GET', url: '/api/external/carriers/ups/services', status: 400, code: 'VALIDATION_ERROR', details: { patientId: true } },
-  { name: 'carrier services with a patientId that is not a UUID', method: 'GET', url: '/api/external/carriers/ups/services?patientId=42', status: 400, code: 'VALIDATION_ERROR', details: { patientId: 'UUID' } },
-  { name: 'carrier services with patientId given twice', method: 'GET', url: `/api/external/carriers/ups/services?patientId=${SOME_UUID}&patientId=${SOME_UUID}`, status: 400, code: 'VALIDATION_ERROR', details: { patientId: true } },
-  { name: 'carrier services with an empty patientId', method: 'GET', url: '/api/external/carriers/ups/services?patientId=', status: 400, code: 'VALIDATION_ERROR', details: { patientId: true } },
+  {
+    name: 'carrier services without patientId',
+    method: 'GET',
+    url: '/api/external/carriers/ups/services',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { patientId: true },
+  },
+  {
+    name: 'carrier services with a patientId that is not a UUID',
+    method: 'GET',
+    url: '/api/external/carriers/ups/services?patientId=42',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { patientId: 'UUID' },
+  },
+  {
+    name: 'carrier services with patientId given twice',
+    method: 'GET',
+    url: `/api/external/carriers/ups/services?patientId=${SOME_UUID}&patientId=${SOME_UUID}`,
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { patientId: true },
+  },
+  {
+    name: 'carrier services with an empty patientId',
+    method: 'GET',
+    url: '/api/external/carriers/ups/services?patientId=',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { patientId: true },
+  },
 
   // Schema validation
-  { name: 'an empty object', method: 'POST', url: PRACTITIONER, payload: '{}', status: 400, code: 'VALIDATION_ERROR', details: { first_name: 'required', last_name: 'required', email: 'required', npi: 'required', is_veterinarian: 'required', assigned_clinic: 'required' } },
-  { name: 'a number where a string is expected', method: 'POST', url: PRACTITIONER, payload: (c) => json(practitionerBody(c, { first_name: 12 })), status: 400, code: 'VALIDATION_ERROR', details: { first_name: true } },
-  { name: 'the string "false" for a boolean (no coercion of bodies)', method: 'POST', url: PRACTITIONER, payload: (c) => json(practitionerBody(c, { is_veterinarian: 'false' })), status: 400, code: 'VALIDATION_ERROR', details: { is_veterinarian: 'boolean' } },
-  { name: 'an outdated field name', method: 'POST', url: PRACTITIONER, payload: (c) => json({ ...practitionerBody(c), npi_number: '1234567893' }), status: 400, code: 'VALIDATION_ERROR', details: { npi_number: 'did you mean npi?' } },
-  { name: 'an unknown field', method: 'POST', url: PRACTITIONER, payload: (c) => json({ ...practitionerBody(c), favourite_colour: 'blue' }), status: 400, code: 'VALIDATION_ERROR', details: { favourite_colour: 'is not a known field' } },
-  { name: 'a clinic id that is not a UUID', method: 'POST', url: PRACTITIONER, payload: (c) => json(practitionerBody(c, { assigned_clinic: 'clinic-1' })), status: 400, code: 'VALIDATION_ERROR', details: { assigned_clinic: 'UUID' } },
+  {
+    name: 'an empty object',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: '{}',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: {
+      first_name: 'required',
+      last_name: 'required',
+      email: 'required',
+      npi: 'required',
+      is_veterinarian: 'required',
+      assigned_clinic: 'required',
+    },
+  },
+  {
+    name: 'a number where a string is expected',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: (c) => json(practitionerBody(c, { first_name: 12 })),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { first_name: true },
+  },
+  {
+    name: 'the string "false" for a boolean (no coercion of bodies)',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: (c) => json(practitionerBody(c, { is_veterinarian: 'false' })),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { is_veterinarian: 'boolean' },
+  },
+  {
+    name: 'an outdated field name',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: (c) => json({ ...practitionerBody(c), npi_number: '1234567893' }),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { npi_number: 'did you mean npi?' },
+  },
+  {
+    name: 'an unknown field',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: (c) => json({ ...practitionerBody(c), favourite_colour: 'blue' }),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { favourite_colour: 'is not a known field' },
+  },
+  {
+    name: 'a clinic id that is not a UUID',
+    method: 'POST',
+    url: PRACTITIONER,
+    payload: (c) => json(practitionerBody(c, { assigned_clinic: 'clinic-1' })),
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    details: { assigned_clinic: 'UUID' },
+  },
 
   // Credentials
   { name: 'no API key', method: 'POST', url: PRACTITIONER, auth: 'none', payload: '{', status: 401, code: 'UNAUTHORIZED' },
-  { name: 'no operator token', method: 'POST', url: '/api/admin/clinics', auth: 'none', payload: '{"name": "X"}', status: 401, code: 'UNAUTHORIZED' },
+  {
+    name: 'no operator token',
+    method: 'POST',
+    url: '/api/admin/clinics',
+    auth: 'none',
+    payload: '{"name": "X"}',
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
 ];
 
 // Parsing, routing and validation are dialect-independent: one dialect is enough.
@@ -128,37 +552,45 @@ describe('malformed requests', () => {
   });
   afterAll(async () => t.close());
 
-  it.each(CASES.map((c) => [c.name, c] as const))('when the request has %s, then the error envelope says so with a 4xx', async (_name, c) => {
-    const payload = typeof c.payload === 'function' ? c.payload(clinicId) : c.payload;
-    const auth = c.auth ?? 'partner';
-    const headers: Record<string, string> = {
-      ...(auth === 'partner' ? { 'x-api-key': apiKey } : {}),
-      ...(auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...c.headers,
-    };
-    if (headers['content-type'] === '') delete headers['content-type'];
+  it.each(CASES.map((c) => [c.name, c] as const))(
+    'when the request has %s, then the error envelope says so with a 4xx',
+    async (_name, c) => {
+      const payload = typeof c.payload === 'function' ? c.payload(clinicId) : c.payload;
+      const auth = c.auth ?? 'partner';
+      const headers: Record<string, string> = {
+        ...(auth === 'partner' ? { 'x-api-key': apiKey } : {}),
+        ...(auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...c.headers,
+      };
+      if (headers['content-type'] === '') delete headers['content-type'];
 
-    const response = await t.app.inject({ method: c.method as 'GET', url: c.url, headers, ...(payload !== undefined ? { payload } : {}) });
-    const body = response.json();
+      const response = await t.app.inject({
+        method: c.method as 'GET',
+        url: c.url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+      });
+      const body = response.json();
 
-    expect(response.statusCode, response.body).toBe(c.status);
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(Object.keys(body).sort()).toEqual(['error', 'success']);
-    expect(body.success).toBe(false);
-    expect(body.error.code).toBe(c.code);
-    expect(typeof body.error.message).toBe('string');
-    expect(body.error.message.length).toBeGreaterThan(0);
-    expect(body.error.request_id).toBe(response.headers['x-request-id']);
-    for (const key of Object.keys(body.error)) expect(['message', 'code', 'details', 'request_id']).toContain(key);
-    if (c.details) {
-      for (const [field, expected] of Object.entries(c.details)) {
-        expect(body.error.details?.[field], `details.${field} in ${JSON.stringify(body.error.details)}`).toBeTypeOf('string');
-        if (expected !== true) expect(body.error.details[field]).toContain(expected);
+      expect(response.statusCode, response.body).toBe(c.status);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(Object.keys(body).sort()).toEqual(['error', 'success']);
+      expect(body.success).toBe(false);
+      expect(body.error.code).toBe(c.code);
+      expect(typeof body.error.message).toBe('string');
+      expect(body.error.message.length).toBeGreaterThan(0);
+      expect(body.error.request_id).toBe(response.headers['x-request-id']);
+      for (const key of Object.keys(body.error)) expect(['message', 'code', 'details', 'request_id']).toContain(key);
+      if (c.details) {
+        for (const [field, expected] of Object.entries(c.details)) {
+          expect(body.error.details?.[field], `details.${field} in ${JSON.stringify(body.error.details)}`).toBeTypeOf('string');
+          if (expected !== true) expect(body.error.details[field]).toContain(expected);
+        }
       }
-    }
-    if (c.allow) expect(response.headers.allow).toBe(c.allow.join(', '));
-  });
+      if (c.allow) expect(response.headers.allow).toBe(c.allow.join(', '));
+    },
+  );
 
   it('when a valid request follows all of these, then the service is still serving', async () => {
     const res = await t.partner(apiKey).post(PRACTITIONER, practitionerBody(clinicId));
@@ -199,7 +631,9 @@ function rawExchange(port: number, request: string): Promise<string> {
 function parseRawResponse(raw: string): { status: number; headers: Record<string, string>; body: any } {
   const [head = '', body = ''] = raw.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 

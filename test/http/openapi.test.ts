@@ -12,7 +12,10 @@ function resolvePointer(doc: unknown, ref: string): unknown {
     .slice(2)
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), doc);
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      doc,
+    );
 }
 
 /** Every `$ref` anywhere in the document. */
@@ -53,7 +56,9 @@ describe('OpenAPI document and reference page', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.info.title).toEqual(expect.any(String));
-    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    );
   });
 
   it('when the ErrorEnvelope component is read, then it is the spec\u2019s error envelope', () => {
@@ -110,7 +115,10 @@ describe('OpenAPI document and reference page', () => {
         const where2 = part === 'params' ? 'path' : 'query';
         const names = Object.keys((schema[part] as { properties?: object }).properties ?? {});
         for (const name of names) {
-          expect(op.parameters?.some((p: any) => p.in === where2 && p.name === name), `${where} ${where2} parameter ${name}`).toBe(true);
+          expect(
+            op.parameters?.some((p: any) => p.in === where2 && p.name === name),
+            `${where} ${where2} parameter ${name}`,
+          ).toBe(true);
         }
       }
 

@@ -172,13 +172,16 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
     expect(rateHeaders(next)).toEqual({ limit: '3', remaining: '2', reset: String(WINDOW_END_SECONDS + 60) });
   });
 
-  it.each(['/healthz', '/readyz', '/openapi.json', '/docs/'])('when %s is called again and again, then it is never limited and has no rate-limit headers', async (url) => {
-    for (let i = 0; i < LIMIT + 2; i++) {
-      const res = await t.app.inject({ method: 'GET', url, remoteAddress: '192.0.2.99' });
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
-    }
-  });
+  it.each(['/healthz', '/readyz', '/openapi.json', '/docs/'])(
+    'when %s is called again and again, then it is never limited and has no rate-limit headers',
+    async (url) => {
+      for (let i = 0; i < LIMIT + 2; i++) {
+        const res = await t.app.inject({ method: 'GET', url, remoteAddress: '192.0.2.99' });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+    },
+  );
 
   it('when the operator calls again and again, then the partner limit does not apply', async () => {
     for (let i = 0; i < LIMIT + 2; i++) {

@@ -54,12 +54,17 @@ describe('X-Request-Id', () => {
     ['a 405', 'DELETE', '/healthz', {}],
     ['a 406', 'GET', '/api/external/carriers', { accept: 'text/html' }],
     ['an operator 401', 'GET', '/api/admin/clinics', {}],
-  ])('when the response is %s, then error.request_id equals the X-Request-Id header', async (_name, method, url, headers: Record<string, string>) => {
-    const res = await t.request(method, url, { headers: { ...headers, ...(url.startsWith('/api/external') && headers.accept ? { 'x-api-key': apiKey } : {}) } });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body.error.request_id).toMatch(UUID);
-    expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
-  });
+  ])(
+    'when the response is %s, then error.request_id equals the X-Request-Id header',
+    async (_name, method, url, headers: Record<string, string>) => {
+      const res = await t.request(method, url, {
+        headers: { ...headers, ...(url.startsWith('/api/external') && headers.accept ? { 'x-api-key': apiKey } : {}) },
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.body.error.request_id).toMatch(UUID);
+      expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
+    },
+  );
 
   it('when the docs and the OpenAPI document are served, then they carry X-Request-Id too', async () => {
     expect((await t.request('GET', '/openapi.json')).headers['x-request-id']).toMatch(UUID);

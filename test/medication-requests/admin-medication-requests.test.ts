@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -17,7 +22,10 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   const list = async (query: string) => {
     const res = await t.admin.get(`/api/admin/medication-requests${query}`);
     expect(res.status).toBe(200);
-    return res.body.data as { items: { medication_request_id: string; status: string; clinic_id: string; item_count: number }[]; next_cursor: string | null };
+    return res.body.data as {
+      items: { medication_request_id: string; status: string; clinic_id: string; item_count: number }[];
+      next_cursor: string | null;
+    };
   };
 
   beforeAll(async () => {
@@ -77,7 +85,9 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   it('when the cursor is not one the API returned, then 400 names cursor', async () => {
     const res = await t.admin.get('/api/admin/medication-requests?cursor=garbage');
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual({ cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)' });
+    expect(res.body.error.details).toEqual({
+      cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)',
+    });
   });
 
   it('when the status filter is unknown or the limit out of range, then 400', async () => {

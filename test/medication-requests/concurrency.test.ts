@@ -3,7 +3,14 @@ import { AppError } from '../../src/errors.js';
 import { withOutbox } from '../../src/events/outbox.js';
 import { applyTransition } from '../../src/medication-requests/medication-request-transition.service.js';
 import { findMedicationRequestUnscoped } from '../../src/medication-requests/medication-request.repository.js';
-import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, outboxEventsOf, requestRefill, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  outboxEventsOf,
+  requestRefill,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -45,7 +52,10 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     await advanceMedicationRequest(t, setup.clinic, id, 'processing');
     const replies = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'shipped', tracking_number: `TRACK-${String(i).padStart(4, '0')}` }),
+        t.admin.post(`/api/admin/medication-requests/${id}/status`, {
+          status: 'shipped',
+          tracking_number: `TRACK-${String(i).padStart(4, '0')}`,
+        }),
       ),
     );
     const winners = replies.filter((r) => r.status === 200);
@@ -80,7 +90,8 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
 
     const attempt = withOutbox(t.ctx, (tx) => applyTransition(tx, new Date().toISOString(), stale, 'processing', 'operator'));
     await expect(attempt).rejects.toSatisfy(
-      (error: unknown) => error instanceof AppError && error.statusCode === 409 && error.message.includes('from processing to processing'),
+      (error: unknown) =>
+        error instanceof AppError && error.statusCode === 409 && error.message.includes('from processing to processing'),
     );
     expect(await historyTo(id, 'processing')).toBe(1);
   });
@@ -89,7 +100,9 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     const id = await createMedicationRequest(t, setup);
     await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
     const replies = await Promise.all(
-      Array.from({ length: N }, () => t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id })),
+      Array.from({ length: N }, () =>
+        t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id }),
+      ),
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     const refused = replies.filter((r) => r.status === 400);

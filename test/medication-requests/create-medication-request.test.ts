@@ -16,7 +16,8 @@ import { DIALECTS } from '../helpers/test-db.js';
 describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) => {
   let t: TestApp;
   let setup: MedicationRequestSetup;
-  const post = (body: unknown, s: MedicationRequestSetup = setup) => t.partner(s.clinic.apiKey).post('/api/external/medication-order', body);
+  const post = (body: unknown, s: MedicationRequestSetup = setup) =>
+    t.partner(s.clinic.apiKey).post('/api/external/medication-order', body);
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
@@ -30,8 +31,23 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
         is_refrigerated: true,
         shipment_group_id: 'group-1',
         medication_requests: [
-          itemBody({ flavor: 'mint', notes: 'first fill', do_not_fill: false, patient_contact_requested: true, reason_for_compounding: 'allergy', reason_for_compounding_additional_context: 'dye-free' }),
-          itemBody({ medication: 'Progesterone', dose: '100 mg', unit_of_measure: 'capsules', quantity: 30, refills: '0', direction: 'One at bedtime', days_supply: 30 }),
+          itemBody({
+            flavor: 'mint',
+            notes: 'first fill',
+            do_not_fill: false,
+            patient_contact_requested: true,
+            reason_for_compounding: 'allergy',
+            reason_for_compounding_additional_context: 'dye-free',
+          }),
+          itemBody({
+            medication: 'Progesterone',
+            dose: '100 mg',
+            unit_of_measure: 'capsules',
+            quantity: 30,
+            refills: '0',
+            direction: 'One at bedtime',
+            days_supply: 30,
+          }),
         ],
       }),
     );
@@ -77,7 +93,12 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
       refills_used: 0,
       refills_remaining: 2,
     });
-    expect(order.medication_requests[1]).toMatchObject({ medication: 'Progesterone', unit_of_measure: 'capsules', quantity: 30, refills: '0' });
+    expect(order.medication_requests[1]).toMatchObject({
+      medication: 'Progesterone',
+      unit_of_measure: 'capsules',
+      quantity: 30,
+      refills: '0',
+    });
     expect(order.shipping).toEqual({
       carrier_id: 'fedex',
       carrier_name: 'FedEx',
@@ -95,7 +116,13 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
       {
         type: 'order.created',
         clinic_id: setup.clinic.clinicId,
-        payload: { medication_request_id: id, status: 'pending', patient_id: setup.patientId, practitioner_id: setup.practitionerId, refill_of: null },
+        payload: {
+          medication_request_id: id,
+          status: 'pending',
+          patient_id: setup.patientId,
+          practitioner_id: setup.practitionerId,
+          refill_of: null,
+        },
       },
     ]);
   });
@@ -104,7 +131,12 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     const free = await createMedicationRequestSetup(t, { freeShipping: true });
     const id = await createMedicationRequest(t, free);
     const order = await getMedicationRequest(t, free.clinic, id);
-    expect(order.shipping).toMatchObject({ original_cost: 32.44, total_cost: 0, is_free_shipment: true, free_shipment_type: 'clinic_specific' });
+    expect(order.shipping).toMatchObject({
+      original_cost: 32.44,
+      total_cost: 0,
+      is_free_shipment: true,
+      free_shipment_type: 'clinic_specific',
+    });
   });
 
   it('when the patient lives in a state with its own price, then that price is stored', async () => {
@@ -147,7 +179,9 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
         itemBody({ dose: '1000 IU' }),
       ],
     });
-    const units = (await getMedicationRequest(t, setup.clinic, id)).medication_requests.map((i: { unit_of_measure: string | null }) => i.unit_of_measure);
+    const units = (await getMedicationRequest(t, setup.clinic, id)).medication_requests.map(
+      (i: { unit_of_measure: string | null }) => i.unit_of_measure,
+    );
     expect(units).toEqual(['mL', 'mg/mL', null, 'IU']);
   });
 
@@ -155,7 +189,10 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     const item = itemBody();
     delete item.refills;
     const id = await createMedicationRequest(t, setup, { medication_requests: [item] });
-    expect((await getMedicationRequest(t, setup.clinic, id)).medication_requests[0]).toMatchObject({ refills: '0', refills_authorized: 0 });
+    expect((await getMedicationRequest(t, setup.clinic, id)).medication_requests[0]).toMatchObject({
+      refills: '0',
+      refills_authorized: 0,
+    });
   });
 
   it.each([
@@ -241,7 +278,11 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     const other = await createMedicationRequestSetup(t);
     const res = await post(medicationRequestBody(setup, { patient_id: other.patientId }));
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Patient not found', details: { patient_id: 'no patient with this id in your clinic' } });
+    expect(res.body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Patient not found',
+      details: { patient_id: 'no patient with this id in your clinic' },
+    });
   });
 
   it('when the practitioner belongs to another clinic, then 404 names the practitioner', async () => {
@@ -254,7 +295,10 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
 
   it('when neither exists, then 404 names both', async () => {
     const res = await post(
-      medicationRequestBody(setup, { patient_id: '00000000-0000-4000-8000-000000000001', practitioner_id: '00000000-0000-4000-8000-000000000002' }),
+      medicationRequestBody(setup, {
+        patient_id: '00000000-0000-4000-8000-000000000001',
+        practitioner_id: '00000000-0000-4000-8000-000000000002',
+      }),
     );
     expect(res.status).toBe(404);
     expect(res.body.error.message).toBe('Patient and practitioner not found');
@@ -303,17 +347,28 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
 
   it('when a veterinarian prescribes for an animal, then the order is created', async () => {
     const vet = await createMedicationRequestSetup(t, { veterinary: true });
-    const res = await post(medicationRequestBody(vet, { medication_requests: [itemBody({ medication: 'Gabapentin', dose: '50 mg' })] }), vet);
+    const res = await post(
+      medicationRequestBody(vet, { medication_requests: [itemBody({ medication: 'Gabapentin', dose: '50 mg' })] }),
+      vet,
+    );
     expect(res.status).toBe(200);
   });
 
   it('when several rules are broken at once, then one 400 names every field', async () => {
     const vetId = await createPractitioner(t, setup.clinic, { veterinarian: true });
     const res = await post(
-      medicationRequestBody(setup, { practitioner_id: vetId, service_id: 'nope', medication_requests: [itemBody({ medication: 'Nothing' })] }),
+      medicationRequestBody(setup, {
+        practitioner_id: vetId,
+        service_id: 'nope',
+        medication_requests: [itemBody({ medication: 'Nothing' })],
+      }),
     );
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['medication_requests[0].medication', 'practitioner_id', 'service_id']);
+    expect(Object.keys(res.body.error.details).sort()).toEqual([
+      'medication_requests[0].medication',
+      'practitioner_id',
+      'service_id',
+    ]);
   });
 
   it('when the API key is missing, then 401', async () => {

@@ -30,10 +30,7 @@ describe('unit of measure derived from the dose (pure)', () => {
     expect(deriveUnitOfMeasure(dose)).toBe(unit);
   });
 
-  it.each(['as directed', 'one', '10', '', '10 widgets', 'mg 10'])(
-    'when the dose is "%s", then no unit is derived',
-    (dose) => {
-      expect(deriveUnitOfMeasure(dose)).toBeNull();
-    },
-  );
+  it.each(['as directed', 'one', '10', '', '10 widgets', 'mg 10'])('when the dose is "%s", then no unit is derived', (dose) => {
+    expect(deriveUnitOfMeasure(dose)).toBeNull();
+  });
 });

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDICATION_REQUEST_STATUSES, canTransition, type MedicationRequestStatus } from '../../src/medication-requests/medication-request-status.js';
-import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, getMedicationRequest, outboxEventsOf, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  MEDICATION_REQUEST_STATUSES,
+  canTransition,
+  type MedicationRequestStatus,
+} from '../../src/medication-requests/medication-request-status.js';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  getMedicationRequest,
+  outboxEventsOf,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -16,7 +27,8 @@ const REACH: Record<MedicationRequestStatus, MedicationRequestStatus | null> = {
 describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
   let t: TestApp;
   let setup: MedicationRequestSetup;
-  const setStatus = (id: string, body: Record<string, unknown>) => t.admin.post(`/api/admin/medication-requests/${id}/status`, body);
+  const setStatus = (id: string, body: Record<string, unknown>) =>
+    t.admin.post(`/api/admin/medication-requests/${id}/status`, body);
 
   async function orderIn(status: MedicationRequestStatus): Promise<string> {
     const id = await createMedicationRequest(t, setup);
@@ -27,7 +39,11 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
 
   async function snapshot(id: string) {
     const order = await t.ctx.db.selectFrom('medication_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const history = await t.ctx.db.selectFrom('medication_request_status_history').selectAll().where('medication_request_id', '=', id).execute();
+    const history = await t.ctx.db
+      .selectFrom('medication_request_status_history')
+      .selectAll()
+      .where('medication_request_id', '=', id)
+      .execute();
     return { order, history: history.length, events: (await outboxEventsOf(t, id)).length };
   }
 
@@ -72,18 +88,23 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
   });
 
   const ILLEGAL = MEDICATION_REQUEST_STATUSES.flatMap((from) =>
-    MEDICATION_REQUEST_STATUSES.filter((to) => !canTransition(from, to)).map((to) => [from, to] as [MedicationRequestStatus, MedicationRequestStatus]),
+    MEDICATION_REQUEST_STATUSES.filter((to) => !canTransition(from, to)).map(
+      (to) => [from, to] as [MedicationRequestStatus, MedicationRequestStatus],
+    ),
   );
 
-  it.each(ILLEGAL)('when an order is %s and the pharmacy asks for %s, then 409 names both states and nothing changes', async (from, to) => {
-    const id = await orderIn(from);
-    const before = await snapshot(id);
-    const res = await setStatus(id, to === 'shipped' ? { status: to, tracking_number: '123456789012' } : { status: to });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('CONFLICT');
-    expect(res.body.error.message).toContain(`from ${from} to ${to}`);
-    expect(await snapshot(id)).toEqual(before);
-  });
+  it.each(ILLEGAL)(
+    'when an order is %s and the pharmacy asks for %s, then 409 names both states and nothing changes',
+    async (from, to) => {
+      const id = await orderIn(from);
+      const before = await snapshot(id);
+      const res = await setStatus(id, to === 'shipped' ? { status: to, tracking_number: '123456789012' } : { status: to });
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('CONFLICT');
+      expect(res.body.error.message).toContain(`from ${from} to ${to}`);
+      expect(await snapshot(id)).toEqual(before);
+    },
+  );
 
   it('when the pharmacy ships without a tracking number, then 400 names tracking_number and nothing changes', async () => {
     const id = await orderIn('processing');
@@ -115,27 +136,33 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
     expect(res.status).toBe(401);
   });
 
-  it.each(['pending', 'processing'] as const)('when the partner cancels a %s order, then it is cancelled with history and event', async (from) => {
-    const id = await orderIn(from);
-    const res = await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`);
-    expect(res.status).toBe(200);
-    expect(res.body.data.status).toBe('cancelled');
-    expect(res.body.data.cancelled_at).toEqual(expect.any(String));
-    expect(res.body.data.status_history.at(-1)).toMatchObject({ from, to: 'cancelled', actor: 'partner' });
-    const events = await outboxEventsOf(t, id);
-    expect(events.filter((e) => e.type === 'order.cancelled').map((e) => e.payload)).toEqual([
-      { medication_request_id: id, status: 'cancelled', previous_status: from, cancelled_at: res.body.data.cancelled_at },
-    ]);
-  });
+  it.each(['pending', 'processing'] as const)(
+    'when the partner cancels a %s order, then it is cancelled with history and event',
+    async (from) => {
+      const id = await orderIn(from);
+      const res = await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe('cancelled');
+      expect(res.body.data.cancelled_at).toEqual(expect.any(String));
+      expect(res.body.data.status_history.at(-1)).toMatchObject({ from, to: 'cancelled', actor: 'partner' });
+      const events = await outboxEventsOf(t, id);
+      expect(events.filter((e) => e.type === 'order.cancelled').map((e) => e.payload)).toEqual([
+        { medication_request_id: id, status: 'cancelled', previous_status: from, cancelled_at: res.body.data.cancelled_at },
+      ]);
+    },
+  );
 
-  it.each(['shipped', 'delivered', 'cancelled'] as const)('when the partner cancels a %s order, then 409 names the state and nothing changes', async (from) => {
-    const id = await orderIn(from);
-    const before = await snapshot(id);
-    const res = await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`);
-    expect(res.status).toBe(409);
-    expect(res.body.error.message).toContain(`from ${from} to cancelled`);
-    expect(await snapshot(id)).toEqual(before);
-  });
+  it.each(['shipped', 'delivered', 'cancelled'] as const)(
+    'when the partner cancels a %s order, then 409 names the state and nothing changes',
+    async (from) => {
+      const id = await orderIn(from);
+      const before = await snapshot(id);
+      const res = await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`);
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toContain(`from ${from} to cancelled`);
+      expect(await snapshot(id)).toEqual(before);
+    },
+  );
 
   it('when another clinic reads, cancels or advances an order, then 404 and nothing changes', async () => {
     const id = await orderIn('pending');
@@ -182,11 +209,14 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
     it.each([
       ['ups', 'ups_ground', /^1Z[0-9A-Z]{16}$/],
       ['usps', 'usps_priority', /^\d{22}$/],
-    ])('when a %s order ships in the sandbox, then its tracking number has the carrier\u2019s format', async (carrier, service, format) => {
-      const id = await createMedicationRequest(t, setup, { carrier_id: carrier, service_id: service });
-      const data = await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
-      expect(data.tracking_number).toMatch(format);
-    });
+    ])(
+      'when a %s order ships in the sandbox, then its tracking number has the carrier\u2019s format',
+      async (carrier, service, format) => {
+        const id = await createMedicationRequest(t, setup, { carrier_id: carrier, service_id: service });
+        const data = await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
+        expect(data.tracking_number).toMatch(format);
+      },
+    );
 
     it('when a delivered order is advanced, then 409 says it is final', async () => {
       const id = await orderIn('delivered');

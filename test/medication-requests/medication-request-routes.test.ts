@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -55,9 +60,27 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
     const res = await t.partner(setup.clinic.apiKey).get(`/api/external/medication-order/${id}`);
     expect(Object.keys(res.body.data).sort()).toEqual(
       [
-        'medication_request_id', 'clinic_id', 'patient_id', 'practitioner_id', 'status', 'prescription_id', 'is_refrigerated',
-        'shipment_group_id', 'medication_requests', 'refills', 'shipping', 'tracking_number', 'shipped_at', 'delivered_at',
-        'cancelled_at', 'created_at', 'updated_at', 'refill_of', 'chain_origin_id', 'refill_request_id', 'status_history',
+        'medication_request_id',
+        'clinic_id',
+        'patient_id',
+        'practitioner_id',
+        'status',
+        'prescription_id',
+        'is_refrigerated',
+        'shipment_group_id',
+        'medication_requests',
+        'refills',
+        'shipping',
+        'tracking_number',
+        'shipped_at',
+        'delivered_at',
+        'cancelled_at',
+        'created_at',
+        'updated_at',
+        'refill_of',
+        'chain_origin_id',
+        'refill_request_id',
+        'status_history',
       ].sort(),
     );
     expect(JSON.stringify(res.body)).not.toContain('Grace');

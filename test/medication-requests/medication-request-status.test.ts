@@ -18,7 +18,9 @@ const LEGAL: [MedicationRequestStatus, MedicationRequestStatus][] = [
   ['shipped', 'delivered'],
 ];
 const isLegal = (from: MedicationRequestStatus, to: MedicationRequestStatus) => LEGAL.some(([f, t]) => f === from && t === to);
-const ALL_PAIRS = MEDICATION_REQUEST_STATUSES.flatMap((from) => MEDICATION_REQUEST_STATUSES.map((to) => [from, to] as [MedicationRequestStatus, MedicationRequestStatus]));
+const ALL_PAIRS = MEDICATION_REQUEST_STATUSES.flatMap((from) =>
+  MEDICATION_REQUEST_STATUSES.map((to) => [from, to] as [MedicationRequestStatus, MedicationRequestStatus]),
+);
 
 describe('the order lifecycle (pure)', () => {
   it.each(LEGAL)('when an order is %s, then it may become %s', (from, to) => {

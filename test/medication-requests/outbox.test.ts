@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, medicationRequestBody, outboxEventsOf, requestRefill, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  medicationRequestBody,
+  outboxEventsOf,
+  requestRefill,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -14,14 +22,20 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     const name = `fail_${table}_${triggers.length}`;
     if (dialect === 'sqlite') {
       await sql
-        .raw(`create trigger ${name} before insert on ${table} ${when ? `when ${when}` : ''} begin select raise(abort, 'forced failure'); end`)
+        .raw(
+          `create trigger ${name} before insert on ${table} ${when ? `when ${when}` : ''} begin select raise(abort, 'forced failure'); end`,
+        )
         .execute(t.ctx.db);
     } else {
       await sql
-        .raw(`create or replace function forced_failure() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$`)
+        .raw(
+          `create or replace function forced_failure() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$`,
+        )
         .execute(t.ctx.db);
       await sql
-        .raw(`create trigger ${name} before insert on ${table} for each row ${when ? `when (${when})` : ''} execute function forced_failure()`)
+        .raw(
+          `create trigger ${name} before insert on ${table} for each row ${when ? `when (${when})` : ''} execute function forced_failure()`,
+        )
         .execute(t.ctx.db);
     }
     triggers.push({ name, table });
@@ -47,13 +61,21 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     // Refused changes: a second delivery, a cancellation, a step past the end.
     expect((await t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'delivered' })).status).toBe(409);
     expect((await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`)).status).toBe(409);
-    expect((await t.partner(setup.clinic.apiKey).post(`/api/external/sandbox/medication-order/${id}/advance`, {})).status).toBe(409);
+    expect((await t.partner(setup.clinic.apiKey).post(`/api/external/sandbox/medication-order/${id}/advance`, {})).status).toBe(
+      409,
+    );
     expect((await outboxEventsOf(t, id)).map((e) => e.type)).toEqual(['order.created', 'order.fulfilled', 'order.delivered']);
 
     const refill = await requestRefill(t, setup.clinic, id);
-    expect((await t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id })).status).toBe(400);
+    expect(
+      (await t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id })).status,
+    ).toBe(400);
     await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${refill.medication_order_id}/cancel`);
-    expect((await outboxEventsOf(t, refill.medication_order_id)).map((e) => e.type)).toEqual(['order.created', 'refill.ready', 'order.cancelled']);
+    expect((await outboxEventsOf(t, refill.medication_order_id)).map((e) => e.type)).toEqual([
+      'order.created',
+      'refill.ready',
+      'order.cancelled',
+    ]);
   });
 
   it('when the processing step (which partners are not told of) happens, then no event is written', async () => {
@@ -68,7 +90,17 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     await requestRefill(t, setup.clinic, id);
     const rows = await t.ctx.db.selectFrom('outbox_events').select('payload').execute();
     const text = rows.map((r) => r.payload).join('\n');
-    for (const phi of ['Grace', 'Hopper', '1980-12-09', 'Elm St', 'Sacramento', '95814', 'grace@example.com', 'Inject', 'Semaglutide']) {
+    for (const phi of [
+      'Grace',
+      'Hopper',
+      '1980-12-09',
+      'Elm St',
+      'Sacramento',
+      '95814',
+      'grace@example.com',
+      'Inject',
+      'Semaglutide',
+    ]) {
       expect(text).not.toContain(phi);
     }
   });
@@ -87,7 +119,10 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     const id = await createMedicationRequest(t, setup);
     await advanceMedicationRequest(t, setup.clinic, id, 'processing');
     await failInsertsInto('medication_request_status_history');
-    const res = await t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'shipped', tracking_number: '123456789012' });
+    const res = await t.admin.post(`/api/admin/medication-requests/${id}/status`, {
+      status: 'shipped',
+      tracking_number: '123456789012',
+    });
     expect(res.status).toBe(500);
     const order = await t.ctx.db.selectFrom('medication_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(order).toMatchObject({ status: 'processing', tracking_number: null, shipped_at: null });
@@ -97,7 +132,9 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
   it('when a sandbox advance fails at its last step, then the earlier steps and their events are rolled back too', async () => {
     const id = await createMedicationRequest(t, setup);
     await failInsertsInto('medication_request_status_history', "NEW.to_status = 'delivered'");
-    const res = await t.partner(setup.clinic.apiKey).post(`/api/external/sandbox/medication-order/${id}/advance`, { to: 'delivered' });
+    const res = await t
+      .partner(setup.clinic.apiKey)
+      .post(`/api/external/sandbox/medication-order/${id}/advance`, { to: 'delivered' });
     expect(res.status).toBe(500);
     const order = await t.ctx.db.selectFrom('medication_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(order.status).toBe('pending');
@@ -108,7 +145,11 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     const id = await createMedicationRequest(t, setup);
     await advanceMedicationRequest(t, setup.clinic, id, 'shipped');
     await failInsertsInto('refill_requests');
-    const [orders, events, refills] = [await countRows('medication_requests'), await countRows('outbox_events'), await countRows('refill_requests')];
+    const [orders, events, refills] = [
+      await countRows('medication_requests'),
+      await countRows('outbox_events'),
+      await countRows('refill_requests'),
+    ];
     const res = await t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id });
     expect(res.status).toBe(500);
     expect(await countRows('medication_requests')).toBe(orders);

@@ -17,10 +17,14 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
   let setup: MedicationRequestSetup;
   const refill = (medication_request_id: string, extra: Record<string, unknown> = {}, s: MedicationRequestSetup = setup) =>
     t.partner(s.clinic.apiKey).post('/api/external/refill-request', { medication_request_id, ...extra });
-  const getRefill = (id: string, s: MedicationRequestSetup = setup) => t.partner(s.clinic.apiKey).get(`/api/external/refill-request/${id}`);
+  const getRefill = (id: string, s: MedicationRequestSetup = setup) =>
+    t.partner(s.clinic.apiKey).get(`/api/external/refill-request/${id}`);
 
   /** A new order with the given medications, moved to `status` in the sandbox. */
-  async function orderIn(status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled', items = [itemBody()]): Promise<string> {
+  async function orderIn(
+    status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled',
+    items = [itemBody()],
+  ): Promise<string> {
     const id = await createMedicationRequest(t, setup, { medication_requests: items });
     if (status !== 'pending') await advanceMedicationRequest(t, setup.clinic, id, status);
     return id;
@@ -55,14 +59,36 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
       refills: { authorized: 3, used: 1, remaining: 2 },
     });
     expect(order.prescription_id).not.toBe(first.prescription_id);
-    expect(order.medication_requests[0]).toMatchObject({ medication: 'Semaglutide', dose: '0.25mg', refills: '2', refills_used: 1, refills_remaining: 2 });
+    expect(order.medication_requests[0]).toMatchObject({
+      medication: 'Semaglutide',
+      dose: '0.25mg',
+      refills: '2',
+      refills_used: 1,
+      refills_remaining: 2,
+    });
     expect(first.refills).toEqual({ authorized: 3, used: 1, remaining: 2 });
-    const prescription = await t.ctx.db.selectFrom('prescriptions').selectAll().where('id', '=', order.prescription_id).executeTakeFirstOrThrow();
+    const prescription = await t.ctx.db
+      .selectFrom('prescriptions')
+      .selectAll()
+      .where('id', '=', order.prescription_id)
+      .executeTakeFirstOrThrow();
     expect(prescription.original_prescription_id).toBe(first.prescription_id);
 
     expect((await outboxEventsOf(t, newId)).map((e) => [e.type, e.payload])).toEqual([
-      ['order.created', { medication_request_id: newId, status: 'pending', patient_id: setup.patientId, practitioner_id: setup.practitionerId, refill_of: original }],
-      ['refill.ready', { refill_request_id: refillId, medication_request_id: newId, original_medication_request_id: original, status: 'open' }],
+      [
+        'order.created',
+        {
+          medication_request_id: newId,
+          status: 'pending',
+          patient_id: setup.patientId,
+          practitioner_id: setup.practitionerId,
+          refill_of: original,
+        },
+      ],
+      [
+        'refill.ready',
+        { refill_request_id: refillId, medication_request_id: newId, original_medication_request_id: original, status: 'open' },
+      ],
     ]);
 
     const read = await getRefill(refillId);
@@ -131,7 +157,10 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
     const original = await orderIn('shipped');
     const first = await requestRefill(t, setup.clinic, original);
     await advanceMedicationRequest(t, setup.clinic, first.medication_order_id, 'shipped');
-    expect((await getRefill(first.refill_request_id)).body.data).toMatchObject({ status: 'fulfilled', medication_order_status: 'shipped' });
+    expect((await getRefill(first.refill_request_id)).body.data).toMatchObject({
+      status: 'fulfilled',
+      medication_order_status: 'shipped',
+    });
     expect((await refill(original)).status).toBe(200);
   });
 
@@ -143,7 +172,11 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
     await advanceMedicationRequest(t, setup.clinic, second.medication_order_id, 'shipped');
 
     const secondOrder = await getMedicationRequest(t, setup.clinic, second.medication_order_id);
-    expect(secondOrder).toMatchObject({ refill_of: first.medication_order_id, chain_origin_id: original, refills: { authorized: 2, used: 2, remaining: 0 } });
+    expect(secondOrder).toMatchObject({
+      refill_of: first.medication_order_id,
+      chain_origin_id: original,
+      refills: { authorized: 2, used: 2, remaining: 0 },
+    });
     expect(secondOrder.medication_requests[0].refills).toBe('0');
     expect((await getMedicationRequest(t, setup.clinic, original)).refills).toEqual({ authorized: 2, used: 2, remaining: 0 });
 
@@ -200,7 +233,9 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
       itemBody({ medication: 'Gabapentin', dose: '50 mg', refills: '3' }),
     ]);
     const meds = async (id: string) =>
-      (await getMedicationRequest(t, setup.clinic, id)).medication_requests.map((i: { medication: string; refills: string }) => `${i.medication}:${i.refills}`);
+      (await getMedicationRequest(t, setup.clinic, id)).medication_requests.map(
+        (i: { medication: string; refills: string }) => `${i.medication}:${i.refills}`,
+      );
 
     let target = original;
     const copies: string[][] = [];
@@ -213,7 +248,12 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
     expect(copies).toEqual([['Semaglutide:0', 'Gabapentin:2'], ['Gabapentin:1'], ['Gabapentin:0']]);
     const order = await getMedicationRequest(t, setup.clinic, original);
     expect(order.refills).toEqual({ authorized: 3, used: 3, remaining: 0 });
-    expect(order.medication_requests.map((i: { refills_used: number; refills_remaining: number }) => [i.refills_used, i.refills_remaining])).toEqual([
+    expect(
+      order.medication_requests.map((i: { refills_used: number; refills_remaining: number }) => [
+        i.refills_used,
+        i.refills_remaining,
+      ]),
+    ).toEqual([
       [1, 0],
       [3, 0],
     ]);
@@ -227,7 +267,9 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
     const first = await requestRefill(t, setup.clinic, original);
     expect((await getMedicationRequest(t, setup.clinic, original)).refills.remaining).toBe(0);
 
-    const cancel = await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${first.medication_order_id}/cancel`);
+    const cancel = await t
+      .partner(setup.clinic.apiKey)
+      .post(`/api/external/medication-order/${first.medication_order_id}/cancel`);
     expect(cancel.status).toBe(200);
     expect((await getRefill(first.refill_request_id)).body.data.status).toBe('cancelled');
     expect((await getMedicationRequest(t, setup.clinic, original)).refills).toEqual({ authorized: 1, used: 0, remaining: 1 });
@@ -238,10 +280,18 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
     const own = await createMedicationRequestSetup(t);
     const original = await createMedicationRequest(t, own, { carrier_id: 'usps', service_id: 'usps_priority' });
     await advanceMedicationRequest(t, own.clinic, original, 'shipped');
-    await t.ctx.db.updateTable('shipping_services').set({ price_cents: 1399 }).where('carrier_id', '=', 'usps').where('id', '=', 'usps_priority').execute();
+    await t.ctx.db
+      .updateTable('shipping_services')
+      .set({ price_cents: 1399 })
+      .where('carrier_id', '=', 'usps')
+      .where('id', '=', 'usps_priority')
+      .execute();
     try {
       const { medication_order_id } = await requestRefill(t, own.clinic, original);
-      expect((await getMedicationRequest(t, own.clinic, original)).shipping).toMatchObject({ original_cost: 12.5, total_cost: 12.5 });
+      expect((await getMedicationRequest(t, own.clinic, original)).shipping).toMatchObject({
+        original_cost: 12.5,
+        total_cost: 12.5,
+      });
       expect((await getMedicationRequest(t, own.clinic, medication_order_id)).shipping).toMatchObject({
         carrier_id: 'usps',
         service_id: 'usps_priority',
@@ -249,7 +299,12 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
         total_cost: 13.99,
       });
     } finally {
-      await t.ctx.db.updateTable('shipping_services').set({ price_cents: 1250 }).where('carrier_id', '=', 'usps').where('id', '=', 'usps_priority').execute();
+      await t.ctx.db
+        .updateTable('shipping_services')
+        .set({ price_cents: 1250 })
+        .where('carrier_id', '=', 'usps')
+        .where('id', '=', 'usps_priority')
+        .execute();
     }
   });
 
@@ -259,14 +314,22 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
     await advanceMedicationRequest(t, own.clinic, original, 'shipped');
     await t.ctx.db.updateTable('clinics').set({ free_shipping: 1 }).where('id', '=', own.clinic.clinicId).execute();
     const { medication_order_id } = await requestRefill(t, own.clinic, original);
-    expect((await getMedicationRequest(t, own.clinic, medication_order_id)).shipping).toMatchObject({ total_cost: 0, original_cost: 32.44, free_shipment_type: 'clinic_specific' });
+    expect((await getMedicationRequest(t, own.clinic, medication_order_id)).shipping).toMatchObject({
+      total_cost: 0,
+      original_cost: 32.44,
+      free_shipment_type: 'clinic_specific',
+    });
   });
 
   it('when a medication left the formulary, then the refill is refused naming it', async () => {
     const own = await createMedicationRequestSetup(t);
     const original = await createMedicationRequest(t, own, { medication_requests: [itemBody({ medication: 'Tirzepatide' })] });
     await advanceMedicationRequest(t, own.clinic, original, 'shipped');
-    await t.ctx.db.deleteFrom('medications').where('clinic_id', '=', own.clinic.clinicId).where('name_key', '=', 'tirzepatide').execute();
+    await t.ctx.db
+      .deleteFrom('medications')
+      .where('clinic_id', '=', own.clinic.clinicId)
+      .where('name_key', '=', 'tirzepatide')
+      .execute();
     const res = await refill(original, {}, own);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('No longer in the clinic\u2019s formulary: Tirzepatide');

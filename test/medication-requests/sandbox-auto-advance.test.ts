@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autoAdvanceOnce, startSandboxAutoAdvance, type IntervalScheduler } from '../../src/medication-requests/sandbox-auto-advance.js';
-import { createMedicationRequest, createMedicationRequestSetup, getMedicationRequest, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  autoAdvanceOnce,
+  startSandboxAutoAdvance,
+  type IntervalScheduler,
+} from '../../src/medication-requests/sandbox-auto-advance.js';
+import {
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  getMedicationRequest,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -58,7 +67,10 @@ describe.each(DIALECTS)('sandbox auto-advance (SANDBOX_AUTO_ADVANCE_MS) on %s', 
     // The real setInterval scheduler; the test awaits the first completed pass instead of polling.
     let passed!: (moved: number) => void;
     const firstPass = new Promise<number>((resolve) => (passed = resolve));
-    const stop = startSandboxAutoAdvance({ ...t.ctx, config: { ...t.ctx.config, sandboxAutoAdvanceMs: 20 } }, { onPass: (moved) => passed(moved) });
+    const stop = startSandboxAutoAdvance(
+      { ...t.ctx, config: { ...t.ctx.config, sandboxAutoAdvanceMs: 20 } },
+      { onPass: (moved) => passed(moved) },
+    );
     try {
       expect(await firstPass).toBe(1);
     } finally {
@@ -73,14 +85,20 @@ describe.each(DIALECTS)('sandbox auto-advance (SANDBOX_AUTO_ADVANCE_MS) on %s', 
     const config = { ...t.ctx.config, sandboxAutoAdvanceMs: 20 };
     // The same setting in development schedules a pass every 20 ms...
     const development = recordingScheduler();
-    const stopDevelopment = startSandboxAutoAdvance({ ...t.ctx, config: { ...config, env: 'development' } }, { scheduler: development.scheduler });
+    const stopDevelopment = startSandboxAutoAdvance(
+      { ...t.ctx, config: { ...config, env: 'development' } },
+      { scheduler: development.scheduler },
+    );
     expect(development.scheduled).toEqual([{ intervalMs: 20, cancelled: false }]);
     await stopDevelopment();
     expect(development.scheduled).toEqual([{ intervalMs: 20, cancelled: true }]);
 
     // ...and in production schedules nothing at all.
     const production = recordingScheduler();
-    const stop = startSandboxAutoAdvance({ ...t.ctx, config: { ...config, env: 'production' } }, { scheduler: production.scheduler });
+    const stop = startSandboxAutoAdvance(
+      { ...t.ctx, config: { ...config, env: 'production' } },
+      { scheduler: production.scheduler },
+    );
     expect(production.scheduled).toEqual([]);
     await stop();
     expect(production.scheduled).toEqual([]);

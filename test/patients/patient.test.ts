@@ -19,16 +19,21 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
     t = await TestApp.start({ dialect, clock: () => NOW });
     clinic = await t.createClinic();
     other = await t.createClinic({ name: 'Other Clinic' });
-    practitionerId = (await t.partner(clinic.apiKey).post('/api/external/practitioner', practitionerBody(clinic.clinicId))).body.data
-      .practitioner_id;
-    foreignPractitionerId = (await t.partner(other.apiKey).post('/api/external/practitioner', practitionerBody(other.clinicId))).body
+    practitionerId = (await t.partner(clinic.apiKey).post('/api/external/practitioner', practitionerBody(clinic.clinicId))).body
       .data.practitioner_id;
+    foreignPractitionerId = (await t.partner(other.apiKey).post('/api/external/practitioner', practitionerBody(other.clinicId)))
+      .body.data.practitioner_id;
   });
   afterAll(async () => t.close());
 
   const stored = (id: string) => t.ctx.db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst();
   const count = async () =>
-    (await t.ctx.db.selectFrom('patients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    (
+      await t.ctx.db
+        .selectFrom('patients')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
   const post = (body: unknown, key = clinic.apiKey) => t.partner(key).post(URL_, body);
 
   it('when a complete patient is posted, then 200 with the spec envelope and every field is stored', async () => {
@@ -157,39 +162,72 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
     ['practitioner_id is not a UUID', { practitioner_id: 'dr-1' }, 'practitioner_id', 'must be a UUID'],
     ['assigned_clinic is not a UUID', { assigned_clinic: 42 }, 'assigned_clinic', 'must be a string'],
     ['addresses is empty', { addresses: [] }, 'addresses', 'must have at least 1 item'],
-    ['addresses has two entries', { addresses: [address({}).addresses[0], address({}).addresses[0]] }, 'addresses', 'must have at most 1 item'],
+    [
+      'addresses has two entries',
+      { addresses: [address({}).addresses[0], address({}).addresses[0]] },
+      'addresses',
+      'must have at most 1 item',
+    ],
     ['addresses is an object', { addresses: address({}).addresses[0] }, 'addresses', 'must be an array'],
     ['the address has no addressLine1', address({ addressLine1: undefined }), 'addresses[0].addressLine1', 'is required'],
     ['the address has no city', address({ city: undefined }), 'addresses[0].city', 'is required'],
     ['the address has no state', address({ state: undefined }), 'addresses[0].state', 'is required'],
     ['the address has no postalCode', address({ postalCode: undefined }), 'addresses[0].postalCode', 'is required'],
-    ['the address state is unknown', address({ state: 'XX' }), 'addresses[0].state', 'must be a two-letter US state code, such as CA, DC or PR'],
+    [
+      'the address state is unknown',
+      address({ state: 'XX' }),
+      'addresses[0].state',
+      'must be a two-letter US state code, such as CA, DC or PR',
+    ],
     ['the address postalCode is not a ZIP', address({ postalCode: '9581' }), 'addresses[0].postalCode', /ZIP code of 5 digits/],
-    ['the address has a zip field', address({ zip: '95814' }), 'addresses[0].zip', 'is not a known field; did you mean postalCode?'],
+    [
+      'the address has a zip field',
+      address({ zip: '95814' }),
+      'addresses[0].zip',
+      'is not a known field; did you mean postalCode?',
+    ],
     ['contacts is not an array', { contacts: { email: 'a@example.com' } }, 'contacts', 'must be an array'],
-    ['a contact key is unknown', contact('telegram', '@grace'), 'contacts[0].key', 'must be one of: "email", "phone", "url", "sms", "fax"'],
-    ['an email contact is not an email', contact('email', 'grace-at-example.com'), 'contacts[0].value', 'must be a valid email address'],
+    [
+      'a contact key is unknown',
+      contact('telegram', '@grace'),
+      'contacts[0].key',
+      'must be one of: "email", "phone", "url", "sms", "fax"',
+    ],
+    [
+      'an email contact is not an email',
+      contact('email', 'grace-at-example.com'),
+      'contacts[0].value',
+      'must be a valid email address',
+    ],
     ['a phone contact is not a US phone', contact('phone', '+44 20 7946 0958'), 'contacts[0].value', PHONE],
     ['an sms contact is too short', contact('sms', '555-0100'), 'contacts[0].value', PHONE],
     ['a fax contact has letters', contact('fax', '555-FAX-0100'), 'contacts[0].value', PHONE],
     ['a url contact is not http(s)', contact('url', 'ftp://example.com'), 'contacts[0].value', 'must be an absolute http(s) URL'],
     ['a contact value is empty', contact('phone', ''), 'contacts[0].value', /must not be empty|US phone/],
     ['a contact has no value', { contacts: [{ key: 'email' }] }, 'contacts[0].value', 'is required'],
-    ['a contact has an extra field', { contacts: [{ key: 'email', value: 'a@example.com', primary: true }] }, 'contacts[0].primary', 'is not a known field'],
+    [
+      'a contact has an extra field',
+      { contacts: [{ key: 'email', value: 'a@example.com', primary: true }] },
+      'contacts[0].primary',
+      'is not a known field',
+    ],
   ];
 
-  it.each(cases)('when %s, then 400 VALIDATION_ERROR names the field and nothing is stored', async (_label, overrides, field, message) => {
-    const before = await count();
-    const res = await post(patientBody(clinic.clinicId, overrides));
-    expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
-    expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(Object.keys(res.body.error.details)).toEqual([field]);
-    if (typeof message === 'string') expect(res.body.error.details[field]).toBe(message);
-    else expect(res.body.error.details[field]).toMatch(message);
-    expect(res.body.error.message).toContain(field);
-    expect(await count()).toBe(before);
-  });
+  it.each(cases)(
+    'when %s, then 400 VALIDATION_ERROR names the field and nothing is stored',
+    async (_label, overrides, field, message) => {
+      const before = await count();
+      const res = await post(patientBody(clinic.clinicId, overrides));
+      expect(res.status).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(Object.keys(res.body.error.details)).toEqual([field]);
+      if (typeof message === 'string') expect(res.body.error.details[field]).toBe(message);
+      else expect(res.body.error.details[field]).toMatch(message);
+      expect(res.body.error.message).toContain(field);
+      expect(await count()).toBe(before);
+    },
+  );
 
   it('when several fields and contacts are invalid, then every one is named in details at once', async () => {
     const res = await post(
@@ -292,7 +330,13 @@ describe.each(DIALECTS)('GET /api/external/patient/{id} on %s', (dialect) => {
   afterAll(async () => t.close());
 
   it('when the patient is of the key\u2019s clinic, then 200 with every stored field in the creation shape', async () => {
-    const created = await t.partner(clinic.apiKey).post(URL_, patientBody(clinic.clinicId, { species: 'canine', addresses: [{ addressLine1: '2 Elm St', city: 'Sacramento', state: 'ca', postalCode: '95814' }] }));
+    const created = await t.partner(clinic.apiKey).post(
+      URL_,
+      patientBody(clinic.clinicId, {
+        species: 'canine',
+        addresses: [{ addressLine1: '2 Elm St', city: 'Sacramento', state: 'ca', postalCode: '95814' }],
+      }),
+    );
     const id = created.body.data.patient_id as string;
     const res = await t.partner(clinic.apiKey).get(`${URL_}/${id}`);
     expect(res.status).toBe(200);

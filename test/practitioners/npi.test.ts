@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isValidNpi, npiCheckDigit } from '../../src/practitioners/npi.js';
 
 describe('NPI check digit', () => {
-  it.each(['1234567893', '1245319599', '1679576722', '1003000126'])('when %s has a valid check digit, then it is a valid NPI', (npi) => {
-    expect(isValidNpi(npi)).toBe(true);
-  });
+  it.each(['1234567893', '1245319599', '1679576722', '1003000126'])(
+    'when %s has a valid check digit, then it is a valid NPI',
+    (npi) => {
+      expect(isValidNpi(npi)).toBe(true);
+    },
+  );
 
   it.each([
     ['1234567890', 'a wrong check digit'],

@@ -21,7 +21,12 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
 
   const stored = (id: string) => t.ctx.db.selectFrom('practitioners').selectAll().where('id', '=', id).executeTakeFirst();
   const count = async () =>
-    (await t.ctx.db.selectFrom('practitioners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    (
+      await t.ctx.db
+        .selectFrom('practitioners')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
   const post = (body: unknown, key = clinic.apiKey) => t.partner(key).post(URL_, body);
 
   it('when a valid human practitioner is posted, then 200 with the spec envelope and the row is stored', async () => {
@@ -79,11 +84,14 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
     });
   });
 
-  it.each(['PR', 'gu', 'Vi', 'AE'])('when the state code is the territory or military code %j, then it is accepted', async (state) => {
-    const res = await post(practitionerBody(clinic.clinicId, { state_code: state }));
-    expect(res.status).toBe(200);
-    expect((await stored(res.body.data.practitioner_id))?.state_code).toBe(state.toUpperCase());
-  });
+  it.each(['PR', 'gu', 'Vi', 'AE'])(
+    'when the state code is the territory or military code %j, then it is accepted',
+    async (state) => {
+      const res = await post(practitionerBody(clinic.clinicId, { state_code: state }));
+      expect(res.status).toBe(200);
+      expect((await stored(res.body.data.practitioner_id))?.state_code).toBe(state.toUpperCase());
+    },
+  );
 
   it('when a veterinarian posts a free-form npi, then it is accepted and stored trimmed', async () => {
     const res = await post(veterinarianBody(clinic.clinicId, { npi: '  VET-TX 4411/b ' }));
@@ -154,19 +162,24 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
     ['zip_code is a number', { zip_code: 78701 }, 'zip_code', /ZIP code/],
   ];
 
-  it.each(cases)('when %s, then 400 VALIDATION_ERROR names the field and nothing is stored', async (_label, overrides, field, message) => {
-    const before = await count();
-    const res = await post(practitionerBody(clinic.clinicId, overrides));
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(Object.keys(res.body.error.details)).toEqual([field]);
-    if (typeof message === 'string') expect(res.body.error.details[field]).toBe(message);
-    else expect(res.body.error.details[field]).toMatch(message);
-    expect(await count()).toBe(before);
-  });
+  it.each(cases)(
+    'when %s, then 400 VALIDATION_ERROR names the field and nothing is stored',
+    async (_label, overrides, field, message) => {
+      const before = await count();
+      const res = await post(practitionerBody(clinic.clinicId, overrides));
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(Object.keys(res.body.error.details)).toEqual([field]);
+      if (typeof message === 'string') expect(res.body.error.details[field]).toBe(message);
+      else expect(res.body.error.details[field]).toMatch(message);
+      expect(await count()).toBe(before);
+    },
+  );
 
   it('when several fields are invalid, then every one is named in details at once', async () => {
-    const res = await post(practitionerBody(clinic.clinicId, { email: 'nope', state_code: 'ZZ', zip_code: '1', first_name: 'A' }));
+    const res = await post(
+      practitionerBody(clinic.clinicId, { email: 'nope', state_code: 'ZZ', zip_code: '1', first_name: 'A' }),
+    );
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.error.details).sort()).toEqual(['email', 'first_name', 'state_code', 'zip_code']);
   });

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { dobProblem, isCalendarDate, isFutureDate, latestToday } from '../../src/reference/calendar-date.js';
 
 describe('calendar dates', () => {
-  it.each(['2024-02-29', '2000-02-29', '2023-12-31', '1900-01-01', '2023-04-30'])('when the value is %s, then it is a calendar date', (date) => {
-    expect(isCalendarDate(date)).toBe(true);
-  });
+  it.each(['2024-02-29', '2000-02-29', '2023-12-31', '1900-01-01', '2023-04-30'])(
+    'when the value is %s, then it is a calendar date',
+    (date) => {
+      expect(isCalendarDate(date)).toBe(true);
+    },
+  );
 
   it.each([
     ['2023-02-30', 'February 30th'],

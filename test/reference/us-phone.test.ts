@@ -2,12 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { isUsPhoneNumber } from '../../src/reference/us-phone.js';
 
 describe('US phone numbers', () => {
-  it.each(['555-555-0100', '(555) 555-0100', '(555)555-0100', '555.555.0100', '555 555 0100', '5555550100', '+1 555 555 0100', '+15555550100', '1-555-555-0100', '+1 (212) 555-0100'])(
-    'when the value is %j, then it is a US phone number',
-    (phone) => {
-      expect(isUsPhoneNumber(phone)).toBe(true);
-    },
-  );
+  it.each([
+    '555-555-0100',
+    '(555) 555-0100',
+    '(555)555-0100',
+    '555.555.0100',
+    '555 555 0100',
+    '5555550100',
+    '+1 555 555 0100',
+    '+15555550100',
+    '1-555-555-0100',
+    '+1 (212) 555-0100',
+  ])('when the value is %j, then it is a US phone number', (phone) => {
+    expect(isUsPhoneNumber(phone)).toBe(true);
+  });
 
   it.each([
     ['555-0100', 'seven digits'],

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isUsStateCode, isZipCode, STATE_CODE_PATTERN, stateName, US_STATES, ZIP_CODE_PATTERN } from '../../src/reference/us-states.js';
+import {
+  isUsStateCode,
+  isZipCode,
+  STATE_CODE_PATTERN,
+  stateName,
+  US_STATES,
+  ZIP_CODE_PATTERN,
+} from '../../src/reference/us-states.js';
 
 describe('US state codes', () => {
   it('when the reference list is read, then it holds the 50 states, DC, the 5 territories and the 3 armed forces codes', () => {
@@ -35,9 +42,12 @@ describe('US state codes', () => {
     }
   });
 
-  it.each(['ZZ', 'zz', 'XY', 'C', 'CAL', ' CA', 'CA ', 'C A', '', 'C1'])('when the value is %j, then STATE_CODE_PATTERN refuses it', (value) => {
-    expect(new RegExp(STATE_CODE_PATTERN, 'u').test(value)).toBe(false);
-  });
+  it.each(['ZZ', 'zz', 'XY', 'C', 'CAL', ' CA', 'CA ', 'C A', '', 'C1'])(
+    'when the value is %j, then STATE_CODE_PATTERN refuses it',
+    (value) => {
+      expect(new RegExp(STATE_CODE_PATTERN, 'u').test(value)).toBe(false);
+    },
+  );
 });
 
 describe('ZIP codes', () => {

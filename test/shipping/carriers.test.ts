@@ -116,7 +116,12 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       try {
         const clinic = await other.createClinic();
         await createCarrier(other.ctx, { id: 'se-3818360', name: 'Stamps.com' });
-        await addService(other.ctx, 'se-3818360', { id: 'usps_first_class', name: 'First-Class', price: 7.15, state_prices: { NY: 9.05 } });
+        await addService(other.ctx, 'se-3818360', {
+          id: 'usps_first_class',
+          name: 'First-Class',
+          price: 7.15,
+          state_prices: { NY: 9.05 },
+        });
         const ny = await insertTestPatient(other.ctx, clinic.clinicId, 'NY');
         const tx = await insertTestPatient(other.ctx, clinic.clinicId, 'TX');
         const inNy = await other.partner(clinic.apiKey).get(`/api/external/carriers/se-3818360/services?patientId=${ny}`);
@@ -136,7 +141,13 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
         const patientId = await insertTestPatient(other.ctx, clinic.clinicId, 'TX');
         const res = await other.partner(clinic.apiKey).get(`/api/external/carriers/ameriship/services?patientId=${patientId}`);
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ success: true, data: [], isFreeShipment: false, freeShipmentType: null, patientState: 'Texas' });
+        expect(res.body).toEqual({
+          success: true,
+          data: [],
+          isFreeShipment: false,
+          freeShipmentType: null,
+          patientState: 'Texas',
+        });
       } finally {
         await other.close();
       }
@@ -208,7 +219,9 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       const res = await t.request('GET', '/openapi.json');
       const services = res.body.paths['/api/external/carriers/{carrierId}/services'].get;
       expect(Object.keys(services.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '429', '500']));
-      expect(services.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['carrierId', 'patientId']));
+      expect(services.parameters.map((p: { name: string }) => p.name)).toEqual(
+        expect.arrayContaining(['carrierId', 'patientId']),
+      );
       const schema = services.responses['200'].content['application/json'].schema;
       expect(Object.keys(schema.properties)).toEqual(['success', 'data', 'isFreeShipment', 'freeShipmentType', 'patientState']);
       expect(Object.keys(res.body.paths['/api/external/carriers'].get.responses)).toEqual(

@@ -36,9 +36,12 @@ describe('dollar amounts', () => {
     expect(isDollarAmount(value)).toBe(true);
   });
 
-  it.each([1.234, 0.001, -1, -0.01, Number.NaN, Number.POSITIVE_INFINITY])('when the amount is %s, then it is refused', (value) => {
-    expect(isDollarAmount(value)).toBe(false);
-  });
+  it.each([1.234, 0.001, -1, -0.01, Number.NaN, Number.POSITIVE_INFINITY])(
+    'when the amount is %s, then it is refused',
+    (value) => {
+      expect(isDollarAmount(value)).toBe(false);
+    },
+  );
 
   it('when dollars go to cents and back, then no cent is lost to floating point', () => {
     for (const dollars of [0.07, 0.29, 1.15, 32.44, 4.35, 19.99, 1005.01]) {

@@ -39,7 +39,9 @@ describe.each(DIALECTS)('quoteShippingService (used by orders) on %s', (dialect)
   });
 
   it('when quoted inside a transaction, then it reads through the transaction', async () => {
-    const quote = await t.ctx.db.transaction().execute((trx) => quoteShippingService(trx, paying.clinicId, 'usps', 'usps_priority', 'NY'));
+    const quote = await t.ctx.db
+      .transaction()
+      .execute((trx) => quoteShippingService(trx, paying.clinicId, 'usps', 'usps_priority', 'NY'));
     expect(quote).toMatchObject({ totalCents: 1250 });
   });
 

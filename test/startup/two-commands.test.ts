@@ -23,7 +23,8 @@ const MAIN = path.join(BUILD_DIR, 'main.js');
 const OPERATOR_TOKEN = 'startup-test-operator-token-0123';
 
 /** Variables of ours that the test runner's own environment must not leak into the child. */
-const OWN_VARIABLES = /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL)$/;
+const OWN_VARIABLES =
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL)$/;
 
 interface Started {
   child: ChildProcess;
@@ -55,7 +56,10 @@ async function startServer(env: Record<string, string>): Promise<Started> {
   const server = spawnServer(env);
   const deadline = Date.now() + 20_000;
   let exitCode: number | null | undefined;
-  runInBackground(server.exited.then((code) => (exitCode = code)), (error) => console.error(error));
+  runInBackground(
+    server.exited.then((code) => (exitCode = code)),
+    (error) => console.error(error),
+  );
   for (;;) {
     const match = /on (http:\/\/127\.0\.0\.1:(\d+))/.exec(server.stdout());
     if (match?.[1] && server.stdout().includes('API reference:')) {
@@ -63,7 +67,8 @@ async function startServer(env: Record<string, string>): Promise<Started> {
       const ready = await fetch(`${baseUrl}/readyz`).catch(() => null);
       if (ready?.status === 200) return { ...server, baseUrl };
     }
-    if (exitCode !== undefined) throw new Error(`server exited with ${String(exitCode)}:\n${server.stdout()}\n${server.stderr()}`);
+    if (exitCode !== undefined)
+      throw new Error(`server exited with ${String(exitCode)}:\n${server.stdout()}\n${server.stderr()}`);
     if (Date.now() > deadline) throw new Error(`server did not start:\n${server.stdout()}\n${server.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -86,7 +91,11 @@ async function getJson(url: string, headers: Record<string, string>): Promise<{ 
 }
 
 async function postJson(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -155,7 +164,11 @@ describe('npm start on SQLite', { timeout: 60_000 }, () => {
     const server = await startServer({ DATABASE_URL: databaseFile, ADMIN_TOKEN: OPERATOR_TOKEN });
     expect(server.stdout()).not.toContain(OPERATOR_TOKEN);
     expect(server.stdout()).not.toContain('operator token');
-    const created = await postJson(`${server.baseUrl}/api/admin/clinics`, { authorization: `Bearer ${OPERATOR_TOKEN}` }, { name: 'Second Clinic' });
+    const created = await postJson(
+      `${server.baseUrl}/api/admin/clinics`,
+      { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      { name: 'Second Clinic' },
+    );
     expect(created.status).toBe(200);
     expect(created.body.data.clinic_id).toMatch(/^[0-9a-f-]{36}$/);
     await stopServer(server);
@@ -181,7 +194,11 @@ describe('npm start in production', { timeout: 60_000 }, () => {
   });
 
   it('when production starts on a fresh database, then nothing is seeded but the default carriers exist', async () => {
-    const server = await startServer({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: OPERATOR_TOKEN, DATABASE_URL: path.join(dir, 'prod.sqlite') });
+    const server = await startServer({
+      FULFILLMENT_ENV: 'production',
+      ADMIN_TOKEN: OPERATOR_TOKEN,
+      DATABASE_URL: path.join(dir, 'prod.sqlite'),
+    });
     expect(server.stdout()).toContain('(production)');
     expect(server.stdout()).not.toContain('x-api-key:');
     const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };

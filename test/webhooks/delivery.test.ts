@@ -5,7 +5,17 @@ import { urlPolicyOf } from '../../src/webhooks/url-safety.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { attemptsOf, deliveriesOf, emitEvent, fakeClock, fastEnv, nextAttempt, registerEndpoint, settle, startWorker } from './support.js';
+import {
+  attemptsOf,
+  deliveriesOf,
+  emitEvent,
+  fakeClock,
+  fastEnv,
+  nextAttempt,
+  registerEndpoint,
+  settle,
+  startWorker,
+} from './support.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -70,12 +80,22 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
 
   it('when the endpoint answers 500, 500 then 200, then the event arrives on the third attempt with the same webhook-id and body bytes, and is not sent again', async () => {
     const clinic = await t.createClinic();
-    const r = await receiver([{ status: 500, body: 'boom' }, { status: 500, body: 'boom again' }, { status: 200, body: 'thanks' }]);
+    const r = await receiver([
+      { status: 500, body: 'boom' },
+      { status: 500, body: 'boom again' },
+      { status: 200, body: 'thanks' },
+    ]);
     const { secret } = await registerEndpoint(t, clinic, r.url());
     const eventId = await emitEvent(t.ctx, clinic.clinicId);
 
     const [delivery] = await settle(worker, t.ctx, time, eventId);
-    expect(delivery).toMatchObject({ status: 'delivered', attempt_count: 3, last_response_status: 200, last_error: null, next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      attempt_count: 3,
+      last_response_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
     const got = r.received;
     expect(got.map((g) => g.headers['webhook-id'])).toEqual([eventId, eventId, eventId]);
     expect(new Set(got.map((g) => g.body)).size).toBe(1);
@@ -100,7 +120,13 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     await registerEndpoint(t, clinic, r.url());
     const eventId = await emitEvent(t.ctx, clinic.clinicId);
     const [delivery] = await settle(worker, t.ctx, time, eventId);
-    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3, last_response_status: 503, next_attempt_at: null, delivered_at: null });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempt_count: 3,
+      last_response_status: 503,
+      next_attempt_at: null,
+      delivered_at: null,
+    });
     const attempts = await attemptsOf(t.ctx, eventId);
     expect(attempts).toHaveLength(3);
     expect(attempts[0]!.response_body).toHaveLength(1024);
@@ -172,7 +198,11 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     expect((await deliveriesOf(t.ctx, eventId))[0]).toMatchObject({ status: 'failed', attempt_count: 1 });
     expect(r.received).toHaveLength(1);
     const listed = await t.partner(clinic.apiKey).get('/api/external/webhook');
-    expect(listed.body.data[0]).toMatchObject({ webhook_id: webhookId, status: 'disabled', disabled_reason: 'the endpoint answered 410 Gone' });
+    expect(listed.body.data[0]).toMatchObject({
+      webhook_id: webhookId,
+      status: 'disabled',
+      disabled_reason: 'the endpoint answered 410 Gone',
+    });
 
     const later = await emitEvent(t.ctx, clinic.clinicId);
     await worker.drain();
@@ -300,7 +330,8 @@ describe.each(DIALECTS)('a slow webhook endpoint on %s', (dialect) => {
     const all = await slow.waitFor(6);
     expect(new Set(all.map((g) => g.headers['webhook-id']))).toEqual(new Set(slowEvents));
     await worker.whenIdle();
-    for (const eventId of slowEvents) expect((await deliveriesOf(t.ctx, eventId))[0]).toMatchObject({ status: 'delivered', attempt_count: 1 });
+    for (const eventId of slowEvents)
+      expect((await deliveriesOf(t.ctx, eventId))[0]).toMatchObject({ status: 'delivered', attempt_count: 1 });
   });
 });
 
@@ -311,13 +342,20 @@ describe.each(DIALECTS)('the real retry schedule on %s', (dialect) => {
     const r = await WebhookReceiver.start([{ status: 500 }]);
     const worker = new WebhookWorker(t.ctx);
     try {
-      expect(t.ctx.config.webhookRetryScheduleMs).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+      expect(t.ctx.config.webhookRetryScheduleMs).toEqual([
+        0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+      ]);
       const clinic = await t.createClinic();
       await registerEndpoint(t, clinic, r.url());
       const eventId = await emitEvent(t.ctx, clinic.clinicId);
       await worker.drain();
       const [delivery] = await deliveriesOf(t.ctx, eventId);
-      expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_response_status: 500, last_attempt_at: time.clock().toISOString() });
+      expect(delivery).toMatchObject({
+        status: 'pending',
+        attempt_count: 1,
+        last_response_status: 500,
+        last_attempt_at: time.clock().toISOString(),
+      });
       const due = Date.parse(delivery!.next_attempt_at!);
       const wait = due - Date.parse(delivery!.last_attempt_at!);
       expect(wait).toBeGreaterThanOrEqual(4500);

@@ -35,7 +35,10 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
 
   const open = async () => {
     const config = loadConfig({ LOG_LEVEL: 'silent', RUN_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms' });
-    const runtime = await openRuntime({ ...config, database: database.config }, { postgres: { schema: database.schema!, poolSize: 4 } });
+    const runtime = await openRuntime(
+      { ...config, database: database.config },
+      { postgres: { schema: database.schema!, poolSize: 4 } },
+    );
     runtimes.push(runtime);
     return runtime;
   };
@@ -53,7 +56,11 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     const key = await issueApiKey(api.ctx, clinic.clinic_id);
     clinicId = clinic.clinic_id;
     for (const receiver of receivers) {
-      await registerWebhook(api.ctx, { clinicId, apiKeyId: key.api_key_id }, { clinic_id: clinicId, webhook_url: receiver.url() });
+      await registerWebhook(
+        api.ctx,
+        { clinicId, apiKeyId: key.api_key_id },
+        { clinic_id: clinicId, webhook_url: receiver.url() },
+      );
     }
   });
   afterAll(async () => {
@@ -74,32 +81,40 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     }
   });
 
-  it('when two workers share the queue, then each event reaches each endpoint exactly once between them', { timeout: 60_000 }, async () => {
-    const offset = receivers.map((r) => r.received.length);
-    const sentBefore = senders.map((s) => s.sent);
-    const gate = new Gate();
-    for (const receiver of receivers) receiver.respondWith({ heldBy: gate });
-    const ids: string[] = [];
-    for (let i = 0; i < 40; i++) ids.push(await emitEvent(api.ctx, clinicId));
-    // A worker holds at most 2 attempts per endpoint: 4 held at each endpoint means both workers are at work.
-    for (const [i, receiver] of receivers.entries()) await receiver.waitFor(offset[i]! + 4);
-    expect(receivers.map((r) => r.pending)).toEqual([4, 4]);
-    expect(senders.map((s, i) => s.sent - sentBefore[i]!)).toEqual([4, 4]);
-    gate.release();
-    for (const [i, receiver] of receivers.entries()) await receiver.waitFor(offset[i]! + 40, 45_000);
-    // Idle: every attempt either worker started is finished and recorded.
-    await Promise.all(workers.map((w) => w.whenIdle()));
-    const rows = await api.ctx.db.selectFrom('webhook_deliveries').select('status').where('event_id', 'in', ids).execute();
-    expect(rows).toHaveLength(80);
-    expect(rows.every((r) => r.status === 'delivered')).toBe(true);
+  it(
+    'when two workers share the queue, then each event reaches each endpoint exactly once between them',
+    { timeout: 60_000 },
+    async () => {
+      const offset = receivers.map((r) => r.received.length);
+      const sentBefore = senders.map((s) => s.sent);
+      const gate = new Gate();
+      for (const receiver of receivers) receiver.respondWith({ heldBy: gate });
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) ids.push(await emitEvent(api.ctx, clinicId));
+      // A worker holds at most 2 attempts per endpoint: 4 held at each endpoint means both workers are at work.
+      for (const [i, receiver] of receivers.entries()) await receiver.waitFor(offset[i]! + 4);
+      expect(receivers.map((r) => r.pending)).toEqual([4, 4]);
+      expect(senders.map((s, i) => s.sent - sentBefore[i]!)).toEqual([4, 4]);
+      gate.release();
+      for (const [i, receiver] of receivers.entries()) await receiver.waitFor(offset[i]! + 40, 45_000);
+      // Idle: every attempt either worker started is finished and recorded.
+      await Promise.all(workers.map((w) => w.whenIdle()));
+      const rows = await api.ctx.db.selectFrom('webhook_deliveries').select('status').where('event_id', 'in', ids).execute();
+      expect(rows).toHaveLength(80);
+      expect(rows.every((r) => r.status === 'delivered')).toBe(true);
 
-    for (const [i, receiver] of receivers.entries()) {
-      const seen = receiver.received.slice(offset[i]).map((r) => r.headers['webhook-id'] as string);
-      expect(seen).toHaveLength(40);
-      expect(new Set(seen)).toEqual(new Set(ids));
-    }
-    const attempts = await api.ctx.db.selectFrom('webhook_delivery_attempts').select('delivery_id').where('event_id', 'in', ids).execute();
-    expect(attempts).toHaveLength(80);
-    expect(senders[0]!.sent + senders[1]!.sent).toBe(82);
-  });
+      for (const [i, receiver] of receivers.entries()) {
+        const seen = receiver.received.slice(offset[i]).map((r) => r.headers['webhook-id'] as string);
+        expect(seen).toHaveLength(40);
+        expect(new Set(seen)).toEqual(new Set(ids));
+      }
+      const attempts = await api.ctx.db
+        .selectFrom('webhook_delivery_attempts')
+        .select('delivery_id')
+        .where('event_id', 'in', ids)
+        .execute();
+      expect(attempts).toHaveLength(80);
+      expect(senders[0]!.sent + senders[1]!.sent).toBe(82);
+    },
+  );
 });

@@ -71,11 +71,15 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
       delivered_at: null,
       created_at: expect.any(String),
     });
-    const page2 = await t.admin.get(`/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&limit=2&cursor=${page1.body.data.next_cursor}`);
+    const page2 = await t.admin.get(
+      `/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&limit=2&cursor=${page1.body.data.next_cursor}`,
+    );
     expect(page2.body.data.items.map((d: any) => d.event_id)).toEqual([ids[0]]);
     expect(page2.body.data.next_cursor).toBeNull();
 
-    const fulfilled = await t.admin.get(`/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&event_type=order.fulfilled&status=pending`);
+    const fulfilled = await t.admin.get(
+      `/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&event_type=order.fulfilled&status=pending`,
+    );
     expect(fulfilled.body.data.items.map((d: any) => d.event_id)).toEqual([ids[1]]);
     const byEndpoint = await t.admin.get(`/api/admin/webhook-deliveries?webhook_id=${webhookId}`);
     expect(byEndpoint.body.data.items).toHaveLength(3);
@@ -84,7 +88,9 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
 
     const badCursor = await t.admin.get('/api/admin/webhook-deliveries?cursor=garbage');
     expect(badCursor.status).toBe(400);
-    expect(badCursor.body.error.details).toEqual({ cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)' });
+    expect(badCursor.body.error.details).toEqual({
+      cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)',
+    });
     const badStatus = await t.admin.get('/api/admin/webhook-deliveries?status=lost');
     expect(badStatus.status).toBe(400);
   });
@@ -92,7 +98,9 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
   it('when the operator has no token, then the delivery log answers 401', async () => {
     const res = await t.request('GET', '/api/admin/webhook-deliveries');
     expect(res.status).toBe(401);
-    expect((await t.request('POST', '/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/enable')).status).toBe(401);
+    expect((await t.request('POST', '/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/enable')).status).toBe(
+      401,
+    );
   });
 
   it('when a failed delivery is retried, then it is delivered again now, and the detail shows every attempt', async () => {
@@ -109,12 +117,21 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     r.respondWith({ status: 200, body: 'got it' });
     const retry = await t.admin.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
     expect(retry.status).toBe(200);
-    expect(retry.body.data).toMatchObject({ delivery_id: failed!.id, status: 'pending', next_attempt_at: time.clock().toISOString() });
+    expect(retry.body.data).toMatchObject({
+      delivery_id: failed!.id,
+      status: 'pending',
+      next_attempt_at: time.clock().toISOString(),
+    });
     await worker.drain();
 
     const detail = await t.admin.get(`/api/admin/webhook-deliveries/${failed!.id}`);
     expect(detail.status).toBe(200);
-    expect(detail.body.data).toMatchObject({ status: 'delivered', attempt_count: 3, last_response_status: 200, delivered_at: expect.any(String) });
+    expect(detail.body.data).toMatchObject({
+      status: 'delivered',
+      attempt_count: 3,
+      last_response_status: 200,
+      delivered_at: expect.any(String),
+    });
     expect(JSON.parse(detail.body.data.body)).toMatchObject({ type: 'order.created' });
     expect(detail.body.data.attempts.map((a: any) => [a.attempt_number, a.response_status, a.response_body])).toEqual([
       [1, 500, 'nope'],
@@ -156,15 +173,23 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     await dispatchOutbox(t.ctx);
     await worker.drain();
 
-    endpoint = (await t.admin.get(`/api/admin/webhook-endpoints?status=disabled`)).body.data.endpoints.find((e: any) => e.webhook_id === webhookId);
-    expect(endpoint).toMatchObject({ status: 'disabled', disabled_at: time.clock().toISOString(), disabled_reason: `every attempt has failed since ${failingSince}` });
+    endpoint = (await t.admin.get(`/api/admin/webhook-endpoints?status=disabled`)).body.data.endpoints.find(
+      (e: any) => e.webhook_id === webhookId,
+    );
+    expect(endpoint).toMatchObject({
+      status: 'disabled',
+      disabled_at: time.clock().toISOString(),
+      disabled_reason: `every attempt has failed since ${failingSince}`,
+    });
     const partnerView = await t.partner(clinic.apiKey).get('/api/external/webhook');
     expect(partnerView.body.data[0]).toMatchObject({ status: 'disabled' });
     for (const eventId of [first, second, third]) expect((await deliveriesOf(t.ctx, eventId))[0]!.status).toBe('failed');
 
     // The partner can still check it with the test call.
     r.respondWith({ status: 200 });
-    const check = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+    const check = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(check.body.data).toMatchObject({ delivered: true, status_code: 200 });
     r.respondWith({ status: 503 });
     const received = r.received.length;
@@ -182,7 +207,14 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     r.respondWith({ status: 200 });
     const enabled = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/enable?redeliver_failed=true`);
     expect(enabled.status).toBe(200);
-    expect(enabled.body.data).toMatchObject({ webhook_id: webhookId, status: 'active', disabled_at: null, disabled_reason: null, failing_since: null, redelivered: 3 });
+    expect(enabled.body.data).toMatchObject({
+      webhook_id: webhookId,
+      status: 'active',
+      disabled_at: null,
+      disabled_reason: null,
+      failing_since: null,
+      redelivered: 3,
+    });
     await worker.drain();
     for (const eventId of [first, second, third]) expect((await deliveriesOf(t.ctx, eventId))[0]!.status).toBe('delivered');
     const later = await emitEvent(t.ctx, clinic.clinicId);

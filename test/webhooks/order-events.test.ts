@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { advanceMedicationRequest, createMedicationRequest, createMedicationRequestSetup, requestRefill, type MedicationRequestSetup } from '../helpers/factories.js';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  requestRefill,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
 import { WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
@@ -34,7 +40,9 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
   /** The events of the outbox, as written by the orders feature, keyed by id. */
   async function outbox() {
     const rows = await t.ctx.db.selectFrom('outbox_events').selectAll().where('clinic_id', '=', setup.clinic.clinicId).execute();
-    return new Map(rows.map((r) => [r.id, { type: r.type, created_at: r.created_at, payload: JSON.parse(r.payload) as unknown }]));
+    return new Map(
+      rows.map((r) => [r.id, { type: r.type, created_at: r.created_at, payload: JSON.parse(r.payload) as unknown }]),
+    );
   }
 
   it('when an order is created, then order.created reaches the receiver at once (the commit wakes the worker), signed as stored', async () => {
@@ -59,20 +67,42 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
     await advanceMedicationRequest(t, setup.clinic, orderId, 'shipped');
     await advanceMedicationRequest(t, setup.clinic, orderId, 'delivered');
     const refill = await requestRefill(t, setup.clinic, orderId);
-    const cancel = await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${refill.medication_order_id}/cancel`);
+    const cancel = await t
+      .partner(setup.clinic.apiKey)
+      .post(`/api/external/medication-order/${refill.medication_order_id}/cancel`);
     expect(cancel.status).toBe(200);
 
     // order.fulfilled, order.delivered, order.created + refill.ready (the refill), order.cancelled.
     const got = await receiver.waitFor(before + 5);
     const events = verifiedEvents(endpoint.secret, got.slice(before));
     const byType = new Map(events.map((e) => [e.type as string, e]));
-    expect([...byType.keys()].sort()).toEqual(['order.cancelled', 'order.created', 'order.delivered', 'order.fulfilled', 'refill.ready']);
+    expect([...byType.keys()].sort()).toEqual([
+      'order.cancelled',
+      'order.created',
+      'order.delivered',
+      'order.fulfilled',
+      'refill.ready',
+    ]);
 
-    expect(byType.get('order.fulfilled')!.data).toMatchObject({ medication_request_id: orderId, status: 'shipped', tracking_number: expect.any(String) });
+    expect(byType.get('order.fulfilled')!.data).toMatchObject({
+      medication_request_id: orderId,
+      status: 'shipped',
+      tracking_number: expect.any(String),
+    });
     expect(byType.get('order.delivered')!.data).toMatchObject({ medication_request_id: orderId, status: 'delivered' });
-    expect(byType.get('order.created')!.data).toMatchObject({ medication_request_id: refill.medication_order_id, status: 'pending', refill_of: orderId });
-    expect(byType.get('refill.ready')!.data).toMatchObject({ refill_request_id: refill.refill_request_id, medication_request_id: refill.medication_order_id });
-    expect(byType.get('order.cancelled')!.data).toMatchObject({ medication_request_id: refill.medication_order_id, status: 'cancelled' });
+    expect(byType.get('order.created')!.data).toMatchObject({
+      medication_request_id: refill.medication_order_id,
+      status: 'pending',
+      refill_of: orderId,
+    });
+    expect(byType.get('refill.ready')!.data).toMatchObject({
+      refill_request_id: refill.refill_request_id,
+      medication_request_id: refill.medication_order_id,
+    });
+    expect(byType.get('order.cancelled')!.data).toMatchObject({
+      medication_request_id: refill.medication_order_id,
+      status: 'cancelled',
+    });
 
     // Each body is exactly the outbox event: {type, timestamp: created_at, data: payload}, webhook-id = event id.
     const stored = await outbox();
@@ -82,7 +112,10 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
       expect(event).toEqual({ id: event.id, type: row!.type, timestamp: row!.created_at, data: row!.payload });
     }
     // No PHI: the payloads carry ids and statuses, never the patient's name or address.
-    const raw = got.slice(before).map((r) => r.body).join('\n');
+    const raw = got
+      .slice(before)
+      .map((r) => r.body)
+      .join('\n');
     for (const phi of ['Grace', 'Hopper', 'Elm St', '1980-12-09', 'grace@example.com']) expect(raw).not.toContain(phi);
   });
 });

@@ -24,8 +24,18 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
       message: expect.stringContaining('Webhook registered'),
     });
     expect(Buffer.from(res.body.data.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
-    const row = await t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', res.body.data.webhook_id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ clinic_id: clinic.clinicId, url: URL_A, secret: res.body.data.secret, status: 'active', deleted_at: null });
+    const row = await t.ctx.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', res.body.data.webhook_id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      clinic_id: clinic.clinicId,
+      url: URL_A,
+      secret: res.body.data.secret,
+      status: 'active',
+      deleted_at: null,
+    });
   });
 
   it('when the endpoints are listed, then they appear with their state and never their secrets', async () => {
@@ -34,7 +44,15 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     const res = await t.partner(clinic.apiKey).get(`/api/external/webhook?clinic_id=${clinic.clinicId}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      { webhook_id: webhookId, clinic_id: clinic.clinicId, webhook_url: URL_A, status: 'active', disabled_at: null, disabled_reason: null, created_at: expect.any(String) },
+      {
+        webhook_id: webhookId,
+        clinic_id: clinic.clinicId,
+        webhook_url: URL_A,
+        status: 'active',
+        disabled_at: null,
+        disabled_reason: null,
+        created_at: expect.any(String),
+      },
     ]);
     expect(JSON.stringify(res.body)).not.toContain('whsec_');
     const withoutClinic = await t.partner(clinic.apiKey).get('/api/external/webhook');
@@ -53,9 +71,14 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
   it('when the same URL is registered twice for a clinic, then 400 naming webhook_url, and nothing is added', async () => {
     const clinic = await t.createClinic();
     await registerEndpoint(t, clinic, URL_A);
-    const res = await t.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: 'https://PARTNER.example.com/hooks/a' });
+    const res = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: 'https://PARTNER.example.com/hooks/a' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { webhook_url: 'is already registered for this clinic' } });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { webhook_url: 'is already registered for this clinic' },
+    });
     const rows = await t.ctx.db.selectFrom('webhook_endpoints').select('id').where('clinic_id', '=', clinic.clinicId).execute();
     expect(rows).toHaveLength(1);
   });
@@ -71,7 +94,9 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     const clinic = await t.createClinic();
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await registerEndpoint(t, clinic, `https://partner.example.com/h/${i}`)).webhookId);
-    const res = await t.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: 'https://partner.example.com/h/10' });
+    const res = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: 'https://partner.example.com/h/10' });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/at most 10 webhook endpoints/);
     expect(res.body.error.details).toEqual({ webhook_url: 'clinic already has 10 webhook endpoints' });
@@ -83,7 +108,9 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     const clinic = await t.createClinic();
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        t.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: `https://partner.example.com/race/${i}` }),
+        t
+          .partner(clinic.apiKey)
+          .post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: `https://partner.example.com/race/${i}` }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
@@ -94,8 +121,14 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     const clinic = await t.createClinic();
     const res = await t.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: 'nope', url: URL_A });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toMatchObject({ clinic_id: 'must be a UUID', webhook_url: 'is required', url: 'is not a known field; did you mean webhook_url?' });
-    const relative = await t.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: '/hooks' });
+    expect(res.body.error.details).toMatchObject({
+      clinic_id: 'must be a UUID',
+      webhook_url: 'is required',
+      url: 'is not a known field; did you mean webhook_url?',
+    });
+    const relative = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: '/hooks' });
     expect(relative.body.error.details).toEqual({ webhook_url: 'must be an absolute URL' });
   });
 
@@ -122,7 +155,9 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     await dispatchOutbox(t.ctx);
     expect((await deliveriesOf(t.ctx, eventId))[0]?.status).toBe('pending');
 
-    const res = await t.partner(clinic.apiKey).delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+    const res = await t
+      .partner(clinic.apiKey)
+      .delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { webhook_id: webhookId }, message: 'Webhook deleted successfully' });
     expect((await t.partner(clinic.apiKey).get('/api/external/webhook')).body.data).toEqual([]);
@@ -130,19 +165,28 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     expect(delivery).toMatchObject({ status: 'cancelled', next_attempt_at: null, last_error: 'endpoint deleted' });
   });
 
-  it('when an unknown webhook or another clinic\'s webhook is deleted, then 404 and the other clinic\'s stays', async () => {
+  it("when an unknown webhook or another clinic's webhook is deleted, then 404 and the other clinic's stays", async () => {
     const clinic = await t.createClinic();
     const other = await t.createClinic();
     const theirs = await registerEndpoint(t, other, URL_A);
-    const unknown = await t.partner(clinic.apiKey).delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await t
+      .partner(clinic.apiKey)
+      .delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Webhook not found' });
-    const foreign = await t.partner(clinic.apiKey).delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: theirs.webhookId });
+    const foreign = await t
+      .partner(clinic.apiKey)
+      .delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: theirs.webhookId });
     expect(foreign.status).toBe(404);
     expect((await t.partner(other.apiKey).get('/api/external/webhook')).body.data).toHaveLength(1);
-    const twice = await t.partner(other.apiKey).delete('/api/external/webhook', { clinic_id: other.clinicId, webhook_id: theirs.webhookId });
+    const twice = await t
+      .partner(other.apiKey)
+      .delete('/api/external/webhook', { clinic_id: other.clinicId, webhook_id: theirs.webhookId });
     expect(twice.status).toBe(200);
-    expect((await t.partner(other.apiKey).delete('/api/external/webhook', { clinic_id: other.clinicId, webhook_id: theirs.webhookId })).status).toBe(404);
+    expect(
+      (await t.partner(other.apiKey).delete('/api/external/webhook', { clinic_id: other.clinicId, webhook_id: theirs.webhookId }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -165,7 +209,9 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
     ['http://93.184.215.14/hook', /must start with https:\/\//],
   ])('when %s is registered, then 400 naming webhook_url', async (url, problem) => {
     const clinic = await strict.createClinic();
-    const res = await strict.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: url });
+    const res = await strict
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: url });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details.webhook_url).toMatch(problem);
@@ -174,11 +220,26 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
   it('when a name resolves to a private address, then registration is refused naming the address', async () => {
     const clinic = await strict.createClinic();
     const identity = { clinicId: clinic.clinicId, apiKeyId: clinic.apiKeyId };
-    const dns = async (name: string) => [{ address: name === 'inside.partner.example' ? '10.0.0.7' : '93.184.215.14', family: 4 }];
+    const dns = async (name: string) => [
+      { address: name === 'inside.partner.example' ? '10.0.0.7' : '93.184.215.14', family: 4 },
+    ];
     await expect(
-      registerWebhook(strict.ctx, identity, { clinic_id: clinic.clinicId, webhook_url: 'https://inside.partner.example/hook' }, dns),
-    ).rejects.toMatchObject({ statusCode: 400, details: { webhook_url: 'must not resolve to a private or internal address (inside.partner.example resolves to 10.0.0.7)' } });
-    const ok = await registerWebhook(strict.ctx, identity, { clinic_id: clinic.clinicId, webhook_url: 'https://outside.partner.example/hook' }, dns);
+      registerWebhook(
+        strict.ctx,
+        identity,
+        { clinic_id: clinic.clinicId, webhook_url: 'https://inside.partner.example/hook' },
+        dns,
+      ),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      details: { webhook_url: 'must not resolve to a private or internal address (inside.partner.example resolves to 10.0.0.7)' },
+    });
+    const ok = await registerWebhook(
+      strict.ctx,
+      identity,
+      { clinic_id: clinic.clinicId, webhook_url: 'https://outside.partner.example/hook' },
+      dns,
+    );
     expect(ok.secret).toMatch(/^whsec_/);
   });
 
@@ -193,7 +254,9 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
       const clinic = await open.createClinic();
       await registerEndpoint(open, clinic, 'https://127.0.0.1:8443/hook');
       await registerEndpoint(open, clinic, 'https://localhost:8443/hook');
-      const http = await open.partner(clinic.apiKey).post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: 'http://10.0.0.1/hook' });
+      const http = await open
+        .partner(clinic.apiKey)
+        .post('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_url: 'http://10.0.0.1/hook' });
       expect(http.status).toBe(400);
     } finally {
       await open.close();

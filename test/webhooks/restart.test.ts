@@ -15,16 +15,26 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { attemptsOf, deliveriesOf, emitEvent, fakeClock, nextAttempt } from './support.js';
 
 /** A database that outlives one runtime: a temporary SQLite file, or a PostgreSQL schema. */
-async function durableDatabase(dialect: DialectName): Promise<{ config: DatabaseConfig; schema?: string; drop(): Promise<void> }> {
+async function durableDatabase(
+  dialect: DialectName,
+): Promise<{ config: DatabaseConfig; schema?: string; drop(): Promise<void> }> {
   if (dialect === 'postgres') return createTestDatabase('postgres');
   const dir = mkdtempSync(path.join(tmpdir(), 'webhooks-restart-'));
-  return { config: { kind: 'sqlite', filename: path.join(dir, 'db.sqlite') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    config: { kind: 'sqlite', filename: path.join(dir, 'db.sqlite') },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => {
   let database: Awaited<ReturnType<typeof durableDatabase>>;
   const open = async (clock?: Clock): Promise<Runtime> => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', RUN_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms', WEBHOOK_TIMEOUT_MS: '1000' });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      RUN_WORKER: 'false',
+      WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms',
+      WEBHOOK_TIMEOUT_MS: '1000',
+    });
     return openRuntime(
       { ...config, database: database.config },
       { ...(clock ? { clock } : {}), postgres: { ...(database.schema ? { schema: database.schema } : {}), poolSize: 3 } },
@@ -44,7 +54,11 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     const first = await open();
     const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' });
     const key = await issueApiKey(first.ctx, clinic.clinic_id);
-    const { secret } = await registerWebhook(first.ctx, { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }, { clinic_id: clinic.clinic_id, webhook_url: url });
+    const { secret } = await registerWebhook(
+      first.ctx,
+      { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
+      { clinic_id: clinic.clinic_id, webhook_url: url },
+    );
     const worker = await WebhookWorker.start(first.ctx, { pollIntervalMs: 100 });
     const firstAttempt = nextAttempt(worker);
     const attempted = await emitEvent(first.ctx, clinic.clinic_id, 'order.created');
@@ -88,7 +102,11 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     try {
       const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' });
       const key = await issueApiKey(runtime.ctx, clinic.clinic_id);
-      await registerWebhook(runtime.ctx, { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }, { clinic_id: clinic.clinic_id, webhook_url: receiver.url() });
+      await registerWebhook(
+        runtime.ctx,
+        { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
+        { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
+      );
       const leased = await emitEvent(runtime.ctx, clinic.clinic_id);
       const free = await emitEvent(runtime.ctx, clinic.clinic_id, 'order.cancelled');
       await dispatchOutbox(runtime.ctx);
@@ -103,7 +121,11 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
       // While the lease holds, a drain delivers the other event but leaves the leased one alone.
       await worker.drain();
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([free]);
-      expect((await deliveriesOf(runtime.ctx, leased))[0]).toMatchObject({ status: 'pending', attempt_count: 0, claim_token: 'dead-worker' });
+      expect((await deliveriesOf(runtime.ctx, leased))[0]).toMatchObject({
+        status: 'pending',
+        attempt_count: 0,
+        claim_token: 'dead-worker',
+      });
 
       // Once it has expired, the delivery is attempted, once.
       time.set(leasedUntil + 1);

@@ -16,7 +16,9 @@ describe('webhook retry schedule', () => {
   });
 
   it('when WEBHOOK_RETRY_SCHEDULE is invalid, then the configuration is refused naming it', () => {
-    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,5 minutes' })).toThrow(/WEBHOOK_RETRY_SCHEDULE has an invalid delay "5 minutes"/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,5 minutes' })).toThrow(
+      /WEBHOOK_RETRY_SCHEDULE has an invalid delay "5 minutes"/,
+    );
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,8d' })).toThrow(/WEBHOOK_RETRY_SCHEDULE has a delay over 7 days/);
   });
 

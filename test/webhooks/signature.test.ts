@@ -19,7 +19,7 @@ describe('Standard Webhooks signing', () => {
     expect(payload).toEqual(JSON.parse(body));
   });
 
-  it('when the signature is computed, then it equals the library\'s own signature of id.timestamp.body', () => {
+  it("when the signature is computed, then it equals the library's own signature of id.timestamp.body", () => {
     const secret = generateSecret();
     const at = new Date('2026-03-01T12:00:00Z');
     const body = '{"a":1}';

@@ -55,7 +55,12 @@ export async function deliveriesOf(ctx: AppContext, eventId: string) {
 }
 
 export async function attemptsOf(ctx: AppContext, eventId: string) {
-  return ctx.db.selectFrom('webhook_delivery_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempt_number').execute();
+  return ctx.db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('attempt_number')
+    .execute();
 }
 
 /** A clock the test moves by hand (give `clock` to `TestApp.start`). */
@@ -95,7 +100,11 @@ export async function settle(worker: WebhookWorker, ctx: AppContext, time: FakeC
  * Resolves with the next attempt the worker records that `matches` (subscribe before causing it).
  * The timeout only turns a hang into a failure; it is generous for loaded CI machines.
  */
-export function nextAttempt(worker: WebhookWorker, matches: (attempt: RecordedAttempt) => boolean = () => true, timeoutMs = 15_000): Promise<RecordedAttempt> {
+export function nextAttempt(
+  worker: WebhookWorker,
+  matches: (attempt: RecordedAttempt) => boolean = () => true,
+  timeoutMs = 15_000,
+): Promise<RecordedAttempt> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();

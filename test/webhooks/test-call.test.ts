@@ -24,7 +24,9 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     const clinic = await t.createClinic();
     const r = await receiver([{ status: 204, body: '' }]);
     const { webhookId, secret } = await registerEndpoint(t, clinic, r.url());
-    const res = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+    const res = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -51,9 +53,21 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     });
 
     const logged = await t.admin.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
-    expect(logged.body.data).toMatchObject({ event_type: 'webhook.test', status: 'delivered', attempt_count: 1, webhook_id: webhookId });
+    expect(logged.body.data).toMatchObject({
+      event_type: 'webhook.test',
+      status: 'delivered',
+      attempt_count: 1,
+      webhook_id: webhookId,
+    });
     expect(logged.body.data.attempts).toEqual([
-      { attempt_number: 1, attempted_at: res.body.data.attempted_at, duration_ms: res.body.data.duration_ms, response_status: 204, response_body: null, error: null },
+      {
+        attempt_number: 1,
+        attempted_at: res.body.data.attempted_at,
+        duration_ms: res.body.data.duration_ms,
+        response_status: 204,
+        response_body: null,
+        error: null,
+      },
     ]);
   });
 
@@ -61,13 +75,23 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     const clinic = await t.createClinic();
     const r = await receiver([{ status: 500, body: 'database down' }]);
     const { webhookId } = await registerEndpoint(t, clinic, r.url());
-    const res = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+    const res = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ delivered: false, status_code: 500, error: null, response_body: 'database down' });
     expect(res.body.message).toBe('Test event not delivered: HTTP 500');
-    const delivery = await t.ctx.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', res.body.data.delivery_id).executeTakeFirstOrThrow();
+    const delivery = await t.ctx.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', res.body.data.delivery_id)
+      .executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: 'HTTP 500' });
-    const endpoint = await t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', webhookId).executeTakeFirstOrThrow();
+    const endpoint = await t.ctx.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', webhookId)
+      .executeTakeFirstOrThrow();
     expect(endpoint.failing_since).toBeNull();
   });
 
@@ -77,22 +101,30 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     const url = r.url();
     await r.stop();
     const { webhookId } = await registerEndpoint(t, clinic, url);
-    const res = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+    const res = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ delivered: false, status_code: null, error: expect.stringMatching(/ECONNREFUSED/) });
     expect(res.body.message).toMatch(/^Test event not delivered: .*ECONNREFUSED/);
   });
 
-  it('when the webhook is unknown or another clinic\'s, then 404; when another clinic is named, then 403', async () => {
+  it("when the webhook is unknown or another clinic's, then 404; when another clinic is named, then 403", async () => {
     const clinic = await t.createClinic();
     const other = await t.createClinic();
     const theirs = await registerEndpoint(t, other, 'https://partner.example.com/other');
-    const unknown = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toBe('Webhook not found');
-    const foreign = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: theirs.webhookId });
+    const foreign = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: theirs.webhookId });
     expect(foreign.status).toBe(404);
-    const scope = await t.partner(clinic.apiKey).post('/api/external/webhook/test', { clinic_id: other.clinicId, webhook_id: theirs.webhookId });
+    const scope = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: other.clinicId, webhook_id: theirs.webhookId });
     expect(scope.status).toBe(403);
   });
 });

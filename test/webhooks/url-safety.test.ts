@@ -18,22 +18,51 @@ const fakeDns =
 
 describe('webhook URL safety (SSRF)', () => {
   it.each([
-    '127.0.0.1', '127.8.9.10', '10.0.0.5', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-    '0.0.0.0', '224.0.0.1', '255.255.255.255', '192.0.2.10', '::1', '::', 'fd00::1', 'fc12:3456::1', 'fe80::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:c0a8:101::1', '[::1]', 'not-an-ip',
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.0.0.5',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '192.0.2.10',
+    '::1',
+    '::',
+    'fd00::1',
+    'fc12:3456::1',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a00:1',
+    '2002:c0a8:101::1',
+    '[::1]',
+    'not-an-ip',
   ])('when the address is %s, then it is internal', (address) => {
     expect(isInternalAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'when the address is %s, then it is public',
-    (address) => {
-      expect(isInternalAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('when the address is %s, then it is public', (address) => {
+    expect(isInternalAddress(address)).toBe(false);
+  });
 
   it('when the URL form is checked in production, then only https without credentials passes', () => {
-    expect(checkUrlForm('http://partner.example/hook', production)).toEqual({ problem: 'must start with https:// (TLS is required in production)' });
+    expect(checkUrlForm('http://partner.example/hook', production)).toEqual({
+      problem: 'must start with https:// (TLS is required in production)',
+    });
     expect(checkUrlForm('ftp://partner.example/hook', permissive)).toEqual({ problem: 'must start with https:// or http://' });
     expect(checkUrlForm('/hook', production)).toEqual({ problem: 'must be an absolute URL' });
     expect(checkUrlForm('https://user:pw@partner.example/hook', production)).toEqual({ problem: 'must not contain credentials' });
@@ -72,7 +101,11 @@ describe('webhook sender SSRF guard at delivery time', () => {
 
   it('when a name now resolves to an internal address (DNS rebinding), then the attempt is refused before connecting', async () => {
     const before = receiver.received.length;
-    const outcome = await send(productionHttpForTests, `http://partner.example:${receiver.listeningPort}/hook`, fakeDns({ 'partner.example': '127.0.0.1' }));
+    const outcome = await send(
+      productionHttpForTests,
+      `http://partner.example:${receiver.listeningPort}/hook`,
+      fakeDns({ 'partner.example': '127.0.0.1' }),
+    );
     expect(outcome.ok).toBe(false);
     expect(outcome.statusCode).toBeNull();
     expect(outcome.error).toMatch(/refused: partner\.example resolves to the internal address 127\.0\.0\.1 \(SSRF protection\)/);
@@ -88,7 +121,11 @@ describe('webhook sender SSRF guard at delivery time', () => {
 
   it('when private targets are allowed, then the connection goes to the address the guard resolved (pinned)', async () => {
     const before = receiver.received.length;
-    const outcome = await send(permissive, `http://partner.example:${receiver.listeningPort}/pinned`, fakeDns({ 'partner.example': '127.0.0.1' }));
+    const outcome = await send(
+      permissive,
+      `http://partner.example:${receiver.listeningPort}/pinned`,
+      fakeDns({ 'partner.example': '127.0.0.1' }),
+    );
     expect(outcome).toMatchObject({ ok: true, statusCode: 200, responseBody: 'ok', error: null });
     expect(receiver.received.length).toBe(before + 1);
     expect(receiver.received.at(-1)?.path).toBe('/pinned');
