@@ -5,7 +5,7 @@ import type { EventWriterContext, ReadContext } from '../context.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
-import { withOutbox } from '../events/outbox.js';
+import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findMedicationsByKeys } from '../medications/medication.repository.js';
@@ -102,40 +102,49 @@ export async function createMedicationRequest(
     return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
 
-  await withOutbox(ctx, async ({ trx, recordEvent }) => {
-    await repo.insertMedicationRequest(trx, order);
-    await repo.insertPrescription(
-      trx,
-      {
-        id: prescriptionId,
-        clinic_id: clinicId,
-        medication_request_id: order.id,
-        original_prescription_id: null,
-        created_at: now,
-      },
-      items,
-    );
-    await recordEvent(now, {
-      clinicId,
-      type: 'order.created',
-      payload: {
-        medication_request_id: order.id,
-        status: 'pending',
-        patient_id: patient.id,
-        practitioner_id: practitioner.id,
-        refill_of: null,
-      },
-    });
-    await repo.insertHistory(trx, {
-      id: randomUUID(),
-      medication_request_id: order.id,
-      from_status: null,
-      to_status: 'pending',
-      actor: 'partner',
-      at: now,
-    });
-  });
+  await withOutbox(ctx, (tx) =>
+    storeNewMedicationRequest(tx, order, { id: prescriptionId, original_prescription_id: null }, items),
+  );
   return { medication_request_id: order.id };
+}
+
+/**
+ * Stores a new medication request (an original or a refill) inside the caller's transaction: the
+ * request, its prescription and items, the first history row (pending, by the partner) and the
+ * `order.created` event.
+ */
+export async function storeNewMedicationRequest(
+  { trx, recordEvent }: OutboxTransaction,
+  request: MedicationRequestTable,
+  prescription: { id: string; original_prescription_id: string | null },
+  items: MedicationItemTable[],
+): Promise<void> {
+  const at = request.created_at;
+  await repo.insertMedicationRequest(trx, request);
+  await repo.insertPrescription(
+    trx,
+    { ...prescription, clinic_id: request.clinic_id, medication_request_id: request.id, created_at: at },
+    items,
+  );
+  await repo.insertHistory(trx, {
+    id: randomUUID(),
+    medication_request_id: request.id,
+    from_status: null,
+    to_status: 'pending',
+    actor: 'partner',
+    at,
+  });
+  await recordEvent(at, {
+    clinicId: request.clinic_id,
+    type: 'order.created',
+    payload: {
+      medication_request_id: request.id,
+      status: 'pending',
+      patient_id: request.patient_id,
+      practitioner_id: request.practitioner_id,
+      refill_of: request.refill_of,
+    },
+  });
 }
 
 /** GET /api/external/medication-order/{id}: another clinic's order is not found. */

@@ -11,6 +11,7 @@ import { findMedicationsByKeys } from '../medications/medication.repository.js';
 import { findPatient } from '../patients/patient.repository.js';
 import { checkShippable, checkShipping } from './medication-request-rules.js';
 import { initialStatusFields, type MedicationRequestStatus } from './medication-request-status.js';
+import { storeNewMedicationRequest } from './medication-request.service.js';
 import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
 import * as orders from './medication-request.repository.js';
@@ -110,7 +111,8 @@ export async function createRefill(
   };
 
   try {
-    await withOutbox(ctx, async ({ trx, recordEvent }) => {
+    await withOutbox(ctx, async (tx) => {
+      const { trx, recordEvent } = tx;
       // Count the refill first, conditionally: two refills of one chain at once never exceed it.
       const counted: string[] = [];
       for (const item of left) if (await orders.useRefill(trx, item.id)) counted.push(item.id);
@@ -119,37 +121,12 @@ export async function createRefill(
 
       const originPrescription = await orders.findPrescriptionOfMedicationRequest(trx, originId);
       const prescriptionId = randomUUID();
-      await orders.insertMedicationRequest(trx, newMedicationRequest);
-      await orders.insertPrescription(
-        trx,
-        {
-          id: prescriptionId,
-          clinic_id: clinicId,
-          medication_request_id: newMedicationRequest.id,
-          original_prescription_id: originPrescription?.id ?? null,
-          created_at: now,
-        },
+      await storeNewMedicationRequest(
+        tx,
+        newMedicationRequest,
+        { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
       );
-      await orders.insertHistory(trx, {
-        id: randomUUID(),
-        medication_request_id: newMedicationRequest.id,
-        from_status: null,
-        to_status: 'pending',
-        actor: 'partner',
-        at: now,
-      });
-      await recordEvent(now, {
-        clinicId,
-        type: 'order.created',
-        payload: {
-          medication_request_id: newMedicationRequest.id,
-          status: 'pending',
-          patient_id: newMedicationRequest.patient_id,
-          practitioner_id: newMedicationRequest.practitioner_id,
-          refill_of: order.id,
-        },
-      });
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
       await recordEvent(new Date(Date.parse(now) + 1).toISOString(), {
         clinicId,
