@@ -126,14 +126,6 @@ export async function storeNewMedicationRequest(
     { ...prescription, clinic_id: request.clinic_id, medication_request_id: request.id, created_at: at },
     items,
   );
-  await repo.insertHistory(trx, {
-    id: randomUUID(),
-    medication_request_id: request.id,
-    from_status: null,
-    to_status: 'pending',
-    actor: 'partner',
-    at,
-  });
   await recordEvent(at, {
     clinicId: request.clinic_id,
     type: 'order.created',
@@ -144,6 +136,14 @@ export async function storeNewMedicationRequest(
       practitioner_id: request.practitioner_id,
       refill_of: request.refill_of,
     },
+  });
+  await repo.insertHistory(trx, {
+    id: randomUUID(),
+    medication_request_id: request.id,
+    from_status: null,
+    to_status: 'pending',
+    actor: 'partner',
+    at,
   });
 }
 

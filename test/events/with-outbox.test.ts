@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNow } from '../../src/clock.js';
+import type { Trx } from '../../src/db/database.js';
 import { withOutbox } from '../../src/events/outbox.js';
 import { listenForWakeups } from '../../src/webhooks/wakeup.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -17,74 +18,70 @@ describe.each(DIALECTS)('withOutbox on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  /** Counts in-process wake-ups and, at each, whether the event is already visible outside the transaction. */
-  function watchWakeups(eventId: () => string | undefined) {
-    const seen: boolean[] = [];
-    const pending: Promise<void>[] = [];
-    let calls = 0;
-    const unsubscribe = t.ctx.outbox.subscribe(() => {
-      calls += 1;
-      const id = eventId();
-      pending.push(
-        (async () => {
-          const row =
-            id === undefined
-              ? undefined
-              : await t.ctx.db.selectFrom('outbox_events').select('id').where('id', '=', id).executeTakeFirst();
-          seen.push(row !== undefined);
-        })(),
-      );
-    });
-    return {
-      seen,
-      calls: () => calls,
-      settled: async () => {
-        await Promise.all(pending);
-        unsubscribe();
+  /**
+   * The app's context with its transactions watched: `wakeups` holds, for each in-process wake-up,
+   * how many transactions had committed at that instant (read synchronously, so a wake-up sent
+   * before the commit shows 0 however the database schedules its connections).
+   */
+  function watchCommits() {
+    const state = { commits: 0, wakeups: [] as number[] };
+    const db = new Proxy(t.ctx.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown;
+        return () => {
+          const builder = target.transaction();
+          return {
+            execute: async <T>(work: (trx: Trx) => Promise<T>): Promise<T> => {
+              const result = await builder.execute(work);
+              state.commits += 1;
+              return result;
+            },
+          };
+        };
       },
-    };
+    });
+    const unsubscribe = t.ctx.outbox.subscribe(() => state.wakeups.push(state.commits));
+    return { ctx: { ...t.ctx, db }, state, unsubscribe };
   }
 
-  it('when the work records an event, then the workers are woken once, after commit, with the event visible', async () => {
-    let id: string | undefined;
-    const wakeups = watchWakeups(() => id);
-    await withOutbox(t.ctx, async ({ recordEvent }) => {
+  const eventRows = async (id: string) => t.ctx.db.selectFrom('outbox_events').select('id').where('id', '=', id).execute();
+
+  it('when the work records an event, then the workers are woken once, after the commit', async () => {
+    const watch = watchCommits();
+    let id = '';
+    await withOutbox(watch.ctx, async ({ recordEvent }) => {
       id = await recordEvent(isoNow(t.ctx.clock), event());
-      // Still inside the transaction: nobody has been woken yet.
-      expect(wakeups.calls()).toBe(0);
     });
-    await wakeups.settled();
-    expect(wakeups.seen).toEqual([true]);
+    watch.unsubscribe();
+    expect(watch.state.wakeups).toEqual([1]);
+    expect(await eventRows(id)).toHaveLength(1);
   });
 
   it('when the work fails after recording an event, then nothing is committed and nobody is woken', async () => {
-    let id: string | undefined;
-    const wakeups = watchWakeups(() => id);
-    const failing = withOutbox(t.ctx, async ({ recordEvent }) => {
+    const watch = watchCommits();
+    let id = '';
+    const failing = withOutbox(watch.ctx, async ({ recordEvent }) => {
       id = await recordEvent(isoNow(t.ctx.clock), event());
       throw new Error('the change failed');
     });
     await expect(failing).rejects.toThrow('the change failed');
-    await wakeups.settled();
-    expect(wakeups.seen).toEqual([]);
-    expect(await t.ctx.db.selectFrom('outbox_events').select('id').where('id', '=', id!).execute()).toEqual([]);
+    watch.unsubscribe();
+    expect(watch.state).toEqual({ commits: 0, wakeups: [] });
+    expect(await eventRows(id)).toEqual([]);
   });
 
   it('when the work records nothing and asks for no wake-up, then nobody is woken', async () => {
-    const wakeups = watchWakeups(() => undefined);
-    await withOutbox(t.ctx, async ({ trx }) => trx.selectFrom('clinics').select('id').execute());
-    await wakeups.settled();
-    expect(wakeups.seen).toEqual([]);
+    const watch = watchCommits();
+    await withOutbox(watch.ctx, async ({ trx }) => trx.selectFrom('clinics').select('id').execute());
+    watch.unsubscribe();
+    expect(watch.state).toEqual({ commits: 1, wakeups: [] });
   });
 
-  it('when the work asks to wake the workers, then this process is woken after commit', async () => {
-    const wakeups = watchWakeups(() => undefined);
-    await withOutbox(t.ctx, async ({ wakeWorkers }) => {
-      await wakeWorkers();
-      expect(wakeups.calls()).toBe(0);
-    });
-    await wakeups.settled();
-    expect(wakeups.seen).toEqual([false]);
+  it('when the work asks to wake the workers, then this process is woken once, after the commit', async () => {
+    const watch = watchCommits();
+    await withOutbox(watch.ctx, ({ wakeWorkers }) => wakeWorkers());
+    watch.unsubscribe();
+    expect(watch.state.wakeups).toEqual([1]);
   });
 
   it.runIf(dialect === 'postgres')(
