@@ -19,13 +19,13 @@ export async function createClinic(ctx: ServiceContext, input: { name: string; f
   return toClinic(clinic);
 }
 
-export async function getClinic(ctx: ServiceContext, clinicId: string): Promise<ClinicView> {
+export async function getClinic(ctx: ReadContext, clinicId: string): Promise<ClinicView> {
   const row = await repo.findClinic(ctx.db, clinicId);
   if (!row) throw notFound('Clinic not found');
   return toClinic(row);
 }
 
-export async function listClinics(ctx: ServiceContext): Promise<ClinicView[]> {
+export async function listClinics(ctx: ReadContext): Promise<ClinicView[]> {
   return (await repo.listClinics(ctx.db)).map(toClinic);
 }
 
@@ -72,7 +72,7 @@ export async function revokeApiKey(ctx: ServiceContext, apiKeyId: string): Promi
   return { api_key_id: apiKeyId, revoked_at: after?.revoked_at ?? isoNow(ctx.clock) };
 }
 
-export async function listApiKeys(ctx: ServiceContext, clinicId: string): Promise<ApiKeySummaryView[]> {
+export async function listApiKeys(ctx: ReadContext, clinicId: string): Promise<ApiKeySummaryView[]> {
   if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
   const rows = await repo.listApiKeys(ctx.db, clinicId);
   return rows.map((r) => ({

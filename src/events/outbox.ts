@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { EventWriterContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import type { OutboxEventType } from './event-types.js';
 
@@ -39,10 +39,7 @@ export interface OutboxTransaction {
  * through PostgreSQL NOTIFY (sent by the database at commit, never before). Nothing wakes when the
  * transaction fails.
  */
-export async function withOutbox<T>(
-  ctx: Pick<AppContext, 'db' | 'dialect' | 'outbox'>,
-  work: (tx: OutboxTransaction) => Promise<T>,
-): Promise<T> {
+export async function withOutbox<T>(ctx: EventWriterContext, work: (tx: OutboxTransaction) => Promise<T>): Promise<T> {
   const wake = { requested: false };
   const result = await ctx.db.transaction().execute((trx) =>
     work({

@@ -27,8 +27,11 @@ export async function listMedicationRequests(
 }
 
 /** GET /api/admin/medication-requests/{id}: any clinic's order, in full (what the pharmacy fills). */
-export async function getMedicationRequestForOperator(ctx: ReadContext, orderId: string): Promise<MedicationRequestViewData> {
-  const order = await repo.findMedicationRequestUnscoped(ctx.db, orderId);
+export async function getMedicationRequestForOperator(
+  ctx: ReadContext,
+  medicationRequestId: string,
+): Promise<MedicationRequestViewData> {
+  const order = await repo.findMedicationRequestUnscoped(ctx.db, medicationRequestId);
   if (!order) throw notFound('Medication request not found');
   return loadMedicationRequestView(ctx.db, order);
 }

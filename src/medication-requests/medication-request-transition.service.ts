@@ -114,11 +114,11 @@ export function illegalTransition(from: MedicationRequestStatus, to: MedicationR
   });
 }
 
-async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<MedicationRequestTable> {
+async function loadForUpdate(trx: Trx, scope: Scope, medicationRequestId: string): Promise<MedicationRequestTable> {
   const order =
     scope === 'all'
-      ? await repo.findMedicationRequestUnscoped(trx, orderId)
-      : await repo.findMedicationRequest(trx, scope.clinicId, orderId);
+      ? await repo.findMedicationRequestUnscoped(trx, medicationRequestId)
+      : await repo.findMedicationRequest(trx, scope.clinicId, medicationRequestId);
   if (!order) throw notFound('Medication request not found');
   return order;
 }
@@ -130,7 +130,7 @@ async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<M
 export async function transitionMedicationRequest(
   ctx: EventWriterContext,
   scope: Scope,
-  orderId: string,
+  medicationRequestId: string,
   to: MedicationRequestStatus,
   actor: Actor,
   trackingNumber?: string,
@@ -142,7 +142,7 @@ export async function transitionMedicationRequest(
     throw fieldError('tracking_number', 'is required when status is shipped');
   }
   const order = await withOutbox(ctx, async (tx) => {
-    const current = await loadForUpdate(tx.trx, scope, orderId);
+    const current = await loadForUpdate(tx.trx, scope, medicationRequestId);
     return applyTransition(tx, isoNow(ctx.clock), current, to, actor, trackingNumber?.trim());
   });
   return loadMedicationRequestView(ctx.db, order);
@@ -152,9 +152,9 @@ export async function transitionMedicationRequest(
 export async function cancelMedicationRequest(
   ctx: EventWriterContext,
   identity: PartnerIdentity,
-  orderId: string,
+  medicationRequestId: string,
 ): Promise<MedicationRequestViewData> {
-  return transitionMedicationRequest(ctx, { clinicId: identity.clinicId }, orderId, 'cancelled', 'partner');
+  return transitionMedicationRequest(ctx, { clinicId: identity.clinicId }, medicationRequestId, 'cancelled', 'partner');
 }
 
 /**
@@ -164,11 +164,11 @@ export async function cancelMedicationRequest(
 export async function advanceMedicationRequest(
   ctx: EventWriterContext,
   scope: Scope,
-  orderId: string,
+  medicationRequestId: string,
   to?: MedicationRequestStatus,
 ): Promise<MedicationRequestViewData> {
   const order = await withOutbox(ctx, async (tx) => {
-    let current = await loadForUpdate(tx.trx, scope, orderId);
+    let current = await loadForUpdate(tx.trx, scope, medicationRequestId);
     const from = current.status as MedicationRequestStatus;
     let steps: MedicationRequestStatus[] | null;
     if (to === undefined) {

@@ -25,32 +25,38 @@ export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<
 export async function findMedicationRequest(
   db: DbOrTrx,
   clinicId: string,
-  orderId: string,
+  medicationRequestId: string,
 ): Promise<MedicationRequestTable | undefined> {
   return db
     .selectFrom('medication_requests')
     .selectAll()
     .where('clinic_id', '=', clinicId)
-    .where('id', '=', orderId)
+    .where('id', '=', medicationRequestId)
     .executeTakeFirst();
 }
 
 /** The operator's and the sandbox timer's lookup: unscoped on purpose (they act for the pharmacy). */
-export async function findMedicationRequestUnscoped(db: DbOrTrx, orderId: string): Promise<MedicationRequestTable | undefined> {
-  return db.selectFrom('medication_requests').selectAll().where('id', '=', orderId).executeTakeFirst();
+export async function findMedicationRequestUnscoped(
+  db: DbOrTrx,
+  medicationRequestId: string,
+): Promise<MedicationRequestTable | undefined> {
+  return db.selectFrom('medication_requests').selectAll().where('id', '=', medicationRequestId).executeTakeFirst();
 }
 
-export async function findPrescriptionOfMedicationRequest(db: DbOrTrx, orderId: string): Promise<PrescriptionTable | undefined> {
-  return db.selectFrom('prescriptions').selectAll().where('medication_request_id', '=', orderId).executeTakeFirst();
+export async function findPrescriptionOfMedicationRequest(
+  db: DbOrTrx,
+  medicationRequestId: string,
+): Promise<PrescriptionTable | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('medication_request_id', '=', medicationRequestId).executeTakeFirst();
 }
 
 /** The items of an order's prescription, in the order they were written (one query). */
-export async function listItemsOfMedicationRequest(db: DbOrTrx, orderId: string): Promise<MedicationItemTable[]> {
+export async function listItemsOfMedicationRequest(db: DbOrTrx, medicationRequestId: string): Promise<MedicationItemTable[]> {
   return db
     .selectFrom('medication_items')
     .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
     .selectAll('medication_items')
-    .where('prescriptions.medication_request_id', '=', orderId)
+    .where('prescriptions.medication_request_id', '=', medicationRequestId)
     .orderBy('medication_items.position')
     .execute();
 }
@@ -61,11 +67,11 @@ export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<Medicat
   return db.selectFrom('medication_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
 }
 
-export async function listHistory(db: DbOrTrx, orderId: string): Promise<StatusHistoryTable[]> {
+export async function listHistory(db: DbOrTrx, medicationRequestId: string): Promise<StatusHistoryTable[]> {
   return db
     .selectFrom('medication_request_status_history')
     .selectAll()
-    .where('medication_request_id', '=', orderId)
+    .where('medication_request_id', '=', medicationRequestId)
     .orderBy('at')
     .orderBy('id')
     .execute();
@@ -82,7 +88,7 @@ export type StatusChanges = Partial<
  */
 export async function updateStatusIf(
   trx: Trx,
-  orderId: string,
+  medicationRequestId: string,
   from: MedicationRequestStatus,
   to: MedicationRequestStatus,
   at: string,
@@ -91,7 +97,7 @@ export async function updateStatusIf(
   const result = await trx
     .updateTable('medication_requests')
     .set({ status: to, updated_at: at, ...changes })
-    .where('id', '=', orderId)
+    .where('id', '=', medicationRequestId)
     .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -144,16 +150,16 @@ export async function listMedicationRequestsPage(
 }
 
 /** Item counts of several orders in one query (operator list). */
-export async function countItemsOfMedicationRequests(db: DbOrTrx, orderIds: string[]): Promise<Map<string, number>> {
-  if (orderIds.length === 0) return new Map();
+export async function countItemsOfMedicationRequests(db: DbOrTrx, medicationRequestIds: string[]): Promise<Map<string, number>> {
+  if (medicationRequestIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('medication_items')
     .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
-    .select(['prescriptions.medication_request_id as order_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('prescriptions.medication_request_id', 'in', orderIds)
+    .select(['prescriptions.medication_request_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('prescriptions.medication_request_id', 'in', medicationRequestIds)
     .groupBy('prescriptions.medication_request_id')
     .execute();
-  return new Map(rows.map((r) => [r.order_id, r.n]));
+  return new Map(rows.map((r) => [r.medication_request_id, r.n]));
 }
 
 /**

@@ -151,9 +151,9 @@ export async function storeNewMedicationRequest(
 export async function getMedicationRequest(
   ctx: ReadContext,
   identity: PartnerIdentity,
-  orderId: string,
+  medicationRequestId: string,
 ): Promise<MedicationRequestViewData> {
-  const order = await repo.findMedicationRequest(ctx.db, identity.clinicId, orderId);
+  const order = await repo.findMedicationRequest(ctx.db, identity.clinicId, medicationRequestId);
   if (!order) throw notFound('Medication request not found');
   return loadMedicationRequestView(ctx.db, order);
 }

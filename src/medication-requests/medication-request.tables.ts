@@ -9,7 +9,7 @@ export interface MedicationRequestTable {
   clinic_id: string;
   patient_id: string;
   practitioner_id: string;
-  /** pending | processing | shipped | delivered | cancelled (see order-status.ts). */
+  /** pending | processing | shipped | delivered | cancelled (see medication-request-status.ts). */
   status: string;
   carrier_id: string;
   carrier_name: string;

@@ -22,11 +22,11 @@ export async function findRefillRequest(
 }
 
 /** The open refill request of an order, if any (uses the partial unique index). */
-export async function findOpenRefillRequest(db: DbOrTrx, orderId: string): Promise<RefillRequestTable | undefined> {
+export async function findOpenRefillRequest(db: DbOrTrx, medicationRequestId: string): Promise<RefillRequestTable | undefined> {
   return db
     .selectFrom('refill_requests')
     .selectAll()
-    .where('medication_request_id', '=', orderId)
+    .where('medication_request_id', '=', medicationRequestId)
     .where('status', '=', 'open')
     .executeTakeFirst();
 }

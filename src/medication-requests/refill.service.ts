@@ -14,7 +14,7 @@ import { initialStatusFields, type MedicationRequestStatus } from './medication-
 import { storeNewMedicationRequest } from './medication-request.service.js';
 import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
-import * as orders from './medication-request.repository.js';
+import * as requests from './medication-request.repository.js';
 import * as refills from './refill.repository.js';
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
@@ -45,7 +45,7 @@ export async function createRefill(
   input: RefillInput,
 ): Promise<{ refill_request_id: string; medication_order_id: string }> {
   const clinicId = identity.clinicId;
-  const order = await orders.findMedicationRequest(ctx.db, clinicId, input.medication_request_id);
+  const order = await requests.findMedicationRequest(ctx.db, clinicId, input.medication_request_id);
   if (!order) throw refillError(REFILL_MESSAGES.notFound, 'no medication request with this id in your clinic');
   const status = order.status as MedicationRequestStatus;
   if (status === 'pending') throw refillError(REFILL_MESSAGES.pending, 'is pending');
@@ -55,7 +55,7 @@ export async function createRefill(
   }
 
   const originId = order.chain_origin_id ?? order.id;
-  const origins = await orders.listItemsOfMedicationRequest(ctx.db, originId);
+  const origins = await requests.listItemsOfMedicationRequest(ctx.db, originId);
   const authorized = origins.filter((i) => i.do_not_refill === 0 && i.refills > 0);
   if (authorized.length === 0) {
     throw refillError(
@@ -115,11 +115,11 @@ export async function createRefill(
       const { trx, recordEvent } = tx;
       // Count the refill first, conditionally: two refills of one chain at once never exceed it.
       const counted: string[] = [];
-      for (const item of left) if (await orders.useRefill(trx, item.id)) counted.push(item.id);
+      for (const item of left) if (await requests.useRefill(trx, item.id)) counted.push(item.id);
       if (counted.length === 0) throw exhausted(authorized);
-      const after = await orders.findItems(trx, counted);
+      const after = await requests.findItems(trx, counted);
 
-      const originPrescription = await orders.findPrescriptionOfMedicationRequest(trx, originId);
+      const originPrescription = await requests.findPrescriptionOfMedicationRequest(trx, originId);
       const prescriptionId = randomUUID();
       await storeNewMedicationRequest(
         tx,
@@ -165,7 +165,7 @@ export async function getRefillRequest(
 ): Promise<RefillRequestViewData> {
   const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
   if (!row) throw notFound('Refill request not found');
-  const order = await orders.findMedicationRequest(ctx.db, identity.clinicId, row.new_medication_request_id);
+  const order = await requests.findMedicationRequest(ctx.db, identity.clinicId, row.new_medication_request_id);
   return {
     refill_request_id: row.id,
     status: row.status as RefillRequestViewData['status'],

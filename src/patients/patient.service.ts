@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { ServiceContext } from '../context.js';
+import type { ReadContext, ServiceContext } from '../context.js';
 import type { PatientTable } from './patient.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -65,7 +65,7 @@ export async function createPatient(
 }
 
 /** A patient of the key's clinic; another clinic's is not found (404), like an unknown id. */
-export async function getPatient(ctx: ServiceContext, identity: PartnerIdentity, patientId: string): Promise<PatientRecord> {
+export async function getPatient(ctx: ReadContext, identity: PartnerIdentity, patientId: string): Promise<PatientRecord> {
   const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
   if (!row) throw notFound('Patient not found');
   return toRecord(row);

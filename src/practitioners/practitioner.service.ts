@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { ServiceContext } from '../context.js';
+import type { ReadContext, ServiceContext } from '../context.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -57,7 +57,7 @@ export async function createPractitioner(
 
 /** A practitioner of the key's clinic; another clinic's is not found (404), like an unknown id. */
 export async function getPractitioner(
-  ctx: ServiceContext,
+  ctx: ReadContext,
   identity: PartnerIdentity,
   practitionerId: string,
 ): Promise<PractitionerRecord> {

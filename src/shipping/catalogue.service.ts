@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../context.js';
+import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 import { isoNow } from '../clock.js';
@@ -51,7 +51,7 @@ export async function createCarrier(ctx: ServiceContext, input: NewCarrier): Pro
 }
 
 /** Every carrier with its services and prices (three queries, whatever the size of the catalogue). */
-export async function listCatalogue(ctx: ServiceContext): Promise<CatalogueCarrierView[]> {
+export async function listCatalogue(ctx: ReadContext): Promise<CatalogueCarrierView[]> {
   const [carriers, services, statePrices] = await Promise.all([
     repo.listCarriers(ctx.db),
     repo.listServices(ctx.db),

@@ -9,7 +9,6 @@ import { urlPolicyOf } from './url-safety.js';
 import { listenForWakeups, type WakeupListener } from './wakeup.js';
 import * as endpoints from './webhook.repository.js';
 
-type Ctx = EventWriterContext;
 export type WorkerLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 export interface WebhookWorkerOptions {
@@ -62,7 +61,7 @@ export class WebhookWorker {
   private readonly attemptListeners = new Set<(attempt: RecordedAttempt) => void>();
 
   constructor(
-    private readonly ctx: Ctx,
+    private readonly ctx: EventWriterContext,
     options: WebhookWorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 10;
@@ -75,7 +74,7 @@ export class WebhookWorker {
   }
 
   /** Creates and starts a worker: it wakes on in-process events, PostgreSQL NOTIFY and its own timer. */
-  static async start(ctx: Ctx, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
+  static async start(ctx: EventWriterContext, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
     const worker = new WebhookWorker(ctx, options);
     await worker.start();
     return worker;

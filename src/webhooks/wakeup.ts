@@ -1,12 +1,19 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { ServiceContext } from '../context.js';
+import { runInBackground } from '../background.js';
 import { WAKEUP_CHANNEL } from '../events/outbox.js';
 
 /**
  * Wake-ups of delivery workers in other processes: they LISTEN on the outbox's NOTIFY channel
  * (events/outbox.ts). SQLite is single-process: the in-process OutboxNotifier is enough.
  */
+
+/**
+ * Ends a connection we no longer need. One that is already broken may refuse to end: that changes
+ * nothing (its loss was reported when it happened), so the refusal is dropped on purpose.
+ */
+const endQuietly = (client: pg.Client): Promise<void> => client.end().catch(() => undefined);
 
 export interface WakeupListener {
   close(): Promise<void>;
@@ -43,7 +50,7 @@ export async function listenForWakeups(
     client = next;
     await next.connect();
     await next.query(`listen ${WAKEUP_CHANNEL}`);
-    if (closed) await next.end().catch(() => undefined);
+    if (closed) await endQuietly(next);
     // Events committed while we were not listening: let the worker look.
     else onWake();
   };
@@ -51,7 +58,7 @@ export async function listenForWakeups(
   const reconnectLater = (lost: pg.Client) => {
     if (closed || client !== lost || retry) return;
     client = null;
-    lost.end().catch(() => undefined);
+    runInBackground(endQuietly(lost), onError);
     retry = setTimeout(() => {
       retry = null;
       connect().catch((error: unknown) => {
@@ -73,7 +80,7 @@ export async function listenForWakeups(
       retry = null;
       const current = client;
       client = null;
-      await current?.end().catch(() => undefined);
+      if (current) await endQuietly(current);
     },
   };
 }

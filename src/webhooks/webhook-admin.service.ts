@@ -1,4 +1,4 @@
-import type { EventWriterContext } from '../context.js';
+import type { EventWriterContext, ReadContext } from '../context.js';
 import { isoNow } from '../clock.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { conflict, notFound } from '../errors.js';
@@ -20,7 +20,7 @@ import type { WebhookDeliveryAttemptTable, WebhookEndpointTable } from './webhoo
 /** The operator's tools: the delivery log, replay, and endpoint states. Unscoped: the operator sees every clinic. */
 
 /** A page of deliveries, newest first; `next_cursor` continues after the last one. */
-export async function listDeliveries(ctx: EventWriterContext, filter: DeliveryListQuery): Promise<Page<DeliveryView>> {
+export async function listDeliveries(ctx: ReadContext, filter: DeliveryListQuery): Promise<Page<DeliveryView>> {
   const limit = filter.limit ?? 50;
   const rows = await deliveries.listDeliveries(
     ctx.db,
@@ -37,7 +37,7 @@ export async function listDeliveries(ctx: EventWriterContext, filter: DeliveryLi
 }
 
 /** One delivery with every attempt and the exact body sent. */
-export async function getDelivery(ctx: EventWriterContext, deliveryId: string): Promise<DeliveryDetailView> {
+export async function getDelivery(ctx: ReadContext, deliveryId: string): Promise<DeliveryDetailView> {
   const row = await deliveries.findDeliveryWithUrl(ctx.db, deliveryId);
   if (!row) throw notFound('Webhook delivery not found');
   const attempts = await deliveries.listAttempts(ctx.db, deliveryId);
@@ -84,7 +84,7 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string)
   });
 }
 
-export async function listEndpoints(ctx: EventWriterContext, filter: OperatorEndpointQuery): Promise<OperatorEndpointView[]> {
+export async function listEndpoints(ctx: ReadContext, filter: OperatorEndpointQuery): Promise<OperatorEndpointView[]> {
   const rows = await repo.listEndpointsForOperator(ctx.db, { clinicId: filter.clinic_id, status: filter.status });
   return rows.map(toOperatorEndpoint);
 }

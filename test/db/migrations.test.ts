@@ -27,6 +27,13 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
 
     // Put the database back as 003 left it, with its data: the old table name, 004 not applied.
     await sql`alter table medication_items rename to prescription_items`.execute(t.ctx.db);
+    if (dialect === 'postgres') {
+      for (const suffix of ['pkey', 'position_key', 'prescription_id_fkey']) {
+        await sql`alter table prescription_items rename constraint ${sql.id(`medication_items_${suffix}`)} to ${sql.id(`prescription_items_${suffix}`)}`.execute(
+          t.ctx.db,
+        );
+      }
+    }
     await sql`delete from kysely_migration where name = '004_medication_items'`.execute(t.ctx.db);
     const oldTable = await sql<{ n: number }>`select count(*) as n from prescription_items`.execute(t.ctx.db);
     expect(Number(oldTable.rows[0]?.n)).toBeGreaterThan(0);
@@ -35,6 +42,18 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
 
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(t.ctx.db);
     expect(applied.rows.map((r) => r.name)).toContain('004_medication_items');
+    if (dialect === 'postgres') {
+      const constraints = await sql<{
+        name: string;
+      }>`select conname as name from pg_constraint where conrelid = 'medication_items'::regclass order by conname`.execute(
+        t.ctx.db,
+      );
+      expect(constraints.rows.map((r) => r.name)).toEqual([
+        'medication_items_pkey',
+        'medication_items_position_key',
+        'medication_items_prescription_id_fkey',
+      ]);
+    }
     expect(await getMedicationRequest(t, setup.clinic, id)).toEqual(before);
     // New medication requests are stored in the renamed table.
     const next = await createMedicationRequest(t, setup);

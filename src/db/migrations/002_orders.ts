@@ -44,7 +44,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('medication_requests')
     .columns(['created_at', 'id'])
     .execute();
-  await db.schema.createIndex('medication_requests_chain_idx').on('medication_requests').column('chain_origin_id').execute();
+  await db.schema
+    .createIndex('medication_requests_chain_idx')
+    .on('medication_requests')
+    .column('chain_origin_id')
+    .execute();
   await db.schema.createIndex('medication_requests_refill_of_idx').on('medication_requests').column('refill_of').execute();
 
   await db.schema

@@ -65,7 +65,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('webhook_deliveries')
     .columns(['endpoint_id', 'status'])
     .execute();
-  await db.schema.createIndex('webhook_deliveries_created_idx').on('webhook_deliveries').columns(['created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_created_idx')
+    .on('webhook_deliveries')
+    .columns(['created_at', 'id'])
+    .execute();
   await db.schema
     .createIndex('webhook_deliveries_clinic_idx')
     .on('webhook_deliveries')
