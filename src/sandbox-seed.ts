@@ -1,7 +1,6 @@
 import type { ServiceContext } from './context.js';
 import { addMedication } from './medications/medication.service.js';
-import { countClinics } from './clinics/clinic.repository.js';
-import { createClinic, issueApiKey } from './clinics/clinic.service.js';
+import { countClinics, createClinic, issueApiKey } from './clinics/clinic.service.js';
 
 /** A small formulary, so that a partner can place an order on a fresh sandbox. */
 export const SANDBOX_FORMULARY = [
@@ -27,7 +26,7 @@ export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | nu
   // One transaction: a start interrupted half-way seeds again next time instead of leaving a keyless clinic.
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
-    if ((await countClinics(trx)) > 0) return null;
+    if ((await countClinics(tctx)) > 0) return null;
     const clinic = await createClinic(tctx, { name: 'Sandbox Clinic' });
     for (const medication of SANDBOX_FORMULARY) await addMedication(tctx, clinic.clinic_id, medication);
     const key = await issueApiKey(tctx, clinic.clinic_id, 'development');

@@ -25,6 +25,11 @@ export async function getClinic(ctx: ReadContext, clinicId: string): Promise<Cli
   return toClinic(row);
 }
 
+/** How many clinics exist (a fresh database has none). */
+export async function countClinics(ctx: ReadContext): Promise<number> {
+  return repo.countClinics(ctx.db);
+}
+
 export async function listClinics(ctx: ReadContext): Promise<ClinicView[]> {
   return (await repo.listClinics(ctx.db)).map(toClinic);
 }

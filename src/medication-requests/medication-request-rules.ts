@@ -2,7 +2,6 @@ import type { DbOrTrx } from '../db/database.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import type { ErrorDetails } from '../errors.js';
-import { findCarrier } from '../shipping/shipping.repository.js';
 import { quoteShippingService, type ShippingQuote } from '../shipping/shipping.service.js';
 
 /** A broken business rule: a sentence for the message and the fields it concerns. */
@@ -50,8 +49,8 @@ export async function checkShipping(
   stateCode: string | null,
 ): Promise<ShippingQuote | Problem> {
   const quote = await quoteShippingService(db, clinicId, carrierId, serviceId, stateCode ?? '');
-  if (quote) return quote;
-  if (!(await findCarrier(db, carrierId))) {
+  if (!('unknown' in quote)) return quote;
+  if (quote.unknown === 'carrier') {
     return {
       message: `Unknown carrier ${carrierId}`,
       details: { carrier_id: 'is not a known carrier; see GET /api/external/carriers' },

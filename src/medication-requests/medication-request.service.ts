@@ -8,9 +8,9 @@ import { AppError, notFound, type ErrorDetails } from '../errors.js';
 import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
-import { findMedicationsByKeys } from '../medications/medication.repository.js';
-import { findPatient } from '../patients/patient.repository.js';
-import { findPractitioner } from '../practitioners/practitioner.repository.js';
+import { findFormularyEntries } from '../medications/medication.service.js';
+import { findPatientOfClinic } from '../patients/patient.service.js';
+import { findPractitionerOfClinic } from '../practitioners/practitioner.service.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
 import { checkShipping, checkShippable, checkSpecies } from './medication-request-rules.js';
 import { initialStatusFields } from './medication-request-status.js';
@@ -38,8 +38,8 @@ export async function createMedicationRequest(
   const clinicId = identity.clinicId;
 
   const [patient, practitioner] = await Promise.all([
-    findPatient(ctx.db, clinicId, input.patient_id),
-    findPractitioner(ctx.db, clinicId, input.practitioner_id),
+    findPatientOfClinic(ctx, clinicId, input.patient_id),
+    findPractitionerOfClinic(ctx, clinicId, input.practitioner_id),
   ]);
   if (!patient || !practitioner) {
     const details: ErrorDetails = {};
@@ -56,7 +56,7 @@ export async function createMedicationRequest(
   if (address) problems.push(address);
 
   const keys = input.medication_requests.map((item) => medicationKey(item.medication));
-  const formulary = new Map((await findMedicationsByKeys(ctx.db, clinicId, [...new Set(keys)])).map((m) => [m.name_key, m]));
+  const formulary = new Map((await findFormularyEntries(ctx, clinicId, [...new Set(keys)])).map((m) => [m.name_key, m]));
   const unknown = input.medication_requests.flatMap((item, i) => (formulary.has(keys[i] ?? '') ? [] : [{ item, i }]));
   if (unknown.length > 0) {
     const details: ErrorDetails = {};

@@ -7,8 +7,8 @@ import { type AppError, notFound, validationError } from '../errors.js';
 import { withOutbox } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
-import { findMedicationsByKeys } from '../medications/medication.repository.js';
-import { findPatient } from '../patients/patient.repository.js';
+import { findFormularyEntries } from '../medications/medication.service.js';
+import { findPatientOfClinic } from '../patients/patient.service.js';
 import { checkShippable, checkShipping } from './medication-request-rules.js';
 import { initialStatusFields, type MedicationRequestStatus } from './medication-request-status.js';
 import { storeNewMedicationRequest } from './medication-request.service.js';
@@ -66,14 +66,14 @@ export async function createRefill(
   const left = authorized.filter((i) => i.refills_used < i.refills);
   if (left.length === 0) throw exhausted(authorized);
 
-  const patient = await findPatient(ctx.db, clinicId, order.patient_id);
+  const patient = await findPatientOfClinic(ctx, clinicId, order.patient_id);
   if (!patient) throw refillError(REFILL_MESSAGES.notFound, 'the patient of this medication request no longer exists');
   const address = checkShippable(patient, 'medication_request_id');
   if (address) throw validationError(address.message, address.details);
   const formulary = new Set(
     (
-      await findMedicationsByKeys(
-        ctx.db,
+      await findFormularyEntries(
+        ctx,
         clinicId,
         left.map((i) => medicationKey(i.medication)),
       )

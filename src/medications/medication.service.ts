@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getClinic } from '../clinics/clinic.service.js';
-import type { ServiceContext } from '../context.js';
+import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { MedicationTable } from './medication.tables.js';
 import { isoNow } from '../clock.js';
@@ -46,6 +46,11 @@ export async function listFormulary(ctx: ServiceContext, clinicId: string): Prom
 
 export async function removeMedication(ctx: ServiceContext, clinicId: string, medicationId: string): Promise<void> {
   if (!(await repo.deleteMedication(ctx.db, clinicId, medicationId))) throw notFound('Medication not found');
+}
+
+/** The clinic's formulary entries whose name keys (medicationKey) are among `keys`, in one query. */
+export async function findFormularyEntries(ctx: ReadContext, clinicId: string, keys: string[]): Promise<MedicationTable[]> {
+  return repo.findMedicationsByKeys(ctx.db, clinicId, keys);
 }
 
 function toMedication(row: MedicationTable): MedicationView {

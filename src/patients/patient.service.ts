@@ -6,7 +6,7 @@ import type { PatientTable } from './patient.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
 import { AppError, fieldError, notFound } from '../errors.js';
-import { findPractitioner } from '../practitioners/practitioner.repository.js';
+import { findPractitionerOfClinic } from '../practitioners/practitioner.service.js';
 import { dobProblem } from '../reference/calendar-date.js';
 import * as repo from './patient.repository.js';
 import type { ContactKey, PatientCreateInput, PatientRecord } from './patient.schemas.js';
@@ -35,7 +35,7 @@ export async function createPatient(
   if (address === undefined) throw fieldError('addresses', 'must have exactly 1 item');
 
   const practitionerId = input.practitioner_id ?? null;
-  if (practitionerId !== null && !(await findPractitioner(ctx.db, identity.clinicId, practitionerId))) {
+  if (practitionerId !== null && !(await findPractitionerOfClinic(ctx, identity.clinicId, practitionerId))) {
     // Unknown and other clinics' practitioners look the same: no leak of another clinic's data.
     throw new AppError('NOT_FOUND', 404, 'Practitioner not found', { practitioner_id: 'practitioner not found' });
   }
@@ -69,6 +69,18 @@ export async function getPatient(ctx: ReadContext, identity: PartnerIdentity, pa
   const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
   if (!row) throw notFound('Patient not found');
   return toRecord(row);
+}
+
+/**
+ * The clinic's patient as stored, for the use cases of other features (shipping prices, medication
+ * requests); undefined for an unknown id or another clinic's.
+ */
+export async function findPatientOfClinic(
+  ctx: ReadContext,
+  clinicId: string,
+  patientId: string,
+): Promise<PatientTable | undefined> {
+  return repo.findPatient(ctx.db, clinicId, patientId);
 }
 
 function toRecord(row: PatientTable): PatientRecord {

@@ -66,6 +66,18 @@ export async function getPractitioner(
   return toRecord(row);
 }
 
+/**
+ * The clinic's practitioner as stored, for the use cases of other features (a patient's
+ * practitioner, a medication request's prescriber); undefined for an unknown id or another clinic's.
+ */
+export async function findPractitionerOfClinic(
+  ctx: ReadContext,
+  clinicId: string,
+  practitionerId: string,
+): Promise<PractitionerTable | undefined> {
+  return repo.findPractitioner(ctx.db, clinicId, practitionerId);
+}
+
 function toRecord(row: PractitionerTable): PractitionerRecord {
   return {
     practitioner_id: row.id,

@@ -1,8 +1,8 @@
-import { findClinic } from '../clinics/clinic.repository.js';
+import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
 import { AppError, notFound } from '../errors.js';
-import { findPatient } from '../patients/patient.repository.js';
+import { findPatientOfClinic } from '../patients/patient.service.js';
 import { stateName } from '../reference/us-states.js';
 import { centsToDollars } from '../shared/money.js';
 import { quotePrice, type FreeShipmentType } from './pricing.js';
@@ -21,10 +21,15 @@ export interface ShippingQuote {
   freeShipmentType: FreeShipmentType | null;
 }
 
+/** Which id of a shipping choice names nothing: the carrier, or the carrier's service. */
+export interface UnknownShippingChoice {
+  unknown: 'carrier' | 'service';
+}
+
 /**
- * Prices one carrier service for an order of `clinicId` shipped to `stateCode`. Returns null when
- * the carrier or the service is unknown (the caller decides which error that is). Takes a handle so
- * that an order can quote inside its own transaction.
+ * Prices one carrier service for an order of `clinicId` shipped to `stateCode`, or says which id is
+ * unknown (the caller decides which error that is). Takes a handle so that an order can quote
+ * inside its own transaction.
  */
 export async function quoteShippingService(
   db: DbOrTrx,
@@ -32,20 +37,20 @@ export async function quoteShippingService(
   carrierId: string,
   serviceId: string,
   stateCode: string,
-): Promise<ShippingQuote | null> {
+): Promise<ShippingQuote | UnknownShippingChoice> {
   const [carrier, service, statePrice, clinic] = await Promise.all([
     repo.findCarrier(db, carrierId),
     repo.findService(db, carrierId, serviceId),
     repo.findStatePrice(db, carrierId, serviceId, stateCode.trim().toUpperCase()),
-    findClinic(db, clinicId),
+    getClinic({ db }, clinicId),
   ]);
-  if (!carrier || !service) return null;
-  if (!clinic) throw notFound('Clinic not found');
+  if (!carrier) return { unknown: 'carrier' };
+  if (!service) return { unknown: 'service' };
   const code = stateCode.trim().toUpperCase();
   const price = quotePrice(
     { priceCents: service.price_cents, statePrices: statePrice === undefined ? {} : { [code]: statePrice } },
     code,
-    clinic.free_shipping === 1,
+    clinic.free_shipping,
   );
   return {
     carrierId: carrier.id,
@@ -80,7 +85,7 @@ export async function listServicesForPatient(
 ): Promise<PatientShippingOptions> {
   const carrier = await repo.findCarrier(ctx.db, carrierId);
   if (!carrier) throw notFound('Carrier not found');
-  const patient = await findPatient(ctx.db, clinicId, patientId);
+  const patient = await findPatientOfClinic(ctx, clinicId, patientId);
   if (!patient) throw notFound('Patient not found');
   const code = patient.state?.trim().toUpperCase() ?? '';
   const fullName = code === '' ? undefined : stateName(code);
@@ -92,9 +97,7 @@ export async function listServicesForPatient(
       { 'patient.addresses': 'the patient has no address with a US state' },
     );
   }
-  const clinic = await findClinic(ctx.db, clinicId);
-  if (!clinic) throw notFound('Clinic not found');
-  const free = clinic.free_shipping === 1;
+  const free = (await getClinic(ctx, clinicId)).free_shipping;
 
   const [services, ownPrice] = await Promise.all([
     repo.listServices(ctx.db, [carrierId]),

@@ -45,12 +45,12 @@ describe.each(DIALECTS)('quoteShippingService (used by orders) on %s', (dialect)
     expect(quote).toMatchObject({ totalCents: 1250 });
   });
 
-  it('when the carrier is unknown, then null', async () => {
-    expect(await quoteShippingService(t.ctx.db, paying.clinicId, 'dhl', 'fedex_ground', 'CA')).toBeNull();
+  it('when the carrier is unknown, then it says the carrier is unknown', async () => {
+    expect(await quoteShippingService(t.ctx.db, paying.clinicId, 'dhl', 'fedex_ground', 'CA')).toEqual({ unknown: 'carrier' });
   });
 
-  it('when the service belongs to another carrier, then null', async () => {
-    expect(await quoteShippingService(t.ctx.db, paying.clinicId, 'ups', 'fedex_ground', 'CA')).toBeNull();
+  it('when the service belongs to another carrier, then it says the service is unknown', async () => {
+    expect(await quoteShippingService(t.ctx.db, paying.clinicId, 'ups', 'fedex_ground', 'CA')).toEqual({ unknown: 'service' });
   });
 
   it('when the clinic is unknown, then Clinic not found', async () => {
