@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, Db, DialectName } from './database.js';
 import { migrations } from './migrations/index.js';
 
@@ -33,7 +34,7 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
     });
     // An idle client's error (the server restarting) must not crash the process.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
 
