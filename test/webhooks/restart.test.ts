@@ -50,9 +50,9 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     const url = receiver.url();
     await receiver.stop(); // the partner's receiver is down
 
-    // First life, on a clock stopped a minute ago (so its retry never comes due while it runs): an
+    // First life, on a clock stopped in the past (so its retry never comes due while it runs): an
     // event is attempted once and fails; another is written while no worker runs.
-    const stoppedAt = new Date(Date.now() - 60_000);
+    const stoppedAt = new Date('2026-01-01T00:00:00.000Z');
     const first = await open(() => stoppedAt);
     const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' });
     const key = await issueApiKey(first.ctx, clinic.clinic_id);
