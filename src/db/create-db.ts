@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
@@ -48,8 +48,32 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-/** Brings the schema to the newest migration; throws with the failing migration's name. */
+/** Names the PostgreSQL advisory lock that serializes migrations of one schema across processes. */
+const MIGRATION_LOCK = 'partner-fulfillment:migrations:';
+
+/**
+ * Brings the schema to the newest migration; throws with the failing migration's name. On
+ * PostgreSQL, instances starting together take turns under an advisory lock on the schema (held on
+ * one session for the whole run, Kysely's own checks included): the first migrates, the others then
+ * find nothing left to do. SQLite is one process.
+ */
 export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    await runMigrations(db, schema);
+    return;
+  }
+  await db.connection().execute(async (session) => {
+    const key = sql`hashtext(${MIGRATION_LOCK} || current_schema())`;
+    await sql`select pg_advisory_lock(${key})`.execute(session);
+    try {
+      await runMigrations(session, schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(session);
+    }
+  });
+}
+
+async function runMigrations(db: Db, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
