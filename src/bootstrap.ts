@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
 import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
+import { Metrics } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 
 export interface Runtime {
@@ -34,6 +35,7 @@ export async function openRuntime(
     clock: options.clock ?? systemClock,
     outbox: new OutboxNotifier(),
     rateLimitStore,
+    metrics: new Metrics(),
   };
   return {
     ctx,

@@ -4,6 +4,7 @@ import type { Db, DialectName } from './db/database.js';
 import type { Clock } from './clock.js';
 import type { OutboxNotifier } from './events/outbox.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
+import type { Metrics } from './metrics.js';
 
 /**
  * What services need from the outside world, built once in main.ts (or by a test) and passed
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly clock: Clock;
   readonly outbox: OutboxNotifier;
   readonly rateLimitStore: RateLimitStore;
+  /** This process's Prometheus metrics (GET /metrics). */
+  readonly metrics: Metrics;
   readonly logger?: FastifyBaseLogger;
 }
 

@@ -1,0 +1,63 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics, on a registry of its own (not prom-client's global one), so
+ * that every runtime (a server, a worker, each test's app) counts apart. Served at GET /metrics.
+ *
+ * Names follow Prometheus conventions: `_total` counters, `_seconds` durations, base units.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** Every HTTP answer, by method, route pattern (never the raw URL: ids would explode the series) and status. */
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its answer, by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  /** Requests refused with 429, by what was counted: an API key, or a client address. */
+  readonly rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429 RATE_LIMIT_EXCEEDED, by bucket kind (key or address)',
+    labelNames: ['bucket'] as const,
+    registers: [this.registry],
+  });
+
+  /** Times Redis became unreachable (one per outage, not one per failed command). */
+  readonly redisOutages = new Counter({
+    name: 'redis_outages_total',
+    help: 'Times Redis became unreachable (counted once per outage)',
+    registers: [this.registry],
+  });
+
+  /** 1 while Redis answers, 0 during an outage; absent when REDIS_URL is not set. */
+  readonly redisUp = new Gauge({
+    name: 'redis_up',
+    help: '1 while Redis answers, 0 during an outage',
+    registers: [this.registry],
+  });
+
+  /** Webhook delivery attempts, by outcome (success, failure, timeout, refused...). */
+  readonly webhookAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Time a webhook receiver took to answer one attempt. */
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'webhook_delivery_attempt_duration_seconds',
+    help: 'Time a webhook receiver took to answer one delivery attempt',
+    labelNames: ['outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+}
