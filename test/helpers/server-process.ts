@@ -1,0 +1,170 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { runInBackground } from '../../src/background.js';
+import type { TestDatabase } from './test-db.js';
+
+/**
+ * The real server as child processes on real ports: what several instances behind a load balancer
+ * are. Used by the suites that need more than one process (shared rate limits, idempotency across
+ * instances, revocation, signals, TLS).
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'server-build');
+
+/** Variables of ours that the test runner's own environment must not leak into a child. */
+const OWN_VARIABLES =
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|TLS_.*|DATA_ENCRYPTION_.*|SHUTDOWN_.*)$/;
+
+let built: Promise<string> | undefined;
+
+/**
+ * Compiles src/ once per content (the folder is named by a hash of every source file), so that
+ * the suites of one run, and later runs on unchanged sources, share one build. Suites build in
+ * parallel: each compiles into a folder of its own and renames it into place; a loser of that race
+ * uses the winner's identical build.
+ */
+export function buildServer(): Promise<string> {
+  built ??= (async () => {
+    const target = path.join(CACHE, sourceHash());
+    const main = path.join(target, 'main.js');
+    if (existsSync(main)) return main;
+    const scratch = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    try {
+      await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', scratch], { cwd: ROOT });
+    } catch (error) {
+      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+      throw new Error(`the build failed:\n${stdout}\n${stderr}`);
+    }
+    try {
+      renameSync(scratch, target);
+    } catch {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    if (!existsSync(main)) throw new Error(`the build did not produce ${main}`);
+    return main;
+  })();
+  return built;
+}
+
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  for (const file of [...listFiles(path.join(ROOT, 'src')), path.join(ROOT, 'tsconfig.json')]) {
+    hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? listFiles(full) : [full];
+    });
+}
+
+/** DATABASE_URL for a child process on the test's database: PostgreSQL gets the test's schema. */
+export function databaseUrlOf(database: TestDatabase): string {
+  if (database.config.kind === 'sqlite') return database.config.filename;
+  const url = new URL(database.config.url);
+  if (database.schema) url.searchParams.set('options', `-c search_path=${database.schema}`);
+  return url.toString();
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  /** `http://127.0.0.1:<port>` (or https with TLS). */
+  readonly baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Spawns the built server without waiting for it (a start expected to fail, or one to watch). */
+export async function spawnServerProcess(env: Record<string, string>): Promise<Omit<ServerProcess, 'baseUrl'>> {
+  const main = await buildServer();
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
+  const child = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+const BANNER = /on (https?:\/\/[^\s]+:(\d+))/;
+
+/**
+ * Starts the built server and resolves once it has printed its banner, which it prints once it
+ * listens (readiness is the test's to check: some start with Redis down on purpose); rejects with
+ * its output if it exits first.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await spawnServerProcess(env);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = BANNER.exec(server.stdout());
+      if (match?.[1] && server.stdout().includes('API reference:')) {
+        server.child.stdout?.off('data', check);
+        resolve(match[1]);
+      }
+    };
+    server.child.stdout?.on('data', check);
+    check();
+    runInBackground(
+      server.exited.then((code) =>
+        reject(new Error(`server exited with ${String(code)}:\n${server.stdout()}\n${server.stderr()}`)),
+      ),
+      reject,
+    );
+  });
+  return { ...server, baseUrl };
+}
+
+/** Kills every child still running (afterEach / afterAll), so that no test leaves a server behind. */
+export async function killServerProcesses(): Promise<void> {
+  const children = [...running];
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) {
+            resolve();
+            return;
+          }
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
