@@ -16,7 +16,8 @@ const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
  * Finds out once, before any suite, whether PostgreSQL and Redis are reachable. Suites that need
- * one are skipped with a clear line when it is not, unless CI requires it (TEST_REQUIRE_POSTGRES).
+ * one are skipped with a clear line when it is not, unless CI requires it (TEST_REQUIRE_POSTGRES; Redis
+ * under CI=true or TEST_REQUIRE_REDIS).
  */
 export default async function setup(project: TestProject): Promise<void> {
   const postgresUrl = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
@@ -38,6 +39,9 @@ export default async function setup(project: TestProject): Promise<void> {
   const redisUrl = process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL;
   const redisError = process.env.TEST_REDIS_URL === 'off' ? 'disabled by TEST_REDIS_URL=off' : await probeTcp(redisUrl);
   if (redisError) {
+    if (process.env.TEST_REQUIRE_REDIS === 'true' || process.env.CI === 'true') {
+      throw new Error(`Redis is required (CI or TEST_REQUIRE_REDIS=true) but ${redisUrl} is not reachable: ${redisError}`);
+    }
     console.warn(`\n*** SKIPPING Redis suites: ${redisError} (${redisUrl}). ***\n`);
     project.provide('redisUrl', null);
   } else {
