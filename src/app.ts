@@ -13,6 +13,7 @@ import { answerBeforeRouting, answerUnparsableRequest } from './http/framework-e
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { genRequestId } from './http/request-id.js';
+import { recordRequestDurations } from './http/request-metrics.js';
 import { RouteIndex } from './http/routes-index.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -57,6 +58,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
+  recordRequestDurations(app, ctx.metrics);
 
   // Every request: its id on the response, then the guard of its area (partner key and rate
   // limit, or operator token), then JSON content negotiation for the API.
