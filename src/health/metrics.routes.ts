@@ -28,7 +28,10 @@ export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: {
             200: {
               description: 'The metrics.',
-              content: { [CONTENT_TYPES.prometheus]: { schema: Exposition }, [CONTENT_TYPES.openmetrics]: { schema: Exposition } },
+              content: {
+                [CONTENT_TYPES.prometheus]: { schema: Exposition },
+                [CONTENT_TYPES.openmetrics]: { schema: Exposition },
+              },
             },
             401: Type.Ref('ErrorEnvelope', { description: 'Missing or wrong operator bearer token.' }),
           },

@@ -62,7 +62,8 @@ export function parseExposition(text: string, format: Format): Exposition {
     if (meta) {
       const [, kind, name = '', rest = ''] = meta;
       if (!NAME.test(name)) throw new Error(`bad metric name at ${where}`);
-      if (format === 'openmetrics' && current !== name && families.has(name)) throw new Error(`family ${name} interleaved at ${where}`);
+      if (format === 'openmetrics' && current !== name && families.has(name))
+        throw new Error(`family ${name} interleaved at ${where}`);
       current = name;
       const family = families.get(name) ?? { type: 'untyped', samples: [] };
       if (kind === 'TYPE') {
@@ -82,7 +83,9 @@ export function parseExposition(text: string, format: Format): Exposition {
     const sample = parseSample(line, where);
     const family = current === null ? undefined : families.get(current);
     if (!family || current === null || !sampleNamesOf(current, family.type, format).includes(sample.name)) {
-      throw new Error(`sample ${sample.name} does not belong to the family declared before it (${current ?? 'none'}) at ${where}`);
+      throw new Error(
+        `sample ${sample.name} does not belong to the family declared before it (${current ?? 'none'}) at ${where}`,
+      );
     }
     family.samples.push(sample);
     samples.push(sample);

@@ -55,7 +55,12 @@ for (const dialect of DIALECTS) {
     }
 
     it('when the operator token is missing or wrong, or only a partner key is sent, then 401 in the error envelope', async () => {
-      for (const headers of [{}, { authorization: 'Bearer not-the-operator-token' }, { 'x-api-key': clinic.apiKey }]) {
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer not-the-operator-token' },
+        { 'x-api-key': clinic.apiKey },
+      ];
+      for (const headers of attempts) {
         const res = await t.request('GET', '/metrics', { headers });
         expect(res.status).toBe(401);
         expect(res.body).toEqual({
@@ -72,15 +77,18 @@ for (const dialect of DIALECTS) {
       ['application/openmetrics-text;version=1.0.0', 'application/openmetrics-text;version=1.0.0', OPENMETRICS, 'openmetrics'],
       ['the header Prometheus sends', PROMETHEUS_ACCEPT, OPENMETRICS, 'openmetrics'],
       ['application/json (what the API speaks; not refused here)', 'application/json', TEXT, 'prometheus'],
-    ] as const)('when the Accept header is %s, then 200 with the matching Content-Type and a parseable body', async (_, accept, type, format) => {
-      const res = await scrape(accept);
+    ] as const)(
+      'when the Accept header is %s, then 200 with the matching Content-Type and a parseable body',
+      async (_, accept, type, format) => {
+        const res = await scrape(accept);
 
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['content-type']).toBe(type);
-      const parsed = parseExposition(res.body, format);
-      expect(parsed.samples.length).toBeGreaterThan(10);
-      for (const name of REGISTERED_ELSEWHERE[format]) expect([...parsed.families.keys()]).toContain(name);
-    });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe(type);
+        const parsed = parseExposition(res.body, format);
+        expect(parsed.samples.length).toBeGreaterThan(10);
+        for (const name of REGISTERED_ELSEWHERE[format]) expect([...parsed.families.keys()]).toContain(name);
+      },
+    );
 
     it('when partner requests were answered, then the duration histogram has series by route pattern and status, never by id', async () => {
       const practitionerId = await createPractitioner(t, clinic);
@@ -118,8 +126,10 @@ for (const dialect of DIALECTS) {
       await scrape();
       const { samples } = await scrapeParsed();
       expect(
-        samples.find((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route === '/metrics' && s.labels.status_code === '200')
-          ?.value,
+        samples.find(
+          (s) =>
+            s.name === 'http_request_duration_seconds_count' && s.labels.route === '/metrics' && s.labels.status_code === '200',
+        )?.value,
       ).toBeGreaterThanOrEqual(1);
     });
 
@@ -178,7 +188,10 @@ describe('the metrics Accept negotiation', () => {
     ['application/openmetrics-text; version=0.0.1', 'prometheus'],
     ['text/plain;q=1, application/openmetrics-text;version=1.0.0;q=0.5', 'prometheus'],
     ['application/openmetrics-text;version=1.0.0;q=0, text/plain', 'prometheus'],
-    ['application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.2', 'openmetrics'],
+    [
+      'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.2',
+      'openmetrics',
+    ],
     ['image/png', 'prometheus'],
     ['', 'prometheus'],
   ] as const)('when Accept is "%s", then %s', (accept, format) => {
