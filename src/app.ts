@@ -17,7 +17,7 @@ import { recordRequestDurations } from './http/request-metrics.js';
 import { RouteIndex } from './http/routes-index.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
-import { logSerializers } from './logging.js';
+import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes.js';
 
@@ -36,9 +36,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     logger: {
       level: ctx.config.logLevel,
-      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; errors
-      // are logged without the driver's row data (see logging.ts).
-      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
+      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; a request
+      // is logged by its route pattern, not its URL; errors without the driver's row data (logging.ts).
+      redact: LOG_REDACT_PATHS,
       serializers: logSerializers,
       stream: options.logStream,
     },
