@@ -98,6 +98,8 @@ for (const dialect of DIALECTS) {
       expect((await partner.get('/api/external/patient/00000000-0000-4000-8000-000000000000')).status).toBe(404);
       expect((await partner.get(`/api/external/no-such-thing/${patientId}`)).status).toBe(404);
       expect((await t.request('GET', '/api/external/patient')).status).toBe(401);
+      // Refused by the router itself (a broken percent-escape), before any hook.
+      expect((await partner.get('/api/external/patient/%zz')).status).toBe(400);
 
       const { samples } = await scrapeParsed();
       const counts = samples.filter((s) => s.name === 'http_request_duration_seconds_count');
@@ -110,6 +112,7 @@ for (const dialect of DIALECTS) {
       expect(count('POST', '/api/external/practitioner', '200')).toBe(1);
       expect(count('GET', 'unmatched', '404')).toBe(1);
       expect(count('GET', 'unmatched', '401')).toBe(1);
+      expect(count('GET', 'unmatched', '400')).toBe(1);
       for (const sample of samples.filter((s) => s.name.startsWith('http_request_duration_seconds'))) {
         expect(Object.keys(sample.labels).sort()).toEqual(
           sample.name.endsWith('_bucket') ? ['le', 'method', 'route', 'status_code'] : ['method', 'route', 'status_code'],
