@@ -13,10 +13,11 @@ import { answerBeforeRouting, answerUnparsableRequest } from './http/framework-e
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { genRequestId } from './http/request-id.js';
+import { recordRequestDurations } from './http/request-metrics.js';
 import { RouteIndex } from './http/routes-index.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
-import { logSerializers } from './logging.js';
+import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes.js';
 
@@ -35,9 +36,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     logger: {
       level: ctx.config.logLevel,
-      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; errors
-      // are logged without the driver's row data (see logging.ts).
-      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
+      // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; a request
+      // is logged by its route pattern, not its URL; errors without the driver's row data (logging.ts).
+      redact: LOG_REDACT_PATHS,
       serializers: logSerializers,
       stream: options.logStream,
     },
@@ -57,6 +58,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
+  recordRequestDurations(app, ctx.metrics);
 
   // Every request: its id on the response, then the guard of its area (partner key and rate
   // limit, or operator token), then JSON content negotiation for the API.

@@ -37,6 +37,7 @@ export async function openRuntime(
     rateLimitStore,
     metrics: new Metrics(),
   };
+  if (database.poolUsage) ctx.metrics.observeDatabasePool(database.poolUsage);
   return {
     ctx,
     async close() {

@@ -1,5 +1,8 @@
+import { UNMATCHED_ROUTE } from './http/request-metrics.js';
+
 /**
- * How errors appear in the logs, for the server (Fastify's logger) and the standalone worker alike.
+ * How errors (and, below, requests) appear in the logs, for the server (Fastify's logger) and the
+ * standalone worker alike.
  *
  * Why not pino's default `err` serializer: it copies every enumerable property of the error, and
  * database drivers put row data there. A PostgreSQL constraint violation carries
@@ -32,8 +35,41 @@ export function errorForLog(value: unknown): LoggedError {
   return describe(value, 0);
 }
 
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- a type, not an interface: Fastify's serializer type wants an object with an index signature
+export type LoggedRequest = {
+  method: string;
+  /** The route pattern (`/api/external/patient/:patientId`), or `unmatched`: never the URL. */
+  route: string;
+  remoteAddress?: string;
+};
+
+/**
+ * pino serializer for the `req` key (Fastify's "incoming request" line). Fastify's own logs the raw
+ * URL, and a URL is client input that can carry anything: a name where an id belongs
+ * (`/patient/Vantongeren`), a search the API does not have (`?last_name=…&email=…`). So a request is
+ * logged by its method, the route pattern it matched and the client address; which record it
+ * touched is the audit trail's business, found by the request id. Headers are never logged
+ * (credentials: `x-api-key`, `authorization`, `cookie`), nor is the body (PHI).
+ */
+export function requestForLog(value: unknown): LoggedRequest {
+  const request = (value ?? {}) as { method?: unknown; ip?: unknown; routeOptions?: { url?: unknown } };
+  return {
+    method: typeof request.method === 'string' ? request.method : 'UNKNOWN',
+    route: typeof request.routeOptions?.url === 'string' ? request.routeOptions.url : UNMATCHED_ROUTE,
+    ...(typeof request.ip === 'string' ? { remoteAddress: request.ip } : {}),
+  };
+}
+
 /** The serializers of every pino logger of the service. */
-export const logSerializers = { err: errorForLog };
+export const logSerializers = { err: errorForLog, req: requestForLog };
+
+/**
+ * Credentials censored wherever a log call puts request headers (the serializers above never do:
+ * this guards a future `log.info({ headers })`). pino redacts after serializing.
+ */
+export const LOG_REDACT_PATHS = ['authorization', 'x-api-key', 'cookie', 'set-cookie'].flatMap((header) =>
+  ['headers', 'req.headers', 'request.headers', 'res.headers'].map((at) => `${at}["${header}"]`),
+);
 
 function describe(value: unknown, depth: number): LoggedError {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolUsage } from './db/create-db.js';
 
 /**
  * The process's Prometheus metrics, on a registry of its own (not prom-client's global one), so
@@ -59,5 +60,43 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * The PostgreSQL connection pool, read when scraped (the gauges' `collect`), so the numbers are
+   * those of the scrape's moment. Called only with a pool: on SQLite (one connection in the process,
+   * nothing to wait for) these gauges are absent.
+   */
+  observeDatabasePool(usage: () => PoolUsage): void {
+    const gauges = [
+      new Gauge({
+        name: 'db_pool_connections',
+        help: 'Open connections of the PostgreSQL pool, by state (idle, in_use)',
+        labelNames: ['state'] as const,
+        registers: [],
+        collect() {
+          const now = usage();
+          this.set({ state: 'idle' }, now.idle);
+          this.set({ state: 'in_use' }, now.total - now.idle);
+        },
+      }),
+      new Gauge({
+        name: 'db_pool_waiting_requests',
+        help: 'Queries waiting for a connection of the PostgreSQL pool (every connection is in use)',
+        registers: [],
+        collect() {
+          this.set(usage().waiting);
+        },
+      }),
+      new Gauge({
+        name: 'db_pool_max_connections',
+        help: 'The most connections the PostgreSQL pool opens',
+        registers: [],
+        collect() {
+          this.set(usage().max);
+        },
+      }),
+    ];
+    for (const gauge of gauges) this.registry.registerMetric(gauge);
   }
 }

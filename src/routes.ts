@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { healthRoutes } from './health/health.routes.js';
+import { metricsRoutes } from './health/metrics.routes.js';
 import { medicationRequestAdminRoutes } from './medication-requests/medication-request.admin-routes.js';
 import { medicationRequestRoutes } from './medication-requests/medication-request.routes.js';
 import { sandboxRoutes } from './medication-requests/sandbox.routes.js';
@@ -15,6 +16,7 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes(ctx));
+  await app.register(metricsRoutes(ctx));
   await app.register(practitionerRoutes(ctx));
   await app.register(patientRoutes(ctx));
   await app.register(carrierRoutes(ctx));

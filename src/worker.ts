@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
-import { logSerializers } from './logging.js';
+import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /**
@@ -13,7 +13,12 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
 
   // Errors are logged without the driver's row data (PHI), as in the server: see logging.ts.
-  const logger = pino({ level: config.logLevel, base: { process: 'webhook-worker' }, serializers: logSerializers });
+  const logger = pino({
+    level: config.logLevel,
+    base: { process: 'webhook-worker' },
+    serializers: logSerializers,
+    redact: LOG_REDACT_PATHS,
+  });
   const runtime = await openRuntime(config);
   const worker = await WebhookWorker.start(runtime.ctx, { logger });
   logger.info(

@@ -14,6 +14,19 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Closes every connection. */
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's counts right now, read by the metrics at scrape time. SQLite has no pool. */
+  poolUsage?: () => PoolUsage;
+}
+
+/** How the PostgreSQL pool is used at one moment (pg.Pool's own counters). */
+export interface PoolUsage {
+  /** Open connections, idle or lent out. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection because every one is lent out. */
+  waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
 }
 
 export interface PostgresOptions {
@@ -27,15 +40,17 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   if (config.kind === 'postgres') {
     // int8 (counts, sums) as JS numbers: every value we count fits in 2^53.
     pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+    const max = options.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: config.url,
-      max: options.poolSize ?? 10,
+      max,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     // An idle client's error (the server restarting) must not crash the process.
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const poolUsage = (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
+    return { db, dialect: 'postgres', close: () => db.destroy(), poolUsage };
   }
 
   if (config.filename !== ':memory:') mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true });

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { areaOfPath } from './areas.js';
 import { sendError, toAppError } from './error-handler.js';
 import { guardPartnerRequest } from './partner-guard.js';
+import { observeRequest } from './request-metrics.js';
 
 /**
  * Fastify's `frameworkErrors`: requests the router refuses before any hook runs (a broken
@@ -33,6 +34,8 @@ async function answerRefusal(ctx: AppContext, error: FastifyError, request: Fast
     refusal = toAppError(guardError);
   }
   sendError(request, reply, refusal);
+  // The router refused it before any hook: onResponse, which counts every other request, never runs.
+  observeRequest(ctx.metrics, request, reply);
 }
 
 function routerRefusal(error: FastifyError): AppError {

@@ -1,0 +1,22 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Metrics } from '../metrics.js';
+
+/** The `route` label of requests no route matched (404, 405): one series, whatever the URL. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Observes every answered request in `http_request_duration_seconds`, labelled by the route
+ * pattern (`/api/external/patient/:id`), never by the URL: ids would make a series per patient.
+ * /metrics itself is counted too, so a scraper's own traffic is visible.
+ */
+export function recordRequestDurations(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => observeRequest(metrics, request, reply));
+}
+
+/** One answered request; also called for the requests the router refuses, which skip the hooks. */
+export function observeRequest(metrics: Metrics, request: FastifyRequest, reply: FastifyReply): void {
+  metrics.httpRequestDuration.observe(
+    { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: String(reply.statusCode) },
+    reply.elapsedTime / 1000,
+  );
+}
