@@ -80,6 +80,11 @@ export class AuditReadBuffer {
     return run;
   }
 
+  /** Resolves once the flushes under way (the timer's included) have ended, without starting one. */
+  whenIdle(): Promise<void> {
+    return this.tail;
+  }
+
   /**
    * Stops the timer and writes what is left (graceful shutdown; runtime.close() calls it before
    * closing the database). If that last write fails, the rows go to the error log (ids only, no

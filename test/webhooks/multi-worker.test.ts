@@ -58,7 +58,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     clinicId = clinic.clinic_id;
     for (const receiver of receivers) {
       const identity = { clinicId, apiKeyId: key.api_key_id };
-      await registerWebhook(api.ctx, identity, { clinic_id: clinicId, webhook_url: receiver.url() }, partnerAuditContext(identity));
+      await registerWebhook(
+        api.ctx,
+        identity,
+        { clinic_id: clinicId, webhook_url: receiver.url() },
+        partnerAuditContext(identity),
+      );
     }
   });
   afterAll(async () => {

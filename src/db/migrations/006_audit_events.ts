@@ -22,16 +22,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('audit_events_at_idx').on('audit_events').columns(['at', 'id']).execute();
   for (const column of ['resource_id', 'clinic_id', 'action']) {
-    await db.schema
-      .createIndex(`audit_events_${column}_idx`)
-      .on('audit_events')
-      .columns([column, 'at', 'id'])
-      .execute();
+    await db.schema.createIndex(`audit_events_${column}_idx`).on('audit_events').columns([column, 'at', 'id']).execute();
   }
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`
-      create function audit_events_append_only() returns trigger language plpgsql as $$
+      create or replace function audit_events_append_only() returns trigger language plpgsql as $$
       begin
         raise exception 'audit_events is append-only: % refused', tg_op;
       end $$`.execute(db);
