@@ -5,6 +5,9 @@ import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
 import { Metrics } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
+import { pino, type Logger } from 'pino';
+import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
+import { logSerializers } from './logging.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -18,7 +21,13 @@ export interface Runtime {
  */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; rateLimitStore?: RateLimitStore; postgres?: PostgresOptions } = {},
+  options: {
+    clock?: Clock;
+    rateLimitStore?: RateLimitStore;
+    postgres?: PostgresOptions;
+    /** Where the audit buffer logs a failed write (default: stdout at LOG_LEVEL); tests pass a scheduler to flush by hand. */
+    audit?: { logger?: Logger; scheduler?: FlushScheduler };
+  } = {},
 ): Promise<Runtime> {
   const database = openDatabase(config.database, options.postgres);
   try {
@@ -28,21 +37,36 @@ export async function openRuntime(
     throw error;
   }
   const rateLimitStore: RateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  const clock = options.clock ?? systemClock;
+  const metrics = new Metrics();
+  const audit = new AuditReadBuffer({
+    db: database.db,
+    clock,
+    metrics,
+    logger: options.audit?.logger ?? pino({ level: config.logLevel, serializers: logSerializers }),
+    ...(options.audit?.scheduler ? { scheduler: options.audit.scheduler } : {}),
+  });
   const ctx: AppContext = {
     config,
     db: database.db,
     dialect: database.dialect,
-    clock: options.clock ?? systemClock,
+    clock,
     outbox: new OutboxNotifier(),
     rateLimitStore,
-    metrics: new Metrics(),
+    metrics,
+    audit,
   };
   if (database.poolUsage) ctx.metrics.observeDatabasePool(database.poolUsage);
   return {
     ctx,
     async close() {
-      await rateLimitStore.close?.();
-      await database.close();
+      // The audit trail's last reads are written first, while the database is still open.
+      try {
+        await audit.close();
+      } finally {
+        await rateLimitStore.close?.();
+        await database.close();
+      }
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { OutboxNotifier } from './events/outbox.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
 import type { Metrics } from './metrics.js';
+import type { AuditReadBuffer } from './audit/audit-buffer.js';
 
 /**
  * What services need from the outside world, built once in main.ts (or by a test) and passed
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly rateLimitStore: RateLimitStore;
   /** This process's Prometheus metrics (GET /metrics). */
   readonly metrics: Metrics;
+  /** The audit trail's read buffer (changes are recorded in their own transaction instead). */
+  readonly audit: AuditReadBuffer;
   readonly logger?: FastifyBaseLogger;
 }
 
@@ -30,6 +33,9 @@ export interface AppContext {
 
 /** Reads only. */
 export type ReadContext = Pick<AppContext, 'db'>;
+
+/** Reads that the audit trail records (who was shown which patient, order...). */
+export type AuditedReadContext = Pick<AppContext, 'db' | 'audit'>;
 
 /** A service that writes: the database (and its dialect), the clock and the settings. */
 export type ServiceContext = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;

@@ -58,6 +58,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Audit trail read rows recorded and not yet written (the buffer flushes every 250 ms). */
+  readonly auditBufferedReads = new Gauge({
+    name: 'audit_buffered_reads',
+    help: 'Audit trail read rows recorded in memory and not yet written to the database',
+    registers: [this.registry],
+  });
+
+  /** Failed writes of buffered audit reads (the rows are kept and retried). */
+  readonly auditFlushFailures = new Counter({
+    name: 'audit_flush_failures_total',
+    help: 'Failed writes of buffered audit trail reads (the rows are kept and written on a later flush)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

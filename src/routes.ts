@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
+import { auditAdminRoutes } from './audit/audit.admin-routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './health/metrics.routes.js';
 import { medicationRequestAdminRoutes } from './medication-requests/medication-request.admin-routes.js';
@@ -28,4 +29,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(carrierAdminRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(webhookAdminRoutes(ctx));
+  await app.register(auditAdminRoutes(ctx));
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { AuditTables } from '../audit/audit.tables.js';
 import type { ClinicTables } from '../clinics/clinic.tables.js';
 import type { OutboxTables } from '../events/outbox.tables.js';
 import type { MedicationTables } from '../medications/medication.tables.js';
@@ -23,7 +24,8 @@ export interface Database
     ShippingTables,
     OutboxTables,
     MedicationRequestTables,
-    WebhookTables {}
+    WebhookTables,
+    AuditTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

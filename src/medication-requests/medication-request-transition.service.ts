@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { EventWriterContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import type { Trx } from '../db/database.js';
 import { isoNow } from '../clock.js';
 import { conflict, fieldError, notFound } from '../errors.js';
@@ -125,7 +127,8 @@ async function loadForUpdate(trx: Trx, scope: Scope, medicationRequestId: string
 
 /**
  * One transition of one order (operator status change, partner cancellation), in its own
- * transaction. `shipped` needs a tracking number from the operator; only `shipped` takes one.
+ * transaction, audited in it (`transition`, or `cancel` for a partner's cancellation). `shipped`
+ * needs a tracking number from the operator; only `shipped` takes one.
  */
 export async function transitionMedicationRequest(
   ctx: EventWriterContext,
@@ -133,6 +136,7 @@ export async function transitionMedicationRequest(
   medicationRequestId: string,
   to: MedicationRequestStatus,
   actor: Actor,
+  audit: AuditContext,
   trackingNumber?: string,
 ): Promise<MedicationRequestViewData> {
   if (trackingNumber !== undefined && to !== 'shipped') {
@@ -143,7 +147,11 @@ export async function transitionMedicationRequest(
   }
   const order = await withOutbox(ctx, async (tx) => {
     const current = await loadForUpdate(tx.trx, scope, medicationRequestId);
-    return applyTransition(tx, isoNow(ctx.clock), current, to, actor, trackingNumber?.trim());
+    const now = isoNow(ctx.clock);
+    const updated = await applyTransition(tx, now, current, to, actor, trackingNumber?.trim());
+    const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
+    await recordChange(tx.trx, now, audit, action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+    return updated;
   });
   return loadMedicationRequestView(ctx.db, order);
 }
@@ -153,18 +161,22 @@ export async function cancelMedicationRequest(
   ctx: EventWriterContext,
   identity: PartnerIdentity,
   medicationRequestId: string,
+  audit: AuditContext,
 ): Promise<MedicationRequestViewData> {
-  return transitionMedicationRequest(ctx, { clinicId: identity.clinicId }, medicationRequestId, 'cancelled', 'partner');
+  return transitionMedicationRequest(ctx, { clinicId: identity.clinicId }, medicationRequestId, 'cancelled', 'partner', audit);
 }
 
 /**
  * The sandbox: moves an order to its next state, or to `to` through every legal step, all in one
  * transaction (each step gets its history row and event; shipping gets a test tracking number).
+ * A partner's advance is audited as one `transition`; the development timer's (no request, no
+ * actor, `audit` null) is not.
  */
 export async function advanceMedicationRequest(
   ctx: EventWriterContext,
   scope: Scope,
   medicationRequestId: string,
+  audit: AuditContext | null,
   to?: MedicationRequestStatus,
 ): Promise<MedicationRequestViewData> {
   const order = await withOutbox(ctx, async (tx) => {
@@ -188,6 +200,13 @@ export async function advanceMedicationRequest(
       // (the outbox is delivered in (created_at, id) order).
       const at = new Date(start + i).toISOString();
       current = await applyTransition(tx, at, current, step, 'sandbox');
+    }
+    if (audit) {
+      await recordChange(tx.trx, isoNow(ctx.clock), audit, 'transition', {
+        type: 'medication_request',
+        id: current.id,
+        clinicId: current.clinic_id,
+      });
     }
     return current;
   });

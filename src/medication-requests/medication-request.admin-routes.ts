@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { operatorAudit } from '../http/audit-context.js';
 import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
 import { getMedicationRequestForOperator, listMedicationRequests } from './medication-request-admin.service.js';
 import { transitionMedicationRequest } from './medication-request-transition.service.js';
@@ -27,7 +28,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
       },
       async (request) => ({
         success: true as const,
-        data: await listMedicationRequests(ctx, request.query),
+        data: await listMedicationRequests(ctx, request.query, operatorAudit(request)),
         message: 'Medication requests',
       }),
     );
@@ -45,7 +46,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
       },
       async (request) => ({
         success: true as const,
-        data: await getMedicationRequestForOperator(ctx, request.params.id),
+        data: await getMedicationRequestForOperator(ctx, request.params.id, operatorAudit(request)),
         message: 'Medication request retrieved successfully',
       }),
     );
@@ -75,6 +76,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
           request.params.id,
           request.body.status,
           'operator',
+          operatorAudit(request),
           request.body.tracking_number,
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };

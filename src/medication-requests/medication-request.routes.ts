@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import { cancelMedicationRequest } from './medication-request-transition.service.js';
@@ -37,7 +38,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         },
       },
       async (request) => {
-        const data = await createMedicationRequest(ctx, partnerOf(request), request.body);
+        const data = await createMedicationRequest(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Medication request created successfully' };
       },
     );
@@ -56,7 +57,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         },
       },
       async (request) => {
-        const data = await getMedicationRequest(ctx, partnerOf(request), request.params.id);
+        const data = await getMedicationRequest(ctx, partnerOf(request), request.params.id, partnerAudit(request));
         return { success: true as const, data, message: 'Medication request retrieved successfully' };
       },
     );
@@ -82,7 +83,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         },
       },
       async (request) => {
-        const data = await cancelMedicationRequest(ctx, partnerOf(request), request.params.id);
+        const data = await cancelMedicationRequest(ctx, partnerOf(request), request.params.id, partnerAudit(request));
         return { success: true as const, data, message: 'Medication request cancelled' };
       },
     );
@@ -101,7 +102,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         },
       },
       async (request) => {
-        const data = await createRefill(ctx, partnerOf(request), request.body);
+        const data = await createRefill(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Refill request created successfully' };
       },
     );
@@ -120,7 +121,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         },
       },
       async (request) => {
-        const data = await getRefillRequest(ctx, partnerOf(request), request.params.id);
+        const data = await getRefillRequest(ctx, partnerOf(request), request.params.id, partnerAudit(request));
         return { success: true as const, data, message: 'Refill request retrieved successfully' };
       },
     );

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { EventWriterContext, ReadContext } from '../context.js';
+import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
@@ -33,6 +35,7 @@ export async function createMedicationRequest(
   ctx: EventWriterContext,
   identity: PartnerIdentity,
   input: CreateMedicationRequestInput,
+  audit: AuditContext,
 ): Promise<{ medication_request_id: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const clinicId = identity.clinicId;
@@ -102,9 +105,10 @@ export async function createMedicationRequest(
     return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
 
-  await withOutbox(ctx, (tx) =>
-    storeNewMedicationRequest(tx, order, { id: prescriptionId, original_prescription_id: null }, items),
-  );
+  await withOutbox(ctx, async (tx) => {
+    await storeNewMedicationRequest(tx, order, { id: prescriptionId, original_prescription_id: null }, items);
+    await recordChange(tx.trx, now, audit, 'create', { type: 'medication_request', id: order.id, clinicId });
+  });
   return { medication_request_id: order.id };
 }
 
@@ -147,14 +151,16 @@ export async function storeNewMedicationRequest(
   });
 }
 
-/** GET /api/external/medication-order/{id}: another clinic's order is not found. */
+/** GET /api/external/medication-order/{id}: another clinic's order is not found. Audited as a read. */
 export async function getMedicationRequest(
-  ctx: ReadContext,
+  ctx: AuditedReadContext,
   identity: PartnerIdentity,
   medicationRequestId: string,
+  audit: AuditContext,
 ): Promise<MedicationRequestViewData> {
   const order = await repo.findMedicationRequest(ctx.db, identity.clinicId, medicationRequestId);
   if (!order) throw notFound('Medication request not found');
+  ctx.audit.recordReads(audit, [{ type: 'medication_request', id: order.id, clinicId: order.clinic_id }]);
   return loadMedicationRequestView(ctx.db, order);
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { EventWriterContext, ReadContext } from '../context.js';
+import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
 import { type AppError, notFound, validationError } from '../errors.js';
@@ -43,6 +45,7 @@ export async function createRefill(
   ctx: EventWriterContext,
   identity: PartnerIdentity,
   input: RefillInput,
+  audit: AuditContext,
 ): Promise<{ refill_request_id: string; medication_order_id: string }> {
   const clinicId = identity.clinicId;
   const order = await requests.findMedicationRequest(ctx.db, clinicId, input.medication_request_id);
@@ -149,6 +152,14 @@ export async function createRefill(
         created_at: now,
         updated_at: now,
       });
+      await recordChange(
+        trx,
+        now,
+        audit,
+        'create',
+        { type: 'refill_request', id: refillRequestId, clinicId },
+        { type: 'medication_request', id: newMedicationRequest.id, clinicId },
+      );
     });
   } catch (error) {
     if (constraintViolation(error) === 'unique') throw refillError(REFILL_MESSAGES.exists, 'already has an open refill request');
@@ -157,14 +168,16 @@ export async function createRefill(
   return { refill_request_id: refillRequestId, medication_order_id: newMedicationRequest.id };
 }
 
-/** GET /api/external/refill-request/{id}: another clinic's refill request is not found. */
+/** GET /api/external/refill-request/{id}: another clinic's refill request is not found. Audited as a read. */
 export async function getRefillRequest(
-  ctx: ReadContext,
+  ctx: AuditedReadContext,
   identity: PartnerIdentity,
   refillRequestId: string,
+  audit: AuditContext,
 ): Promise<RefillRequestViewData> {
   const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
   if (!row) throw notFound('Refill request not found');
+  ctx.audit.recordReads(audit, [{ type: 'refill_request', id: row.id, clinicId: row.clinic_id }]);
   const order = await requests.findMedicationRequest(ctx.db, identity.clinicId, row.new_medication_request_id);
   return {
     refill_request_id: row.id,

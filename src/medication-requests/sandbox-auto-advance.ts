@@ -19,7 +19,7 @@ export async function autoAdvanceOnce(ctx: Ctx, intervalMs: number): Promise<num
   let moved = 0;
   for (const order of due) {
     try {
-      await advanceMedicationRequest(ctx, 'all', order.id);
+      await advanceMedicationRequest(ctx, 'all', order.id, null);
       moved += 1;
     } catch (error) {
       // A lost race (409) just means the order moved on its own; anything else is logged, not fatal.

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, notFoundError, partnerErrors } from '../http/schemas.js';
 import { advanceMedicationRequest } from './medication-request-transition.service.js';
@@ -40,6 +41,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ctx,
           { clinicId: partnerOf(request).clinicId },
           request.params.id,
+          partnerAudit(request),
           request.body.to,
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import { PatientCreateBody, PatientCreated, PatientParams, PatientRecord } from './patient.schemas.js';
@@ -25,7 +26,7 @@ export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await createPatient(ctx, partnerOf(request), request.body);
+        const data = await createPatient(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Patient created successfully' };
       },
     );
@@ -47,7 +48,7 @@ export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await getPatient(ctx, partnerOf(request), request.params.patientId);
+        const data = await getPatient(ctx, partnerOf(request), request.params.patientId, partnerAudit(request));
         return { success: true as const, data, message: 'Patient retrieved successfully' };
       },
     );

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { ReadContext, ServiceContext } from '../context.js';
+import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import type { PatientTable } from './patient.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -25,6 +27,7 @@ export async function createPatient(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: PatientCreateInput,
+  audit: AuditContext,
 ): Promise<{ patient_id: string }> {
   await assertClinicScope(ctx, identity, input.assigned_clinic, 'assigned_clinic');
 
@@ -60,14 +63,23 @@ export async function createPatient(
     postal_code: address.postalCode,
     created_at: isoNow(ctx.clock),
   };
-  await repo.insertPatient(ctx.db, row);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertPatient(trx, row);
+    await recordChange(trx, row.created_at, audit, 'create', { type: 'patient', id: row.id, clinicId: row.clinic_id });
+  });
   return { patient_id: row.id };
 }
 
-/** A patient of the key's clinic; another clinic's is not found (404), like an unknown id. */
-export async function getPatient(ctx: ReadContext, identity: PartnerIdentity, patientId: string): Promise<PatientRecord> {
+/** A patient of the key's clinic; another clinic's is not found (404), like an unknown id. Audited as a read. */
+export async function getPatient(
+  ctx: AuditedReadContext,
+  identity: PartnerIdentity,
+  patientId: string,
+  audit: AuditContext,
+): Promise<PatientRecord> {
   const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
   if (!row) throw notFound('Patient not found');
+  ctx.audit.recordReads(audit, [{ type: 'patient', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import { PractitionerCreateBody, PractitionerCreated, PractitionerParams, PractitionerRecord } from './practitioner.schemas.js';
@@ -24,7 +25,7 @@ export function practitionerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await createPractitioner(ctx, partnerOf(request), request.body);
+        const data = await createPractitioner(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Practitioner created successfully' };
       },
     );
@@ -46,7 +47,7 @@ export function practitionerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await getPractitioner(ctx, partnerOf(request), request.params.practitionerId);
+        const data = await getPractitioner(ctx, partnerOf(request), request.params.practitionerId, partnerAudit(request));
         return { success: true as const, data, message: 'Practitioner retrieved successfully' };
       },
     );

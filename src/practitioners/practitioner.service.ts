@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { ReadContext, ServiceContext } from '../context.js';
+import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -23,6 +25,7 @@ export async function createPractitioner(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: PractitionerCreateInput,
+  audit: AuditContext,
 ): Promise<{ practitioner_id: string }> {
   await assertClinicScope(ctx, identity, input.assigned_clinic, 'assigned_clinic');
 
@@ -51,18 +54,23 @@ export async function createPractitioner(
     status: INITIAL_STATUS,
     created_at: isoNow(ctx.clock),
   };
-  await repo.insertPractitioner(ctx.db, row);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertPractitioner(trx, row);
+    await recordChange(trx, row.created_at, audit, 'create', { type: 'practitioner', id: row.id, clinicId: row.clinic_id });
+  });
   return { practitioner_id: row.id };
 }
 
-/** A practitioner of the key's clinic; another clinic's is not found (404), like an unknown id. */
+/** A practitioner of the key's clinic; another clinic's is not found (404), like an unknown id. Audited as a read. */
 export async function getPractitioner(
-  ctx: ReadContext,
+  ctx: AuditedReadContext,
   identity: PartnerIdentity,
   practitionerId: string,
+  audit: AuditContext,
 ): Promise<PractitionerRecord> {
   const row = await repo.findPractitioner(ctx.db, identity.clinicId, practitionerId);
   if (!row) throw notFound('Practitioner not found');
+  ctx.audit.recordReads(audit, [{ type: 'practitioner', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
 }
 

@@ -1,4 +1,6 @@
-import type { EventWriterContext, ReadContext } from '../context.js';
+import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import { isoNow } from '../clock.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { conflict, notFound } from '../errors.js';
@@ -19,8 +21,12 @@ import type { WebhookDeliveryAttemptTable, WebhookEndpointTable } from './webhoo
 
 /** The operator's tools: the delivery log, replay, and endpoint states. Unscoped: the operator sees every clinic. */
 
-/** A page of deliveries, newest first; `next_cursor` continues after the last one. */
-export async function listDeliveries(ctx: ReadContext, filter: DeliveryListQuery): Promise<Page<DeliveryView>> {
+/** A page of deliveries, newest first; `next_cursor` continues after the last one. Each one listed is audited as read. */
+export async function listDeliveries(
+  ctx: AuditedReadContext,
+  filter: DeliveryListQuery,
+  audit: AuditContext,
+): Promise<Page<DeliveryView>> {
   const limit = filter.limit ?? 50;
   const rows = await deliveries.listDeliveries(
     ctx.db,
@@ -33,13 +39,19 @@ export async function listDeliveries(ctx: ReadContext, filter: DeliveryListQuery
     },
     limit + 1,
   );
-  return toPage(rows, limit, (page) => page.map(toDeliveryView));
+  const page = toPage(rows, limit, (listed) => listed.map(toDeliveryView));
+  ctx.audit.recordReads(
+    audit,
+    page.items.map((d) => ({ type: 'webhook_delivery', id: d.delivery_id, clinicId: d.clinic_id })),
+  );
+  return page;
 }
 
-/** One delivery with every attempt and the exact body sent. */
-export async function getDelivery(ctx: ReadContext, deliveryId: string): Promise<DeliveryDetailView> {
+/** One delivery with every attempt and the exact body sent. Audited as a read. */
+export async function getDelivery(ctx: AuditedReadContext, deliveryId: string, audit: AuditContext): Promise<DeliveryDetailView> {
   const row = await deliveries.findDeliveryWithUrl(ctx.db, deliveryId);
   if (!row) throw notFound('Webhook delivery not found');
+  ctx.audit.recordReads(audit, [{ type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id }]);
   const attempts = await deliveries.listAttempts(ctx.db, deliveryId);
   return { ...toDeliveryView(row), body: row.body, attempts: attempts.map(toAttemptView) };
 }
@@ -50,7 +62,7 @@ export async function getDelivery(ctx: ReadContext, deliveryId: string): Promise
  * worker makes the attempt (this answers at once, with the delivery queued); if it fails, the
  * schedule continues from the attempts already made, so an exhausted delivery fails again.
  */
-export async function retryDelivery(ctx: EventWriterContext, deliveryId: string): Promise<DeliveryView> {
+export async function retryDelivery(ctx: EventWriterContext, deliveryId: string, audit: AuditContext): Promise<DeliveryView> {
   return withOutbox(ctx, async ({ trx, wakeWorkers }) => {
     const row = await deliveries.findDeliveryForUpdate(trx, deliveryId, ctx.dialect);
     if (!row) throw notFound('Webhook delivery not found');
@@ -71,6 +83,7 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string)
       claim_token: null,
       updated_at: now,
     });
+    await recordChange(trx, now, audit, 'retry', { type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id });
     await wakeWorkers();
     return toDeliveryView({
       ...row,
@@ -84,8 +97,17 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string)
   });
 }
 
-export async function listEndpoints(ctx: ReadContext, filter: OperatorEndpointQuery): Promise<OperatorEndpointView[]> {
+/** Live endpoints of every clinic, or of one; each one listed is audited as read. */
+export async function listEndpoints(
+  ctx: AuditedReadContext,
+  filter: OperatorEndpointQuery,
+  audit: AuditContext,
+): Promise<OperatorEndpointView[]> {
   const rows = await repo.listEndpointsForOperator(ctx.db, { clinicId: filter.clinic_id, status: filter.status });
+  ctx.audit.recordReads(
+    audit,
+    rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
+  );
   return rows.map(toOperatorEndpoint);
 }
 
@@ -97,12 +119,15 @@ export async function enableEndpoint(
   ctx: EventWriterContext,
   endpointId: string,
   redeliverFailed: boolean,
+  audit: AuditContext,
 ): Promise<EnabledEndpointView> {
   const redelivered = await withOutbox(ctx, async ({ trx, wakeWorkers }) => {
     const endpoint = await repo.findEndpointById(trx, endpointId);
     if (!endpoint || endpoint.deleted_at !== null) throw notFound('Webhook endpoint not found');
     await repo.enableEndpoint(trx, endpointId);
-    const requeued = redeliverFailed ? await deliveries.requeueFailedOfEndpoint(trx, endpointId, isoNow(ctx.clock)) : 0;
+    const now = isoNow(ctx.clock);
+    const requeued = redeliverFailed ? await deliveries.requeueFailedOfEndpoint(trx, endpointId, now) : 0;
+    await recordChange(trx, now, audit, 'update', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
     if (requeued > 0) await wakeWorkers();
     return requeued;
   });

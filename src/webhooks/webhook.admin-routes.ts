@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { operatorAudit } from '../http/audit-context.js';
 import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
 import {
   Delivery,
@@ -35,7 +36,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await listDeliveries(ctx, request.query),
+        data: await listDeliveries(ctx, request.query, operatorAudit(request)),
         message: 'Webhook deliveries',
       }),
     );
@@ -53,7 +54,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await getDelivery(ctx, request.params.id),
+        data: await getDelivery(ctx, request.params.id, operatorAudit(request)),
         message: 'Webhook delivery',
       }),
     );
@@ -77,7 +78,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await retryDelivery(ctx, request.params.id),
+        data: await retryDelivery(ctx, request.params.id, operatorAudit(request)),
         message: 'Webhook delivery queued for an attempt now',
       }),
     );
@@ -99,7 +100,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: { endpoints: await listEndpoints(ctx, request.query) },
+        data: { endpoints: await listEndpoints(ctx, request.query, operatorAudit(request)) },
         message: 'Webhook endpoints',
       }),
     );
@@ -120,7 +121,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await enableEndpoint(ctx, request.params.id, request.query.redeliver_failed ?? false),
+        data: await enableEndpoint(ctx, request.params.id, request.query.redeliver_failed ?? false, operatorAudit(request)),
         message: 'Webhook endpoint enabled',
       }),
     );

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import {
@@ -38,7 +39,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await registerWebhook(ctx, partnerOf(request), request.body);
+        const data = await registerWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         return {
           success: true as const,
           data,
@@ -64,7 +65,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await listWebhooks(ctx, partnerOf(request), request.query.clinic_id);
+        const data = await listWebhooks(ctx, partnerOf(request), request.query.clinic_id, partnerAudit(request));
         return { success: true as const, data, message: 'Webhooks retrieved successfully' };
       },
     );
@@ -82,7 +83,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await deleteWebhook(ctx, partnerOf(request), request.body);
+        const data = await deleteWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Webhook deleted successfully' };
       },
     );
@@ -104,7 +105,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await testWebhook(ctx, partnerOf(request), request.body);
+        const data = await testWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         const message = data.delivered
           ? `Test event delivered (HTTP ${data.status_code ?? ''})`
           : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : (data.error ?? 'no response')}`;

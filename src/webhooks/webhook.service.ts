@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { ServiceContext } from '../context.js';
+import type { AuditedReadContext, ServiceContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
 import { fieldError, notFound, validationError } from '../errors.js';
@@ -28,6 +30,7 @@ export async function registerWebhook(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_url: string },
+  audit: AuditContext,
   resolve?: ResolveAll,
 ): Promise<{ webhook_id: string; secret: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
@@ -60,6 +63,7 @@ export async function registerWebhook(
         );
       }
       await repo.insertEndpoint(trx, row);
+      await recordChange(trx, row.created_at, audit, 'create', { type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id });
     });
   } catch (error) {
     if (constraintViolation(error) === 'unique') throw duplicateUrl();
@@ -75,24 +79,32 @@ export async function deleteWebhook(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
+  audit: AuditContext,
 ): Promise<{ webhook_id: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   await ctx.db.transaction().execute(async (trx) => {
     const now = isoNow(ctx.clock);
     if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw webhookNotFound();
     await deliveries.closePendingOfEndpoint(trx, input.webhook_id, 'cancelled', now, 'endpoint deleted');
+    await recordChange(trx, now, audit, 'delete', { type: 'webhook_endpoint', id: input.webhook_id, clinicId: input.clinic_id });
   });
   return { webhook_id: input.webhook_id };
 }
 
-/** The clinic's endpoints (never their secrets). */
+/** The clinic's endpoints (never their secrets); each one listed is audited as read. */
 export async function listWebhooks(
-  ctx: ServiceContext,
+  ctx: ServiceContext & AuditedReadContext,
   identity: PartnerIdentity,
   clinicId: string | undefined,
+  audit: AuditContext,
 ): Promise<WebhookEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
-  return (await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId)).map(toEndpointView);
+  const rows = await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId);
+  ctx.audit.recordReads(
+    audit,
+    rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
+  );
+  return rows.map(toEndpointView);
 }
 
 /**
@@ -105,6 +117,7 @@ export async function testWebhook(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
+  audit: AuditContext,
   sender?: WebhookSender,
 ): Promise<TestCallOutcomeView> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
@@ -159,6 +172,7 @@ export async function testWebhook(
       response_body: outcome.responseBody,
       error: outcome.error,
     });
+    await recordChange(trx, at, audit, 'test', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
   });
   return {
     webhook_id: endpoint.id,

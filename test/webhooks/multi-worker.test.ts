@@ -4,6 +4,7 @@ import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig } from '../../src/config.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { createHttpSender, type WebhookSender } from '../../src/webhooks/http-sender.js';
+import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -56,10 +57,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     const key = await issueApiKey(api.ctx, clinic.clinic_id);
     clinicId = clinic.clinic_id;
     for (const receiver of receivers) {
+      const identity = { clinicId, apiKeyId: key.api_key_id };
       await registerWebhook(
         api.ctx,
-        { clinicId, apiKeyId: key.api_key_id },
+        identity,
         { clinic_id: clinicId, webhook_url: receiver.url() },
+        partnerAuditContext(identity),
       );
     }
   });

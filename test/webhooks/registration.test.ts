@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -228,6 +229,7 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
         strict.ctx,
         identity,
         { clinic_id: clinic.clinicId, webhook_url: 'https://inside.partner.example/hook' },
+        partnerAuditContext(identity),
         dns,
       ),
     ).rejects.toMatchObject({
@@ -238,6 +240,7 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
       strict.ctx,
       identity,
       { clinic_id: clinic.clinicId, webhook_url: 'https://outside.partner.example/hook' },
+      partnerAuditContext(identity),
       dns,
     );
     expect(ok.secret).toMatch(/^whsec_/);

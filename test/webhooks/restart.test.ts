@@ -9,6 +9,7 @@ import type { DialectName } from '../../src/db/database.js';
 import type { Clock } from '../../src/clock.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -56,10 +57,12 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     const first = await open(() => stoppedAt);
     const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' });
     const key = await issueApiKey(first.ctx, clinic.clinic_id);
+    const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
     const { secret } = await registerWebhook(
       first.ctx,
-      { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
+      identity,
       { clinic_id: clinic.clinic_id, webhook_url: url },
+      partnerAuditContext(identity),
     );
     const worker = await WebhookWorker.start(first.ctx, { pollIntervalMs: 100 });
     const firstAttempt = nextAttempt(worker);
@@ -104,10 +107,12 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     try {
       const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' });
       const key = await issueApiKey(runtime.ctx, clinic.clinic_id);
+      const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
       await registerWebhook(
         runtime.ctx,
-        { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
+        identity,
         { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
+        partnerAuditContext(identity),
       );
       const leased = await emitEvent(runtime.ctx, clinic.clinic_id);
       const free = await emitEvent(runtime.ctx, clinic.clinic_id, 'order.cancelled');

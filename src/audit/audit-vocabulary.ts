@@ -1,0 +1,40 @@
+/**
+ * The audit trail's vocabulary (docs/audit.md): a short, closed list of actions and resource types,
+ * so that an operator can filter on them and a reviewer can read every row without a legend.
+ */
+export const AUDIT_ACTIONS = [
+  /** A resource was created (a patient, an order, a refill request, a webhook endpoint...). */
+  'create',
+  /** A resource was returned to the actor (one GET, or one row per resource of a list). */
+  'read',
+  /** A resource was changed in place (an operator re-enabling a webhook endpoint). */
+  'update',
+  /** A partner cancelled an order. */
+  'cancel',
+  /** A resource was deleted (a webhook endpoint). */
+  'delete',
+  /** An order's status was changed by the operator (or the sandbox, for a partner in development). */
+  'transition',
+  /** A webhook delivery was queued again by the operator. */
+  'retry',
+  /** A test event was sent to a webhook endpoint. */
+  'test',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_RESOURCE_TYPES = [
+  'patient',
+  'practitioner',
+  'medication_request',
+  'refill_request',
+  'webhook_endpoint',
+  'webhook_delivery',
+] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+
+/** One resource an action touched: ids only, never PHI. `clinicId` is the resource's clinic. */
+export interface AuditedResource {
+  type: AuditResourceType;
+  id: string;
+  clinicId: string;
+}

@@ -1,0 +1,41 @@
+import type { DbOrTrx } from '../db/database.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
+import type { AuditEventTable } from './audit.tables.js';
+
+/**
+ * Rows per INSERT: 10 columns each keeps a statement far below the bound-parameter limits of both
+ * drivers (SQLite's 32,766; PostgreSQL's 65,535).
+ */
+export const INSERT_CHUNK = 500;
+
+/**
+ * Appends rows, one multi-row INSERT per chunk: the only write this table ever gets. A row already
+ * there (same id) is skipped, so that the read buffer can write a batch again when it cannot know
+ * whether its last attempt committed (a connection lost after the commit).
+ */
+export async function insertAuditEvents(db: DbOrTrx, rows: readonly AuditEventTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db
+      .insertInto('audit_events')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+}
+
+export interface AuditEventFilter {
+  resourceId?: string | undefined;
+  clinicId?: string | undefined;
+  action?: string | undefined;
+  before?: PagePosition | undefined;
+}
+
+/** A page of the trail, newest first (keyset on (at, id); each filter has its own index). */
+export async function listAuditEvents(db: DbOrTrx, filter: AuditEventFilter, limit: number): Promise<AuditEventTable[]> {
+  let query = db.selectFrom('audit_events').selectAll();
+  if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
+  if (filter.clinicId !== undefined) query = query.where('clinic_id', '=', filter.clinicId);
+  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.before !== undefined) query = query.where(olderThan({ createdAt: 'at', id: 'id' }, filter.before));
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { ReadContext } from '../context.js';
+import type { Trx } from '../db/database.js';
+import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
+import type { AuditContext } from './audit-actor.js';
+import type { AuditAction, AuditedResource } from './audit-vocabulary.js';
+import * as repo from './audit.repository.js';
+import type { AuditEventListQuery, AuditEventView } from './audit.schemas.js';
+import type { AuditEventTable } from './audit.tables.js';
+
+/** The row recording that `audit`'s actor did `action` to `resource` at `at`. Ids only. */
+export function auditRow(at: string, audit: AuditContext, action: AuditAction, resource: AuditedResource): AuditEventTable {
+  const { actor } = audit;
+  return {
+    id: randomUUID(),
+    at,
+    actor_type: actor.type,
+    actor_id: actor.type === 'partner' ? actor.apiKeyId : null,
+    // A partner only reaches its own clinic's resources; the operator's row names the resource's.
+    clinic_id: actor.type === 'partner' ? actor.clinicId : resource.clinicId,
+    action,
+    resource_type: resource.type,
+    resource_id: resource.id,
+    request_id: audit.requestId,
+    client_address: audit.clientAddress,
+  };
+}
+
+/**
+ * Records a change in the transaction that makes it (the `Trx` type says so): the row exists if and
+ * only if the change commits. Reads go through the buffer instead (audit-buffer.ts).
+ */
+export async function recordChange(
+  trx: Trx,
+  at: string,
+  audit: AuditContext,
+  action: AuditAction,
+  ...resources: AuditedResource[]
+): Promise<void> {
+  await repo.insertAuditEvents(
+    trx,
+    resources.map((resource) => auditRow(at, audit, action, resource)),
+  );
+}
+
+/** GET /api/admin/audit-events: newest first, keyset-paginated like the other operator lists. */
+export async function listAuditEvents(ctx: ReadContext, query: AuditEventListQuery): Promise<Page<AuditEventView>> {
+  const limit = query.limit ?? 50;
+  const rows = await repo.listAuditEvents(
+    ctx.db,
+    {
+      resourceId: query.resource_id,
+      clinicId: query.clinic_id,
+      action: query.action,
+      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    },
+    limit + 1,
+  );
+  return toPage(
+    rows.map((row) => ({ ...row, created_at: row.at })),
+    limit,
+    (page) => page.map(toView),
+  );
+}
+
+function toView(row: AuditEventTable): AuditEventView {
+  return {
+    audit_event_id: row.id,
+    at: row.at,
+    actor: actorView(row),
+    clinic_id: row.clinic_id,
+    action: row.action as AuditEventView['action'],
+    resource_type: row.resource_type as AuditEventView['resource_type'],
+    resource_id: row.resource_id,
+    request_id: row.request_id,
+    client_address: row.client_address,
+  };
+}
+
+function actorView(row: AuditEventTable): AuditEventView['actor'] {
+  switch (row.actor_type) {
+    case 'partner':
+      return { type: 'partner', api_key_id: row.actor_id ?? '', clinic_id: row.clinic_id ?? '' };
+    case 'operator':
+      return { type: 'operator' };
+    default:
+      // Only this code writes the table: an unknown type is a new actor this view has not learnt.
+      throw new Error(`Unknown audit actor type ${row.actor_type}`);
+  }
+}

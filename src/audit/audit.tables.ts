@@ -1,0 +1,27 @@
+/** Row type of the audit trail (migration 006). Column conventions: see db/database.ts. */
+
+/**
+ * One access to a resource holding or pointing at PHI: who, when, what, from where. Append-only
+ * (the database refuses UPDATE and DELETE). Ids only: never a name, a body or any other PHI.
+ */
+export interface AuditEventTable {
+  id: string;
+  /** When the access happened (a read: when it was served, not when the buffer wrote it). */
+  at: string;
+  /** 'partner' | 'operator' (and 'staff' once operators have accounts: see docs/audit.md). */
+  actor_type: string;
+  /** Who exactly, within `actor_type`: the API key id of a partner; null for the operator token. */
+  actor_id: string | null;
+  /** The partner's clinic; for the operator, the clinic of the resource. */
+  clinic_id: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  /** The X-Request-Id answered; null for an action without an HTTP request. */
+  request_id: string | null;
+  client_address: string | null;
+}
+
+export interface AuditTables {
+  audit_events: AuditEventTable;
+}
