@@ -23,6 +23,8 @@ export function openApiDocument(config: Config): SwaggerOptions {
           '`{success: false, error: {message, code, details?, request_id}}`. Every response carries `X-Request-Id`;',
           'partner responses also carry the `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` headers.',
           `Request bodies are JSON (\`Content-Type: application/json\`) of at most 1 MiB; unknown body fields are refused.`,
+          'Every partner POST takes an optional `Idempotency-Key` header: a retry with the same key and request within 24 hours',
+          'answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
         ].join('\n'),
       },
       servers: [{ url: '/', description: config.env }],
@@ -119,7 +121,7 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
 function documentIdempotency(response: Record<string, unknown>): void {
   const ok = response['200'] as { headers?: Record<string, unknown> } | undefined;
   if (ok) response['200'] = { ...ok, headers: { ...ok.headers, ...REPLAY_HEADERS } };
-  const inFlight = 'A request with the same Idempotency-Key is still being processed (retry once it completes).';
+  const inFlight = 'a request with the same Idempotency-Key is still being processed (retry once it completes).';
   const conflict = response['409'] as { description?: string } | undefined;
   response['409'] = conflict
     ? { ...conflict, description: `${conflict.description ?? ''} Or: ${inFlight}`.trim() }

@@ -20,7 +20,7 @@ export const IdempotencyKeyHeaderSchema = Type.String({
   description: [
     'Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the',
     'first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters',
-    '(a UUID is a good key); scoped to your clinic and this route. See docs/idempotency.md.',
+    '(a UUID is a good key); scoped to your clinic and this route.',
   ].join(' '),
 });
 

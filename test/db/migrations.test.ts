@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/create-db.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import {
   createMedicationRequest,
   createMedicationRequestSetup,
@@ -25,7 +26,14 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
     const before = await getMedicationRequest(t, setup.clinic, id);
     expect(before.medication_requests.length).toBeGreaterThan(0);
 
-    // Put the database back as 003 left it, with its data: the old table name, 004 not applied.
+    // Put the database back as 003 left it, with its data: the migrations after 004 undone (newest
+    // first), then the old table name, 004 not applied.
+    for (const name of Object.keys(migrations)
+      .filter((n) => n > '004_medication_items')
+      .reverse()) {
+      await migrations[name]?.down?.(t.ctx.db);
+      await sql`delete from kysely_migration where name = ${name}`.execute(t.ctx.db);
+    }
     await sql`alter table medication_items rename to prescription_items`.execute(t.ctx.db);
     if (dialect === 'postgres') {
       for (const suffix of ['pkey', 'position_key', 'prescription_id_fkey']) {
