@@ -10,6 +10,7 @@ import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
 import { registerErrorHandler, sendError } from './http/error-handler.js';
 import { answerBeforeRouting, answerUnparsableRequest } from './http/framework-errors.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { genRequestId } from './http/request-id.js';
@@ -59,6 +60,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
   recordRequestDurations(app, ctx.metrics);
+  // Before the routes are registered: its onRoute hook equips every partner POST.
+  registerIdempotency(app, ctx);
 
   // Every request: its id on the response, then the guard of its area (partner key and rate
   // limit, or operator token), then JSON content negotiation for the API.

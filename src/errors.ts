@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_ACCEPTABLE'
   | 'PAYLOAD_TOO_LARGE'

@@ -5,6 +5,7 @@ import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { type Config } from './config.js';
 import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
+import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed);
   // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
   const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
+  // Deletes idempotency keys past their 24 hours, every 10 minutes.
+  const stopIdempotencyPurge = startIdempotencyKeyPurge({ ...ctx, logger: app.log });
   // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`).
   const webhookWorker = config.runWorker ? await WebhookWorker.start(ctx, { logger: app.log }) : null;
 
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await stopAutoAdvance();
+    await stopIdempotencyPurge();
     await app.close();
     await webhookWorker?.stop();
     await runtime.close();

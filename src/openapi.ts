@@ -2,6 +2,8 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
+import { isIdempotentRoute } from './http/idempotency.js';
+import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
 
 /** The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger. */
 export function openApiDocument(config: Config): SwaggerOptions {
@@ -21,6 +23,8 @@ export function openApiDocument(config: Config): SwaggerOptions {
           '`{success: false, error: {message, code, details?, request_id}}`. Every response carries `X-Request-Id`;',
           'partner responses also carry the `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` headers.',
           `Request bodies are JSON (\`Content-Type: application/json\`) of at most 1 MiB; unknown body fields are refused.`,
+          'Every partner POST takes an optional `Idempotency-Key` header: a retry with the same key and request within 24 hours',
+          'answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
         ].join('\n'),
       },
       servers: [{ url: '/', description: config.env }],
@@ -46,7 +50,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
       // Shared schemas keep their $id as their component name (ErrorEnvelope).
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url }) => ({ schema: documentRoute(url, schema), url }),
+    transform: ({ schema, url, route }) => ({ schema: documentRoute(url, schema, route.method), url }),
   };
 }
 
@@ -60,6 +64,16 @@ const PARTNER_HEADERS = {
   'X-Request-Id': Type.String({ description: 'This request\u2019s id (yours when well formed); quote it to support.' }),
 };
 
+/** Headers of a replayed response (partner POST routes: http/idempotency.ts). */
+const REPLAY_HEADERS = {
+  [REPLAYED_HEADER]: Type.Literal('true', {
+    description: 'Present on a replay: this is the stored response of the first request with this Idempotency-Key.',
+  }),
+  [ORIGINAL_REQUEST_ID_HEADER]: Type.String({
+    description: 'Present on a replay: the X-Request-Id of the first request, whose response this is.',
+  }),
+};
+
 type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; response?: Record<string, unknown> };
 
 /**
@@ -67,7 +81,7 @@ type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; re
  * the credential each area needs and the errors the guards and the JSON parser answer with.
  * Only the document changes; the route's own schemas still validate and serialize.
  */
-export function documentRoute(url: string, schema: FastifySchema | undefined): FastifySchema {
+export function documentRoute(url: string, schema: FastifySchema | undefined, method: string | string[] = 'GET'): FastifySchema {
   const route = (schema ?? {}) as DocumentedSchema;
   if (route.hide) return route;
   const partner = url === '/api/external' || url.startsWith('/api/external/');
@@ -93,9 +107,26 @@ export function documentRoute(url: string, schema: FastifySchema | undefined): F
     add(413, 'The body is larger than 1 MiB.');
     add(415, 'The body is not sent as application/json.');
   }
+  const idempotent = isIdempotentRoute(method, url);
+  if (idempotent) documentIdempotency(response);
   return {
     ...route,
+    ...(idempotent ? { headers: Type.Object({ 'Idempotency-Key': Type.Optional(IdempotencyKeyHeaderSchema) }) } : {}),
     security: [partner ? { apiKey: [] } : { operatorToken: [] }],
     response,
   };
+}
+
+/** The responses the Idempotency-Key adds to a partner POST: replay headers, 409 and 422. */
+function documentIdempotency(response: Record<string, unknown>): void {
+  const ok = response['200'] as { headers?: Record<string, unknown> } | undefined;
+  if (ok) response['200'] = { ...ok, headers: { ...ok.headers, ...REPLAY_HEADERS } };
+  const inFlight = 'a request with the same Idempotency-Key is still being processed (retry once it completes).';
+  const conflict = response['409'] as { description?: string } | undefined;
+  response['409'] = conflict
+    ? { ...conflict, description: `${conflict.description ?? ''} Or: ${inFlight}`.trim() }
+    : errorRef(`CONFLICT: ${inFlight}`);
+  response['422'] = errorRef(
+    'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route.',
+  );
 }

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditTables } from '../audit/audit.tables.js';
 import type { ClinicTables } from '../clinics/clinic.tables.js';
 import type { OutboxTables } from '../events/outbox.tables.js';
+import type { IdempotencyTables } from '../idempotency/idempotency.tables.js';
 import type { MedicationTables } from '../medications/medication.tables.js';
 import type { MedicationRequestTables } from '../medication-requests/medication-request.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
@@ -25,7 +26,8 @@ export interface Database
     OutboxTables,
     MedicationRequestTables,
     WebhookTables,
-    AuditTables {}
+    AuditTables,
+    IdempotencyTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

@@ -2,6 +2,7 @@ import type { AppContext, EventWriterContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { advanceMedicationRequest } from './medication-request-transition.service.js';
 import * as repo from './medication-request.repository.js';
+import { setIntervalScheduler, type IntervalScheduler } from '../shared/interval-scheduler.js';
 
 type Ctx = EventWriterContext & Pick<AppContext, 'logger'>;
 
@@ -30,15 +31,8 @@ export async function autoAdvanceOnce(ctx: Ctx, intervalMs: number): Promise<num
   return moved;
 }
 
-/** Runs `tick` every `intervalMs` until the returned cancel function is called. */
-export type IntervalScheduler = (intervalMs: number, tick: () => void) => () => void;
-
-/** The default scheduler: an unref'd setInterval (it never keeps the process alive). */
-export const setIntervalScheduler: IntervalScheduler = (intervalMs, tick) => {
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-};
+// The scheduler moved to shared/ (the idempotency purge uses it too); re-exported for existing callers.
+export { setIntervalScheduler, type IntervalScheduler } from '../shared/interval-scheduler.js';
 
 export interface SandboxAutoAdvanceOptions {
   /** How the passes are scheduled (default: `setIntervalScheduler`); tests inject their own. */

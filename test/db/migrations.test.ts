@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/create-db.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import {
   createMedicationRequest,
   createMedicationRequestSetup,
@@ -25,7 +26,16 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
     const before = await getMedicationRequest(t, setup.clinic, id);
     expect(before.medication_requests.length).toBeGreaterThan(0);
 
-    // Put the database back as 003 left it, with its data: the old table name, 004 not applied.
+    // Put the database back as 003 left it, with its data: the migrations after 004 undone (newest
+    // first), then the old table name, 004 not applied.
+    for (const name of Object.keys(migrations)
+      .filter((n) => n > '004_medication_items')
+      .reverse()) {
+      // The audit trail refuses to be reverted (it is append-only); dropping its table is this test's own undo.
+      if (name === '006_audit_events') await sql`drop table audit_events`.execute(t.ctx.db);
+      else await migrations[name]?.down?.(t.ctx.db);
+      await sql`delete from kysely_migration where name = ${name}`.execute(t.ctx.db);
+    }
     await sql`alter table medication_items rename to prescription_items`.execute(t.ctx.db);
     if (dialect === 'postgres') {
       for (const suffix of ['pkey', 'position_key', 'prescription_id_fkey']) {
@@ -34,9 +44,7 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
         );
       }
     }
-    // The migrations after 004 are undone too (their tables dropped), as they did not exist then.
-    await sql`drop table audit_events`.execute(t.ctx.db);
-    await sql`delete from kysely_migration where name >= '004_medication_items'`.execute(t.ctx.db);
+    await sql`delete from kysely_migration where name = '004_medication_items'`.execute(t.ctx.db);
     const oldTable = await sql<{ n: number }>`select count(*) as n from prescription_items`.execute(t.ctx.db);
     expect(Number(oldTable.rows[0]?.n)).toBeGreaterThan(0);
 

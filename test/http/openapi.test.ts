@@ -145,6 +145,42 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
+  it('when a partner POST is looked up, then it documents the Idempotency-Key header, the replay headers, 409 and 422', () => {
+    const posts = routesUnder('/api/external').filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.url)).toEqual(
+      expect.arrayContaining(['/api/external/medication-order', '/api/external/refill-request', '/api/external/webhook/test']),
+    );
+    for (const route of posts) {
+      const where = `POST ${route.url}`;
+      const op = doc.paths[toOpenApiPath(route.url)].post;
+      const header = op.parameters?.find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+      expect(header, `${where} Idempotency-Key`).toBeDefined();
+      expect(header.required, `${where} Idempotency-Key is optional`).toBe(false);
+      expect(header.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+      expect(Object.keys(op.responses['200'].headers), where).toEqual(
+        expect.arrayContaining(['Idempotent-Replayed', 'Idempotent-Original-Request-Id', 'X-Request-Id']),
+      );
+      expect(errorSchemaOf(op, '409'), `${where} 409`).toEqual({ $ref: ERROR_REF });
+      expect(op.responses['409'].description, `${where} 409`).toMatch(/Idempotency-Key/);
+      expect(errorSchemaOf(op, '422'), `${where} 422`).toEqual({ $ref: ERROR_REF });
+      expect(op.responses['422'].description, `${where} 422`).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+    }
+    // A route's own 409 keeps its meaning beside the key's.
+    expect(doc.paths['/api/external/medication-order/{id}/cancel'].post.responses['409'].description).toMatch(
+      /can no longer be cancelled/,
+    );
+  });
+
+  it('when any other route is looked up, then it has no Idempotency-Key', () => {
+    for (const route of t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && !r.schema?.hide)) {
+      if (route.method === 'POST' && route.url.startsWith('/api/external/')) continue;
+      const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      if (!op) continue;
+      expect(op.parameters?.some((p: any) => p.name === 'Idempotency-Key') ?? false, `${route.method} ${route.url}`).toBe(false);
+      expect(op.responses?.['422'], `${route.method} ${route.url}`).toBeUndefined();
+    }
+  });
+
   it('when every operator route is looked up, then each is documented behind the operator token with its 401', () => {
     for (const route of routesUnder('/api/admin')) {
       const where = `${route.method} ${route.url}`;

@@ -3,6 +3,7 @@ import * as m001 from './001_foundation.js';
 import * as m002 from './002_orders.js';
 import * as m003 from './003_webhooks.js';
 import * as m004 from './004_medication_items.js';
+import * as m005 from './005_idempotency_keys.js';
 import * as m006 from './006_audit_events.js';
 
 /**
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '002_orders': m002,
   '003_webhooks': m003,
   '004_medication_items': m004,
+  '005_idempotency_keys': m005,
   '006_audit_events': m006,
 };

@@ -1,0 +1,44 @@
+/**
+ * Row type of the idempotency keys (migration 005). Column conventions: see db/database.ts.
+ * See docs/idempotency.md for what is stored and for how long.
+ */
+
+/** in_progress: a request holds the key and is running; completed: its response is stored for replay. */
+export type IdempotencyKeyState = 'in_progress' | 'completed';
+
+export interface IdempotencyKeyTable {
+  id: string;
+  clinic_id: string;
+  /** Method and route pattern: `POST /api/external/medication-order/:id/cancel`. */
+  route: string;
+  /** The partner's `Idempotency-Key`, as sent (1–255 printable ASCII characters). */
+  idempotency_key: string;
+  /** SHA-256 (hex) of the canonical request: path parameters and JSON body (request-fingerprint.ts). */
+  request_hash: string;
+  state: IdempotencyKeyState;
+  /**
+   * Token of the request that holds (or completed) the key: only that request may store its
+   * response or release the key, so a request whose stale lock was taken over cannot overwrite
+   * the newer holder's result.
+   */
+  lock_token: string;
+  /** When the current holder claimed the key; an in_progress row older than the lock timeout may be taken over. */
+  locked_at: string;
+  /** The X-Request-Id of the request whose response is stored (the first one). */
+  request_id: string;
+  response_status: number | null;
+  response_content_type: string | null;
+  /**
+   * The response body exactly as sent (JSON text). It may hold what the first answer held (ids, an
+   * order's medications, a webhook's signing secret): it stays in the database, is never logged,
+   * and is deleted with the row once it expires.
+   */
+  response_body: string | null;
+  created_at: string;
+  /** created_at + 24 h: after this the key is free again, and the purge deletes the row. */
+  expires_at: string;
+}
+
+export interface IdempotencyTables {
+  idempotency_keys: IdempotencyKeyTable;
+}
