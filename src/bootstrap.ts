@@ -5,6 +5,8 @@ import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
 import { Metrics } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
+import { openKeyring } from './secrets/key-source.js';
+import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -15,14 +17,19 @@ export interface Runtime {
 /**
  * Opens everything the service runs on: the database (migrated to the newest schema) and the
  * shared stores. Used by the server, the worker and the operator command line alike.
+ * `keyFile`: the development key file used when DATA_ENCRYPTION_KEY is unset (default ./data/encryption.key).
  */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; rateLimitStore?: RateLimitStore; postgres?: PostgresOptions } = {},
+  options: { clock?: Clock; rateLimitStore?: RateLimitStore; postgres?: PostgresOptions; keyFile?: string } = {},
 ): Promise<Runtime> {
+  // Before the database: a missing or damaged key file stops the process before anything is changed.
+  const keyring = openKeyring(config, { keyFile: options.keyFile });
   const database = openDatabase(config.database, options.postgres);
   try {
     await migrateToLatest(database.db, database.dialect === 'postgres' ? options.postgres?.schema : undefined);
+    // Secrets stored before they were encrypted (migration 007) are encrypted before anything is served.
+    await encryptPlaintextSecrets({ db: database.db, keyring });
   } catch (error) {
     await database.close();
     throw error;
@@ -36,6 +43,7 @@ export async function openRuntime(
     outbox: new OutboxNotifier(),
     rateLimitStore,
     metrics: new Metrics(),
+    keyring,
   };
   return {
     ctx,

@@ -3,6 +3,7 @@ import * as m001 from './001_foundation.js';
 import * as m002 from './002_orders.js';
 import * as m003 from './003_webhooks.js';
 import * as m004 from './004_medication_items.js';
+import * as m007 from './007_webhook_secret_encryption.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '002_orders': m002,
   '003_webhooks': m003,
   '004_medication_items': m004,
+  '007_webhook_secret_encryption': m007,
 };
