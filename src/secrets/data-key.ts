@@ -31,7 +31,9 @@ export function parseDataKey(text: string, name: string): DataKey | { problem: s
   }
   const key = Buffer.from(value, 'base64');
   if (key.length !== DATA_KEY_BYTES) {
-    return { problem: `${name} must decode to exactly ${DATA_KEY_BYTES} bytes, got ${key.length} (use \`openssl rand -base64 32\`)` };
+    return {
+      problem: `${name} must decode to exactly ${DATA_KEY_BYTES} bytes, got ${key.length} (use \`openssl rand -base64 32\`)`,
+    };
   }
   return { id: dataKeyId(key), key };
 }

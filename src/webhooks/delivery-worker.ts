@@ -268,7 +268,12 @@ export class WebhookWorker {
       return sendable.map((c) => {
         // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- sendable has only deliveries whose target was found
         const target = targets.get(c.endpoint_id)!;
-        return { ...c, url: target.url, secret: { id: target.id, secret: target.secret, secret_key_id: target.secret_key_id }, token };
+        return {
+          ...c,
+          url: target.url,
+          secret: { id: target.id, secret: target.secret, secret_key_id: target.secret_key_id },
+          token,
+        };
       });
     });
   }
@@ -286,11 +291,17 @@ export class WebhookWorker {
           status: result.status,
           nextAttemptAt: result.nextAttemptAt,
         };
-        if (result.outcome.ok) this.log.info(fields, 'webhook delivered');
-        else if (result.secretUnavailable !== undefined) {
+        if (result.outcome.ok) {
+          this.log.info(fields, 'webhook delivered');
+        } else if (result.secretUnavailable !== undefined) {
           // Our configuration, not the partner: the operator must restore the key (docs/webhooks.md).
-          this.log.error({ ...fields, error: result.secretUnavailable }, 'webhook not sent: its signing secret cannot be decrypted');
-        } else this.log.warn({ ...fields, error: result.outcome.error }, 'webhook attempt failed');
+          this.log.error(
+            { ...fields, error: result.secretUnavailable },
+            'webhook not sent: its signing secret cannot be decrypted',
+          );
+        } else {
+          this.log.warn({ ...fields, error: result.outcome.error }, 'webhook attempt failed');
+        }
         if (result.endpointDisabled) this.log.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled');
         if (result.status === null) this.log.warn(fields, 'webhook attempt finished after its lease was taken over');
         this.report({ ...result, eventId: delivery.event_id, endpointId: delivery.endpoint_id });

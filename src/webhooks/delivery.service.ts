@@ -142,7 +142,14 @@ export async function recordOutcome(
     await deliveries.updateDelivery(trx, row.id, { ...common, status, next_attempt_at: next?.toISOString() ?? null });
 
     if (options.endpointAtFault === false) {
-      return { deliveryId: row.id, attemptNumber, outcome, status, nextAttemptAt: next?.toISOString() ?? null, endpointDisabled: false };
+      return {
+        deliveryId: row.id,
+        attemptNumber,
+        outcome,
+        status,
+        nextAttemptAt: status === 'pending' ? (next?.toISOString() ?? null) : null,
+        endpointDisabled: false,
+      };
     }
     const failingSince = await endpoints.markEndpointFailing(trx, row.endpoint_id, attemptedAt);
     const reason =

@@ -7,7 +7,8 @@ import * as repo from './webhook.repository.js';
  * Keeping every webhook signing secret encrypted under the current data key: plaintext secrets left by
  * a database from before encryption are encrypted at start, and `rotate-encryption-key` moves secrets
  * off previous keys. Both only replace a row that still holds the value they read, so processes
- * doing it at once (several instances starting together) never double-encrypt or lose a secret.
+ * doing it at once (several instances starting together) count each secret once and never overwrite
+ * a newer value with an older one.
  */
 
 type SecretsContext = ReadContext & KeyringContext;

@@ -75,7 +75,10 @@ describe('configuration variables', () => {
 
   it('when HOST is set, then it wins over the environment default', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+    expect(
+      loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY, HOST: '10.0.0.5' })
+        .host,
+    ).toBe('10.0.0.5');
   });
 
   it('when LOG_LEVEL is a pino level, then it is used', () => {
@@ -87,7 +90,12 @@ describe('configuration variables', () => {
   it('when RATE_LIMIT_PER_MINUTE is set, then it overrides the default of either environment', () => {
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '3' }).rateLimitPerMinute).toBe(3);
     expect(
-      loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY, RATE_LIMIT_PER_MINUTE: '500' }).rateLimitPerMinute,
+      loadConfig({
+        FULFILLMENT_ENV: 'production',
+        ADMIN_TOKEN: PROD_TOKEN,
+        DATA_ENCRYPTION_KEY: PROD_KEY,
+        RATE_LIMIT_PER_MINUTE: '500',
+      }).rateLimitPerMinute,
     ).toBe(500);
   });
 
