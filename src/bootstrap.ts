@@ -8,6 +8,8 @@ import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-sto
 import { pino, type Logger } from 'pino';
 import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
 import { logSerializers } from './logging.js';
+import { openKeyring } from './secrets/key-source.js';
+import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -25,13 +27,19 @@ export async function openRuntime(
     clock?: Clock;
     rateLimitStore?: RateLimitStore;
     postgres?: PostgresOptions;
+    /** The development key file used when DATA_ENCRYPTION_KEY is unset (default ./data/encryption.key). */
+    keyFile?: string;
     /** Where the audit buffer logs a failed write (default: stdout at LOG_LEVEL); tests pass a scheduler to flush by hand. */
     audit?: { logger?: Logger; scheduler?: FlushScheduler };
   } = {},
 ): Promise<Runtime> {
+  // Before the database: a missing or damaged key file stops the process before anything is changed.
+  const keyring = openKeyring(config, { keyFile: options.keyFile });
   const database = openDatabase(config.database, options.postgres);
   try {
     await migrateToLatest(database.db, database.dialect === 'postgres' ? options.postgres?.schema : undefined);
+    // Secrets stored before they were encrypted (migration 007) are encrypted before anything is served.
+    await encryptPlaintextSecrets({ db: database.db, keyring });
   } catch (error) {
     await database.close();
     throw error;
@@ -55,6 +63,7 @@ export async function openRuntime(
     rateLimitStore,
     metrics,
     audit,
+    keyring,
   };
   if (database.poolUsage) ctx.metrics.observeDatabasePool(database.poolUsage);
   return {

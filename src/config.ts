@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseDurationList } from './shared/durations.js';
+import { parseDataKeySettings, type DataKeySettings } from './secrets/data-key.js';
 
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
@@ -32,6 +33,8 @@ export interface Config {
   readonly webhookRetryScheduleMs: readonly number[];
   /** Development only: advance every new order one state on this interval (0 = off). */
   readonly sandboxAutoAdvanceMs: number;
+  /** DATA_ENCRYPTION_KEY (null in development when unset: the key file is used) and DATA_ENCRYPTION_KEY_PREVIOUS. */
+  readonly dataKeys: DataKeySettings;
 }
 
 export class ConfigError extends Error {
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (sandboxAutoAdvanceMs > 0 && environment === 'production') {
     problems.push('SANDBOX_AUTO_ADVANCE_MS is a development setting and must not be set in production');
   }
+  const dataKeys = parseDataKeySettings(env, environment === 'production', problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -127,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs,
     webhookRetryScheduleMs: Object.freeze(typeof retrySchedule === 'string' ? [] : retrySchedule),
     sandboxAutoAdvanceMs,
+    dataKeys,
   });
 }
 

@@ -6,6 +6,7 @@ import type { OutboxNotifier } from './events/outbox.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
 import type { Metrics } from './metrics.js';
 import type { AuditReadBuffer } from './audit/audit-buffer.js';
+import type { Keyring } from './secrets/keyring.js';
 
 /**
  * What services need from the outside world, built once in main.ts (or by a test) and passed
@@ -23,6 +24,8 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** The audit trail's read buffer (changes are recorded in their own transaction instead). */
   readonly audit: AuditReadBuffer;
+  /** The data encryption keys (DATA_ENCRYPTION_KEY): webhook signing secrets are encrypted at rest. */
+  readonly keyring: Keyring;
   readonly logger?: FastifyBaseLogger;
 }
 
@@ -42,3 +45,6 @@ export type ServiceContext = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'conf
 
 /** A service whose writes record outbox events, and so wakes the delivery worker after commit. */
 export type EventWriterContext = ServiceContext & Pick<AppContext, 'outbox'>;
+
+/** A service that encrypts or decrypts values at rest (webhook signing secrets). */
+export type KeyringContext = Pick<AppContext, 'keyring'>;

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { createClinic, issueApiKey, listApiKeys, listClinics, revokeApiKey, setFreeShipping } from '../clinics/clinic.service.js';
 import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
 import { addMedication } from '../medications/medication.service.js';
 import { addService, createCarrier } from '../shipping/catalogue.service.js';
+import { rotateEncryptionKey, type RotationResult } from '../webhooks/secret-encryption.service.js';
 
 /*
  * The operator command line's commands: parsing (pure, so that bad usage is refused before any
@@ -59,6 +61,7 @@ export const COMMANDS = {
     required: ['carrier', 'name', 'price'],
     optional: ['id', 'state-price'],
   },
+  'rotate-encryption-key': { summary: '', required: [], optional: [] },
   help: { summary: '', required: [], optional: [] },
 } satisfies Record<string, CommandSpec>;
 
@@ -81,6 +84,7 @@ export const HELP = [
   '',
   'The database is the one DATABASE_URL selects (default ./data/fulfillment.sqlite); keys are issued for',
   'FULFILLMENT_ENV (default development) unless --environment says otherwise. Results are printed as JSON.',
+  'rotate-encryption-key re-encrypts every webhook secret under DATA_ENCRYPTION_KEY (see docs/webhooks.md).',
 ].join('\n');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -199,7 +203,26 @@ export async function executeCommand(ctx: AppContext, { command, flags }: Parsed
         ...(flags.id !== undefined ? { id: flags.id } : {}),
         state_prices: Object.fromEntries((flags['state-price'] ?? []).map(parseStatePrice)),
       });
+    case 'rotate-encryption-key':
+      return rotateSecrets(ctx);
     case 'help':
       return HELP;
   }
+}
+
+/**
+ * Re-encrypts the webhook secrets under the current key. Secrets it cannot decrypt make it fail
+ * (exit 1) after doing the rest, so that an operator does not drop a key that is still needed.
+ */
+async function rotateSecrets(ctx: AppContext): Promise<RotationResult> {
+  const result = await rotateEncryptionKey(ctx);
+  if (result.unreadable.length === 0) return result;
+  throw new AppError(
+    'CONFLICT',
+    409,
+    `${result.unreadable.length} webhook secret(s) could not be decrypted and were left as they are ` +
+      `(${result.reencrypted} re-encrypted under key ${result.current_key_id}); ` +
+      'add their key to DATA_ENCRYPTION_KEY_PREVIOUS and run again, and do not drop any previous key until this succeeds',
+    Object.fromEntries(result.unreadable.map((u) => [u.webhook_id, u.reason])),
+  );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventWriterContext } from '../context.js';
+import type { EventWriterContext, KeyringContext } from '../context.js';
 import * as deliveries from './delivery.repository.js';
 import { attemptDelivery, type AttemptResult, type ClaimedDelivery } from './delivery.service.js';
 import { dispatchOutbox } from './dispatcher.js';
@@ -61,7 +61,7 @@ export class WebhookWorker {
   private readonly attemptListeners = new Set<(attempt: RecordedAttempt) => void>();
 
   constructor(
-    private readonly ctx: EventWriterContext,
+    private readonly ctx: EventWriterContext & KeyringContext,
     options: WebhookWorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 10;
@@ -74,7 +74,7 @@ export class WebhookWorker {
   }
 
   /** Creates and starts a worker: it wakes on in-process events, PostgreSQL NOTIFY and its own timer. */
-  static async start(ctx: EventWriterContext, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
+  static async start(ctx: EventWriterContext & KeyringContext, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
     const worker = new WebhookWorker(ctx, options);
     await worker.start();
     return worker;
@@ -268,7 +268,12 @@ export class WebhookWorker {
       return sendable.map((c) => {
         // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- sendable has only deliveries whose target was found
         const target = targets.get(c.endpoint_id)!;
-        return { ...c, url: target.url, secret: target.secret, token };
+        return {
+          ...c,
+          url: target.url,
+          secret: { id: target.id, secret: target.secret, secret_key_id: target.secret_key_id },
+          token,
+        };
       });
     });
   }
@@ -286,8 +291,17 @@ export class WebhookWorker {
           status: result.status,
           nextAttemptAt: result.nextAttemptAt,
         };
-        if (result.outcome.ok) this.log.info(fields, 'webhook delivered');
-        else this.log.warn({ ...fields, error: result.outcome.error }, 'webhook attempt failed');
+        if (result.outcome.ok) {
+          this.log.info(fields, 'webhook delivered');
+        } else if (result.secretUnavailable !== undefined) {
+          // Our configuration, not the partner: the operator must restore the key (docs/webhooks.md).
+          this.log.error(
+            { ...fields, error: result.secretUnavailable },
+            'webhook not sent: its signing secret cannot be decrypted',
+          );
+        } else {
+          this.log.warn({ ...fields, error: result.outcome.error }, 'webhook attempt failed');
+        }
         if (result.endpointDisabled) this.log.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled');
         if (result.status === null) this.log.warn(fields, 'webhook attempt finished after its lease was taken over');
         this.report({ ...result, eventId: delivery.event_id, endpointId: delivery.endpoint_id });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext, ServiceContext } from '../context.js';
+import type { AppContext, KeyringContext, ServiceContext } from '../context.js';
+import { SecretUnavailableError } from '../secrets/keyring.js';
 import type { SendOutcome, WebhookSender } from './http-sender.js';
 import * as deliveries from './delivery.repository.js';
+import { openEndpointSecret, type StoredSecret } from './endpoint-secret.js';
 import { DISABLE_AFTER_MS, nextAttemptAt } from './retry-schedule.js';
 import { webhookHeaders } from './signature.js';
 import * as endpoints from './webhook.repository.js';
@@ -10,7 +12,8 @@ import type { DeliveryStatus } from './webhook.tables.js';
 /** A delivery a worker holds the lease on, with what it needs to send it. */
 export interface ClaimedDelivery extends deliveries.DueDelivery {
   url: string;
-  secret: string;
+  /** The endpoint's secret as stored (encrypted): decrypted only to sign the attempt. */
+  secret: StoredSecret;
   /** The lease's token: the result is recorded only while the lease is still ours. */
   token: string;
 }
@@ -23,6 +26,8 @@ export interface AttemptResult {
   status: DeliveryStatus | null;
   nextAttemptAt: string | null;
   endpointDisabled: boolean;
+  /** Set when the attempt was not sent because the endpoint's secret cannot be decrypted (the reason). */
+  secretUnavailable?: string;
 }
 
 /**
@@ -30,11 +35,23 @@ export interface AttemptResult {
  * fan-out, then records it. Never throws for the partner's failures: they are the outcome.
  */
 export async function attemptDelivery(
-  ctx: ServiceContext,
+  ctx: ServiceContext & KeyringContext,
   sender: WebhookSender,
   claimed: ClaimedDelivery,
 ): Promise<AttemptResult> {
-  const { attemptedAt, outcome } = await sendSigned(ctx, sender, claimed.url, claimed.secret, claimed.event_id, claimed.body);
+  let secret: string;
+  try {
+    secret = openEndpointSecret(ctx.keyring, claimed.secret);
+  } catch (error) {
+    if (!(error instanceof SecretUnavailableError)) throw error;
+    // Not sent: recorded as a failed attempt with the reason (the operator's log shows it) and retried
+    // on the schedule, so restoring the key lets it through; not held against the partner's endpoint.
+    const reason = `not sent: ${error.message}`;
+    const outcome: SendOutcome = { ok: false, statusCode: null, durationMs: 0, responseBody: null, error: reason };
+    const result = await recordOutcome(ctx, claimed, ctx.clock(), outcome, Math.random, { endpointAtFault: false });
+    return { ...result, secretUnavailable: reason };
+  }
+  const { attemptedAt, outcome } = await sendSigned(ctx, sender, claimed.url, secret, claimed.event_id, claimed.body);
   return recordOutcome(ctx, claimed, attemptedAt, outcome);
 }
 
@@ -65,6 +82,8 @@ export async function recordOutcome(
   attemptedAtDate: Date,
   outcome: SendOutcome,
   random: () => number = Math.random,
+  /** `endpointAtFault: false`: a failure on our side, which does not extend the endpoint's failure streak. */
+  options: { endpointAtFault?: boolean } = {},
 ): Promise<AttemptResult> {
   const attemptedAt = attemptedAtDate.toISOString();
   return ctx.db.transaction().execute(async (trx) => {
@@ -122,6 +141,16 @@ export async function recordOutcome(
     const status: DeliveryStatus = row.status !== 'pending' ? row.status : next ? 'pending' : 'failed';
     await deliveries.updateDelivery(trx, row.id, { ...common, status, next_attempt_at: next?.toISOString() ?? null });
 
+    if (options.endpointAtFault === false) {
+      return {
+        deliveryId: row.id,
+        attemptNumber,
+        outcome,
+        status,
+        nextAttemptAt: status === 'pending' ? (next?.toISOString() ?? null) : null,
+        endpointDisabled: false,
+      };
+    }
     const failingSince = await endpoints.markEndpointFailing(trx, row.endpoint_id, attemptedAt);
     const reason =
       outcome.statusCode === 410

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import type { StoredSecret } from './endpoint-secret.js';
 import type { EndpointStatus, WebhookEndpointTable } from './webhook.tables.js';
 
 /** Webhook endpoints. Partner lookups are scoped by clinic; the unscoped ones (operator, worker) say so. */
@@ -151,4 +152,43 @@ export async function enableEndpoint(db: DbOrTrx, endpointId: string): Promise<v
 export async function endpointsByIds(db: DbOrTrx, endpointIds: string[]): Promise<WebhookEndpointTable[]> {
   if (endpointIds.length === 0) return [];
   return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
+}
+
+// ---- encryption of the signing secrets (unscoped on purpose: every endpoint, deleted ones included) ----
+
+/**
+ * Endpoints whose secret is not encrypted under `keyId` (plaintext ones included; only those with
+ * `plaintextOnly`), in id order after `afterId`.
+ */
+export async function secretsNotUnderKey(
+  db: DbOrTrx,
+  keyId: string,
+  options: { afterId?: string | undefined; limit?: number | undefined; plaintextOnly?: boolean | undefined } = {},
+): Promise<StoredSecret[]> {
+  let query = db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret', 'secret_key_id'])
+    .where((eb) =>
+      options.plaintextOnly
+        ? eb('secret_key_id', 'is', null)
+        : eb.or([eb('secret_key_id', 'is', null), eb('secret_key_id', '!=', keyId)]),
+    );
+  if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  return query.orderBy('id').execute();
+}
+
+/** Stores a re-encrypted secret, unless the row no longer holds the value read (another process replaced it). */
+export async function replaceSecret(
+  db: DbOrTrx,
+  from: StoredSecret,
+  to: Pick<WebhookEndpointTable, 'secret' | 'secret_key_id'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set(to)
+    .where('id', '=', from.id)
+    .where('secret', '=', from.secret)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

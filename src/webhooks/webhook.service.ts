@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { AuditedReadContext, ServiceContext } from '../context.js';
+import type { AuditedReadContext, KeyringContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { recordChange } from '../audit/audit.service.js';
 import { constraintViolation } from '../db/constraints.js';
@@ -9,6 +9,7 @@ import { isoNow } from '../clock.js';
 import { fieldError, notFound, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import { sendSigned } from './delivery.service.js';
+import { openEndpointSecret, sealEndpointSecret } from './endpoint-secret.js';
 import { eventBody } from './dispatcher.js';
 import { createHttpSender, type WebhookSender } from './http-sender.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from './url-safety.js';
@@ -27,7 +28,7 @@ export const TEST_EVENT_TYPE = 'webhook.test';
  * not be or resolve to an internal address) unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set.
  */
 export async function registerWebhook(
-  ctx: ServiceContext,
+  ctx: ServiceContext & KeyringContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_url: string },
   audit: AuditContext,
@@ -40,11 +41,14 @@ export async function registerWebhook(
   const hostProblem = await checkHostIsPublic(form.url.hostname, policy, resolve);
   if (hostProblem) throw fieldError('webhook_url', hostProblem);
 
+  const id = randomUUID();
+  const secret = generateSecret();
   const row: WebhookEndpointTable = {
-    id: randomUUID(),
+    id,
     clinic_id: input.clinic_id,
     url: form.url.href,
-    secret: generateSecret(),
+    // Stored encrypted; the plaintext leaves the server only in this answer.
+    ...sealEndpointSecret(ctx.keyring, id, secret),
     status: 'active',
     failing_since: null,
     disabled_at: null,
@@ -69,7 +73,7 @@ export async function registerWebhook(
     if (constraintViolation(error) === 'unique') throw duplicateUrl();
     throw error;
   }
-  return { webhook_id: row.id, secret: row.secret };
+  return { webhook_id: row.id, secret };
 }
 
 const duplicateUrl = () => fieldError('webhook_url', 'is already registered for this clinic');
@@ -114,7 +118,7 @@ export async function listWebhooks(
  * delivery (bounded by the attempt timeout).
  */
 export async function testWebhook(
-  ctx: ServiceContext,
+  ctx: ServiceContext & KeyringContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
   audit: AuditContext,
@@ -123,6 +127,8 @@ export async function testWebhook(
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
   if (!endpoint) throw webhookNotFound();
+  // A secret the server cannot decrypt (its key is not configured) is our fault: a 500, logged with the reason.
+  const secret = openEndpointSecret(ctx.keyring, endpoint);
 
   const eventId = randomUUID();
   const body = eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
@@ -133,7 +139,7 @@ export async function testWebhook(
   const http = sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
   let result: Awaited<ReturnType<typeof sendSigned>>;
   try {
-    result = await sendSigned(ctx, http, endpoint.url, endpoint.secret, eventId, body);
+    result = await sendSigned(ctx, http, endpoint.url, secret, eventId, body);
   } finally {
     if (!sender) await http.close();
   }

@@ -12,11 +12,13 @@ export interface WebhookEndpointTable {
   /** Normalized absolute URL (`new URL(...).href`, without fragment). */
   url: string;
   /**
-   * The Standard Webhooks signing secret (`whsec_` + base64). Kept as is because every delivery
-   * must be signed with it (it is a shared HMAC key, not a password); never returned after
-   * registration, never logged. See docs/webhooks.md, "How the secret is protected".
+   * The Standard Webhooks signing secret (`whsec_` + base64), encrypted (src/webhooks/endpoint-secret.ts):
+   * every delivery is signed with it, so it must be recoverable (a shared HMAC key, not a password);
+   * never returned after registration, never logged. See docs/webhooks.md, "How the secret is protected".
    */
   secret: string;
+  /** The id of the data key `secret` is encrypted under; null: a plaintext secret from before encryption. */
+  secret_key_id: string | null;
   status: EndpointStatus;
   /** First failed attempt since the last success (null while healthy): drives the 5-day disabling. */
   failing_since: string | null;

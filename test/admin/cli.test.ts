@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openRuntime, type Runtime } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
-import { ADMIN_TOKEN } from '../helpers/test-app.js';
+import { dataKeyId } from '../../src/secrets/data-key.js';
+import { DEV_KEY_FILE } from '../../src/secrets/key-source.js';
+import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
 
 const run = promisify(execFile);
@@ -37,11 +41,17 @@ describe('operator command line (child process on a SQLite file)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-    const { ADMIN_TOKEN: _token, FULFILLMENT_ENV: _env, ...inherited } = process.env;
+    const {
+      ADMIN_TOKEN: _token,
+      FULFILLMENT_ENV: _env,
+      DATA_ENCRYPTION_KEY: _key,
+      DATA_ENCRYPTION_KEY_PREVIOUS: _previous,
+      ...inherited
+    } = process.env;
     try {
       const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
         cwd: dir,
-        env: { ...inherited, DATABASE_URL: file, ...env },
+        env: { ...inherited, DATABASE_URL: file, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env },
       });
       return { code: 0, stdout, stderr, json: stdout.startsWith('{') ? JSON.parse(stdout) : undefined };
     } catch (error) {
@@ -52,8 +62,16 @@ describe('operator command line (child process on a SQLite file)', () => {
 
   /** A server of the given environment on the same database file. */
   async function withApp<T>(fn: (app: App, runtime: Runtime) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
-    const config = loadConfig({ DATABASE_URL: file, ADMIN_TOKEN, LOG_LEVEL: 'silent', RUN_WORKER: 'false', ...env });
-    const runtime = await openRuntime(config);
+    const config = loadConfig({
+      DATABASE_URL: file,
+      ADMIN_TOKEN,
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
+      LOG_LEVEL: 'silent',
+      RUN_WORKER: 'false',
+      ...env,
+    });
+    // The development key file, when a test leaves DATA_ENCRYPTION_KEY empty: where the CLI (started in `dir`) finds it.
+    const runtime = await openRuntime(config, { keyFile: path.join(dir, DEV_KEY_FILE) });
     const app = await buildApp(runtime.ctx);
     try {
       return await fn(app, runtime);
@@ -191,6 +209,83 @@ describe('operator command line (child process on a SQLite file)', () => {
     const state = await cli(['add-service', '--carrier', 'ups', '--name', 'UPS Saver', '--price', '10', '--state-price', 'ZZ=1']);
     expect(state.code).toBe(1);
     expect(state.stderr).toContain('state_prices.ZZ');
+  });
+
+  it('when the key changes and rotate-encryption-key runs, then every secret moves to the new key once, and deliveries still verify', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Rotating Clinic']);
+    const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id]);
+    const receiver = await WebhookReceiver.start();
+    try {
+      const partner = { 'x-api-key': key.json.api_key, 'content-type': 'application/json', accept: 'application/json' };
+      const registered = await withApp(async (app) =>
+        Promise.all(
+          ['/a', '/b'].map(async (hook) => {
+            const res = await app.inject({
+              method: 'POST',
+              url: '/api/external/webhook',
+              headers: partner,
+              payload: { clinic_id: clinic.json.clinic_id, webhook_url: receiver.url(hook) },
+            });
+            return res.json().data as { webhook_id: string; secret: string };
+          }),
+        ),
+      );
+      const newKey = randomBytes(32).toString('base64');
+
+      // The new key alone cannot read the old secrets: the command refuses, changes nothing, and says why.
+      const refused = await cli(['rotate-encryption-key'], { DATA_ENCRYPTION_KEY: newKey });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('2 webhook secret(s) could not be decrypted');
+      expect(refused.stderr).toContain('DATA_ENCRYPTION_KEY_PREVIOUS');
+
+      const rotated = await cli(['rotate-encryption-key'], {
+        DATA_ENCRYPTION_KEY: newKey,
+        DATA_ENCRYPTION_KEY_PREVIOUS: TEST_DATA_ENCRYPTION_KEY,
+      });
+      expect(rotated.code).toBe(0);
+      const newKeyId = dataKeyId(Buffer.from(newKey, 'base64'));
+      expect(rotated.json).toEqual({ current_key_id: newKeyId, reencrypted: 2, unreadable: [] });
+      const again = await cli(['rotate-encryption-key'], {
+        DATA_ENCRYPTION_KEY: newKey,
+        DATA_ENCRYPTION_KEY_PREVIOUS: TEST_DATA_ENCRYPTION_KEY,
+      });
+      expect(again.json).toEqual({ current_key_id: newKeyId, reencrypted: 0, unreadable: [] });
+
+      // The old key dropped: the secrets are read with the new one and sign as before.
+      await withApp(
+        async (app, runtime) => {
+          const rows = await runtime.ctx.db.selectFrom('webhook_endpoints').select(['secret', 'secret_key_id']).execute();
+          expect(rows.map((r) => r.secret_key_id)).toEqual([newKeyId, newKeyId]);
+          for (const { webhook_id, secret } of registered) {
+            expect(rows.some((r) => r.secret.includes(secret.slice(6)))).toBe(false);
+            const res = await app.inject({
+              method: 'POST',
+              url: '/api/external/webhook/test',
+              headers: partner,
+              payload: { clinic_id: clinic.json.clinic_id, webhook_id },
+            });
+            expect(res.json().data.delivered).toBe(true);
+            expect(WebhookReceiver.verify(secret, receiver.received.at(-1)!).type).toBe('webhook.test');
+          }
+        },
+        { DATA_ENCRYPTION_KEY: newKey },
+      );
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('when DATA_ENCRYPTION_KEY is unset in development, then the CLI creates data/encryption.key in its folder once and reuses it', async () => {
+    const keyFile = path.join(dir, DEV_KEY_FILE);
+    expect(existsSync(keyFile)).toBe(false);
+    expect((await cli(['list-clinics'], { DATA_ENCRYPTION_KEY: '' })).code).toBe(0);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const created = readFileSync(keyFile, 'utf8');
+    expect((await cli(['list-clinics'], { DATA_ENCRYPTION_KEY: '' })).code).toBe(0);
+    expect(readFileSync(keyFile, 'utf8')).toBe(created);
+    // A server started in the same folder uses the same key.
+    const serverKeyId = await withApp(async (_app, runtime) => runtime.ctx.keyring.currentKeyId, { DATA_ENCRYPTION_KEY: '' });
+    expect(serverKeyId).toBe(dataKeyId(Buffer.from(created.trim(), 'base64')));
   });
 
   it.each([

@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_SQLITE_FILE, loadConfig, type Config } from '../../src/config.js';
+import { dataKeyId } from '../../src/secrets/data-key.js';
 
 const PROD_TOKEN = 'prod-operator-token-0123456789';
+/** A valid DATA_ENCRYPTION_KEY (production requires one). */
+const PROD_KEY = Buffer.alloc(32, 1).toString('base64');
 
 /** The problems a bad environment produces (the thrown ConfigError's list). */
 function problemsOf(env: Record<string, string>): string[] {
@@ -43,7 +46,7 @@ describe('configuration defaults', () => {
   });
 
   it('when FULFILLMENT_ENV is production, then HOST defaults to 0.0.0.0 and the limit to 60 a minute', () => {
-    const config = loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN });
+    const config = loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY });
     expect(config.env).toBe('production');
     expect(config.host).toBe('0.0.0.0');
     expect(config.rateLimitPerMinute).toBe(60);
@@ -72,7 +75,10 @@ describe('configuration variables', () => {
 
   it('when HOST is set, then it wins over the environment default', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+    expect(
+      loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY, HOST: '10.0.0.5' })
+        .host,
+    ).toBe('10.0.0.5');
   });
 
   it('when LOG_LEVEL is a pino level, then it is used', () => {
@@ -84,7 +90,12 @@ describe('configuration variables', () => {
   it('when RATE_LIMIT_PER_MINUTE is set, then it overrides the default of either environment', () => {
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '3' }).rateLimitPerMinute).toBe(3);
     expect(
-      loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, RATE_LIMIT_PER_MINUTE: '500' }).rateLimitPerMinute,
+      loadConfig({
+        FULFILLMENT_ENV: 'production',
+        ADMIN_TOKEN: PROD_TOKEN,
+        DATA_ENCRYPTION_KEY: PROD_KEY,
+        RATE_LIMIT_PER_MINUTE: '500',
+      }).rateLimitPerMinute,
     ).toBe(500);
   });
 
@@ -111,7 +122,7 @@ describe('configuration variables', () => {
 
 describe('configuration errors', () => {
   it('when production has no ADMIN_TOKEN, then loading fails naming ADMIN_TOKEN', () => {
-    const problems = problemsOf({ FULFILLMENT_ENV: 'production' });
+    const problems = problemsOf({ FULFILLMENT_ENV: 'production', DATA_ENCRYPTION_KEY: PROD_KEY });
     expect(problems).toEqual([expect.stringContaining('ADMIN_TOKEN')]);
     expect(problems[0]).toMatch(/required in production/);
   });
@@ -151,15 +162,57 @@ describe('configuration errors', () => {
     }
     expect(caught).toBeInstanceOf(ConfigError);
     const error = caught as ConfigError;
-    for (const name of ['PORT', 'LOG_LEVEL', 'RATE_LIMIT_PER_MINUTE', 'DATABASE_URL', 'ADMIN_TOKEN']) {
+    for (const name of ['PORT', 'LOG_LEVEL', 'RATE_LIMIT_PER_MINUTE', 'DATABASE_URL', 'ADMIN_TOKEN', 'DATA_ENCRYPTION_KEY']) {
       expect(error.message).toContain(name);
     }
-    expect(error.problems).toHaveLength(5);
+    expect(error.problems).toHaveLength(6);
     expect(error.message).toMatch(/^Invalid configuration:/);
   });
 
   it('when a bad value is reported, then the message quotes the value that was given', () => {
     expect(problemsOf({ PORT: 'eighty' })[0]).toContain('"eighty"');
     expect(problemsOf({ FULFILLMENT_ENV: 'staging' })[0]).toContain('"staging"');
+  });
+});
+
+describe('DATA_ENCRYPTION_KEY and DATA_ENCRYPTION_KEY_PREVIOUS', () => {
+  const key = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+
+  it('when DATA_ENCRYPTION_KEY is 32 bytes in base64, then it is the current key, named by its id', () => {
+    const config = loadConfig({ DATA_ENCRYPTION_KEY: ` ${key(1)}\n` });
+    expect(config.dataKeys.current?.key).toEqual(Buffer.alloc(32, 1));
+    expect(config.dataKeys.current?.id).toBe(dataKeyId(Buffer.alloc(32, 1)));
+    expect(config.dataKeys.previous).toEqual([]);
+  });
+
+  it('when DATA_ENCRYPTION_KEY is unset in development, then there is no configured key (the key file is used)', () => {
+    expect(loadConfig({}).dataKeys).toEqual({ current: null, previous: [] });
+    expect(loadConfig({ DATA_ENCRYPTION_KEY: '' }).dataKeys.current).toBeNull();
+  });
+
+  it('when DATA_ENCRYPTION_KEY is unset in production, then loading fails: it is required', () => {
+    const problems = problemsOf({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN });
+    expect(problems).toEqual([expect.stringMatching(/^DATA_ENCRYPTION_KEY is required in production/)]);
+  });
+
+  it.each([
+    ['not base64', 'this is not base64!', /DATA_ENCRYPTION_KEY must be base64/],
+    ['badly padded', key(2).slice(0, -1), /DATA_ENCRYPTION_KEY must be base64/],
+    ['16 bytes', Buffer.alloc(16, 3).toString('base64'), /DATA_ENCRYPTION_KEY must decode to exactly 32 bytes, got 16/],
+    ['64 hex characters (openssl rand -hex 32)', 'ab'.repeat(32), /must decode to exactly 32 bytes, got 48/],
+  ])('when DATA_ENCRYPTION_KEY is %s, then loading fails naming it, without repeating the value', (_name, value, message) => {
+    const problems = problemsOf({ DATA_ENCRYPTION_KEY: value });
+    expect(problems).toEqual([expect.stringMatching(message)]);
+    expect(problems[0]).not.toContain(value);
+  });
+
+  it('when DATA_ENCRYPTION_KEY_PREVIOUS lists keys, then they are the previous keys, the current one left out', () => {
+    const config = loadConfig({ DATA_ENCRYPTION_KEY: key(1), DATA_ENCRYPTION_KEY_PREVIOUS: `${key(2)}, ${key(1)},${key(3)},` });
+    expect(config.dataKeys.previous.map((k) => k.id)).toEqual([dataKeyId(Buffer.alloc(32, 2)), dataKeyId(Buffer.alloc(32, 3))]);
+  });
+
+  it('when an item of DATA_ENCRYPTION_KEY_PREVIOUS is bad, then loading fails naming the variable and the item', () => {
+    const problems = problemsOf({ DATA_ENCRYPTION_KEY: key(1), DATA_ENCRYPTION_KEY_PREVIOUS: `${key(2)},short` });
+    expect(problems).toEqual([expect.stringMatching(/^DATA_ENCRYPTION_KEY_PREVIOUS \(key 2\) must be base64/)]);
   });
 });

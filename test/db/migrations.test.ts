@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/create-db.js';
 import { migrations } from '../../src/db/migrations/index.js';
@@ -10,6 +10,16 @@ import {
 } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
+
+/**
+ * Migrations that refuse to be reverted in production (the audit trail is append-only; encrypted
+ * secrets cannot go back to plaintext) are taken back here by this test alone. This database holds
+ * no webhook endpoints, so dropping the key-id column leaves no secret misread.
+ */
+const TEST_ONLY_UNDO: Record<string, RawBuilder<unknown>> = {
+  '006_audit_events': sql`drop table audit_events`,
+  '007_webhook_secret_encryption': sql`alter table webhook_endpoints drop column secret_key_id`,
+};
 
 describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => {
   let t: TestApp;
@@ -31,8 +41,8 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
     for (const name of Object.keys(migrations)
       .filter((n) => n > '004_medication_items')
       .reverse()) {
-      // The audit trail refuses to be reverted (it is append-only); dropping its table is this test's own undo.
-      if (name === '006_audit_events') await sql`drop table audit_events`.execute(t.ctx.db);
+      const undo = TEST_ONLY_UNDO[name];
+      if (undo) await undo.execute(t.ctx.db);
       else await migrations[name]?.down?.(t.ctx.db);
       await sql`delete from kysely_migration where name = ${name}`.execute(t.ctx.db);
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
@@ -11,6 +12,11 @@ import { addMedication } from '../../src/medications/medication.service.js';
 import { createTestDatabase } from './test-db.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
+/**
+ * DATA_ENCRYPTION_KEY of the tests (one per test process): given in code, so that no test writes the
+ * development key file into the repository's data folder.
+ */
+export const TEST_DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 export interface TestAppOptions {
   dialect: DialectName;
@@ -52,6 +58,7 @@ export class TestApp {
     const database = await createTestDatabase(options.dialect);
     const config = loadConfig({
       ADMIN_TOKEN,
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       LOG_LEVEL: options.logStream ? 'info' : 'silent',
       RUN_WORKER: 'false',
       RATE_LIMIT_PER_MINUTE: '100000',

@@ -24,7 +24,9 @@ const OPERATOR_TOKEN = 'startup-test-operator-token-0123';
 
 /** Variables of ours that the test runner's own environment must not leak into the child. */
 const OWN_VARIABLES =
-  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL)$/;
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*)$/;
+/** Given, so that the servers (started in the repository) never write the development key file there. */
+const DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 interface Started {
   child: ChildProcess;
@@ -37,7 +39,7 @@ const children: ChildProcess[] = [];
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
-  return { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env };
+  return { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATA_ENCRYPTION_KEY, ...env };
 }
 
 function spawnServer(env: Record<string, string>) {
@@ -184,6 +186,18 @@ describe('npm start in production', { timeout: 60_000 }, () => {
     expect(await server.exited).not.toBe(0);
     expect(server.stderr()).toContain('ADMIN_TOKEN');
     expect(existsSync(path.join(dir, 'no-token.sqlite'))).toBe(false);
+  });
+
+  it('when DATA_ENCRYPTION_KEY is missing, then the server exits non-zero naming it, before creating the database', async () => {
+    const server = spawnServer({
+      FULFILLMENT_ENV: 'production',
+      ADMIN_TOKEN: OPERATOR_TOKEN,
+      DATA_ENCRYPTION_KEY: '',
+      DATABASE_URL: path.join(dir, 'no-key.sqlite'),
+    });
+    expect(await server.exited).not.toBe(0);
+    expect(server.stderr()).toContain('DATA_ENCRYPTION_KEY is required in production');
+    expect(existsSync(path.join(dir, 'no-key.sqlite'))).toBe(false);
   });
 
   it('when several variables are wrong, then the server exits non-zero naming each', async () => {

@@ -6,6 +6,7 @@ import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { createHttpSender, type WebhookSender } from '../../src/webhooks/http-sender.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { emitEvent, NO_POLL_MS } from './support.js';
@@ -35,7 +36,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
   let clinicId: string;
 
   const open = async () => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', RUN_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms' });
+    const config = loadConfig({
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
+      LOG_LEVEL: 'silent',
+      RUN_WORKER: 'false',
+      WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms',
+    });
     const runtime = await openRuntime(
       { ...config, database: database.config },
       { postgres: { schema: database.schema!, poolSize: 4 } },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
+import { openEndpointSecret } from '../../src/webhooks/endpoint-secret.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -33,10 +34,12 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
     expect(row).toMatchObject({
       clinic_id: clinic.clinicId,
       url: URL_A,
-      secret: res.body.data.secret,
       status: 'active',
       deleted_at: null,
     });
+    // Stored encrypted (test/webhooks/secret-encryption.test.ts), and readable for signing.
+    expect(row.secret).not.toContain(res.body.data.secret.slice(6));
+    expect(openEndpointSecret(t.ctx.keyring, row)).toBe(res.body.data.secret);
   });
 
   it('when the endpoints are listed, then they appear with their state and never their secrets', async () => {

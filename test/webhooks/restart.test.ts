@@ -11,6 +11,7 @@ import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { attemptsOf, deliveriesOf, emitEvent, fakeClock, nextAttempt } from './support.js';
@@ -31,6 +32,7 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
   let database: Awaited<ReturnType<typeof durableDatabase>>;
   const open = async (clock?: Clock): Promise<Runtime> => {
     const config = loadConfig({
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       LOG_LEVEL: 'silent',
       RUN_WORKER: 'false',
       WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms',
