@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { IdempotencyKeyTable } from './idempotency.tables.js';
+import type { SealedValue } from '../secrets/keyring.js';
 
 /**
  * Idempotency keys. Every write that changes who holds a key is one conditional statement (an
@@ -40,6 +41,7 @@ export async function insertKeyIfAbsent(db: DbOrTrx, id: string, scope: KeyScope
       response_status: null,
       response_content_type: null,
       response_body: null,
+      response_key_id: null,
       ...holder,
     })
     .onConflict((oc) => oc.columns(['clinic_id', 'route', 'idempotency_key']).doNothing())
@@ -65,7 +67,14 @@ export async function findKey(db: DbOrTrx, scope: KeyScope): Promise<Idempotency
 export async function takeOverKey(db: DbOrTrx, id: string, seenToken: string, holder: Holder): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ ...holder, state: 'in_progress', response_status: null, response_content_type: null, response_body: null })
+    .set({
+      ...holder,
+      state: 'in_progress',
+      response_status: null,
+      response_content_type: null,
+      response_body: null,
+      response_key_id: null,
+    })
     .where('id', '=', id)
     .where('lock_token', '=', seenToken)
     .executeTakeFirst();
@@ -79,14 +88,20 @@ export interface StoredResponse {
 }
 
 /** Stores the holder's response: false when the key is no longer its own (taken over meanwhile). */
-export async function completeKey(db: DbOrTrx, id: string, token: string, response: StoredResponse): Promise<boolean> {
+export async function completeKey(
+  db: DbOrTrx,
+  id: string,
+  token: string,
+  response: { status: number; contentType: string | null; body: SealedValue },
+): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
     .set({
       state: 'completed',
       response_status: response.status,
       response_content_type: response.contentType,
-      response_body: response.body,
+      response_body: response.body.value,
+      response_key_id: response.body.keyId,
     })
     .where('id', '=', id)
     .where('lock_token', '=', token)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ServiceContext } from '../context.js';
+import type { KeyringContext, ServiceContext } from '../context.js';
 import * as repo from './idempotency.repository.js';
 import type { Holder, IdempotencyKeyRow, KeyScope, StoredResponse } from './idempotency.repository.js';
 
@@ -41,7 +41,7 @@ const CLAIM_ROUNDS = 5;
  * longer than the lock timeout (its request died with its process) is taken over.
  */
 export async function claimIdempotencyKey(
-  ctx: ServiceContext,
+  ctx: ServiceContext & KeyringContext,
   scope: KeyScope,
   requestHash: string,
   requestId: string,
@@ -66,7 +66,7 @@ export async function claimIdempotencyKey(
       continue;
     }
     if (row.request_hash !== requestHash) return { kind: 'mismatch' };
-    const replay = storedResponse(row);
+    const replay = storedResponse(ctx, row);
     if (replay) return { kind: 'replay', response: replay, originalRequestId: row.request_id };
     if (Date.parse(row.locked_at) + LOCK_TIMEOUT_MS <= now.getTime()) {
       // The same request, abandoned: run it again, within the key's original 24 hours.
@@ -84,8 +84,12 @@ export async function claimIdempotencyKey(
  * Stores the response of a claimed request for replay. Returns false when the key was taken
  * over meanwhile (the request ran past the lock timeout): the newer holder's result stands.
  */
-export async function completeIdempotentRequest(ctx: ServiceContext, claim: Claim, response: StoredResponse): Promise<boolean> {
-  return repo.completeKey(ctx.db, claim.id, claim.token, response);
+export async function completeIdempotentRequest(
+  ctx: ServiceContext & KeyringContext,
+  claim: Claim,
+  response: StoredResponse,
+): Promise<boolean> {
+  return repo.completeKey(ctx.db, claim.id, claim.token, { ...response, body: ctx.keyring.seal(response.body, claim.id) });
 }
 
 /** Lets a claimed key go without storing anything (the request failed with a 5xx): a retry runs again. */
@@ -121,7 +125,15 @@ function claimed(id: string, holder: Holder): ClaimOutcome {
   return { kind: 'claimed', claim: { id, token: holder.lock_token } };
 }
 
-function storedResponse(row: IdempotencyKeyRow): StoredResponse | null {
-  if (row.state !== 'completed' || row.response_status === null || row.response_body === null) return null;
-  return { status: row.response_status, contentType: row.response_content_type, body: row.response_body };
+/**
+ * The stored response, decrypted. A key that sealed it and is no longer configured makes the replay
+ * fail (500, logged), never run the request again: rotate keys with the previous one kept for the
+ * keys' 24 hours (docs/webhooks.md, rotating the data encryption key).
+ */
+function storedResponse(ctx: KeyringContext, row: IdempotencyKeyRow): StoredResponse | null {
+  if (row.state !== 'completed' || row.response_status === null || row.response_body === null || row.response_key_id === null) {
+    return null;
+  }
+  const body = ctx.keyring.open({ keyId: row.response_key_id, value: row.response_body }, row.id);
+  return { status: row.response_status, contentType: row.response_content_type, body };
 }

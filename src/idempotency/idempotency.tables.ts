@@ -29,11 +29,13 @@ export interface IdempotencyKeyTable {
   response_status: number | null;
   response_content_type: string | null;
   /**
-   * The response body exactly as sent (JSON text). It may hold what the first answer held (ids, an
-   * order's medications, a webhook's signing secret): it stays in the database, is never logged,
-   * and is deleted with the row once it expires.
+   * The response body exactly as sent (JSON text), sealed with the data encryption key (bound to
+   * the row's id): it may hold what the first answer held (ids, an order's medications, a webhook's
+   * signing secret). Never logged; deleted with the row once it expires.
    */
   response_body: string | null;
+  /** The id of the data encryption key response_body is sealed under. */
+  response_key_id: string | null;
   created_at: string;
   /** created_at + 24 h: after this the key is free again, and the purge deletes the row. */
   expires_at: string;

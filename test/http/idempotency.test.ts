@@ -68,6 +68,35 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
     expect([await count('medication_requests'), await count('outbox_events')]).toEqual([orders, events]);
   });
 
+  it('when a response is stored for replay, then the database holds it encrypted (a webhook secret is never stored readable)', async () => {
+    const key = newKey();
+    const registered = await post(
+      setup.clinic,
+      '/api/external/webhook',
+      { clinic_id: setup.clinic.clinicId, webhook_url: 'https://receiver.example.com/hooks' },
+      key,
+    );
+    expect(registered.status).toBe(200);
+    const secret: string = registered.body.data.secret;
+    const stored = await t.ctx.db
+      .selectFrom('idempotency_keys')
+      .select(['response_body', 'response_key_id'])
+      .where('idempotency_key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(stored.response_key_id).toBe(t.ctx.keyring.currentKeyId);
+    expect(stored.response_body).not.toContain(secret);
+    expect(stored.response_body).not.toContain(registered.body.data.webhook_id);
+
+    const retry = await post(
+      setup.clinic,
+      '/api/external/webhook',
+      { clinic_id: setup.clinic.clinicId, webhook_url: 'https://receiver.example.com/hooks' },
+      key,
+    );
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.data.secret).toBe(secret);
+  });
+
   it('when the retry writes the same body with its keys in another order and other spacing, then it is the same request', async () => {
     const key = newKey();
     const body = medicationRequestBody(setup);

@@ -19,7 +19,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('request_id', 'text', (c) => c.notNull())
     .addColumn('response_status', 'integer')
     .addColumn('response_content_type', 'text')
+    // Sealed with the data encryption key (AES-256-GCM, see src/secrets/keyring.ts): it may hold PHI or a webhook secret.
     .addColumn('response_body', 'text')
+    .addColumn('response_key_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     // The scope of a key: the claim's ON CONFLICT target, so two instances never both run a key.
