@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } f
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runInBackground } from '../../src/background.js';
+import { TEST_DATA_ENCRYPTION_KEY } from './test-app.js';
 import type { TestDatabase } from './test-db.js';
 
 /**
@@ -95,7 +96,9 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<O
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
-    env: { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
+    // Every child of one test file shares one data key (as instances of one deployment do), and none
+    // writes a development key file into the repository.
+    env: { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
