@@ -5,6 +5,10 @@ import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
 import { Metrics } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
+import { pino, type Logger } from 'pino';
+import { logSerializers } from './logging.js';
+import { RedisConnection } from './redis/redis-connection.js';
+import { RedisRateLimitStore } from './http/redis-rate-limit-store.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -18,7 +22,17 @@ export interface Runtime {
  */
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; rateLimitStore?: RateLimitStore; postgres?: PostgresOptions } = {},
+  options: {
+    clock?: Clock;
+    rateLimitStore?: RateLimitStore;
+    postgres?: PostgresOptions;
+    /** false: no Redis even with REDIS_URL (the command line and the worker count no requests). */
+    redis?: boolean;
+    /** Where the runtime's own lines (Redis outages) go; a JSON logger on stdout by default. */
+    logger?: Logger;
+    /** Tests only: keeps each test's Redis keys apart on the shared Redis. */
+    redisKeyPrefix?: string;
+  } = {},
 ): Promise<Runtime> {
   const database = openDatabase(config.database, options.postgres);
   try {
@@ -27,7 +41,16 @@ export async function openRuntime(
     await database.close();
     throw error;
   }
-  const rateLimitStore: RateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  const metrics = new Metrics();
+  // With REDIS_URL every instance counts in the same Redis; without it, each process in memory.
+  let redis: RedisConnection | undefined;
+  if (config.redisUrl !== null && options.redis !== false) {
+    const logger = options.logger ?? pino({ level: config.logLevel, serializers: logSerializers });
+    redis = new RedisConnection(config.redisUrl, { logger, metrics });
+    await redis.settled(3_000);
+  }
+  const rateLimitStore: RateLimitStore =
+    options.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis, options.redisKeyPrefix) : new MemoryRateLimitStore());
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -35,12 +58,14 @@ export async function openRuntime(
     clock: options.clock ?? systemClock,
     outbox: new OutboxNotifier(),
     rateLimitStore,
-    metrics: new Metrics(),
+    metrics,
+    ...(redis ? { redis } : {}),
   };
   return {
     ctx,
     async close() {
       await rateLimitStore.close?.();
+      await redis?.close();
       await database.close();
     },
   };

@@ -32,6 +32,8 @@ export interface Config {
   readonly webhookRetryScheduleMs: readonly number[];
   /** Development only: advance every new order one state on this interval (0 = off). */
   readonly sandboxAutoAdvanceMs: number;
+  /** REDIS_URL: the Redis shared by every instance (rate limits), or null for per-process counting. */
+  readonly redisUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('SANDBOX_AUTO_ADVANCE_MS is a development setting and must not be set in production');
   }
 
+  const redisUrl = parseRedisUrl(env.REDIS_URL, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -127,7 +131,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs,
     webhookRetryScheduleMs: Object.freeze(typeof retrySchedule === 'string' ? [] : retrySchedule),
     sandboxAutoAdvanceMs,
+    redisUrl,
   });
+}
+
+/**
+ * REDIS_URL: `redis://[[user]:password@]host[:port][/db]`, or `rediss://…` for TLS (ioredis reads
+ * both, the database number included). Unset or empty → null.
+ */
+export function parseRedisUrl(value: string | undefined, problems: string[] = []): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  const raw = value.trim();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // The value may hold a password: it is not quoted back.
+    problems.push('REDIS_URL is not a valid URL (expected redis://host:port/db or rediss://…)');
+    return null;
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    problems.push(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//"`);
+  } else if (url.hostname === '') {
+    problems.push('REDIS_URL must name a host (redis://host:port/db)');
+  } else if (!/^\/?(\d{1,5})?$/.test(url.pathname)) {
+    problems.push(`REDIS_URL's path must be a database number (redis://host:port/0), got "${url.pathname}"`);
+  }
+  return raw;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { OutboxNotifier } from './events/outbox.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
 import type { Metrics } from './metrics.js';
+import type { RedisConnection } from './redis/redis-connection.js';
 
 /**
  * What services need from the outside world, built once in main.ts (or by a test) and passed
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly rateLimitStore: RateLimitStore;
   /** This process's Prometheus metrics (GET /metrics). */
   readonly metrics: Metrics;
+  /** The Redis every instance shares, when REDIS_URL is set (rate limits; /readyz checks it). */
+  readonly redis?: RedisConnection;
   readonly logger?: FastifyBaseLogger;
 }
 

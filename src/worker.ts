@@ -14,7 +14,8 @@ async function main(): Promise<void> {
 
   // Errors are logged without the driver's row data (PHI), as in the server: see logging.ts.
   const logger = pino({ level: config.logLevel, base: { process: 'webhook-worker' }, serializers: logSerializers });
-  const runtime = await openRuntime(config);
+  // The worker counts no requests: it needs no Redis.
+  const runtime = await openRuntime(config, { redis: false });
   const worker = await WebhookWorker.start(runtime.ctx, { logger });
   logger.info(
     {
