@@ -157,7 +157,8 @@ export function parseRedisUrl(value: string | undefined, problems: string[] = []
   } else if (!/^\/?(\d{1,5})?$/.test(url.pathname)) {
     problems.push(`REDIS_URL's path must be a database number (redis://host:port/0), got "${url.pathname}"`);
   }
-  return raw;
+  // ioredis turns TLS on only for a lower-case `rediss://`: `REDISS://` must not quietly mean plain text.
+  return raw.replace(/^[a-z]+:/i, (scheme) => scheme.toLowerCase());
 }
 
 /**

@@ -7,6 +7,12 @@ export const COMMAND_TIMEOUT_MS = 500;
 
 type Log = Pick<Logger, 'info' | 'warn'>;
 
+/** `host:port/db` of a REDIS_URL, without its credentials: what logs and the banner show. */
+export function redisTarget(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol === 'rediss:' ? 'TLS ' : ''}${parsed.hostname}:${parsed.port || '6379'}/${parsed.pathname.slice(1) || '0'}`;
+}
+
 /**
  * The connection to the Redis that every instance shares (REDIS_URL), and whether it is up.
  *
@@ -28,8 +34,7 @@ export class RedisConnection {
     url: string,
     private readonly deps: { logger: Log; metrics: Metrics },
   ) {
-    const parsed = new URL(url);
-    this.target = `${parsed.hostname}:${parsed.port || '6379'}/${parsed.pathname.slice(1) || '0'}`;
+    this.target = redisTarget(url);
     deps.metrics.redisUp.set(0);
     this.client = new Redis(url, {
       enableOfflineQueue: false,
@@ -92,11 +97,18 @@ export class RedisConnection {
   /** Closes the connection (QUIT, or a plain disconnect when Redis is gone); no outage is reported. */
   async close(): Promise<void> {
     this.closing = true;
+    const ended = new Promise<void>((resolve) => {
+      if (this.client.status === 'end') resolve();
+      this.client.once('end', resolve);
+      // Between two reconnection attempts there is no socket left to end: do not wait for one.
+      setTimeout(resolve, 1_000).unref();
+    });
     try {
       await this.client.quit();
     } catch {
       this.client.disconnect();
     }
+    await ended;
   }
 
   private markUp(): void {

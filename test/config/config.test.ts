@@ -182,6 +182,10 @@ describe('REDIS_URL', () => {
     expect(loadConfig({ REDIS_URL: value }).redisUrl).toBe(value);
   });
 
+  it('when the scheme is written in capitals, then it is lower-cased (ioredis only turns TLS on for rediss://)', () => {
+    expect(loadConfig({ REDIS_URL: 'REDISS://cache.internal:6380/1' }).redisUrl).toBe('rediss://cache.internal:6380/1');
+  });
+
   it.each([
     ['another scheme', 'http://cache.internal:6379'],
     ['a bare host', 'cache.internal:6379'],

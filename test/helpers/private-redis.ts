@@ -13,6 +13,10 @@ export interface PrivateRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: nothing was saved). */
   restart(): Promise<void>;
+  /** SIGSTOP: connections stay open but nothing answers (a hung server, a network black hole). */
+  pause(): void;
+  /** SIGCONT: answers again. */
+  resume(): void;
 }
 
 const running = new Set<ChildProcess>();
@@ -28,6 +32,12 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     },
     async restart() {
       child = await launch(port);
+    },
+    pause() {
+      child.kill('SIGSTOP');
+    },
+    resume() {
+      child.kill('SIGCONT');
     },
   };
 }

@@ -39,6 +39,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisUrl)('one rate limit acr
     };
     first = await startServerProcess(env);
     second = await startServerProcess(env);
+    expect(first.stdout()).toContain(`rate limits: shared in Redis ${new URL(env.REDIS_URL).host}/7`);
   });
   afterAll(async () => {
     await killServerProcesses();

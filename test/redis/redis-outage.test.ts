@@ -96,6 +96,56 @@ describe('a Redis outage, in process', { timeout: 60_000 }, () => {
   });
 });
 
+describe('a Redis that stops answering', { timeout: 60_000 }, () => {
+  it('when Redis hangs, then requests still get their answer (commands time out) and it recovers when Redis answers again', async () => {
+    const redis = await startPrivateRedis();
+    const logs = logCapture();
+    const t = await TestApp.start({
+      dialect: 'sqlite',
+      env: { REDIS_URL: redis.url(), LOG_LEVEL: 'warn' },
+      logStream: logs.stream,
+    });
+    try {
+      const { apiKey } = await t.createClinic();
+      expect((await t.partner(apiKey).get(CARRIERS)).status).toBe(200);
+      redis.pause();
+      // Without a command timeout this request would wait for Redis forever (and the test time out).
+      for (let i = 0; i < 3; i++) expect((await t.partner(apiKey).get(CARRIERS)).status).toBe(200);
+      expect((await t.request('GET', '/readyz')).status).toBe(503);
+      expect(await outages(t)).toBe(1);
+      redis.resume();
+      await eventually(async () => (await t.request('GET', '/readyz')).status === 200);
+      expect(await gauge(t)).toBe(1);
+      expect(logs.about(/^Redis is unreachable/)).toHaveLength(1);
+    } finally {
+      redis.resume();
+      await t.close();
+      await redis.kill();
+    }
+  });
+});
+
+describe('closing the runtime', () => {
+  it('when the runtime closes, then its Redis connection is closed and no outage is reported', async () => {
+    const redis = await startPrivateRedis();
+    const logs = logCapture();
+    const t = await TestApp.start({
+      dialect: 'sqlite',
+      env: { REDIS_URL: redis.url(), LOG_LEVEL: 'info' },
+      logStream: logs.stream,
+    });
+    const client = t.ctx.redis?.client;
+    await t.close();
+    try {
+      expect(client?.status).toBe('end');
+      expect(await outages(t)).toBe(0);
+      expect(logs.about(/Redis/)).toHaveLength(0);
+    } finally {
+      await redis.kill();
+    }
+  });
+});
+
 describe('a Redis unreachable from the start', () => {
   it('when the server starts while Redis is down, then it serves, is not ready, and counts one outage', async () => {
     const redis = await startPrivateRedis();
