@@ -10,6 +10,8 @@ import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
 import { logSerializers } from './logging.js';
 import { openKeyring } from './secrets/key-source.js';
 import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
+import { RedisConnection } from './redis/redis-connection.js';
+import { RedisRateLimitStore } from './http/redis-rate-limit-store.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -31,6 +33,12 @@ export async function openRuntime(
     keyFile?: string;
     /** Where the audit buffer logs a failed write (default: stdout at LOG_LEVEL); tests pass a scheduler to flush by hand. */
     audit?: { logger?: Logger; scheduler?: FlushScheduler };
+    /** false: no Redis even with REDIS_URL (the command line and the worker count no requests). */
+    redis?: boolean;
+    /** Where the runtime's own lines (Redis outages) go; a JSON logger on stdout by default. */
+    logger?: Logger;
+    /** Tests only: keeps each test's Redis keys apart on the shared Redis. */
+    redisKeyPrefix?: string;
   } = {},
 ): Promise<Runtime> {
   // Before the database: a missing or damaged key file stops the process before anything is changed.
@@ -44,14 +52,22 @@ export async function openRuntime(
     await database.close();
     throw error;
   }
-  const rateLimitStore: RateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   const clock = options.clock ?? systemClock;
   const metrics = new Metrics();
+  const logger = options.logger ?? pino({ level: config.logLevel, serializers: logSerializers });
+  // With REDIS_URL every instance counts in the same Redis; without it, each process in memory.
+  let redis: RedisConnection | undefined;
+  if (config.redisUrl !== null && options.redis !== false) {
+    redis = new RedisConnection(config.redisUrl, { logger, metrics });
+    await redis.settled(3_000);
+  }
+  const rateLimitStore: RateLimitStore =
+    options.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis, options.redisKeyPrefix) : new MemoryRateLimitStore());
   const audit = new AuditReadBuffer({
     db: database.db,
     clock,
     metrics,
-    logger: options.audit?.logger ?? pino({ level: config.logLevel, serializers: logSerializers }),
+    logger: options.audit?.logger ?? logger,
     ...(options.audit?.scheduler ? { scheduler: options.audit.scheduler } : {}),
   });
   const ctx: AppContext = {
@@ -64,6 +80,7 @@ export async function openRuntime(
     metrics,
     audit,
     keyring,
+    ...(redis ? { redis } : {}),
   };
   if (database.poolUsage) ctx.metrics.observeDatabasePool(database.poolUsage);
   return {
@@ -74,6 +91,7 @@ export async function openRuntime(
         await audit.close();
       } finally {
         await rateLimitStore.close?.();
+        await redis?.close();
         await database.close();
       }
     },

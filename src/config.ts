@@ -35,6 +35,8 @@ export interface Config {
   readonly sandboxAutoAdvanceMs: number;
   /** DATA_ENCRYPTION_KEY (null in development when unset: the key file is used) and DATA_ENCRYPTION_KEY_PREVIOUS. */
   readonly dataKeys: DataKeySettings;
+  /** REDIS_URL: the Redis shared by every instance (rate limits), or null for per-process counting. */
+  readonly redisUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const dataKeys = parseDataKeySettings(env, environment === 'production', problems);
 
+  const redisUrl = parseRedisUrl(env.REDIS_URL, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -132,7 +136,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleMs: Object.freeze(typeof retrySchedule === 'string' ? [] : retrySchedule),
     sandboxAutoAdvanceMs,
     dataKeys,
+    redisUrl,
   });
+}
+
+/**
+ * REDIS_URL: `redis://[[user]:password@]host[:port][/db]`, or `rediss://…` for TLS (ioredis reads
+ * both, the database number included). Unset or empty → null.
+ */
+export function parseRedisUrl(value: string | undefined, problems: string[] = []): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  const raw = value.trim();
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // The value may hold a password: it is not quoted back.
+    problems.push('REDIS_URL is not a valid URL (expected redis://host:port/db or rediss://…)');
+    return null;
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    problems.push(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//"`);
+  } else if (url.hostname === '') {
+    problems.push('REDIS_URL must name a host (redis://host:port/db)');
+  } else if (!/^\/?(\d{1,5})?$/.test(url.pathname)) {
+    problems.push(`REDIS_URL's path must be a database number (redis://host:port/0), got "${url.pathname}"`);
+  }
+  // ioredis turns TLS on only for a lower-case `rediss://`: `REDISS://` must not quietly mean plain text.
+  return raw.replace(/^[a-z]+:/i, (scheme) => scheme.toLowerCase());
 }
 
 /**

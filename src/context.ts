@@ -7,6 +7,7 @@ import type { RateLimitStore } from './http/rate-limit-store.js';
 import type { Metrics } from './metrics.js';
 import type { AuditReadBuffer } from './audit/audit-buffer.js';
 import type { Keyring } from './secrets/keyring.js';
+import type { RedisConnection } from './redis/redis-connection.js';
 
 /**
  * What services need from the outside world, built once in main.ts (or by a test) and passed
@@ -26,6 +27,8 @@ export interface AppContext {
   readonly audit: AuditReadBuffer;
   /** The data encryption keys (DATA_ENCRYPTION_KEY): webhook signing secrets are encrypted at rest. */
   readonly keyring: Keyring;
+  /** The Redis every instance shares, when REDIS_URL is set (rate limits; /readyz checks it). */
+  readonly redis?: RedisConnection;
   readonly logger?: FastifyBaseLogger;
 }
 

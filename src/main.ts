@@ -7,6 +7,7 @@ import { type Config } from './config.js';
 import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { redisTarget } from './redis/redis-connection.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {
@@ -57,6 +58,7 @@ function printBanner(config: Config, port: number, seed: { clinicId: string; api
     '',
     `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${port})`}`,
     `  database: ${config.database.kind === 'sqlite' ? `SQLite ${config.database.filename === ':memory:' ? 'in memory' : path.resolve(config.database.filename)}` : 'PostgreSQL'}`,
+    `  rate limits: ${config.redisUrl ? `shared in Redis ${redisTarget(config.redisUrl)}` : 'counted in this process'}`,
     `  API reference: ${base}/docs`,
   ];
   if (config.adminTokenGenerated) {

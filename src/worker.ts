@@ -19,7 +19,8 @@ async function main(): Promise<void> {
     serializers: logSerializers,
     redact: LOG_REDACT_PATHS,
   });
-  const runtime = await openRuntime(config);
+  // The worker counts no requests: it needs no Redis.
+  const runtime = await openRuntime(config, { redis: false });
   const worker = await WebhookWorker.start(runtime.ctx, { logger });
   logger.info(
     {

@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { redis: false });
   try {
     const result = await executeCommand(runtime.ctx, parsed);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -90,16 +90,24 @@ export async function listApiKeys(ctx: ReadContext, clinicId: string): Promise<A
 }
 
 /**
- * Resolves an `x-api-key` to its clinic. Every refusal is a 401 whose message starts with
- * "Unauthorized" (the spec's Authentication rule 6); the reason is specific enough to act on.
+ * Refuses, without looking anything up, a key that cannot be valid here: missing, of no known
+ * format, or of the other environment. The same 401s as authenticateApiKey.
  */
-export async function authenticateApiKey(ctx: ServiceContext, key: string | undefined): Promise<PartnerIdentity> {
+export function assertApiKeyForm(ctx: Pick<ServiceContext, 'config'>, key: string | undefined): asserts key is string {
   if (key === undefined || key === '') throw unauthorized('missing x-api-key header');
   const claimed = environmentOfKey(key);
   if (claimed === null || key.length > 200) throw unauthorized('invalid API key');
   if (claimed !== ctx.config.env) {
     throw unauthorized(`this is a ${claimed} key; this server is the ${ctx.config.env} environment`);
   }
+}
+
+/**
+ * Resolves an `x-api-key` to its clinic. Every refusal is a 401 whose message starts with
+ * "Unauthorized" (the spec's Authentication rule 6); the reason is specific enough to act on.
+ */
+export async function authenticateApiKey(ctx: ServiceContext, key: string | undefined): Promise<PartnerIdentity> {
+  assertApiKeyForm(ctx, key);
   const hash = hashApiKey(key);
   const row = await repo.findApiKeyByHash(ctx.db, hash);
   if (!row || !hashesEqual(row.key_hash, hash)) throw unauthorized('invalid API key');

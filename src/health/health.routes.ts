@@ -16,13 +16,21 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['Health'],
-          summary: 'The database answers',
+          summary: 'The database answers, and Redis when REDIS_URL is set',
           response: { 200: Status, 503: Type.Ref('ErrorEnvelope') },
         },
       },
       async () => {
         if (!(await pingDatabase(ctx.db))) {
           throw new AppError('SERVICE_UNAVAILABLE', 503, 'Database is not reachable');
+        }
+        // The instance still serves while Redis is down (counting in memory), but it is degraded.
+        if (ctx.redis && !(await ctx.redis.ping())) {
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            503,
+            'Redis is not reachable: rate limits are counted per instance until it returns',
+          );
         }
         return { status: 'ready' };
       },

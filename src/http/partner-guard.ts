@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateApiKey } from '../clinics/clinic.service.js';
+import { assertApiKeyForm, authenticateApiKey } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
+import type { WindowCount } from './rate-limit-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,45 +14,60 @@ declare module 'fastify' {
 }
 
 const WINDOW_MS = 60_000;
+/** How long a key that authenticated stays exempt from its address's block for failed keys. */
+const KNOWN_KEY_TTL_MS = 24 * 60 * 60_000;
 
 /**
- * Authenticates and rate-limits a partner request. The limit is counted per API key for a valid
- * key, and per client address otherwise, so that 401s are limited too. Every response, refusals
- * included, carries the X-RateLimit-* headers.
+ * Authenticates and rate-limits a partner request. Every response, refusals included, carries the
+ * X-RateLimit-* headers.
+ *
+ * The limit is counted per API key (by a digest of it, before the database is asked, so that a key
+ * over its limit costs no query either) and, for failed authentications, per client address. Once
+ * an address has used up its failures for the window, its requests are refused before the key is
+ * looked up: a flood of guessed keys costs no query. A key that has authenticated before is exempt
+ * from that block, so that partners behind the same address as a guesser keep working.
  */
 export async function guardPartnerRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const header = request.headers['x-api-key'];
   const key = Array.isArray(header) ? header[0] : header;
-  let identity: PartnerIdentity | undefined;
-  let authError: unknown;
+  const now = ctx.clock().getTime();
+  const addressBucket = `ip:${request.ip}`;
+
+  try {
+    assertApiKeyForm(ctx, key);
+  } catch (formError) {
+    // Missing, malformed or of the other environment: refused without a lookup, counted as a failure.
+    enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+    throw formError;
+  }
+
+  const digest = keyDigest(key);
+  const admission = await ctx.rateLimitStore.admitKey({
+    keyBucket: `key:${digest}`,
+    addressBucket,
+    knownMarker: `known:${digest}`,
+    limit: ctx.config.rateLimitPerMinute,
+    windowMs: WINDOW_MS,
+    now,
+  });
+  if (!admission.admitted) {
+    setHeaders(ctx, reply, admission.address);
+    throw rejection(ctx, reply, 'address', admission.address, now);
+  }
+  enforce(ctx, reply, 'key', admission.key, now);
+
+  let identity: PartnerIdentity;
   try {
     identity = await authenticateApiKey(ctx, key);
   } catch (error) {
-    authError = error;
+    // A refused key counts against its address (whose headers the 401 then carries); a database
+    // failure is not the client's and counts nothing.
+    if (error instanceof AppError && error.statusCode === 401) {
+      enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+    }
+    throw error;
   }
-
-  const bucket = identity ? `key:${identity.apiKeyId}` : `ip:${request.ip}`;
-  const limit = ctx.config.rateLimitPerMinute;
-  const now = ctx.clock().getTime();
-  const { count, resetAt } = await ctx.rateLimitStore.hit(bucket, WINDOW_MS, now);
-  const resetSeconds = Math.ceil(resetAt / 1000);
-  reply.header('X-RateLimit-Limit', limit);
-  reply.header('X-RateLimit-Remaining', Math.max(0, limit - count));
-  reply.header('X-RateLimit-Reset', resetSeconds);
-
-  if (count > limit) {
-    const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
-    reply.header('Retry-After', retryAfter);
-    throw new AppError(
-      'RATE_LIMIT_EXCEEDED',
-      429,
-      `Rate limit exceeded: ${limit} requests per minute; retry after ${retryAfter} seconds`,
-      undefined,
-      { retry_after: retryAfter },
-    );
-  }
-  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what authenticateApiKey threw
-  if (authError !== undefined) throw authError;
+  if (!admission.known) await ctx.rateLimitStore.markKnown(`known:${digest}`, KNOWN_KEY_TTL_MS, now);
   request.partner = identity;
 }
 
@@ -58,4 +75,40 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
 export function partnerOf(request: FastifyRequest): PartnerIdentity {
   if (!request.partner) throw new AppError('UNAUTHORIZED', 401, 'Unauthorized: missing x-api-key header');
   return request.partner;
+}
+
+/** Sets the X-RateLimit-* headers from a bucket's window, and refuses with 429 when it is over the limit. */
+function enforce(ctx: AppContext, reply: FastifyReply, bucket: 'key' | 'address', window: WindowCount, now: number): void {
+  setHeaders(ctx, reply, window);
+  if (window.count > ctx.config.rateLimitPerMinute) throw rejection(ctx, reply, bucket, window, now);
+}
+
+function setHeaders(ctx: AppContext, reply: FastifyReply, window: WindowCount): void {
+  const max = ctx.config.rateLimitPerMinute;
+  reply.header('X-RateLimit-Limit', max);
+  reply.header('X-RateLimit-Remaining', Math.max(0, max - window.count));
+  reply.header('X-RateLimit-Reset', Math.ceil(window.resetAt / 1000));
+}
+
+/** The 429 (with Retry-After), counted in rate_limit_rejections_total by bucket kind. */
+function rejection(ctx: AppContext, reply: FastifyReply, bucket: 'key' | 'address', window: WindowCount, now: number): AppError {
+  ctx.metrics.rateLimitRejections.inc({ bucket });
+  const max = ctx.config.rateLimitPerMinute;
+  const retryAfter = Math.max(1, Math.ceil((window.resetAt - now) / 1000));
+  reply.header('Retry-After', retryAfter);
+  return new AppError(
+    'RATE_LIMIT_EXCEEDED',
+    429,
+    `Rate limit exceeded: ${max} requests per minute; retry after ${retryAfter} seconds`,
+    undefined,
+    { retry_after: retryAfter },
+  );
+}
+
+/**
+ * The name of a key's counter: a digest of its own (not the stored hash, so that what lands in
+ * Redis cannot be matched against the database), 128 bits, plenty to keep keys apart.
+ */
+function keyDigest(key: string): string {
+  return createHash('sha256').update('rate-limit\0').update(key, 'utf8').digest('hex').slice(0, 32);
 }

@@ -216,3 +216,44 @@ describe('DATA_ENCRYPTION_KEY and DATA_ENCRYPTION_KEY_PREVIOUS', () => {
     expect(problems).toEqual([expect.stringMatching(/^DATA_ENCRYPTION_KEY_PREVIOUS \(key 2\) must be base64/)]);
   });
 });
+
+describe('REDIS_URL', () => {
+  it('when REDIS_URL is unset or empty, then there is no Redis (each process counts in memory)', () => {
+    expect(loadConfig({}).redisUrl).toBeNull();
+    expect(loadConfig({ REDIS_URL: '  ' }).redisUrl).toBeNull();
+  });
+
+  it.each([
+    'redis://127.0.0.1:6379',
+    'redis://127.0.0.1:6379/7',
+    'redis://cache.internal/0',
+    'redis://:s3cret@cache.internal:6380/2',
+    'redis://app:s3cret@cache.internal:6380/2',
+    'rediss://cache.internal:6380/1',
+    'redis://[::1]:6379/3',
+  ])('when REDIS_URL is %s, then it is accepted as given', (value) => {
+    expect(loadConfig({ REDIS_URL: value }).redisUrl).toBe(value);
+  });
+
+  it('when the scheme is written in capitals, then it is lower-cased (ioredis only turns TLS on for rediss://)', () => {
+    expect(loadConfig({ REDIS_URL: 'REDISS://cache.internal:6380/1' }).redisUrl).toBe('rediss://cache.internal:6380/1');
+  });
+
+  it.each([
+    ['another scheme', 'http://cache.internal:6379'],
+    ['a bare host', 'cache.internal:6379'],
+    ['not a URL', 'redis://[bad'],
+    ['a path that is not a database number', 'redis://cache.internal:6379/sessions'],
+    ['a negative database', 'redis://cache.internal:6379/-1'],
+  ])('when REDIS_URL is %s, then loading fails naming REDIS_URL', (_name, value) => {
+    const problems = problemsOf({ REDIS_URL: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('REDIS_URL');
+  });
+
+  it('when a REDIS_URL with a password is refused, then the message does not repeat the password', () => {
+    for (const value of ['redis://:hunter2-secret@[bad', 'redis://:hunter2-secret@cache.internal/x']) {
+      expect(problemsOf({ REDIS_URL: value })[0]).not.toContain('hunter2');
+    }
+  });
+});

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { openRuntime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig } from '../../src/config.js';
+import { logSerializers } from '../../src/logging.js';
 import type { AppContext } from '../../src/context.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Clock } from '../../src/clock.js';
@@ -66,7 +67,16 @@ export class TestApp {
     });
     const runtime = await openRuntime(
       { ...config, database: database.config },
-      { ...(options.clock ? { clock: options.clock } : {}), postgres: { schema: database.schema, poolSize: 5 } },
+      {
+        ...(options.clock ? { clock: options.clock } : {}),
+        postgres: { schema: database.schema, poolSize: 5 },
+        // With REDIS_URL: the runtime's lines (Redis outages) land in the same stream as the app's,
+        // and each app's counters are its own on the shared Redis.
+        ...(options.logStream
+          ? { logger: pino({ level: config.logLevel, serializers: logSerializers }, options.logStream) }
+          : { logger: pino({ level: 'silent' }) }),
+        redisKeyPrefix: `pf:test:${randomBytes(6).toString('hex')}:`,
+      },
     );
     const app = await buildApp(runtime.ctx, options.logStream ? { logStream: options.logStream } : {});
     return new TestApp(

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { issueApiKey } from '../../src/clinics/clinic.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp, type Reply } from '../helpers/test-app.js';
@@ -28,7 +29,21 @@ function rateHeaders(res: Reply) {
   };
 }
 
-describe.each(DIALECTS)('rate limits on %s', (dialect) => {
+/** Every case runs on the per-process store and, when Redis is there (always in CI), on Redis. */
+const redisUrl = inject('redisUrl');
+const STORES = redisUrl ? (['memory', 'redis'] as const) : (['memory'] as const);
+const CASES = DIALECTS.flatMap((dialect) => STORES.map((store) => [dialect, store] as const));
+
+/** A well-formed key nobody issued, new each time (a guesser's). */
+const guess = () => `dev_${randomBytes(32).toString('base64url')}`;
+
+/** The counter of one bucket kind in rate_limit_rejections_total. */
+async function rejections(t: TestApp, bucket: 'key' | 'address'): Promise<number> {
+  const metric = await t.ctx.metrics.rateLimitRejections.get();
+  return metric.values.find((value) => value.labels.bucket === bucket)?.value ?? 0;
+}
+
+describe.each(CASES)('rate limits on %s, counted in %s', (dialect, store) => {
   const clock = fakeClock(START);
   let t: TestApp;
   /** A fresh address per test, so that unauthenticated counters never leak between tests. */
@@ -36,7 +51,12 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
   const nextAddress = () => `203.0.113.${++address}`;
 
   beforeAll(async () => {
-    t = await TestApp.start({ dialect, clock, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+    t = await TestApp.start({
+      dialect,
+      clock,
+      env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), ...(store === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : {}) },
+    });
+    expect(t.ctx.redis !== undefined).toBe(store === 'redis');
   });
   afterAll(async () => t.close());
   beforeEach(() => clock.set(START));
@@ -138,7 +158,7 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
 
   it('when requests without a valid key go past the limit, then their address gets 429', async () => {
     const ip = nextAddress();
-    for (let i = 0; i < LIMIT; i++) expect((await call(CARRIERS, { 'x-api-key': 'dev_wrong' }, ip)).status).toBe(401);
+    for (let i = 0; i < LIMIT; i++) expect((await call(CARRIERS, { 'x-api-key': guess() }, ip)).status).toBe(401);
     const refused = await call(CARRIERS, {}, ip);
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
@@ -152,11 +172,51 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
     expect((await call(CARRIERS, {}, nextAddress())).status).toBe(401);
   });
 
-  it('when an address is limited for bad keys, then a valid key from that address still works (its own counter)', async () => {
+  it('when an address is limited for bad keys, then a key that has worked before still works from it (its own counter)', async () => {
     const { apiKey } = await t.createClinic();
     const ip = nextAddress();
-    for (let i = 0; i <= LIMIT; i++) await call(CARRIERS, { 'x-api-key': 'dev_guess' }, ip);
+    expect((await call(CARRIERS, { 'x-api-key': apiKey }, nextAddress())).status).toBe(200);
+    for (let i = 0; i <= LIMIT; i++) await call(CARRIERS, { 'x-api-key': guess() }, ip);
+    expect((await call(CARRIERS, { 'x-api-key': guess() }, ip)).status).toBe(429);
+    const known = await call(CARRIERS, { 'x-api-key': apiKey }, ip);
+    expect(known.status).toBe(200);
+    expect(known.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 2));
+  });
+
+  it('when an address has used up its failed authentications, then a key never used before is refused from it until the window ends', async () => {
+    const { apiKey } = await t.createClinic();
+    const ip = nextAddress();
+    for (let i = 0; i < LIMIT; i++) expect((await call(CARRIERS, { 'x-api-key': guess() }, ip)).status).toBe(401);
+    const refused = await call(CARRIERS, { 'x-api-key': apiKey }, ip);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(rateHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: String(WINDOW_END_SECONDS) });
+    expect(refused.headers['retry-after']).toBe('50');
+    clock.set(WINDOW_END_SECONDS * 1000);
     expect((await call(CARRIERS, { 'x-api-key': apiKey }, ip)).status).toBe(200);
+  });
+
+  it('when a valid key is used from an address, then it does not use up the failed-authentication budget of that address', async () => {
+    const { apiKey } = await t.createClinic();
+    const ip = nextAddress();
+    for (let i = 0; i < LIMIT; i++) expect((await call(CARRIERS, { 'x-api-key': apiKey }, ip)).status).toBe(200);
+    const bad = await call(CARRIERS, { 'x-api-key': guess() }, ip);
+    expect(bad.status).toBe(401);
+    expect(bad.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+
+  it('when requests are refused with 429, then rate_limit_rejections_total counts each under its bucket kind', async () => {
+    const [keyBefore, addressBefore] = [await rejections(t, 'key'), await rejections(t, 'address')];
+    const { apiKey } = await t.createClinic();
+    for (let i = 0; i < LIMIT; i++) await call(CARRIERS, { 'x-api-key': apiKey });
+    expect((await call(CARRIERS, { 'x-api-key': apiKey })).status).toBe(429);
+    expect((await call(CARRIERS, { 'x-api-key': apiKey })).status).toBe(429);
+    const ip = nextAddress();
+    for (let i = 0; i < LIMIT; i++) await call(CARRIERS, {}, ip);
+    expect((await call(CARRIERS, {}, ip)).status).toBe(429);
+    expect((await call(CARRIERS, { 'x-api-key': guess() }, ip)).status).toBe(429);
+    expect(await rejections(t, 'key')).toBe(keyBefore + 2);
+    expect(await rejections(t, 'address')).toBe(addressBefore + 2);
   });
 
   it('when the minute ends, then the counter starts again', async () => {
@@ -188,6 +248,34 @@ describe.each(DIALECTS)('rate limits on %s', (dialect) => {
       const res = await t.admin.get('/api/admin/no-such-operator-route');
       expect(res.status).toBe(404);
       expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+  });
+});
+
+describe.each(CASES)('a flood of guessed keys on %s, counted in %s', (dialect, store) => {
+  it('when an address has used up its failed authentications, then its guessed keys are refused without asking the database', async () => {
+    const t = await TestApp.start({
+      dialect,
+      clock: fakeClock(START),
+      env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), ...(store === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : {}) },
+    });
+    try {
+      const flood = (ip: string) =>
+        t.app.inject({ method: 'GET', url: CARRIERS, headers: { 'x-api-key': guess() }, remoteAddress: ip });
+      for (let i = 0; i < LIMIT; i++) expect((await flood('198.51.100.20')).statusCode).toBe(401);
+
+      // From here on any lookup would fail with a 500: the database is gone.
+      await t.ctx.db.destroy();
+      for (let i = 0; i < 20; i++) {
+        const refused = await flood('198.51.100.20');
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().error.code).toBe('RATE_LIMIT_EXCEEDED');
+        expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+      }
+      // The control: a guessed key from an address with failures left is looked up, and fails.
+      expect((await flood('198.51.100.21')).statusCode).toBe(500);
+    } finally {
+      await t.close();
     }
   });
 });
