@@ -3,7 +3,7 @@ import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
 import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
-import { Metrics } from './metrics.js';
+import { Metrics, registerBacklogGauges } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 
 export interface Runtime {
@@ -37,6 +37,7 @@ export async function openRuntime(
     rateLimitStore,
     metrics: new Metrics(),
   };
+  registerBacklogGauges(ctx.metrics, ctx.db);
   return {
     ctx,
     async close() {

@@ -28,13 +28,16 @@ export interface AttemptResult {
 /**
  * Sends one attempt of a delivery, signed for this attempt's time, with the body bytes stored at
  * fan-out, then records it. Never throws for the partner's failures: they are the outcome.
+ * `onSent` sees the outcome before it is recorded (metrics count attempts even when recording fails).
  */
 export async function attemptDelivery(
   ctx: ServiceContext,
   sender: WebhookSender,
   claimed: ClaimedDelivery,
+  onSent: (outcome: SendOutcome) => void = () => undefined,
 ): Promise<AttemptResult> {
   const { attemptedAt, outcome } = await sendSigned(ctx, sender, claimed.url, claimed.secret, claimed.event_id, claimed.body);
+  onSent(outcome);
   return recordOutcome(ctx, claimed, attemptedAt, outcome);
 }
 
