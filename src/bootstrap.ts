@@ -3,7 +3,7 @@ import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
 import { systemClock, type Clock } from './clock.js';
 import { OutboxNotifier } from './events/outbox.js';
-import { Metrics } from './metrics.js';
+import { Metrics, registerBacklogGauges } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 import { pino, type Logger } from 'pino';
 import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
@@ -83,6 +83,7 @@ export async function openRuntime(
     ...(redis ? { redis } : {}),
   };
   if (database.poolUsage) ctx.metrics.observeDatabasePool(database.poolUsage);
+  registerBacklogGauges(ctx.metrics, ctx.db);
   return {
     ctx,
     async close() {

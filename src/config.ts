@@ -25,7 +25,7 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Runs the webhook delivery worker inside the server process. */
   readonly runWorker: boolean;
-  /** Production only: allow webhook URLs that resolve to loopback/private addresses. */
+  /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in webhooks/url-safety.ts). */
   readonly webhookAllowPrivateTargets: boolean;
   /** Per-attempt timeout of a webhook delivery, in milliseconds. */
   readonly webhookTimeoutMs: number;

@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolUsage } from './db/create-db.js';
+import type { Db } from './db/database.js';
+import { countPendingDeliveries, countUndispatchedEvents } from './webhooks/backlog.repository.js';
 
 /**
  * The process's Prometheus metrics, on a registry of its own (not prom-client's global one), so
@@ -41,7 +43,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** Webhook delivery attempts, by outcome (success, failure, timeout, refused...). */
+  /**
+   * Webhook delivery attempts, by outcome (success, http_error, timeout, network_error, refused: see
+   * SendOutcomeKind). Counted by the process that runs the delivery worker only.
+   */
   readonly webhookAttempts = new Counter({
     name: 'webhook_delivery_attempts_total',
     help: 'Webhook delivery attempts, by outcome',
@@ -113,4 +118,27 @@ export class Metrics {
     ];
     for (const gauge of gauges) this.registry.registerMetric(gauge);
   }
+}
+
+/**
+ * The webhook queue's backlog, read from the database at each scrape (one COUNT each), so that every
+ * process sharing the database shows it, whether or not it runs the delivery worker. A failed count
+ * shows NaN rather than failing the whole scrape (the other metrics matter most during an outage).
+ */
+export function registerBacklogGauges(metrics: Metrics, db: Db): void {
+  const gauge = (name: string, help: string, count: (db: Db) => Promise<number>) =>
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      async collect() {
+        this.set(await count(db).catch(() => Number.NaN));
+      },
+    });
+  gauge('webhook_outbox_backlog', 'Outbox events not yet fanned out to webhook deliveries', countUndispatchedEvents);
+  gauge(
+    'webhook_delivery_backlog',
+    'Webhook deliveries not yet delivered nor given up: waiting for their first attempt or a retry, or in flight',
+    countPendingDeliveries,
+  );
 }

@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventWriterContext, KeyringContext } from '../context.js';
+import type { AppContext, EventWriterContext, KeyringContext } from '../context.js';
 import * as deliveries from './delivery.repository.js';
 import { attemptDelivery, type AttemptResult, type ClaimedDelivery } from './delivery.service.js';
 import { dispatchOutbox } from './dispatcher.js';
-import { createHttpSender, type WebhookSender } from './http-sender.js';
+import { createHttpSender, type SendOutcome, type WebhookSender } from './http-sender.js';
 import { urlPolicyOf } from './url-safety.js';
 import { listenForWakeups, type WakeupListener } from './wakeup.js';
 import * as endpoints from './webhook.repository.js';
 
 export type WorkerLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
+/** What the worker runs on: an event writer's context, and the metrics that count its attempts. */
+export type WorkerContext = EventWriterContext & KeyringContext & Pick<AppContext, 'metrics'>;
+
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once in this worker (default 10). */
   concurrency?: number;
-  /** Attempts in flight at once to one endpoint (default 2), so that a slow endpoint cannot take every slot. */
+  /**
+   * Attempts in flight at once to one endpoint (default 2), counted across every worker sharing the
+   * database, so that a slow endpoint cannot take every slot nor be flooded by several instances.
+   */
   perEndpointConcurrency?: number;
   /** Longest sleep between looks at the queue (default 2 s); events and due retries wake it sooner. */
   pollIntervalMs?: number;
@@ -37,8 +43,9 @@ const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, err
  * The delivery worker: fans outbox events out to deliveries and sends the due ones, with bounded
  * concurrency, never inside a request. Runs in the server (RUN_WORKER) or alone (src/worker.ts);
  * several workers may share one PostgreSQL database: deliveries are claimed with SKIP LOCKED and a
- * lease, so no delivery is attempted by two workers at once. All state is in the database: a
- * restarted worker resumes where the last one stopped (a lease left by a crash expires).
+ * lease, so no delivery is attempted by two workers at once, and the per-endpoint limit counts the
+ * leases of all of them. All state is in the database: a restarted worker resumes where the last one
+ * stopped (a lease left by a crash expires). Each attempt is counted in `ctx.metrics` by outcome.
  */
 export class WebhookWorker {
   private readonly concurrency: number;
@@ -48,7 +55,8 @@ export class WebhookWorker {
   private readonly sender: WebhookSender;
   private readonly ownsSender: boolean;
   private readonly log: WorkerLogger;
-  private readonly inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  /** Attempts in flight in this worker, by delivery id. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   private cycle: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -61,7 +69,7 @@ export class WebhookWorker {
   private readonly attemptListeners = new Set<(attempt: RecordedAttempt) => void>();
 
   constructor(
-    private readonly ctx: EventWriterContext & KeyringContext,
+    private readonly ctx: WorkerContext,
     options: WebhookWorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 10;
@@ -74,7 +82,7 @@ export class WebhookWorker {
   }
 
   /** Creates and starts a worker: it wakes on in-process events, PostgreSQL NOTIFY and its own timer. */
-  static async start(ctx: EventWriterContext & KeyringContext, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
+  static async start(ctx: WorkerContext, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
     const worker = new WebhookWorker(ctx, options);
     await worker.start();
     return worker;
@@ -99,22 +107,26 @@ export class WebhookWorker {
     this.unsubscribe?.();
     await this.listener?.close();
     await this.cycle;
-    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    await Promise.allSettled(this.inFlight.values());
     if (this.ownsSender) await this.sender.close();
   }
 
   /**
    * Works until nothing is due now: fans out, attempts what is due and waits for the attempts.
-   * For tests (with a fake clock) and for one-shot runs; do not mix with a started worker.
+   * For tests (with a fake clock) and for one-shot runs; do not mix with a started worker. With
+   * other workers on the database, it returns once this worker can claim nothing more: what is due
+   * may then be leased by them, or wait for a slot their attempts hold on its endpoint.
    */
   async drain(): Promise<void> {
     this.draining += 1;
     try {
       for (;;) {
         await dispatchOutbox(this.ctx);
-        await this.claimAndStart();
-        if (this.inFlight.size === 0) return;
-        await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+        // An attempt may finish while the next claim is under way: only a round that started
+        // nothing, with nothing left in flight, means nothing more is due for this worker.
+        const started = await this.claimAndStart();
+        if (started === 0 && this.inFlight.size === 0) return;
+        await Promise.allSettled(this.inFlight.values());
       }
     } finally {
       this.draining -= 1;
@@ -197,7 +209,8 @@ export class WebhookWorker {
     let delay = this.pollIntervalMs;
     if (due !== null) {
       const wait = Date.parse(due) - now.getTime();
-      // Due now but not claimable (its endpoint is busy, or we are full): a finishing attempt wakes us.
+      // Due now but not claimable (its endpoint is busy, here or in another worker, or we are full): a
+      // finishing attempt wakes the worker that made it, which claims the next; we look again at the poll.
       if (wait > 0) delay = Math.min(wait + 5, this.pollIntervalMs);
     }
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have been called while we awaited
@@ -206,37 +219,44 @@ export class WebhookWorker {
     this.timer = setTimeout(this.kick, delay);
   }
 
-  private async claimAndStart(): Promise<void> {
+  /** Claims and starts due deliveries while there is room; returns how many it started. */
+  private async claimAndStart(): Promise<number> {
+    let started = 0;
     while (!this.stopped) {
       const free = this.concurrency - this.inFlight.size;
-      if (free <= 0) return;
+      if (free <= 0) break;
       const claimed = await this.claim(free);
-      if (claimed.length === 0) return;
+      if (claimed.length === 0) break;
       for (const delivery of claimed) this.startAttempt(delivery);
+      started += claimed.length;
     }
+    return started;
   }
 
-  /** Claims up to `free` due deliveries, at most `perEndpoint` in flight per endpoint. */
+  /**
+   * Claims up to `free` due deliveries, leaving every endpoint at most `perEndpoint` leased
+   * deliveries counted across all workers: the count is made under the endpoints' claim locks, in the
+   * transaction that takes the leases, so two workers claiming at once cannot exceed it.
+   */
   private async claim(free: number): Promise<ClaimedDelivery[]> {
-    const perEndpoint = new Map<string, number>();
-    for (const f of this.inFlight.values()) perEndpoint.set(f.endpointId, (perEndpoint.get(f.endpointId) ?? 0) + 1);
-    const busy = [...perEndpoint].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
-
     return this.ctx.db.transaction().execute(async (trx) => {
       const now = this.ctx.clock();
       const nowIso = now.toISOString();
       const candidates = await deliveries.lockDueDeliveries(trx, {
         now: nowIso,
         limit: free * 3,
-        excludeEndpointIds: busy,
+        perEndpointLimit: this.perEndpoint,
         dialect: this.ctx.dialect,
       });
+      const endpointIds = [...new Set(candidates.map((c) => c.endpoint_id))];
+      if (this.ctx.dialect === 'postgres') await deliveries.lockEndpointClaims(trx, endpointIds);
+      const leased = await deliveries.countLeasesByEndpoint(trx, endpointIds, nowIso);
       const chosen: deliveries.DueDelivery[] = [];
       for (const candidate of candidates) {
         if (chosen.length >= free) break;
-        const n = perEndpoint.get(candidate.endpoint_id) ?? 0;
+        const n = leased.get(candidate.endpoint_id) ?? 0;
         if (n >= this.perEndpoint) continue;
-        perEndpoint.set(candidate.endpoint_id, n + 1);
+        leased.set(candidate.endpoint_id, n + 1);
         chosen.push(candidate);
       }
       const targets = new Map(
@@ -279,7 +299,7 @@ export class WebhookWorker {
   }
 
   private startAttempt(delivery: ClaimedDelivery): void {
-    const done = attemptDelivery(this.ctx, this.sender, delivery)
+    const done = attemptDelivery(this.ctx, this.sender, delivery, (outcome) => this.count(outcome))
       .then((result) => {
         const fields = {
           deliveryId: result.deliveryId,
@@ -315,7 +335,14 @@ export class WebhookWorker {
         this.kick();
         this.settle();
       });
-    this.inFlight.set(delivery.id, { endpointId: delivery.endpoint_id, done });
+    this.inFlight.set(delivery.id, done);
+  }
+
+  /** Counts an attempt in this process's metrics once its answer (or failure) is known, recorded or not. */
+  private count(outcome: SendOutcome): void {
+    const { webhookAttempts, webhookAttemptDuration } = this.ctx.metrics;
+    webhookAttempts.inc({ outcome: outcome.kind });
+    webhookAttemptDuration.observe({ outcome: outcome.kind }, outcome.durationMs / 1000);
   }
 
   private report(attempt: RecordedAttempt): void {

@@ -33,11 +33,13 @@ export interface AttemptResult {
 /**
  * Sends one attempt of a delivery, signed for this attempt's time, with the body bytes stored at
  * fan-out, then records it. Never throws for the partner's failures: they are the outcome.
+ * `onSent` sees the outcome before it is recorded (metrics count attempts even when recording fails).
  */
 export async function attemptDelivery(
   ctx: ServiceContext & KeyringContext,
   sender: WebhookSender,
   claimed: ClaimedDelivery,
+  onSent: (outcome: SendOutcome) => void = () => undefined,
 ): Promise<AttemptResult> {
   let secret: string;
   try {
@@ -47,11 +49,20 @@ export async function attemptDelivery(
     // Not sent: recorded as a failed attempt with the reason (the operator's log shows it) and retried
     // on the schedule, so restoring the key lets it through; not held against the partner's endpoint.
     const reason = `not sent: ${error.message}`;
-    const outcome: SendOutcome = { ok: false, statusCode: null, durationMs: 0, responseBody: null, error: reason };
+    const outcome: SendOutcome = {
+      kind: 'refused',
+      ok: false,
+      statusCode: null,
+      durationMs: 0,
+      responseBody: null,
+      error: reason,
+    };
+    onSent(outcome);
     const result = await recordOutcome(ctx, claimed, ctx.clock(), outcome, Math.random, { endpointAtFault: false });
     return { ...result, secretUnavailable: reason };
   }
   const { attemptedAt, outcome } = await sendSigned(ctx, sender, claimed.url, secret, claimed.event_id, claimed.body);
+  onSent(outcome);
   return recordOutcome(ctx, claimed, attemptedAt, outcome);
 }
 

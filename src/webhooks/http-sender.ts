@@ -1,11 +1,26 @@
 import net from 'node:net';
 import { Agent, request } from 'undici';
-import { checkHostIsPublic, guardedLookup, systemResolveAll, type ResolveAll, type UrlPolicy } from './url-safety.js';
+import {
+  checkHostIsPublic,
+  guardedLookup,
+  REFUSED_CODE,
+  systemResolveAll,
+  type ResolveAll,
+  type UrlPolicy,
+} from './url-safety.js';
+
+/**
+ * What became of one attempt, in a fixed vocabulary (metrics label, and all the partner's test call
+ * reveals of a failure without a status): a 2xx; another status; no answer within the timeout; a
+ * connection, TLS or DNS failure; or not sent at all because the target is not allowed (SSRF).
+ */
+export type SendOutcomeKind = 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused';
 
 /** The outcome of one POST to a partner's endpoint. */
 export interface SendOutcome {
   /** A 2xx was received within the timeout. */
   ok: boolean;
+  kind: SendOutcomeKind;
   /** The HTTP status, or null when none was received (network error, timeout, refusal). */
   statusCode: number | null;
   durationMs: number;
@@ -48,8 +63,9 @@ export function createHttpSender(options: { policy: UrlPolicy; timeoutMs: number
     async send({ url, headers, body }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const failure = (error: string): SendOutcome => ({
+      const failure = (kind: Exclude<SendOutcomeKind, 'success' | 'http_error'>, error: string): SendOutcome => ({
         ok: false,
+        kind,
         statusCode: null,
         durationMs: elapsed(),
         responseBody: null,
@@ -59,13 +75,13 @@ export function createHttpSender(options: { policy: UrlPolicy; timeoutMs: number
       try {
         target = new URL(url);
       } catch {
-        return failure('invalid URL');
+        return failure('refused', 'invalid URL');
       }
       const host = target.hostname.replace(/^\[|\]$/g, '');
       // The connection's lookup is not consulted for a literal IP address: check it here.
       if (net.isIP(host) !== 0) {
         const problem = await checkHostIsPublic(host, options.policy, resolve);
-        if (problem) return failure(`refused: webhook_url ${problem} (SSRF protection)`);
+        if (problem) return failure('refused', `refused: webhook_url ${problem} (SSRF protection)`);
       }
       const signal = AbortSignal.timeout(options.timeoutMs);
       try {
@@ -78,16 +94,21 @@ export function createHttpSender(options: { policy: UrlPolicy; timeoutMs: number
         });
         const statusCode = response.statusCode;
         const responseBody = await readExcerpt(response.body);
+        const ok = statusCode >= 200 && statusCode < 300;
         return {
-          ok: statusCode >= 200 && statusCode < 300,
+          ok,
+          kind: ok ? 'success' : 'http_error',
           statusCode,
           durationMs: elapsed(),
           responseBody,
           error: null,
         };
       } catch (error) {
-        if (signal.aborted) return failure(`timed out after ${options.timeoutMs} ms`);
-        return failure(describeNetworkError(error));
+        if (signal.aborted || TIMEOUT_CODES.has(errorCode(error) ?? '')) {
+          return failure('timeout', `timed out after ${options.timeoutMs} ms`);
+        }
+        if (errorCode(error) === REFUSED_CODE) return failure('refused', describeNetworkError(error));
+        return failure('network_error', describeNetworkError(error));
       }
     },
     close: () => agent.close(),
@@ -112,6 +133,17 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   if (size === 0) return null;
   // PostgreSQL text cannot hold NUL characters.
   return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '');
+}
+
+/** undici's own timeouts (connect, headers, body), which may fire before the attempt's signal. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** The code of an error or of its cause (undici wraps the connection's errors). */
+function errorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (cause instanceof Error ? (cause as { code?: unknown }).code : undefined) ?? (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 function describeNetworkError(error: unknown): string {

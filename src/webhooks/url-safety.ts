@@ -12,11 +12,14 @@ import type { LookupFunction } from 'node:net';
 export interface UrlPolicy {
   /** Only https (production) or also http (development). */
   allowHttp: boolean;
-  /** Loopback, private and other internal targets allowed (development, or the operator's override). */
+  /** Loopback, private and other internal targets allowed (a local development server, or the operator's override). */
   allowPrivate: boolean;
 }
 
 export const MAX_URL_LENGTH = 2048;
+
+/** The error code of a connection the guard refused (see `guardedLookup`). */
+export const REFUSED_CODE = 'EWEBHOOKTARGET';
 
 export type ResolveAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
@@ -177,7 +180,7 @@ export function guardedLookup(policy: UrlPolicy, resolve: ResolveAll = systemRes
               new Error(
                 `refused: ${hostname} ${problem ?? `resolves to the internal address ${bad?.address ?? ''}`} (SSRF protection)`,
               ),
-              { code: 'EWEBHOOKTARGET' },
+              { code: REFUSED_CODE },
             );
           }
         }
@@ -196,8 +199,44 @@ export function guardedLookup(policy: UrlPolicy, resolve: ResolveAll = systemRes
   };
 }
 
-/** The deployment's policy: production requires https and public targets unless the operator overrides the latter. */
-export function urlPolicyOf(config: { env: 'development' | 'production'; webhookAllowPrivateTargets: boolean }): UrlPolicy {
+/** Loopback: 127.0.0.0/8 and ::1 (and IPv4-mapped forms of 127/8). */
+const loopback = new net.BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/**
+ * True when a server bound to `host` (HOST) is reachable from this machine only: a loopback address
+ * (127.0.0.0/8, ::1, also written [::1] or ::ffff:127.x.y.z) or the name `localhost`. A wildcard
+ * (0.0.0.0, ::), a LAN address or any other name is not.
+ */
+export function listensOnlyOnLoopback(host: string): boolean {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  if (name === 'localhost') return true;
+  const family = net.isIP(name);
+  if (family === 4) return loopback.check(name, 'ipv4');
+  if (family !== 6) return false;
+  const embedded = embeddedIpv4(name);
+  return embedded !== null ? loopback.check(embedded, 'ipv4') : loopback.check(name, 'ipv6');
+}
+
+/**
+ * The deployment's policy. http:// targets: development only. Internal targets (loopback, private,
+ * link-local...): refused in every environment, except on a development server that listens only on
+ * loopback (a laptop, where a receiver on 127.0.0.1 is the point and no partner can reach the API)
+ * or when the operator sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true. A production server bound to loopback
+ * is still refused: it is then behind a local reverse proxy, reachable by partners, and a partner
+ * must not make it call the machine's own services.
+ */
+export function urlPolicyOf(config: {
+  env: 'development' | 'production';
+  host: string;
+  webhookAllowPrivateTargets: boolean;
+}): UrlPolicy {
   const development = config.env === 'development';
-  return { allowHttp: development, allowPrivate: development || config.webhookAllowPrivateTargets };
+  const localDevelopment = development && listensOnlyOnLoopback(config.host);
+  return { allowHttp: development, allowPrivate: localDevelopment || config.webhookAllowPrivateTargets };
 }

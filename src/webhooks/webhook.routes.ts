@@ -10,6 +10,7 @@ import {
   RegisteredWebhook,
   RegisterWebhookBody,
   TestCallOutcome,
+  type TestCallOutcomeView,
   WebhookEndpoint,
   WebhookRef,
 } from './webhook.schemas.js';
@@ -31,8 +32,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description: [
             'Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`,',
             '`webhook-timestamp`, `webhook-signature`). The answer carries the endpoint\u2019s signing `secret`, shown only here.',
-            `A clinic may have up to ${MAX_ENDPOINTS_PER_CLINIC} endpoints; the same URL twice is refused. Production requires`,
-            '`https://` and a public host (no loopback, private, link-local or other internal address).',
+            `A clinic may have up to ${MAX_ENDPOINTS_PER_CLINIC} endpoints; the same URL twice is refused. The host must be`,
+            'public (no loopback, private, link-local or other internal address); production requires `https://`.',
           ].join(' '),
           body: RegisterWebhookBody,
           response: { 200: Envelope(RegisteredWebhook), ...partnerErrors, ...forbiddenError },
@@ -96,9 +97,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           summary: 'Send a test event to a webhook endpoint (extension)',
           description: [
-            'Sends a signed `webhook.test` event now and answers with the outcome. A failure of your endpoint',
-            '(non-2xx, timeout, network error) is still a 200 answer: `data.delivered` is false and `status_code` /',
-            '`error` say why. Not retried.',
+            'Sends a signed `webhook.test` event now and answers with the outcome: the status code and the time only,',
+            'never your endpoint\u2019s response body or headers. A failure of your endpoint (non-2xx, timeout, network',
+            'error) is still a 200 answer: `data.delivered` is false and `status_code` / `error` say why. Not retried.',
           ].join(' '),
           body: WebhookRef,
           response: { 200: Envelope(TestCallOutcome), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
@@ -108,9 +109,22 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const data = await testWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         const message = data.delivered
           ? `Test event delivered (HTTP ${data.status_code ?? ''})`
-          : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : (data.error ?? 'no response')}`;
+          : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : failureText(data.error)}`;
         return { success: true as const, data, message };
       },
     );
   };
+}
+
+function failureText(kind: TestCallOutcomeView['error']): string {
+  switch (kind) {
+    case 'timeout':
+      return 'no answer within the timeout';
+    case 'network_error':
+      return 'the endpoint could not be reached (connection, TLS or DNS failure)';
+    case 'refused':
+      return 'refused: the URL points to a private or internal address';
+    case null:
+      return 'no response';
+  }
 }

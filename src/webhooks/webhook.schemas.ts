@@ -5,7 +5,8 @@ import { MAX_URL_LENGTH } from './url-safety.js';
 const WebhookUrl = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
-  description: 'Absolute URL receiving POSTs: https:// (http:// too in development); no credentials.',
+  description:
+    'Absolute URL receiving POSTs: https:// (http:// too in development); no credentials; a public host (see docs/webhooks.md).',
   examples: ['https://partner.example.com/webhooks/fulfillment'],
 });
 
@@ -75,9 +76,16 @@ export const TestCallOutcome = Type.Object(
     delivered: Type.Boolean({ description: 'True when the endpoint answered 2xx within the timeout.' }),
     status_code: Nullable(Type.Integer({ description: 'The HTTP status received; null on a network error or timeout.' })),
     attempted_at: Type.String(),
-    duration_ms: Type.Integer(),
-    error: Nullable(Type.String({ description: 'Network error, timeout or refusal, when no status was received.' })),
-    response_body: Nullable(Type.String({ description: 'The first 1 KiB of the response body.' })),
+    duration_ms: Type.Integer({ description: 'Time from sending to the answer (or to the failure).' }),
+    error: Nullable(
+      Type.Union([Type.Literal('timeout'), Type.Literal('network_error'), Type.Literal('refused')], {
+        description: [
+          'Why no status was received (null when one was): timeout; network_error (connection, TLS or DNS failure);',
+          'refused (the URL points to a private or internal address). Deliberately coarse: the details, like your',
+          'response body and headers, are never returned (they would let a caller read internal services).',
+        ].join(' '),
+      }),
+    ),
   },
   { additionalProperties: false },
 );

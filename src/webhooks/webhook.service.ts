@@ -24,8 +24,8 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 
 /**
  * Registers an endpoint for the clinic and returns its signing secret, which is shown only here.
- * The URL is checked for form (https in production) and, in production, for SSRF (its host must
- * not be or resolve to an internal address) unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set.
+ * The URL is checked for form (https in production) and for SSRF (its host must not be or resolve to
+ * an internal address) unless the policy allows internal targets (see `urlPolicyOf`).
  */
 export async function registerWebhook(
   ctx: ServiceContext & KeyringContext,
@@ -113,7 +113,9 @@ export async function listWebhooks(
 
 /**
  * Sends a `webhook.test` event to the endpoint now and answers with the outcome; a failure of the
- * partner's endpoint is an outcome, not an error. Recorded in the delivery log, never retried, and
+ * partner's endpoint is an outcome, not an error. The answer carries the status, the time and the
+ * kind of failure only, never the receiver's body, headers or error text (the operator's delivery log
+ * keeps them). Recorded in the delivery log, never retried, and
  * it does not count toward the endpoint's failure streak. The one place a request waits for a
  * delivery (bounded by the attempt timeout).
  */
@@ -189,8 +191,9 @@ export async function testWebhook(
     status_code: outcome.statusCode,
     attempted_at: at,
     duration_ms: outcome.durationMs,
-    error: outcome.error,
-    response_body: outcome.responseBody,
+    // The kind only: the error text can quote the receiver (TLS names, addresses) and its body is
+    // never returned, so that the test call cannot be used to read internal services.
+    error: outcome.kind === 'success' || outcome.kind === 'http_error' ? null : outcome.kind,
   };
 }
 

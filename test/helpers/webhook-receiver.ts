@@ -47,6 +47,7 @@ export class WebhookReceiver {
   /** Requests received before the current script was set (the script counts from there). */
   private scriptOffset = 0;
   private unanswered = 0;
+  private peak = 0;
 
   private constructor(responses: ScriptedResponse[]) {
     this.responses = responses;
@@ -76,6 +77,15 @@ export class WebhookReceiver {
   /** Requests received whose connection is still open without an answer (held or hanging). */
   get pending(): number {
     return this.unanswered;
+  }
+
+  /** The most requests that were ever pending at once (concurrency limits); `resetPeak` starts over. */
+  get peakPending(): number {
+    return this.peak;
+  }
+
+  resetPeak(): void {
+    this.peak = this.unanswered;
   }
 
   /**
@@ -148,6 +158,7 @@ export class WebhookReceiver {
           body: Buffer.concat(chunks).toString('utf8'),
         });
         this.unanswered += 1;
+        this.peak = Math.max(this.peak, this.unanswered);
         response.once('close', () => (this.unanswered -= 1));
         for (const waiter of this.waiters.filter((w) => this.received.length >= w.count)) waiter.resolve();
         this.waiters = this.waiters.filter((w) => this.received.length < w.count);

@@ -56,7 +56,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     for (const sender of senders) {
       const runtime = await open();
       // Polling only every hour: within a test, only LISTEN/NOTIFY wakes these workers.
-      workers.push(await WebhookWorker.start(runtime.ctx, { sender, concurrency: 4, pollIntervalMs: NO_POLL_MS }));
+      workers.push(
+        await WebhookWorker.start(runtime.ctx, { sender, concurrency: 4, perEndpointConcurrency: 4, pollIntervalMs: NO_POLL_MS }),
+      );
     }
     receivers = [await WebhookReceiver.start(), await WebhookReceiver.start()];
     const clinic = await createClinic(api.ctx, { name: 'Busy Clinic' });
@@ -100,7 +102,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
       for (const receiver of receivers) receiver.respondWith({ heldBy: gate });
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) ids.push(await emitEvent(api.ctx, clinicId));
-      // A worker holds at most 2 attempts per endpoint: 4 held at each endpoint means both workers are at work.
+      // A worker holds at most 4 attempts (its concurrency) and an endpoint at most 4 across both workers: 8 held
+      // in all (4 at each endpoint) means both workers are at work.
       for (const [i, receiver] of receivers.entries()) await receiver.waitFor(offset[i]! + 4);
       expect(receivers.map((r) => r.pending)).toEqual([4, 4]);
       expect(senders.map((s, i) => s.sent - sentBefore[i]!)).toEqual([4, 4]);

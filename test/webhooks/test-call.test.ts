@@ -40,7 +40,6 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
         attempted_at: expect.any(String),
         duration_ms: expect.any(Number),
         error: null,
-        response_body: null,
       },
       message: 'Test event delivered (HTTP 204)',
     });
@@ -79,7 +78,7 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
       .partner(clinic.apiKey)
       .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ delivered: false, status_code: 500, error: null, response_body: 'database down' });
+    expect(res.body.data).toMatchObject({ delivered: false, status_code: 500, error: null });
     expect(res.body.message).toBe('Test event not delivered: HTTP 500');
     const delivery = await t.ctx.db
       .selectFrom('webhook_deliveries')
@@ -95,7 +94,7 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     expect(endpoint.failing_since).toBeNull();
   });
 
-  it('when the endpoint cannot be reached, then the answer says so with the network error', async () => {
+  it('when the endpoint cannot be reached, then the answer says network_error, without the error text', async () => {
     const clinic = await t.createClinic();
     const r = await receiver();
     const url = r.url();
@@ -105,8 +104,39 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
       .partner(clinic.apiKey)
       .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ delivered: false, status_code: null, error: expect.stringMatching(/ECONNREFUSED/) });
-    expect(res.body.message).toMatch(/^Test event not delivered: .*ECONNREFUSED/);
+    expect(res.body.data).toMatchObject({ delivered: false, status_code: null, error: 'network_error' });
+    expect(res.body.message).toBe('Test event not delivered: the endpoint could not be reached (connection, TLS or DNS failure)');
+    expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    // The operator's log keeps the detail.
+    const logged = await t.admin.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
+    expect(logged.body.data.attempts[0].error).toMatch(/ECONNREFUSED/);
+  });
+
+  it("when the receiver answers with a body and headers (an internal service's data), then the partner sees only the status and the time; the operator's log keeps the body", async () => {
+    const clinic = await t.createClinic();
+    const secretish = 'INTERNAL-ADMIN-PANEL root:x:0:0 token=abc123';
+    const r = await receiver([{ status: 403, body: secretish, headers: { 'x-internal-service': 'billing-db-7' } }]);
+    const { webhookId } = await registerEndpoint(t, clinic, r.url());
+    const res = await t
+      .partner(clinic.apiKey)
+      .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'attempted_at',
+      'delivered',
+      'delivery_id',
+      'duration_ms',
+      'error',
+      'event_id',
+      'event_type',
+      'status_code',
+      'webhook_id',
+    ]);
+    expect(res.body.data).toMatchObject({ delivered: false, status_code: 403, error: null });
+    expect(JSON.stringify(res.body)).not.toMatch(/INTERNAL-ADMIN-PANEL|billing-db-7/);
+    expect(JSON.stringify(res.headers)).not.toMatch(/billing-db-7/);
+    const logged = await t.admin.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
+    expect(logged.body.data.attempts[0].response_body).toBe(secretish);
   });
 
   it("when the webhook is unknown or another clinic's, then 404; when another clinic is named, then 403", async () => {
