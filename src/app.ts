@@ -71,10 +71,16 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
 
-  // From the start of a graceful close on, requests still arriving on open connections get a 503.
+  // From the start of a graceful close on, requests still arriving on open connections get a 503,
+  // and every answer closes its connection: a keep-alive connection left idle after its last answer
+  // would otherwise hold the close until its keep-alive timeout.
   app.addHook('preClose', (done) => {
     closing = true;
     done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
   // Every request: its id on the response, then (behind a proxy) HTTPS for the APIs, then the guard
   // of its area (partner key and rate limit, or operator token), then JSON content negotiation.
