@@ -13,6 +13,7 @@ import { answerBeforeRouting, answerUnparsableRequest } from './http/framework-e
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
+import { requireHttps } from './http/https-required.js';
 import { genRequestId } from './http/request-id.js';
 import { recordRequestDurations } from './http/request-metrics.js';
 import { RouteIndex } from './http/routes-index.js';
@@ -21,12 +22,15 @@ import { validatorCompiler } from './http/validation.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes.js';
+import { addressMatcher } from './shared/address-ranges.js';
 
 export type App = FastifyInstance;
 
 export interface BuildAppOptions {
   /** Where the log lines go instead of stdout: tests pass a stream that captures them. */
   logStream?: DestinationStream;
+  /** The certificate and key (PEM) when the server speaks HTTPS itself (main.ts reads TLS_CERT_FILE/TLS_KEY_FILE). */
+  https?: { cert: Buffer; key: Buffer };
 }
 
 /**
@@ -34,7 +38,14 @@ export interface BuildAppOptions {
  * Does not listen: main.ts does, and tests use `inject` or their own port.
  */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
+  // TRUST_PROXY: only these peers' X-Forwarded-For / X-Forwarded-Proto are believed (request.ip
+  // walks X-Forwarded-For from the nearest hop and stops at the first address not in the list).
+  const isTrustedProxy = addressMatcher(ctx.config.trustProxy);
+  const behindProxy = ctx.config.trustProxy.length > 0;
+  let closing = false;
   const app = Fastify({
+    // TLS 1.0 and 1.1 are refused whatever Node's defaults or flags say.
+    ...(options.https ? { https: { ...options.https, minVersion: 'TLSv1.2' as const } } : {}),
     logger: {
       level: ctx.config.logLevel,
       // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; a request
@@ -46,7 +57,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: genRequestId,
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: behindProxy ? (address: string) => isTrustedProxy(address) : false,
+    // While closing, requests that still arrive on open connections get our 503 envelope (below).
+    return503OnClosing: false,
     frameworkErrors: answerBeforeRouting(ctx),
     clientErrorHandler: answerUnparsableRequest,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -63,11 +76,24 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Before the routes are registered: its onRoute hook equips every partner POST.
   registerIdempotency(app, ctx);
 
-  // Every request: its id on the response, then the guard of its area (partner key and rate
-  // limit, or operator token), then JSON content negotiation for the API.
+  // From the start of a graceful close on, requests still arriving on open connections get a 503,
+  // and every answer closes its connection: a keep-alive connection left idle after its last answer
+  // would otherwise hold the close until its keep-alive timeout.
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
+  });
+  // Every request: its id on the response, then (behind a proxy) HTTPS for the APIs, then the guard
+  // of its area (partner key and rate limit, or operator token), then JSON content negotiation.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) throw new AppError('SERVICE_UNAVAILABLE', 503, 'The server is shutting down: send the request again');
     const area = areaOfPath(routedPath(request));
+    if (area !== 'public' && behindProxy) requireHttps(request, isTrustedProxy);
     if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
     else if (area === 'admin') guardAdminRequest(ctx.config, request);
     if (area !== 'public') checkContentNegotiation(request);

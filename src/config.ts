@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { parseAddressRanges, type AddressRange } from './shared/address-ranges.js';
 import { parseDurationList } from './shared/durations.js';
 import { parseDataKeySettings, type DataKeySettings } from './secrets/data-key.js';
 
@@ -21,8 +22,15 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes: number;
-  /** Trust X-Forwarded-For (behind a load balancer) for the client address used by rate limits. */
-  readonly trustProxy: boolean;
+  /**
+   * The proxies (addresses and CIDR ranges, TRUST_PROXY) whose X-Forwarded-For / X-Forwarded-Proto
+   * are believed; empty: no proxy, every request is taken from its direct peer. See docs/operations.md.
+   */
+  readonly trustProxy: readonly AddressRange[];
+  /** TLS_CERT_FILE and TLS_KEY_FILE: the server speaks HTTPS itself (read at start by main.ts). */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  /** How long a graceful shutdown may wait for requests and webhook attempts in flight (SHUTDOWN_TIMEOUT_MS). */
+  readonly shutdownTimeoutMs: number;
   /** Runs the webhook delivery worker inside the server process. */
   readonly runWorker: boolean;
   /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in webhooks/url-safety.ts). */
@@ -100,7 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     1_000_000,
     problems,
   );
-  const trustProxy = parseBoolean(env, 'TRUST_PROXY', false, problems);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  const tls = parseTlsFiles(env, problems);
+  const shutdownTimeoutMs = parseInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000, problems);
   const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
   const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
   const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
@@ -129,7 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     rateLimitPerMinute,
     bodyLimitBytes: BODY_LIMIT_BYTES,
-    trustProxy,
+    trustProxy: Object.freeze(trustProxy),
+    tls,
+    shutdownTimeoutMs,
     runWorker,
     webhookAllowPrivateTargets,
     webhookTimeoutMs,
@@ -191,6 +203,42 @@ export function parseDatabaseUrl(value: string | undefined, problems: string[] =
     problems.push(`DATABASE_URL scheme is not supported (use postgres://, postgresql://, sqlite: or a file path)`);
   }
   return { kind: 'sqlite', filename: url };
+}
+
+/**
+ * TRUST_PROXY: a comma-separated list of proxy addresses and CIDR ranges. `true` (which used to
+ * trust every hop, so that any client could name its own address) is refused with a hint;
+ * unset, empty or `false`: no proxy.
+ */
+function parseTrustProxy(value: string | undefined, problems: string[]): AddressRange[] {
+  const text = value?.trim() ?? '';
+  if (text === '' || text.toLowerCase() === 'false') return [];
+  if (text.toLowerCase() === 'true') {
+    problems.push(
+      'TRUST_PROXY=true is no longer accepted (it let any client forge its address): list the addresses or CIDR ranges of your proxies, e.g. TRUST_PROXY=10.0.0.0/8,127.0.0.1',
+    );
+    return [];
+  }
+  const ranges = parseAddressRanges(text);
+  if (typeof ranges === 'string') {
+    problems.push(`TRUST_PROXY ${ranges}`);
+    return [];
+  }
+  return ranges;
+}
+
+/** TLS_CERT_FILE and TLS_KEY_FILE go together: both (HTTPS) or neither (plain HTTP). */
+function parseTlsFiles(env: NodeJS.ProcessEnv, problems: string[]): Config['tls'] {
+  const certFile = env.TLS_CERT_FILE?.trim() ?? '';
+  const keyFile = env.TLS_KEY_FILE?.trim() ?? '';
+  if (certFile === '' && keyFile === '') return null;
+  if (certFile === '' || keyFile === '') {
+    problems.push(
+      `${certFile === '' ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is required when ${certFile === '' ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is set: HTTPS needs both the certificate and its private key`,
+    );
+    return null;
+  }
+  return Object.freeze({ certFile, keyFile });
 }
 
 function parseInteger(

@@ -4,6 +4,8 @@ import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { type Config } from './config.js';
+import { loadHttpsOptions } from './http/tls.js';
+import { shutDown } from './shutdown.js';
 import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
@@ -12,16 +14,18 @@ import { redisTarget } from './redis/redis-connection.js';
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
+  // Before anything is opened: an unreadable certificate, or production on plain HTTP without a proxy.
+  const https = loadHttpsOptions(config);
 
   const runtime = await openRuntime(config);
   const { ctx } = runtime;
   const seed = await seedSandbox(ctx);
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, https ? { https } : {});
 
   await app.listen({ host: config.host, port: config.port });
   // With PORT=0 the system picks a free port: print the one actually bound.
   const address = app.server.address();
-  printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed);
+  printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed, https !== null);
   // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
   const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
   // Deletes idempotency keys past their 24 hours, every 10 minutes.
@@ -29,17 +33,46 @@ async function main(): Promise<void> {
   // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`).
   const webhookWorker = config.runWorker ? await WebhookWorker.start(ctx, { logger: app.log }) : null;
 
+  // Requests in flight, counted for the log line of a shutdown that runs out of time.
+  let requestsInFlight = 0;
+  app.server.on('request', (_request, response) => {
+    requestsInFlight += 1;
+    response.once('close', () => (requestsInFlight -= 1));
+  });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await stopAutoAdvance();
-    await stopIdempotencyPurge();
-    await app.close();
-    await webhookWorker?.stop();
-    await runtime.close();
-    process.exit(0);
+    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs, requestsInFlight }, 'shutting down');
+    const status = await shutDown({
+      timeoutMs: config.shutdownTimeoutMs,
+      // No new connections; requests in flight finish (later ones on open connections get a 503),
+      // idle keep-alive connections are closed; meanwhile the worker claims nothing new and its
+      // attempts in flight finish. The stores (database, Redis, buffers) close after both.
+      drain: async () => {
+        await stopAutoAdvance();
+        await stopIdempotencyPurge();
+        await Promise.all([app.close(), webhookWorker?.stop()]);
+      },
+      cutOff: () => {
+        app.log.error(
+          {
+            timeoutMs: config.shutdownTimeoutMs,
+            requestsCutOff: requestsInFlight,
+            webhookAttemptsCutOff: webhookWorker?.attemptsInFlight ?? 0,
+          },
+          'shutdown timed out: closing the connections still open; webhook attempts cut off are retried after their lease expires',
+        );
+        app.server.closeAllConnections();
+        // The stores get a few seconds to close (a request cut off may still hold a connection).
+        setTimeout(() => process.exit(1), FORCED_EXIT_MS).unref();
+      },
+      close: () => runtime.close(),
+      failed: (step, error) => app.log.error({ err: error, step }, 'shutdown step failed'),
+    });
+    app.log.info({ status }, status === 0 ? 'shut down' : 'shut down after a timeout or a failure');
+    process.exit(status);
   };
   // A failed shutdown is logged and still ends the process, with status 1.
   const shutdownFailed = (error: unknown) => {
@@ -50,10 +83,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => runInBackground(shutdown('SIGTERM'), shutdownFailed));
 }
 
-function printBanner(config: Config, port: number, seed: { clinicId: string; apiKey: string } | null): void {
+/** After a shutdown timed out, how long the stores get to close before the process exits anyway. */
+const FORCED_EXIT_MS = 5000;
+
+function printBanner(config: Config, port: number, seed: { clinicId: string; apiKey: string } | null, tls: boolean): void {
   // A wildcard address is where the server listens, not an address to call: show loopback instead.
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const base = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const lines = [
     '',
     `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${port})`}`,

@@ -2,12 +2,14 @@ import { pino } from 'pino';
 import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
+import { shutDown } from './shutdown.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /**
  * The webhook delivery worker as its own process (`npm run worker`), for deployments that run the
  * API with RUN_WORKER=false. Any number of them may share one PostgreSQL database. Same
- * configuration as the server; closes gracefully on SIGINT/SIGTERM (attempts in flight finish).
+ * configuration as the server; closes gracefully on SIGINT/SIGTERM (attempts in flight finish within
+ * SHUTDOWN_TIMEOUT_MS).
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
@@ -36,10 +38,23 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'webhook worker stopping');
-    await worker.stop();
-    await runtime.close();
-    process.exit(0);
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'webhook worker stopping');
+    const status = await shutDown({
+      timeoutMs: config.shutdownTimeoutMs,
+      drain: () => worker.stop(),
+      cutOff: () => {
+        logger.error(
+          { timeoutMs: config.shutdownTimeoutMs, webhookAttemptsCutOff: worker.attemptsInFlight },
+          'webhook worker: shutdown timed out; attempts cut off are retried after their lease expires',
+        );
+        // The database gets a few seconds to close before the process exits anyway.
+        setTimeout(() => process.exit(1), 5000).unref();
+      },
+      close: () => runtime.close(),
+      failed: (step, error) => logger.error({ err: error, step }, 'webhook worker: shutdown step failed'),
+    });
+    logger.info({ status }, 'webhook worker stopped');
+    process.exit(status);
   };
   // A failed shutdown is logged and still ends the process, with status 1.
   const shutdownFailed = (error: unknown) => {

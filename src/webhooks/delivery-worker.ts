@@ -98,6 +98,11 @@ export class WebhookWorker {
     this.kick();
   }
 
+  /** Attempts under way now (logged when a shutdown runs out of time). */
+  get attemptsInFlight(): number {
+    return this.inFlight.size;
+  }
+
   /** Stops taking work, waits for the attempts in flight (each bounded by the timeout), and closes. */
   async stop(): Promise<void> {
     if (this.stopped) return;

@@ -257,3 +257,63 @@ describe('REDIS_URL', () => {
     }
   });
 });
+
+describe('TRUST_PROXY, TLS and shutdown variables', () => {
+  it('when TRUST_PROXY is unset, empty or false, then no proxy is trusted', () => {
+    for (const value of [undefined, '', 'false', 'FALSE']) {
+      expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual([]);
+    }
+  });
+
+  it('when TRUST_PROXY lists addresses and CIDR ranges of both families, then each is kept with its prefix', () => {
+    const config = loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8,::1' });
+    expect(config.trustProxy).toEqual([
+      { address: '10.0.0.0', prefix: 8, family: 'ipv4' },
+      { address: '127.0.0.1', prefix: 32, family: 'ipv4' },
+      { address: 'fd00::', prefix: 8, family: 'ipv6' },
+      { address: '::1', prefix: 128, family: 'ipv6' },
+    ]);
+    expect(Object.isFrozen(config.trustProxy)).toBe(true);
+  });
+
+  it('when TRUST_PROXY is true, then loading fails asking for the list of proxies', () => {
+    const problems = problemsOf({ TRUST_PROXY: 'true' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('TRUST_PROXY');
+    expect(problems[0]).toMatch(/list the addresses or CIDR ranges of your proxies/);
+  });
+
+  it.each([['proxy.internal'], ['10.0.0.0/33'], ['::1/129'], ['10.0.0.0/0'], ['10.0.0.0/abc'], ['10.0.0.1,300.1.1.1'], ['1']])(
+    'when TRUST_PROXY has the bad entry %j, then loading fails naming TRUST_PROXY and the entry',
+    (value) => {
+      const problems = problemsOf({ TRUST_PROXY: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain('TRUST_PROXY');
+      expect(problems[0]).toContain(value.split(',').at(-1));
+    },
+  );
+
+  it('when TLS_CERT_FILE and TLS_KEY_FILE are both set, then both paths are kept; when neither, TLS is off', () => {
+    expect(loadConfig({ TLS_CERT_FILE: '/etc/tls/cert.pem', TLS_KEY_FILE: '/etc/tls/key.pem' }).tls).toEqual({
+      certFile: '/etc/tls/cert.pem',
+      keyFile: '/etc/tls/key.pem',
+    });
+    expect(loadConfig({}).tls).toBeNull();
+  });
+
+  it.each([
+    ['TLS_KEY_FILE', { TLS_CERT_FILE: '/etc/tls/cert.pem' }],
+    ['TLS_CERT_FILE', { TLS_KEY_FILE: '/etc/tls/key.pem' }],
+  ])('when only one of the TLS files is set, then loading fails naming the missing %s', (missing, env) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${missing} is required`));
+  });
+
+  it('when SHUTDOWN_TIMEOUT_MS is unset, then it is 10 seconds; when set, it is used; out of range, it is refused', () => {
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(10_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: '30000' }).shutdownTimeoutMs).toBe(30_000);
+    expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: '50' })[0]).toContain('SHUTDOWN_TIMEOUT_MS');
+    expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: 'soon' })[0]).toContain('SHUTDOWN_TIMEOUT_MS');
+  });
+});

@@ -76,6 +76,19 @@ export function databaseUrlOf(database: TestDatabase): string {
   return url.toString();
 }
 
+/**
+ * A production server on plain HTTP must be behind a TLS-terminating proxy it trusts (main.ts
+ * refuses to start otherwise): here the "proxy" is the test itself, on 127.0.0.1. Spread it into
+ * the environment of a production server process.
+ */
+export const PRODUCTION_BEHIND_PROXY = { FULFILLMENT_ENV: 'production', TRUST_PROXY: '127.0.0.1' } as const;
+
+/**
+ * What that proxy adds to every partner and operator request: the client reached it over HTTPS.
+ * Without it a production server behind a proxy answers 403 (/healthz and /readyz need nothing).
+ */
+export const FORWARDED_HTTPS = { 'x-forwarded-proto': 'https' } as const;
+
 export interface ServerProcess {
   readonly child: ChildProcess;
   /** `http://127.0.0.1:<port>` (or https with TLS). */

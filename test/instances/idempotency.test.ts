@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
-import { databaseUrlOf, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  databaseUrlOf,
+  killServerProcesses,
+  startServerProcess,
+  type ServerProcess,
+  PRODUCTION_BEHIND_PROXY,
+  FORWARDED_HTTPS,
+} from '../helpers/server-process.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 
 const OPERATOR_TOKEN = 'instances-test-operator-token-02';
@@ -30,7 +37,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('idempotency keys across instanc
   ): Promise<Answer> => {
     const res = await fetch(`${server.baseUrl}${path}`, {
       method,
-      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...FORWARDED_HTTPS, ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     return { status: res.status, body: await res.json(), headers: res.headers };
@@ -54,7 +61,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('idempotency keys across instanc
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
     const env = {
-      FULFILLMENT_ENV: 'production',
+      ...PRODUCTION_BEHIND_PROXY,
       ADMIN_TOKEN: OPERATOR_TOKEN,
       DATABASE_URL: databaseUrlOf(database),
       RATE_LIMIT_PER_MINUTE: '100000',

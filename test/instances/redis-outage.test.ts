@@ -2,7 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { killPrivateRedises, startPrivateRedis } from '../helpers/private-redis.js';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
-import { databaseUrlOf, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  databaseUrlOf,
+  killServerProcesses,
+  startServerProcess,
+  type ServerProcess,
+  PRODUCTION_BEHIND_PROXY,
+} from '../helpers/server-process.js';
 import { call, createPartner, logLines, OPERATOR_TOKEN } from './support.js';
 
 const CARRIERS = '/api/external/carriers';
@@ -22,7 +28,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('Redis killed and restarted unde
     const database = await createTestDatabase('postgres');
     try {
       const env = {
-        FULFILLMENT_ENV: 'production',
+        ...PRODUCTION_BEHIND_PROXY,
         ADMIN_TOKEN: OPERATOR_TOKEN,
         DATABASE_URL: databaseUrlOf(database),
         REDIS_URL: redis.url(0),

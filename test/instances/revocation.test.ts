@@ -10,6 +10,7 @@ import {
   killServerProcesses,
   startServerProcess,
   type ServerProcess,
+  PRODUCTION_BEHIND_PROXY,
 } from '../helpers/server-process.js';
 import { call, createPartner, OPERATOR_TOKEN, sharedRedisUrl } from './support.js';
 
@@ -31,7 +32,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('revocation across instances', {
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
     env = {
-      FULFILLMENT_ENV: 'production',
+      ...PRODUCTION_BEHIND_PROXY,
       ADMIN_TOKEN: OPERATOR_TOKEN,
       DATABASE_URL: databaseUrlOf(database),
       RUN_WORKER: 'false',

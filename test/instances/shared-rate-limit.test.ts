@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
-import { databaseUrlOf, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  databaseUrlOf,
+  killServerProcesses,
+  startServerProcess,
+  type ServerProcess,
+  PRODUCTION_BEHIND_PROXY,
+} from '../helpers/server-process.js';
 import { call, createPartner, OPERATOR_TOKEN, sharedRedisUrl, type Answer } from './support.js';
 
 const redisUrl = inject('redisUrl');
@@ -30,7 +36,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisUrl)('one rate limit acr
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
     const env = {
-      FULFILLMENT_ENV: 'production',
+      ...PRODUCTION_BEHIND_PROXY,
       ADMIN_TOKEN: OPERATOR_TOKEN,
       DATABASE_URL: databaseUrlOf(database),
       REDIS_URL: sharedRedisUrl(redisUrl),

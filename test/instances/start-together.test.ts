@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
-import { databaseUrlOf, killServerProcesses, startServerProcess } from '../helpers/server-process.js';
+import {
+  databaseUrlOf,
+  FORWARDED_HTTPS,
+  killServerProcesses,
+  PRODUCTION_BEHIND_PROXY,
+  startServerProcess,
+} from '../helpers/server-process.js';
 
 const OPERATOR_TOKEN = 'instances-test-operator-token-01';
 
@@ -10,9 +16,10 @@ describe.skipIf(!DIALECTS.includes('postgres'))('instances sharing one PostgreSQ
   it('when two instances start together on an empty database, then both start and serve the same data', async () => {
     const database = await createTestDatabase('postgres');
     try {
-      const env = { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: OPERATOR_TOKEN, DATABASE_URL: databaseUrlOf(database) };
+      // Production on plain HTTP behind a TLS-terminating "proxy" on this machine (see PRODUCTION_BEHIND_PROXY).
+      const env = { ...PRODUCTION_BEHIND_PROXY, ADMIN_TOKEN: OPERATOR_TOKEN, DATABASE_URL: databaseUrlOf(database) };
       const [first, second] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-      const auth = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' };
+      const auth = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json', ...FORWARDED_HTTPS };
 
       const created = await fetch(`${first.baseUrl}/api/admin/clinics`, {
         method: 'POST',

@@ -1,4 +1,4 @@
-import type { ServerProcess } from '../helpers/server-process.js';
+import { FORWARDED_HTTPS, type ServerProcess } from '../helpers/server-process.js';
 
 /** Shared by the suites that run several server processes: operator and partner calls over HTTP. */
 
@@ -26,7 +26,8 @@ export async function call(
   path: string,
   options: { apiKey?: string; operator?: boolean; body?: unknown } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  // The servers run production behind a trusted local "proxy" (PRODUCTION_BEHIND_PROXY) that says it took HTTPS.
+  const headers: Record<string, string> = { ...FORWARDED_HTTPS };
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
   if (options.operator) headers.authorization = `Bearer ${OPERATOR_TOKEN}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

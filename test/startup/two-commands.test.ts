@@ -24,7 +24,7 @@ const OPERATOR_TOKEN = 'startup-test-operator-token-0123';
 
 /** Variables of ours that the test runner's own environment must not leak into the child. */
 const OWN_VARIABLES =
-  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*)$/;
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*|TLS_.*|SHUTDOWN_.*)$/;
 /** Given, so that the servers (started in the repository) never write the development key file there. */
 const DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -208,18 +208,24 @@ describe('npm start in production', { timeout: 60_000 }, () => {
   });
 
   it('when production starts on a fresh database, then nothing is seeded but the default carriers exist', async () => {
+    // Production serves HTTPS: here behind a "proxy" on this machine that terminated TLS.
     const server = await startServer({
       FULFILLMENT_ENV: 'production',
       ADMIN_TOKEN: OPERATOR_TOKEN,
       DATABASE_URL: path.join(dir, 'prod.sqlite'),
+      TRUST_PROXY: '127.0.0.1',
     });
     expect(server.stdout()).toContain('(production)');
     expect(server.stdout()).not.toContain('x-api-key:');
-    const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+    const viaProxy = { 'x-forwarded-proto': 'https' };
+    const operator = { authorization: `Bearer ${OPERATOR_TOKEN}`, ...viaProxy };
     const clinic = await postJson(`${server.baseUrl}/api/admin/clinics`, operator, { name: 'First Partner' });
     const key = await postJson(`${server.baseUrl}/api/admin/clinics/${clinic.body.data.clinic_id}/api-keys`, operator, {});
     expect(key.body.data.api_key).toMatch(/^prod_/);
-    const carriers = await getJson(`${server.baseUrl}/api/external/carriers`, partnerHeaders(key.body.data.api_key));
+    const carriers = await getJson(`${server.baseUrl}/api/external/carriers`, {
+      ...partnerHeaders(key.body.data.api_key),
+      ...viaProxy,
+    });
     expect(carriers.status).toBe(200);
     expect(carriers.body.data.carriers.length).toBeGreaterThan(0);
     await stopServer(server);

@@ -1,0 +1,341 @@
+import { spawn } from 'node:child_process';
+import { rmSync, mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { DatabaseConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database.js';
+import { patientBody, practitionerBody } from '../helpers/fixtures.js';
+import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
+import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
+import {
+  buildServer,
+  databaseUrlOf,
+  killServerProcesses,
+  startServerProcess,
+  type ServerProcess,
+} from '../helpers/server-process.js';
+import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Graceful shutdown (issue 8, item 11), for real: the built server as a child process, SIGTERM while
+ * requests and webhook attempts are in flight. Development servers (plain HTTP, a seeded sandbox
+ * clinic): the shutdown does not depend on the environment.
+ */
+const ORDER = '/api/external/medication-order';
+
+afterEach(killServerProcesses);
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'fulfillment-shutdown-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Database {
+  env: { DATABASE_URL: string };
+  config: DatabaseConfig;
+  schema?: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database a server process can share with the test: a SQLite file, or a PostgreSQL schema. */
+async function freshDatabase(dialect: DialectName, name: string): Promise<Database> {
+  if (dialect === 'sqlite') {
+    const filename = path.join(scratch, `${name}.sqlite`);
+    return { env: { DATABASE_URL: filename }, config: { kind: 'sqlite', filename }, drop: async () => undefined };
+  }
+  const database = await createTestDatabase('postgres');
+  return {
+    env: { DATABASE_URL: databaseUrlOf(database) },
+    config: database.config,
+    schema: database.schema,
+    drop: () => database.drop(),
+  };
+}
+
+/** Runs `query` on the database directly, as a second process would. */
+async function inDatabase<T>(database: Database, query: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+  const handle = openDatabase(database.config, { ...(database.schema ? { schema: database.schema } : {}), poolSize: 1 });
+  try {
+    return await query(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The JSON log lines the server printed so far (LOG_LEVEL=info). */
+function logLines(server: Pick<ServerProcess, 'stdout'>): { msg?: string; [key: string]: unknown }[] {
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg?: string });
+}
+
+/** Resolves once the server has logged a line that `matches` (event-driven: on its output). */
+function logged(
+  server: Pick<ServerProcess, 'stdout' | 'child'>,
+  matches: (line: { msg?: string; [key: string]: unknown }) => boolean,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!logLines(server).some(matches)) return;
+      server.child.stdout?.off('data', check);
+      resolve();
+    };
+    server.child.stdout?.on('data', check);
+    check();
+  });
+}
+
+interface Sandbox {
+  headers: Record<string, string>;
+  orderBody: string;
+}
+
+/** The seeded sandbox clinic's key, a practitioner and a patient: what an order needs. */
+async function sandboxOf(server: ServerProcess): Promise<Sandbox> {
+  const printed = (label: string) => new RegExp(`^\\s*${label}: (\\S+)\\s*$`, 'm').exec(server.stdout())?.[1] ?? '';
+  const clinicId = printed('clinic_id');
+  const headers = { 'x-api-key': printed('x-api-key'), accept: 'application/json', 'content-type': 'application/json' };
+  const create = async (url: string, body: unknown) => {
+    const response = await fetch(`${server.baseUrl}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const json = (await response.json()) as { data: Record<string, string> };
+    if (response.status !== 200) throw new Error(`${url} failed with ${response.status}: ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const practitionerId = (await create('/api/external/practitioner', practitionerBody(clinicId))).practitioner_id;
+  const patientId = (await create('/api/external/patient', patientBody(clinicId, { practitioner_id: practitionerId })))
+    .patient_id;
+  const orderBody = JSON.stringify({
+    patient_id: patientId,
+    practitioner_id: practitionerId,
+    clinic_id: clinicId,
+    carrier_id: 'fedex',
+    service_id: 'fedex_ground',
+    medication_requests: [
+      { medication: 'Semaglutide', dose: '0.25mg', quantity: 1, refills: '0', direction: 'Inject weekly', days_supply: 28 },
+    ],
+  });
+  return { headers, orderBody };
+}
+
+/**
+ * An order request whose body is held back: the server has it in flight (its headers arrived)
+ * until `finish()` sends the rest. Resolves `answer` with the status and body, or rejects when the
+ * connection is cut.
+ */
+function heldOrder(server: ServerProcess, sandbox: Sandbox) {
+  const body = Buffer.from(sandbox.orderBody);
+  const req = http.request(`${server.baseUrl}${ORDER}`, {
+    method: 'POST',
+    headers: { ...sandbox.headers, 'content-length': String(body.length) },
+    agent: false,
+  });
+  const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    req.on('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.subarray(0, 10));
+  return { answer, finish: () => req.end(body.subarray(10)) };
+}
+
+/** The log names a request by its route pattern, never its URL (src/logging.ts). */
+const isOrderRequest = (line: { msg?: string; req?: unknown }) =>
+  line.msg === 'incoming request' && (line.req as { route?: string } | undefined)?.route === ORDER;
+
+describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialect) => {
+  it('when SIGTERM arrives during a burst of order creations, then every acknowledged order exists and the exit code is 0', async () => {
+    const database = await freshDatabase(dialect, 'burst');
+    try {
+      const server = await startServerProcess({ ...database.env, RATE_LIMIT_PER_MINUTE: '100000' });
+      const sandbox = await sandboxOf(server);
+      const agent = new Agent({ connections: 16, keepAliveTimeout: 30_000 });
+      type Outcome = { ok: string } | { status: number; body: any } | { error: string };
+      let answered = 0;
+      let signalled = false;
+      const send = async (): Promise<Outcome> => {
+        try {
+          const response = await request(`${server.baseUrl}${ORDER}`, {
+            method: 'POST',
+            headers: sandbox.headers,
+            body: sandbox.orderBody,
+            dispatcher: agent,
+          });
+          const body = (await response.body.json()) as any;
+          if (response.statusCode !== 200) return { status: response.statusCode, body };
+          // After the first few answers, while the rest are in flight: the signal.
+          if (++answered === 5 && !signalled) {
+            signalled = true;
+            server.child.kill('SIGTERM');
+          }
+          return { ok: body.data.medication_request_id as string };
+        } catch (error) {
+          return { error: (error as NodeJS.ErrnoException).code ?? String(error) };
+        }
+      };
+      const outcomes = await Promise.all(Array.from({ length: 150 }, send));
+      // The agent still holds its idle keep-alive connections: the server must not wait for them.
+      expect(await server.exited).toBe(0);
+      await agent.close();
+      const acknowledged = outcomes.flatMap((o) => ('ok' in o ? [o.ok] : []));
+      expect(acknowledged.length).toBeGreaterThanOrEqual(5);
+      // Refused during the shutdown: a connection error or our 503, never anything else.
+      for (const outcome of outcomes) {
+        if ('status' in outcome) {
+          expect(outcome.status).toBe(503);
+          expect(outcome.body.error.code).toBe('SERVICE_UNAVAILABLE');
+        }
+      }
+      const stored = await inDatabase(database, (db) =>
+        db.selectFrom('medication_requests').select('id').where('id', 'in', acknowledged).execute(),
+      );
+      expect(stored.map((row) => row.id).sort()).toEqual([...acknowledged].sort());
+      // And the converse: no request was executed without its answer reaching the client.
+      const all = await inDatabase(database, (db) => db.selectFrom('medication_requests').select('id').execute());
+      expect(all).toHaveLength(acknowledged.length);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('when SIGTERM arrives while a request is in flight, then it finishes, its order is stored and the exit code is 0', async () => {
+    const database = await freshDatabase(dialect, 'in-flight');
+    try {
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info' });
+      const sandbox = await sandboxOf(server);
+      const held = heldOrder(server, sandbox);
+      await logged(server, isOrderRequest);
+
+      server.child.kill('SIGTERM');
+      await logged(server, (line) => line.msg === 'shutting down');
+      held.finish();
+      const answer = await held.answer;
+
+      expect(answer.status).toBe(200);
+      expect(await server.exited).toBe(0);
+      const id = answer.body.data.medication_request_id as string;
+      const stored = await inDatabase(database, (db) =>
+        db.selectFrom('medication_requests').select('id').where('id', '=', id).execute(),
+      );
+      expect(stored).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('when a request is still in flight after SHUTDOWN_TIMEOUT_MS, then it is cut off, logged, and the exit code is 1', async () => {
+    const database = await freshDatabase(dialect, 'timeout');
+    try {
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '300' });
+      const sandbox = await sandboxOf(server);
+      const held = heldOrder(server, sandbox);
+      await logged(server, isOrderRequest);
+
+      server.child.kill('SIGTERM');
+      await expect(held.answer).rejects.toThrow();
+      expect(await server.exited).toBe(1);
+      expect(logLines(server)).toContainEqual(
+        expect.objectContaining({ msg: expect.stringMatching(/^shutdown timed out/), requestsCutOff: 1 }),
+      );
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('when SIGTERM arrives while a webhook attempt is in flight, then the attempt finishes and is recorded before the exit', async () => {
+    const database = await freshDatabase(dialect, 'webhook');
+    const gate = new Gate();
+    const receiver = await WebhookReceiver.start([{ status: 200, heldBy: gate }]);
+    try {
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info' });
+      const sandbox = await sandboxOf(server);
+      const clinicId = (JSON.parse(sandbox.orderBody) as { clinic_id: string }).clinic_id;
+      const registered = await fetch(`${server.baseUrl}/api/external/webhook`, {
+        method: 'POST',
+        headers: sandbox.headers,
+        body: JSON.stringify({ clinic_id: clinicId, webhook_url: receiver.url() }),
+      });
+      expect(registered.status).toBe(200);
+      const order = await fetch(`${server.baseUrl}${ORDER}`, {
+        method: 'POST',
+        headers: sandbox.headers,
+        body: sandbox.orderBody,
+      });
+      expect(order.status).toBe(200);
+      await receiver.waitFor(1);
+
+      server.child.kill('SIGTERM');
+      await logged(server, (line) => line.msg === 'shutting down');
+      gate.release();
+
+      expect(await server.exited).toBe(0);
+      const deliveries = await inDatabase(database, (db) =>
+        db.selectFrom('webhook_deliveries').select(['status', 'attempt_count']).execute(),
+      );
+      expect(deliveries).toEqual([{ status: 'delivered', attempt_count: 1 }]);
+    } finally {
+      await receiver.stop();
+      await database.drop();
+    }
+  });
+});
+
+describe('graceful shutdown of the standalone worker (npm run worker)', { timeout: 120_000 }, () => {
+  it('when its webhook attempt is still in flight after SHUTDOWN_TIMEOUT_MS, then it is cut off, logged, and the exit code is 1', async () => {
+    const database = await freshDatabase('sqlite', 'worker');
+    const receiver = await WebhookReceiver.start([{ hang: true }]);
+    try {
+      const server = await startServerProcess({ ...database.env, RUN_WORKER: 'false' });
+      const sandbox = await sandboxOf(server);
+      const clinicId = (JSON.parse(sandbox.orderBody) as { clinic_id: string }).clinic_id;
+      await fetch(`${server.baseUrl}/api/external/webhook`, {
+        method: 'POST',
+        headers: sandbox.headers,
+        body: JSON.stringify({ clinic_id: clinicId, webhook_url: receiver.url() }),
+      });
+      expect(
+        (await fetch(`${server.baseUrl}${ORDER}`, { method: 'POST', headers: sandbox.headers, body: sandbox.orderBody })).status,
+      ).toBe(200);
+
+      const worker = await spawnWorker({ ...database.env, SHUTDOWN_TIMEOUT_MS: '300', WEBHOOK_TIMEOUT_MS: '60000' });
+      try {
+        await receiver.waitFor(1);
+        worker.child.kill('SIGTERM');
+        expect(await worker.exited).toBe(1);
+        expect(logLines(worker)).toContainEqual(
+          expect.objectContaining({ msg: expect.stringMatching(/shutdown timed out/), webhookAttemptsCutOff: 1 }),
+        );
+      } finally {
+        if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      }
+    } finally {
+      await receiver.stop();
+      await database.drop();
+    }
+  });
+});
+
+/** The built worker (dist/worker.js of the shared build) as a child process. */
+async function spawnWorker(env: Record<string, string>) {
+  const main = await buildServer();
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(DATABASE_URL|FULFILLMENT_ENV|LOG_LEVEL|SHUTDOWN_.*|WEBHOOK_.*)$/.test(name),
+    ),
+  );
+  const child = spawn(process.execPath, [path.join(path.dirname(main), 'worker.js')], {
+    // The data key of the servers of this file (a worker on another key could not sign their webhooks).
+    env: { ...clean, LOG_LEVEL: 'info', DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, exited };
+}
