@@ -7,7 +7,7 @@ import { Metrics, registerBacklogGauges } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 import { pino, type Logger } from 'pino';
 import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
-import { logSerializers } from './logging.js';
+import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { openKeyring } from './secrets/key-source.js';
 import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
 import { RedisConnection } from './redis/redis-connection.js';
@@ -54,7 +54,7 @@ export async function openRuntime(
   }
   const clock = options.clock ?? systemClock;
   const metrics = new Metrics();
-  const logger = options.logger ?? pino({ level: config.logLevel, serializers: logSerializers });
+  const logger = options.logger ?? pino({ level: config.logLevel, serializers: logSerializers, redact: LOG_REDACT_PATHS });
   // With REDIS_URL every instance counts in the same Redis; without it, each process in memory.
   let redis: RedisConnection | undefined;
   if (config.redisUrl !== null && options.redis !== false) {
@@ -88,13 +88,15 @@ export async function openRuntime(
     ctx,
     async close() {
       // The audit trail's last reads are written first, while the database is still open.
-      try {
-        await audit.close();
-      } finally {
-        await rateLimitStore.close?.();
-        await redis?.close();
-        await database.close();
-      }
+      // Each store is closed even when one before it fails to; the first failure is reported.
+      const results = await settleInOrder([
+        () => audit.close(),
+        async () => rateLimitStore.close?.(),
+        async () => redis?.close(),
+        () => database.close(),
+      ]);
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) throw failure.reason;
     },
   };
 }
@@ -111,4 +113,17 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
     console.error(error.message);
     process.exit(1);
   }
+}
+
+/** Runs each step after the previous one has finished, whatever its outcome. */
+async function settleInOrder(steps: (() => Promise<unknown>)[]): Promise<PromiseSettledResult<unknown>[]> {
+  const results: PromiseSettledResult<unknown>[] = [];
+  for (const step of steps) {
+    try {
+      results.push({ status: 'fulfilled', value: await step() });
+    } catch (reason) {
+      results.push({ status: 'rejected', reason });
+    }
+  }
+  return results;
 }

@@ -51,9 +51,7 @@ async function main(): Promise<void> {
       // idle keep-alive connections are closed; meanwhile the worker claims nothing new and its
       // attempts in flight finish. The stores (database, Redis, buffers) close after both.
       drain: async () => {
-        await stopAutoAdvance();
-        await stopIdempotencyPurge();
-        await Promise.all([app.close(), webhookWorker?.stop()]);
+        await Promise.all([app.close(), webhookWorker?.stop(), stopAutoAdvance(), stopIdempotencyPurge()]);
       },
       cutOff: () => {
         app.log.error(

@@ -36,12 +36,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** 1 while Redis answers, 0 during an outage; absent when REDIS_URL is not set. */
+  /**
+   * 1 while Redis answers, 0 during an outage; registered by the Redis connection (trackRedis), so
+   * that a process without REDIS_URL shows no `redis_up 0` for an alert to mistake for an outage.
+   */
   readonly redisUp = new Gauge({
     name: 'redis_up',
     help: '1 while Redis answers, 0 during an outage',
-    registers: [this.registry],
+    registers: [],
   });
+
+  /** Exposes redis_up: this process talks to Redis. */
+  trackRedis(): void {
+    if (!this.registry.getSingleMetric('redis_up')) this.registry.registerMetric(this.redisUp);
+  }
 
   /**
    * Webhook delivery attempts, by outcome (success, http_error, timeout, network_error, refused: see

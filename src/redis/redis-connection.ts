@@ -35,6 +35,7 @@ export class RedisConnection {
     private readonly deps: { logger: Log; metrics: Metrics },
   ) {
     this.target = redisTarget(url);
+    deps.metrics.trackRedis();
     deps.metrics.redisUp.set(0);
     this.client = new Redis(url, {
       enableOfflineQueue: false,

@@ -18,8 +18,11 @@ function logCapture() {
   return { stream, lines, about: (words: RegExp) => lines.filter((line) => words.test(line.msg)) };
 }
 
+/** redis_up as GET /metrics serves it (registered only where Redis is configured). */
 async function gauge(t: TestApp): Promise<number | undefined> {
-  return (await t.ctx.metrics.redisUp.get()).values[0]?.value;
+  const text = await t.ctx.metrics.registry.getSingleMetricAsString('redis_up');
+  const value = /^redis_up (\S+)$/m.exec(text)?.[1];
+  return value === undefined ? undefined : Number(value);
 }
 async function outages(t: TestApp): Promise<number> {
   return (await t.ctx.metrics.redisOutages.get()).values[0]?.value ?? 0;
