@@ -1,4 +1,5 @@
 import { UNMATCHED_ROUTE } from './http/request-metrics.js';
+import { clientAddress } from './http/client-address.js';
 
 /**
  * How errors (and, below, requests) appear in the logs, for the server (Fastify's logger) and the
@@ -52,11 +53,18 @@ export type LoggedRequest = {
  * (credentials: `x-api-key`, `authorization`, `cookie`), nor is the body (PHI).
  */
 export function requestForLog(value: unknown): LoggedRequest {
-  const request = (value ?? {}) as { method?: unknown; ip?: unknown; routeOptions?: { url?: unknown } };
+  const request = (value ?? {}) as {
+    method?: unknown;
+    ip?: unknown;
+    socket?: { remoteAddress?: string };
+    routeOptions?: { url?: unknown };
+  };
   return {
     method: typeof request.method === 'string' ? request.method : 'UNKNOWN',
     route: typeof request.routeOptions?.url === 'string' ? request.routeOptions.url : UNMATCHED_ROUTE,
-    ...(typeof request.ip === 'string' ? { remoteAddress: request.ip } : {}),
+    ...(typeof request.ip === 'string' && request.socket
+      ? { remoteAddress: clientAddress({ ip: request.ip, socket: request.socket }) }
+      : {}),
   };
 }
 

@@ -1,19 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import { partnerAuditContext, type AuditContext } from '../audit/audit-actor.js';
 import { partnerOf } from './partner-guard.js';
+import { clientAddress } from './client-address.js';
 
 /*
  * The audit context of a request, built by its route and passed to the service, which records the
  * change in its transaction or the read in the buffer. The request id is the X-Request-Id answered;
- * the address is `request.ip`, so behind a trusted proxy it is the client's, not the proxy's.
+ * the address is `clientAddress(request)`, so behind a trusted proxy it is the client's, not the proxy's.
  */
 
 /** A partner request (behind the partner guard): its API key and clinic. */
 export function partnerAudit(request: FastifyRequest): AuditContext {
-  return partnerAuditContext(partnerOf(request), { requestId: request.id, clientAddress: request.ip });
+  return partnerAuditContext(partnerOf(request), { requestId: request.id, clientAddress: clientAddress(request) });
 }
 
 /** An operator request (behind the operator token guard). */
 export function operatorAudit(request: FastifyRequest): AuditContext {
-  return { actor: { type: 'operator' }, requestId: request.id, clientAddress: request.ip };
+  return { actor: { type: 'operator' }, requestId: request.id, clientAddress: clientAddress(request) };
 }

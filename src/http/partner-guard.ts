@@ -5,6 +5,7 @@ import type { PartnerIdentity } from '../partner-identity.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { WindowCount } from './rate-limit-store.js';
+import { addressBucketOf, clientAddress } from './client-address.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +32,7 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
   const header = request.headers['x-api-key'];
   const key = Array.isArray(header) ? header[0] : header;
   const now = ctx.clock().getTime();
-  const addressBucket = `ip:${request.ip}`;
+  const addressBucket = `ip:${addressBucketOf(clientAddress(request))}`;
 
   try {
     assertApiKeyForm(ctx, key);

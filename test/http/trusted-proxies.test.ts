@@ -88,11 +88,25 @@ describe('behind proxies listed in TRUST_PROXY', () => {
     expect(addresses.of(res.requestId)).toBe('203.0.113.200');
   });
 
-  it('when X-Forwarded-For names an address that is no address, then the walk stops at the proxy', async () => {
+  it('when X-Forwarded-For names an address that is no address, then the proxy is taken as the client', async () => {
     const res = await call('/healthz', PROXY, viaProxy('not-an-address'));
-    expect(addresses.of(res.requestId)).toBe('not-an-address');
+    expect(addresses.of(res.requestId)).toBe(PROXY);
     const chained = await call('/healthz', PROXY, viaProxy('192.0.2.1, not-an-address'));
-    expect(addresses.of(chained.requestId)).toBe('not-an-address');
+    expect(addresses.of(chained.requestId)).toBe(PROXY);
+  });
+
+  it('when guessed keys come from many addresses of one IPv6 /64, then they share one per-address count', async () => {
+    const badKey = { 'x-api-key': `${clinic.apiKey.slice(0, -4)}AAAA` };
+    const remaining: unknown[] = [];
+    for (let host = 1; host <= 3; host++) {
+      const res = await call(CARRIERS, PROXY, { ...viaProxy(`2001:db8:aa:bb::${host}`), ...badKey });
+      expect(res.status).toBe(401);
+      remaining.push(res.remaining);
+    }
+    expect(remaining).toEqual([String(LIMIT - 1), String(LIMIT - 2), String(LIMIT - 3)]);
+    // Another /64 has its own count.
+    const other = await call(CARRIERS, PROXY, { ...viaProxy('2001:db8:aa:bc::1'), ...badKey });
+    expect(other.remaining).toBe(String(LIMIT - 1));
   });
 
   it('when clients behind the proxy forge different leftmost entries, then the per-address limit still counts the real client once', async () => {
