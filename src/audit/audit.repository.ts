@@ -39,3 +39,19 @@ export async function listAuditEvents(db: DbOrTrx, filter: AuditEventFilter, lim
   if (filter.before !== undefined) query = query.where(olderThan({ createdAt: 'at', id: 'id' }, filter.before));
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
+
+/** The resources a request created or changed (its rows other than reads), in one clinic. */
+export async function findResourcesChangedByRequest(
+  db: DbOrTrx,
+  clinicId: string,
+  requestId: string,
+): Promise<{ resource_type: string; resource_id: string; clinic_id: string | null }[]> {
+  return db
+    .selectFrom('audit_events')
+    .select(['resource_type', 'resource_id', 'clinic_id'])
+    .distinct()
+    .where('request_id', '=', requestId)
+    .where('clinic_id', '=', clinicId)
+    .where('action', '!=', 'read')
+    .execute();
+}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ReadContext } from '../context.js';
+import type { AuditedReadContext, ReadContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { AuditContext } from './audit-actor.js';
-import type { AuditAction, AuditedResource } from './audit-vocabulary.js';
+import type { AuditAction, AuditedResource, AuditResourceType } from './audit-vocabulary.js';
 import * as repo from './audit.repository.js';
 import type { AuditEventListQuery, AuditEventView } from './audit.schemas.js';
 import type { AuditEventTable } from './audit.tables.js';
@@ -40,6 +40,28 @@ export async function recordChange(
   await repo.insertAuditEvents(
     trx,
     resources.map((resource) => auditRow(at, audit, action, resource)),
+  );
+}
+
+/**
+ * An idempotent replay hands the actor the stored answer of an earlier request (ids, an order, a
+ * webhook's secret): recorded as reads, by this actor, of what that request created or changed
+ * (found through its request id, in the actor's clinic).
+ */
+export async function recordReplayReads(
+  ctx: AuditedReadContext,
+  audit: AuditContext,
+  clinicId: string,
+  originalRequestId: string,
+): Promise<void> {
+  const rows = await repo.findResourcesChangedByRequest(ctx.db, clinicId, originalRequestId);
+  ctx.audit.recordReads(
+    audit,
+    rows.map((row) => ({
+      type: row.resource_type as AuditResourceType,
+      id: row.resource_id,
+      clinicId: row.clinic_id ?? clinicId,
+    })),
   );
 }
 

@@ -1,3 +1,5 @@
+import { recordReplayReads } from '../audit/audit.service.js';
+import { partnerAudit } from './audit-context.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, conflict } from '../errors.js';
@@ -69,6 +71,7 @@ function claimKey(ctx: AppContext, route: string) {
       case 'replay': {
         const { status, contentType, body } = outcome.response;
         request.log.info({ idempotency: 'replayed', status }, 'idempotent request replayed');
+        await recordReplayReads(ctx, partnerAudit(request), scope.clinicId, outcome.originalRequestId);
         reply.code(status).header(REPLAYED_HEADER, 'true').header(ORIGINAL_REQUEST_ID_HEADER, outcome.originalRequestId);
         if (contentType !== null) reply.header('content-type', contentType);
         // A string payload with a JSON content type is sent as is: the stored bytes, not re-serialized.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEventTable } from '../../src/audit/audit.tables.js';
+import { issueApiKey } from '../../src/clinics/clinic.service.js';
 import { itemBody, TEST_FORMULARY } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
@@ -190,6 +191,38 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
 
     const rows = (await auditRows(t.ctx)).filter((row) => row.clinic_id === clinic.clinicId);
     expect(rows).toEqual([...expected].sort((a, b) => key(a).localeCompare(key(b))));
+  });
+
+  it('when an idempotent retry replays a creation to another key of the clinic, then the replay is recorded as a read of what was created, by that key', async () => {
+    const clinic = await t.createClinic();
+    const second = await issueApiKey(t.ctx, clinic.clinicId);
+    const create = (apiKey: string) => {
+      time.advance(1000);
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/external/patient',
+        remoteAddress: PARTNER_ADDRESS,
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': 'replayed-patient' },
+        payload: JSON.stringify(patientBody(clinic.clinicId)),
+      });
+    };
+    const first = await create(clinic.apiKey);
+    const patientId: string = first.json().data.patient_id;
+    const createdAt = time.clock().toISOString();
+    const replay = await create(second.api_key);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+
+    const rows = (await auditRows(t.ctx)).filter((row) => row.resource_id === patientId);
+    expect(rows).toEqual([
+      { ...partnerRow(clinic, String(first.headers['x-request-id']), 'create', 'patient', patientId), at: createdAt },
+      partnerRow(
+        { ...clinic, apiKeyId: second.api_key_id },
+        String(replay.headers['x-request-id']),
+        'read',
+        'patient',
+        patientId,
+      ),
+    ]);
   });
 
   it('when a change is refused, then it leaves no audit row', async () => {

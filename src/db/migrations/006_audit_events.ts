@@ -24,6 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const column of ['resource_id', 'clinic_id', 'action']) {
     await db.schema.createIndex(`audit_events_${column}_idx`).on('audit_events').columns([column, 'at', 'id']).execute();
   }
+  // An idempotent replay looks up what its original request touched (audit.service.ts recordReplayReads).
+  await db.schema.createIndex('audit_events_request_idx').on('audit_events').columns(['request_id', 'clinic_id']).execute();
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`
