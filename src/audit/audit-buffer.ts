@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { runInBackground } from '../background.js';
+import { AppError } from '../errors.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
@@ -22,6 +23,12 @@ export const intervalFlushScheduler: FlushScheduler = (intervalMs, tick) => {
 /** Reads are visible in the trail within this long (the issue asks for one second). */
 export const DEFAULT_FLUSH_INTERVAL_MS = 250;
 
+/**
+ * Rows the buffer holds at most while the trail cannot be written (about 30 MB). Past it, reads of
+ * PHI are refused (503) rather than served unrecorded or held in memory without bound.
+ */
+export const DEFAULT_MAX_PENDING = 100_000;
+
 export interface AuditReadBufferOptions {
   db: DbOrTrx;
   clock: Clock;
@@ -30,6 +37,8 @@ export interface AuditReadBufferOptions {
   intervalMs?: number;
   /** How flushes are scheduled (default: `intervalFlushScheduler`); tests inject their own and call `flush()`. */
   scheduler?: FlushScheduler;
+  /** Rows held at most before reads are refused (default DEFAULT_MAX_PENDING). */
+  maxPending?: number;
 }
 
 /**
@@ -54,11 +63,18 @@ export class AuditReadBuffer {
     this.cancelTimer = schedule(options.intervalMs ?? DEFAULT_FLUSH_INTERVAL_MS, () => this.tick());
   }
 
-  /** Records that `audit`'s actor was shown these resources, now. Never throws for a database problem. */
+  /**
+   * Records that `audit`'s actor was shown these resources, now. Never waits for the database; throws
+   * 503 SERVICE_UNAVAILABLE when the trail has been failing long enough to fill the buffer.
+   */
   recordReads(audit: AuditContext, resources: readonly AuditedResource[]): void {
     if (resources.length === 0) return;
     // After close nothing would write them: refusing loudly beats losing them.
     if (this.closed) throw new Error('The audit buffer is closed: reads can no longer be recorded');
+    if (this.pending.length + resources.length > (this.options.maxPending ?? DEFAULT_MAX_PENDING)) {
+      // Fail closed: PHI is never handed out without its read on record.
+      throw new AppError('SERVICE_UNAVAILABLE', 503, 'The audit trail cannot be written right now: try again shortly');
+    }
     const at = isoNow(this.options.clock);
     for (const resource of resources) this.pending.push(auditRow(at, audit, 'read', resource));
     this.options.metrics?.auditBufferedReads.set(this.pending.length);

@@ -94,6 +94,32 @@ describe.each(DIALECTS)('the audit read buffer on %s', (dialect) => {
     await buffer.close();
   });
 
+  it('when the trail has failed long enough to fill the buffer, then further reads are refused with 503 until it is written', async () => {
+    const timer = manualScheduler();
+    const buffer = new AuditReadBuffer({
+      db: t.ctx.db,
+      clock: t.ctx.clock,
+      logger: capturingLogger(),
+      scheduler: timer.scheduler,
+      maxPending: 2,
+    });
+    const restore = await refuseAuditRows(t.ctx, `new.resource_id = '${patient(6).id}'`);
+    try {
+      buffer.recordReads(audit, [patient(6), patient(7)]);
+      await expect(buffer.flush()).rejects.toThrow(/refused by the test/);
+      expect(() => buffer.recordReads(audit, [patient(8)])).toThrow(
+        expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 }),
+      );
+      expect(buffer.size).toBe(2);
+    } finally {
+      await restore();
+    }
+    await buffer.flush();
+    buffer.recordReads(audit, [patient(8)]);
+    expect(buffer.size).toBe(1);
+    await buffer.close();
+  });
+
   it('when the last write at shutdown fails, then close rejects and the rows are in the error log', async () => {
     const logger = capturingLogger();
     const buffer = new AuditReadBuffer({ db: t.ctx.db, clock: t.ctx.clock, logger, scheduler: manualScheduler().scheduler });
