@@ -103,6 +103,16 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
     add(401, 'Missing or wrong operator bearer token.');
   }
   add(406, 'The Accept header does not allow application/json.');
+  // Behind a proxy (TRUST_PROXY), a call that did not reach it over HTTPS; appended to a route's own 403.
+  const https = 'Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …").';
+  const forbidden = response['403'] as { description?: string } | undefined;
+  response['403'] = forbidden
+    ? { ...forbidden, description: `${forbidden.description ?? ''} Or: ${https}`.trim() }
+    : errorRef(https);
+  add(
+    503,
+    'The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now.',
+  );
   if (route.body) {
     add(413, 'The body is larger than 1 MiB.');
     add(415, 'The body is not sent as application/json.');

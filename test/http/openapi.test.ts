@@ -192,6 +192,15 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
+  it('when any partner or operator route is looked up, then it documents the 403 behind a proxy without HTTPS and the 503 of a shutting-down server', () => {
+    for (const route of [...routesUnder('/api/external'), ...routesUnder('/api/admin')]) {
+      const where = `${route.method} ${route.url}`;
+      const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect(op.responses['403']?.description, where).toMatch(/HTTPS is required/);
+      expect(op.responses['503']?.description, where).toMatch(/shutting down/);
+    }
+  });
+
   it('when the document is read, then the health probes need no key and the document itself is not listed', () => {
     expect(doc.paths['/healthz'].get.security).toBeUndefined();
     expect(doc.paths['/openapi.json']).toBeUndefined();
