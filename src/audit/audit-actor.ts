@@ -1,3 +1,4 @@
+import type { Trx } from '../db/database.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 
 /**
@@ -21,6 +22,11 @@ export interface AuditContext {
   readonly requestId: string | null;
   /** The client's address as the server saw it (after TRUST_PROXY); null without an HTTP request. */
   readonly clientAddress: string | null;
+  /**
+   * What else must commit with the request's change, in its transaction: an idempotent request marks
+   * its key carried out there (http/audit-context.ts), so that a retry never runs it twice.
+   */
+  readonly withinChange?: (trx: Trx) => Promise<void>;
 }
 
 /** The audit context of a partner's call made without HTTP (tests, scripts). */

@@ -41,6 +41,7 @@ export async function recordChange(
     trx,
     resources.map((resource) => auditRow(at, audit, action, resource)),
   );
+  await audit.withinChange?.(trx);
 }
 
 /**

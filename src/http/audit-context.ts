@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { partnerAuditContext, type AuditContext } from '../audit/audit-actor.js';
+import { markIdempotentRequestExecuted } from '../idempotency/idempotency.service.js';
 import { partnerOf } from './partner-guard.js';
 import { clientAddress } from './client-address.js';
 
@@ -11,7 +12,10 @@ import { clientAddress } from './client-address.js';
 
 /** A partner request (behind the partner guard): its API key and clinic. */
 export function partnerAudit(request: FastifyRequest): AuditContext {
-  return partnerAuditContext(partnerOf(request), { requestId: request.id, clientAddress: clientAddress(request) });
+  const context = partnerAuditContext(partnerOf(request), { requestId: request.id, clientAddress: clientAddress(request) });
+  // Every change is recorded in its transaction: an idempotent request's key is marked carried out there.
+  const claim = request.idempotency?.claim;
+  return claim ? { ...context, withinChange: (trx) => markIdempotentRequestExecuted(trx, claim) } : context;
 }
 
 /** An operator request (behind the operator token guard). */

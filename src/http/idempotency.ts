@@ -84,6 +84,11 @@ function claimKey(ctx: AppContext, route: string) {
           `${IDEMPOTENCY_KEY_HEADER} was already used with a different request to this endpoint in the last 24 hours; send a new key for a new request`,
           { [IDEMPOTENCY_KEY_HEADER]: 'was already used with a different body or path' },
         );
+      case 'executed_unanswered':
+        throw conflict(
+          `The request first sent with this ${IDEMPOTENCY_KEY_HEADER} was carried out, but its answer was lost when the server stopped; it is not run again: read the result with a GET`,
+          { [IDEMPOTENCY_KEY_HEADER]: 'belongs to a request that was carried out and whose answer was lost' },
+        );
       case 'in_flight':
         reply.header('Retry-After', 1);
         throw conflict(
@@ -112,8 +117,8 @@ function storeResponse(ctx: AppContext) {
         });
       }
     } catch (error) {
-      // The answer still goes out: the change is committed and the partner must learn its result.
-      // The key stays in progress until the lock timeout, then a retry runs again (docs/idempotency.md).
+      // The answer still goes out: the change is committed and the partner must learn its result. The
+      // key was marked carried out with the change, so a retry is refused, never run again (docs/idempotency.md).
       request.log.error({ err: error }, 'could not store the idempotent response');
     }
     return payload;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyringContext, ServiceContext } from '../context.js';
+import type { Trx } from '../db/database.js';
 import * as repo from './idempotency.repository.js';
 import type { Holder, IdempotencyKeyRow, KeyScope, StoredResponse } from './idempotency.repository.js';
 
@@ -29,7 +30,9 @@ export type ClaimOutcome =
   /** The key was used with another request (other body or path parameters). */
   | { kind: 'mismatch' }
   /** The key's first request is still running. */
-  | { kind: 'in_flight' };
+  | { kind: 'in_flight' }
+  /** The key's first request was carried out (its change committed) but its answer was never stored. */
+  | { kind: 'executed_unanswered' };
 
 /** Rounds of "insert, else look": a row can vanish between the two (a 5xx released it), so look again. */
 const CLAIM_ROUNDS = 5;
@@ -69,6 +72,8 @@ export async function claimIdempotencyKey(
     const replay = storedResponse(ctx, row);
     if (replay) return { kind: 'replay', response: replay, originalRequestId: row.request_id };
     if (Date.parse(row.locked_at) + LOCK_TIMEOUT_MS <= now.getTime()) {
+      // Carried out, its answer lost with its process: never run again (the change is committed).
+      if (row.state === 'executed') return { kind: 'executed_unanswered' };
       // The same request, abandoned: run it again, within the key's original 24 hours.
       const resumed: Holder = { ...holder, created_at: row.created_at, expires_at: row.expires_at };
       if (await repo.takeOverKey(ctx.db, row.id, row.lock_token, resumed)) return claimed(row.id, resumed);
@@ -92,7 +97,15 @@ export async function completeIdempotentRequest(
   return repo.completeKey(ctx.db, claim.id, claim.token, { ...response, body: ctx.keyring.seal(response.body, claim.id) });
 }
 
-/** Lets a claimed key go without storing anything (the request failed with a 5xx): a retry runs again. */
+/** Marks a claimed request carried out, in its change's transaction (see repo.markKeyExecuted). */
+export async function markIdempotentRequestExecuted(trx: Trx, claim: Claim): Promise<void> {
+  await repo.markKeyExecuted(trx, claim.id, claim.token);
+}
+
+/**
+ * Lets a claimed key go without storing anything (the request failed with a 5xx): a retry runs
+ * again. A key whose change committed (executed) is kept: running it again would do it twice.
+ */
 export async function releaseIdempotencyKey(ctx: ServiceContext, claim: Claim): Promise<void> {
   await repo.deleteHeldKey(ctx.db, claim.id, claim.token);
 }

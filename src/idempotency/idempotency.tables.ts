@@ -4,7 +4,11 @@
  */
 
 /** in_progress: a request holds the key and is running; completed: its response is stored for replay. */
-export type IdempotencyKeyState = 'in_progress' | 'completed';
+/**
+ * in_progress: claimed, nothing committed yet; executed: the request's change committed (marked in
+ * the change's own transaction), its answer not stored yet; completed: the answer is stored.
+ */
+export type IdempotencyKeyState = 'in_progress' | 'executed' | 'completed';
 
 export interface IdempotencyKeyTable {
   id: string;
