@@ -59,7 +59,7 @@ export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 /** A required, non-blank string of at most `max` characters. */
-export const Text = (max: number, options: { minLength?: number; description?: string } = {}) =>
+export const Text = (max: number, options: { minLength?: number; description?: string; 'x-free-text'?: true } = {}) =>
   Type.String({ minLength: options.minLength ?? 1, maxLength: max, pattern: '\\S', ...options });
 
 /** Carrier and service ids: opaque, URL-safe strings. */

@@ -18,7 +18,46 @@ function makeAjv(coerceTypes: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv, ['email', 'uuid', 'date', 'date-time', 'uri']);
+  ajv.addKeyword({ keyword: PLAIN_TEXT, type: 'string', schemaType: 'boolean', errors: false, validate: isPlainText });
+  ajv.addKeyword({ keyword: FREE_TEXT, type: 'string', schemaType: 'boolean', errors: false, validate: isFreeText });
   return ajv;
+}
+
+/*
+ * Text both databases store alike (issue 9, item 2). PostgreSQL refuses NUL in text, and a lone
+ * surrogate cannot be encoded as UTF-8 (the drivers would replace it): such values, and the other
+ * control characters, are refused with a 400 naming the field instead of being stored on one
+ * database and failing, or being rewritten, on the other. Free-text fields (a schema marked
+ * `'x-free-text': true`: directions, notes) may also hold tabs and line breaks.
+ */
+const PLAIN_TEXT = 'x-plain-text';
+const FREE_TEXT = 'x-free-text';
+// C0 controls and DEL, and the C1 controls.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+// A lone surrogate (half of a pair), which has no UTF-8 form.
+const LONE_SURROGATE = /\p{Cs}/u;
+const isPlainText = (enabled: boolean, data: string): boolean => !enabled || !(LONE_SURROGATE.test(data) || CONTROL.test(data));
+const isFreeText = (enabled: boolean, data: string): boolean =>
+  !enabled || !(LONE_SURROGATE.test(data) || CONTROL_BUT_LINES.test(data));
+
+/**
+ * A copy of a route schema in which every string is checked as text: `x-free-text` where the schema
+ * says so, `x-plain-text` everywhere else (ids in paths and query strings included).
+ */
+export function withTextRules(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withTextRules);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // Literal values (enum, const, default, examples) are data, not schemas.
+    copy[key] = ['enum', 'const', 'default', 'examples', 'x-aliases'].includes(key) ? value : withTextRules(value);
+  }
+  const type = copy.type;
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) {
+    if (copy[FREE_TEXT] !== true) copy[PLAIN_TEXT] = true;
+  }
+  return copy;
 }
 
 /** Bodies are validated strictly (a string is never turned into a number); query strings and paths are coerced. */
@@ -30,7 +69,7 @@ const urlAjv = makeAjv(true);
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
-  const validate: ValidateFunction = ajv.compile(schema as object);
+  const validate: ValidateFunction = ajv.compile(withTextRules(schema) as object);
   return (data: unknown) => {
     if (validate(data)) return { value: data };
     return { error: new RequestValidationError(httpPart ?? 'body', validate.errors ?? []) };
@@ -72,6 +111,12 @@ export function describeErrors(part: string, errors: ErrorObject[]): ErrorDetail
         message = hint ? `is not a known field; did you mean ${hint}?` : 'is not a known field';
         break;
       }
+      case PLAIN_TEXT:
+        message = 'must not contain control characters or invalid Unicode';
+        break;
+      case FREE_TEXT:
+        message = 'must not contain control characters (other than tabs and line breaks) or invalid Unicode';
+        break;
       default:
         message = (error.parentSchema?.['x-message'] as string | undefined) ?? describeOne(error);
     }

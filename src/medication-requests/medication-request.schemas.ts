@@ -23,6 +23,9 @@ export const MEDICATION_REQUEST_LIMITS = {
 export const OptionalText = (max: number, description?: string) =>
   Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
+/** Free text a prescriber writes over several lines: tabs and line breaks allowed (http/validation.ts). */
+const OptionalFreeText = (max: number) => Type.Optional(Type.String({ maxLength: max, 'x-free-text': true }));
+
 export const StatusSchema = Type.Union(
   MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)),
   { description: 'pending → processing → shipped → delivered; pending or processing → cancelled.' },
@@ -51,7 +54,7 @@ export const MedicationItemBody = Type.Object(
         'x-message': 'must be a whole number of refills from 0 to 99, written as a string (e.g. "3")',
       }),
     ),
-    direction: Text(MEDICATION_REQUEST_LIMITS.direction, { description: 'Directions for use.' }),
+    direction: Text(MEDICATION_REQUEST_LIMITS.direction, { description: 'Directions for use.', 'x-free-text': true }),
     days_supply: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -60,12 +63,12 @@ export const MedicationItemBody = Type.Object(
       }),
     ),
     flavor: OptionalText(MEDICATION_REQUEST_LIMITS.flavor),
-    notes: OptionalText(MEDICATION_REQUEST_LIMITS.notes),
+    notes: OptionalFreeText(MEDICATION_REQUEST_LIMITS.notes),
     do_not_refill: Type.Optional(Type.Boolean({ description: 'This item is never refilled.' })),
     do_not_fill: Type.Optional(Type.Boolean()),
     patient_contact_requested: Type.Optional(Type.Boolean()),
-    reason_for_compounding: OptionalText(MEDICATION_REQUEST_LIMITS.reason),
-    reason_for_compounding_additional_context: OptionalText(MEDICATION_REQUEST_LIMITS.reasonContext),
+    reason_for_compounding: OptionalFreeText(MEDICATION_REQUEST_LIMITS.reason),
+    reason_for_compounding_additional_context: OptionalFreeText(MEDICATION_REQUEST_LIMITS.reasonContext),
   },
   {
     additionalProperties: false,
