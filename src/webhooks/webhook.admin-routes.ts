@@ -153,6 +153,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
         // The body is optional: none (or an empty one) means the defaults, validated as `{}`.
         preValidation: async (request) => {
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the type is the validated body's; before validation it may be absent
           request.body ??= {};
         },
       },
