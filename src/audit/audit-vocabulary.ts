@@ -15,7 +15,7 @@ export const AUDIT_ACTIONS = [
   'delete',
   /** An order's status was changed by the operator (or the sandbox, for a partner in development). */
   'transition',
-  /** A webhook delivery was queued again by the operator. */
+  /** A webhook delivery was queued again by the operator; an endpoint's deliveries were recovered (operator or partner). */
   'retry',
   /** A test event was sent to a webhook endpoint. */
   'test',

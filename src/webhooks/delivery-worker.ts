@@ -4,6 +4,7 @@ import type { AppContext, EventWriterContext, KeyringContext } from '../context.
 import * as deliveries from './delivery.repository.js';
 import { attemptDelivery, type AttemptResult, type ClaimedDelivery } from './delivery.service.js';
 import { dispatchOutbox } from './dispatcher.js';
+import { applyRetryScheduleToWaiting } from './reschedule.service.js';
 import { createHttpSender, type SendOutcome, type WebhookSender } from './http-sender.js';
 import { urlPolicyOf } from './url-safety.js';
 import { listenForWakeups, type WakeupListener } from './wakeup.js';
@@ -65,6 +66,8 @@ export class WebhookWorker {
   private unsubscribe: (() => void) | null = null;
   private listener: WakeupListener | null = null;
   private draining = 0;
+  /** Whether the current retry schedule was applied to the deliveries already waiting (once per worker). */
+  private scheduleApplied = false;
   private idleWaiters: (() => void)[] = [];
   private readonly attemptListeners = new Set<(attempt: RecordedAttempt) => void>();
 
@@ -125,6 +128,7 @@ export class WebhookWorker {
   async drain(): Promise<void> {
     this.draining += 1;
     try {
+      await this.applyRetrySchedule();
       for (;;) {
         await dispatchOutbox(this.ctx);
         // An attempt may finish while the next claim is under way: only a round that started
@@ -197,6 +201,7 @@ export class WebhookWorker {
   };
 
   private async runCycle(): Promise<void> {
+    await this.applyRetrySchedule();
     do {
       this.again = false;
       await dispatchOutbox(this.ctx);
@@ -204,6 +209,22 @@ export class WebhookWorker {
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- kick() sets it while the cycle awaits
     } while (this.again && !this.stopped);
     await this.planNextLook();
+  }
+
+  /**
+   * Before its first look at the queue, the worker moves the deliveries already waiting to the
+   * current WEBHOOK_RETRY_SCHEDULE (a restart with a changed schedule applies it to them). If the
+   * database fails, the worker still works and tries again on its next cycle.
+   */
+  private async applyRetrySchedule(): Promise<void> {
+    if (this.scheduleApplied) return;
+    try {
+      const moved = await applyRetryScheduleToWaiting(this.ctx);
+      this.scheduleApplied = true;
+      if (moved > 0) this.log.info({ moved }, 'webhook worker: waiting deliveries moved to the current retry schedule');
+    } catch (error) {
+      this.log.warn({ err: error }, 'webhook worker: could not apply the retry schedule to waiting deliveries; trying again');
+    }
   }
 
   /** Sleeps until the next retry is due, or at most the poll interval. */

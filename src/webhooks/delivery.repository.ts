@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { OutboxEventTable } from '../events/outbox.tables.js';
@@ -188,6 +188,72 @@ export async function requeueFailedOfEndpoint(db: DbOrTrx, endpointId: string, n
     .set({ status: 'pending', next_attempt_at: now, claimed_until: null, claim_token: null, updated_at: now })
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Recovery (operator or partner, after an outage): every delivery of an endpoint created since
+ * `since` that has failed or is waiting for an attempt is made due now. Deliveries in flight (leased)
+ * are left to finish, delivered and cancelled ones are not touched, and test calls (never retried) are
+ * left out. One statement on the (endpoint_id, status) index; the caller bounds `since` (7 days).
+ * Returns how many deliveries were scheduled.
+ */
+export async function scheduleRecovery(
+  db: DbOrTrx,
+  options: { endpointId: string; since: string; now: string; excludeEventType: string },
+): Promise<number> {
+  const { now } = options;
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, claimed_until: null, claim_token: null, updated_at: now })
+    .where('endpoint_id', '=', options.endpointId)
+    .where('status', 'in', ['pending', 'failed'])
+    .where('created_at', '>=', options.since)
+    .where('event_type', '<>', options.excludeEventType)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** `column` (an ISO timestamp) plus `ms` milliseconds, as the same ISO text, in the dialect's SQL. */
+function plusMs(dialect: DialectName, column: 'last_attempt_at', ms: number): RawBuilder<string> {
+  if (dialect === 'postgres') {
+    return sql<string>`to_char((${sql.ref(column)}::timestamptz + ${ms}::double precision * interval '1 millisecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  }
+  return sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', ${sql.ref(column)}, ${`${(ms / 1000).toFixed(3)} seconds`})`;
+}
+
+/**
+ * Applies a retry schedule to the deliveries waiting for their retry number `attemptCount + 1` (with
+ * `orMore`: for that many attempts made or more): their next attempt becomes `delayMs` after their
+ * last attempt, unless it already lies within [lowMs, highMs] of it (the delay with its jitter:
+ * then the schedule has not changed for them and their jitter is kept). Only deliveries not yet due
+ * are moved: one due already (an operator's retry or a recovery made it due now) is attempted as it
+ * is. Leased deliveries are left to their worker, which records their outcome under the current
+ * schedule.
+ * One statement per attempt number, on the (status, next_attempt_at) index. Returns how many moved.
+ */
+export async function rescheduleWaiting(
+  db: DbOrTrx,
+  dialect: DialectName,
+  options: { attemptCount: number; orMore: boolean; delayMs: number; lowMs: number; highMs: number; now: string },
+): Promise<number> {
+  const { now } = options;
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: plusMs(dialect, 'last_attempt_at', options.delayMs) })
+    .where('status', '=', 'pending')
+    .where('attempt_count', options.orMore ? '>=' : '=', options.attemptCount)
+    .where('last_attempt_at', 'is not', null)
+    .where('next_attempt_at', '>', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .where((eb) =>
+      eb.or([
+        eb('next_attempt_at', '<', plusMs(dialect, 'last_attempt_at', options.lowMs)),
+        eb('next_attempt_at', '>', plusMs(dialect, 'last_attempt_at', options.highMs)),
+      ]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

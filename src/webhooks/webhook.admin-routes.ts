@@ -13,7 +13,11 @@ import {
   EndpointIdParams,
   OperatorEndpoint,
   OperatorEndpointQuery,
+  RecoverEndpointBody,
+  RecoverEndpointParams,
+  Recovered,
 } from './webhook.schemas.js';
+import { recoverEndpointForOperator } from './recovery.service.js';
 import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-admin.service.js';
 
 const tags = ['Operator'];
@@ -124,6 +128,43 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         data: await enableEndpoint(ctx, request.params.id, request.query.redeliver_failed ?? false, operatorAudit(request)),
         message: 'Webhook endpoint enabled',
       }),
+    );
+
+    app.post(
+      '/api/admin/webhook-endpoints/:webhookId/recover',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Recover a webhook endpoint after an outage',
+          description: [
+            'Makes every failed or waiting delivery of the endpoint created since `since` (default: 24 hours ago; at most',
+            '7 days ago) due now; the worker sends them within moments. Deliveries in flight, delivered ones and test',
+            'calls are left alone. The body is optional. Answers how many were scheduled (`data.scheduled`).',
+            '409 when the endpoint is disabled (enable it first); 404 when it is unknown or deleted.',
+          ].join(' '),
+          params: RecoverEndpointParams,
+          body: RecoverEndpointBody,
+          response: {
+            200: Envelope(Recovered),
+            ...adminErrors,
+            ...conflictError('The endpoint is disabled: re-enable it first.'),
+          },
+        },
+        // The body is optional: none (or an empty one) means the defaults, validated as `{}`.
+        preValidation: async (request) => {
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the type is the validated body's; before validation it may be absent
+          request.body ??= {};
+        },
+      },
+      async (request) => {
+        const data = await recoverEndpointForOperator(ctx, request.params.webhookId, request.body.since, operatorAudit(request));
+        return {
+          success: true as const,
+          data,
+          message: `${data.scheduled} webhook deliver${data.scheduled === 1 ? 'y' : 'ies'} scheduled for an attempt now`,
+        };
+      },
     );
   };
 }

@@ -3,10 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import {
   DeletedWebhook,
   ListWebhooksQuery,
+  Recovered,
+  RecoverWebhookBody,
   RegisteredWebhook,
   RegisterWebhookBody,
   TestCallOutcome,
@@ -14,6 +16,7 @@ import {
   WebhookEndpoint,
   WebhookRef,
 } from './webhook.schemas.js';
+import { recoverEndpointForPartner } from './recovery.service.js';
 import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, testWebhook } from './webhook.service.js';
 
 const tags = ['Webhooks'];
@@ -111,6 +114,40 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ? `Test event delivered (HTTP ${data.status_code ?? ''})`
           : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : failureText(data.error)}`;
         return { success: true as const, data, message };
+      },
+    );
+
+    app.post(
+      '/api/external/webhook/recover',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Recover a webhook endpoint after an outage (extension)',
+          description: [
+            'Once your endpoint is up again: every delivery to it that failed or is waiting for a retry, created since',
+            '`since` (default: 24 hours ago; at most 7 days ago), is attempted again now instead of at its next retry.',
+            'Answers how many were scheduled (`data.scheduled`); they arrive within moments, each with its original',
+            '`webhook-id`. Deliveries already delivered are not sent again. 409 when the endpoint is disabled (ask the',
+            'pharmacy to re-enable it).',
+          ].join(' '),
+          body: RecoverWebhookBody,
+          response: {
+            200: Envelope(Recovered),
+            ...partnerErrors,
+            ...forbiddenError,
+            ...notFoundError('Webhook'),
+            ...conflictError('The endpoint is disabled: the pharmacy re-enables it.'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await recoverEndpointForPartner(ctx, partnerOf(request), request.body, partnerAudit(request));
+        return {
+          success: true as const,
+          data,
+          message: `${data.scheduled} webhook deliver${data.scheduled === 1 ? 'y' : 'ies'} scheduled for an attempt now`,
+        };
       },
     );
   };

@@ -34,6 +34,35 @@ export const WebhookRef = Type.Object(
 );
 export type WebhookRef = Static<typeof WebhookRef>;
 
+const Since = Type.String({
+  format: 'date-time',
+  maxLength: 40,
+  description:
+    'Recover deliveries created at or after this ISO 8601 time (with its offset, e.g. `2026-03-01T08:00:00Z`). Default: 24 hours ago; at most 7 days ago; not in the future.',
+  examples: ['2026-03-01T08:00:00Z'],
+});
+
+export const RecoverWebhookBody = Type.Object(
+  {
+    clinic_id: Uuid('Your clinic.'),
+    webhook_id: Uuid('The id returned at registration.'),
+    since: Type.Optional(Since),
+  },
+  { additionalProperties: false, ...aliases },
+);
+export type RecoverWebhookBody = Static<typeof RecoverWebhookBody>;
+
+export const Recovered = Type.Object(
+  {
+    scheduled: Type.Integer({
+      minimum: 0,
+      description: 'Deliveries (failed, or waiting for a retry) now due for an attempt at once.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type RecoveredView = Static<typeof Recovered>;
+
 export const ListWebhooksQuery = Type.Object(
   { clinic_id: Type.Optional(Uuid('Your clinic (optional: defaults to the API key\u2019s).')) },
   { additionalProperties: false },
@@ -175,6 +204,10 @@ export const OperatorEndpointQuery = Type.Object(
   { additionalProperties: false },
 );
 export type OperatorEndpointQuery = Static<typeof OperatorEndpointQuery>;
+
+export const RecoverEndpointParams = Type.Object({ webhookId: Uuid() });
+
+export const RecoverEndpointBody = Type.Object({ since: Type.Optional(Since) }, { additionalProperties: false });
 
 export const EnableEndpointQuery = Type.Object(
   {
