@@ -48,9 +48,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const nodeOptions = serverTimeoutOptions(ctx.config.httpTimeouts);
   const app = Fastify({
     // TLS 1.0 and 1.1 are refused whatever Node's defaults or flags say.
-    ...(options.https
-      ? { https: { ...options.https, ...nodeOptions, minVersion: 'TLSv1.2' as const } }
-      : { http: nodeOptions }),
+    ...(options.https ? { https: { ...options.https, ...nodeOptions, minVersion: 'TLSv1.2' as const } } : { http: nodeOptions }),
     // Fastify sets these two on the server after creating it (its defaults: 72 s, and no limit).
     requestTimeout: ctx.config.httpTimeouts.requestMs,
     keepAliveTimeout: ctx.config.httpTimeouts.keepAliveMs,

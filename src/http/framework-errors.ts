@@ -70,7 +70,7 @@ export function answerUnparsableRequest(this: FastifyInstance, error: Error & { 
         : [400, 'VALIDATION_ERROR', 'Malformed HTTP request'];
   const requestId = randomUUID();
   // Only the code: the error may carry the raw bytes received (`rawPacket`), which can hold PHI.
-  this.log.info({ reqId: requestId, code, status, reason: error.code }, 'connection refused before routing');
+  this.log.info({ reqId: requestId, code, status, reason: error.code }, 'connection closed before routing');
   // A response of this connection already under way (the socket's current ServerResponse sent its
   // head): writing another would corrupt it, so the connection is only closed.
   const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
@@ -109,5 +109,7 @@ export function checkHttpRules(request: FastifyRequest): void {
  * something listens for it: hand it to Fastify as any other request (`checkHttpRules` refuses it).
  */
 export function passExpectations(server: Server): void {
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
 }

@@ -25,19 +25,31 @@ describe('answers written before any route runs, over a real socket', () => {
   it.each([
     ['a garbled request line', () => 'THIS IS NOT HTTP\r\n\r\n', 400, 'VALIDATION_ERROR'],
     ['a header line without a colon', () => 'GET /healthz HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n', 400, 'VALIDATION_ERROR'],
-    ['both Content-Length and Transfer-Encoding', () =>
-      'POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}', 400, 'VALIDATION_ERROR'],
-    ['a 20 KB header (over the 16 KiB limit)', () => `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'VALIDATION_ERROR'],
-  ])('when a client sends %s, then it gets %i in the envelope with X-Request-Id, and the connection closes', async (_name, request, status, code) => {
-    const response = parseRawResponse(await rawExchange(port, request()));
-    expect(response.status).toBe(status);
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.headers.connection).toBe('close');
-    expect(response.body).toEqual({
-      success: false,
-      error: { message: expect.any(String), code, request_id: response.headers['x-request-id'] },
-    });
-  });
+    [
+      'both Content-Length and Transfer-Encoding',
+      () => 'POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}',
+      400,
+      'VALIDATION_ERROR',
+    ],
+    [
+      'a 20 KB header (over the 16 KiB limit)',
+      () => `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'VALIDATION_ERROR',
+    ],
+  ])(
+    'when a client sends %s, then it gets %i in the envelope with X-Request-Id, and the connection closes',
+    async (_name, request, status, code) => {
+      const response = parseRawResponse(await rawExchange(port, request()));
+      expect(response.status).toBe(status);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.headers.connection).toBe('close');
+      expect(response.body).toEqual({
+        success: false,
+        error: { message: expect.any(String), code, request_id: response.headers['x-request-id'] },
+      });
+    },
+  );
 
   it('when an HTTP/1.1 request has no Host header, then it gets 400 naming Host in the envelope (not Node empty 400)', async () => {
     const response = parseRawResponse(await rawExchange(port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'));
@@ -60,7 +72,10 @@ describe('answers written before any route runs, over a real socket', () => {
 
   it('when a request expects something other than 100-continue, then it gets 417 EXPECTATION_FAILED in the envelope (not Node empty 417)', async () => {
     const response = parseRawResponse(
-      await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nX-Request-Id: expect-test-1\r\nConnection: close\r\n\r\n'),
+      await rawExchange(
+        port,
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nX-Request-Id: expect-test-1\r\nConnection: close\r\n\r\n',
+      ),
     );
     expect(response.status).toBe(417);
     expect(response.headers['x-request-id']).toBe('expect-test-1');
@@ -108,7 +123,9 @@ function rawExchange(port: number, request: string): Promise<string> {
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('close', () => resolve(answer));
     // The server may close before it has read everything sent (a 413, a 431): what it answered counts.
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
   });
 }

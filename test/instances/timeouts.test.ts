@@ -40,11 +40,11 @@ function healthz(): Promise<number> {
 
 /** Normal requests, one after another on fresh connections, until `done` settles: their statuses. */
 async function trafficUntil(done: Promise<unknown>): Promise<number[]> {
-  let finished = false;
-  const settle = () => (finished = true);
+  const state = { finished: false };
+  const settle = () => (state.finished = true);
   done.then(settle, settle);
   const statuses: number[] = [];
-  while (!finished) statuses.push(await healthz());
+  while (!state.finished) statuses.push(await healthz());
   return statuses;
 }
 
