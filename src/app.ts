@@ -9,7 +9,7 @@ import { guardAdminRequest } from './http/admin-guard.js';
 import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
 import { registerErrorHandler, sendError } from './http/error-handler.js';
-import { answerBeforeRouting, answerUnparsableRequest } from './http/framework-errors.js';
+import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpectations } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
@@ -17,6 +17,7 @@ import { requireHttps } from './http/https-required.js';
 import { genRequestId } from './http/request-id.js';
 import { recordRequestDurations } from './http/request-metrics.js';
 import { RouteIndex } from './http/routes-index.js';
+import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
@@ -43,9 +44,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const isTrustedProxy = addressMatcher(ctx.config.trustProxy);
   const behindProxy = ctx.config.trustProxy.length > 0;
   let closing = false;
+  // Slow clients are cut off (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS).
+  const nodeOptions = serverTimeoutOptions(ctx.config.httpTimeouts);
   const app = Fastify({
     // TLS 1.0 and 1.1 are refused whatever Node's defaults or flags say.
-    ...(options.https ? { https: { ...options.https, minVersion: 'TLSv1.2' as const } } : {}),
+    ...(options.https ? { https: { ...options.https, ...nodeOptions, minVersion: 'TLSv1.2' as const } } : { http: nodeOptions }),
+    // Fastify sets these two on the server after creating it (its defaults: 72 s, and no limit).
+    requestTimeout: ctx.config.httpTimeouts.requestMs,
+    keepAliveTimeout: ctx.config.httpTimeouts.keepAliveMs,
     logger: {
       level: ctx.config.logLevel,
       // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; a request
@@ -64,6 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     clientErrorHandler: answerUnparsableRequest,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  passExpectations(app.server);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorEnvelope);
   registerErrorHandler(app);
@@ -92,6 +99,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     if (closing) throw new AppError('SERVICE_UNAVAILABLE', 503, 'The server is shutting down: send the request again');
+    checkHttpRules(request);
     const area = areaOfPath(routedPath(request));
     if (area !== 'public' && behindProxy) requireHttps(request, isTrustedProxy);
     if (area === 'partner') await guardPartnerRequest(ctx, request, reply);

@@ -31,6 +31,8 @@ export interface Config {
   readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   /** How long a graceful shutdown may wait for requests and webhook attempts in flight (SHUTDOWN_TIMEOUT_MS). */
   readonly shutdownTimeoutMs: number;
+  /** How long a client may take to send its headers, its whole request, and how long an idle keep-alive connection stays open (http/server-timeouts.ts). */
+  readonly httpTimeouts: HttpTimeouts;
   /** Runs the webhook delivery worker inside the server process. */
   readonly runWorker: boolean;
   /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in webhooks/url-safety.ts). */
@@ -45,6 +47,13 @@ export interface Config {
   readonly dataKeys: DataKeySettings;
   /** REDIS_URL: the Redis shared by every instance (rate limits), or null for per-process counting. */
   readonly redisUrl: string | null;
+}
+
+/** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
+export interface HttpTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  readonly keepAliveMs: number;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const tls = parseTlsFiles(env, problems);
   const shutdownTimeoutMs = parseInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000, problems);
+  const httpTimeouts = parseHttpTimeouts(env, problems);
   const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
   const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
   const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
@@ -142,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: Object.freeze(trustProxy),
     tls,
     shutdownTimeoutMs,
+    httpTimeouts,
     runWorker,
     webhookAllowPrivateTargets,
     webhookTimeoutMs,
@@ -239,6 +250,22 @@ function parseTlsFiles(env: NodeJS.ProcessEnv, problems: string[]): Config['tls'
     return null;
   }
   return Object.freeze({ certFile, keyFile });
+}
+
+/**
+ * The timeouts of slow clients. Neither can be turned off: a client that never finishes its request
+ * would otherwise hold its connection, and a stopping process, for as long as it likes.
+ */
+function parseHttpTimeouts(env: NodeJS.ProcessEnv, problems: string[]): HttpTimeouts {
+  const headersMs = parseInteger(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000, problems);
+  const requestMs = parseInteger(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000, problems);
+  const keepAliveMs = parseInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000, problems);
+  if (headersMs > requestMs) {
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${headersMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestMs}): the headers are part of the request (and Node refuses a headers timeout above the request timeout)`,
+    );
+  }
+  return Object.freeze({ headersMs, requestMs, keepAliveMs });
 }
 
 function parseInteger(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runInBackground } from '../background.js';
 import type { AppContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { areaOfPath } from './areas.js';
 import { sendError, toAppError } from './error-handler.js';
 import { guardPartnerRequest } from './partner-guard.js';
@@ -54,21 +54,28 @@ function routerRefusal(error: FastifyError): AppError {
 }
 
 /**
- * Fastify's `clientErrorHandler`: a request that is not even valid HTTP (a garbled request line,
- * headers too large) is answered on the raw socket with the same envelope, then the connection is
- * closed, as Node itself does.
+ * Fastify's `clientErrorHandler`, for what Node would otherwise answer itself on the raw socket: a
+ * request that is not valid HTTP (400), headers over 16 KiB (431), or a client too slow to send its
+ * headers or its whole request (408, HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS). Answered with the
+ * same envelope where an answer can still be written (nothing of a response has been sent on the
+ * connection), then the connection is closed, as Node itself does.
  */
-export function answerUnparsableRequest(error: Error & { code?: string }, socket: Duplex): void {
+export function answerUnparsableRequest(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, message] =
+  const [status, code, message]: [number, ErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request headers are too large']
+      ? [431, 'VALIDATION_ERROR', 'Request headers are too large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'The request was not received in time']
-        : [400, 'Malformed HTTP request'];
+        ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time']
+        : [400, 'VALIDATION_ERROR', 'Malformed HTTP request'];
   const requestId = randomUUID();
-  const body = JSON.stringify({ success: false, error: { message, code: 'VALIDATION_ERROR', request_id: requestId } });
-  if (socket.writable) {
+  // Only the code: the error may carry the raw bytes received (`rawPacket`), which can hold PHI.
+  this.log.info({ reqId: requestId, code, status, reason: error.code }, 'connection closed before routing');
+  // A response of this connection already under way (the socket's current ServerResponse sent its
+  // head): writing another would corrupt it, so the connection is only closed.
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    const body = JSON.stringify({ success: false, error: { message, code, request_id: requestId } });
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -76,4 +83,33 @@ export function answerUnparsableRequest(error: Error & { code?: string }, socket
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * HTTP rules Node would enforce itself with an empty answer of its own, checked in our onRequest hook
+ * so that the refusal is in the envelope, with X-Request-Id, logged and counted: HTTP/1.1 requires a
+ * Host header (Node's `requireHostHeader` is off: server-timeouts.ts), and an `Expect` other than
+ * `100-continue` cannot be met (Node hands those to us: `passExpectations`).
+ */
+export function checkHttpRules(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.httpVersion === '1.1' && !raw.headers.host) {
+    throw new AppError('VALIDATION_ERROR', 400, 'Validation failed: Host is required', { Host: 'is required' });
+  }
+  const expect = raw.headers.expect;
+  if (expect !== undefined && expect.toLowerCase() !== '100-continue') {
+    throw new AppError('EXPECTATION_FAILED', 417, 'Expectation failed: only Expect: 100-continue is supported', {
+      Expect: 'must be 100-continue or absent',
+    });
+  }
+}
+
+/**
+ * Node answers a request whose `Expect` is not `100-continue` with an empty 417 of its own unless
+ * something listens for it: hand it to Fastify as any other request (`checkHttpRules` refuses it).
+ */
+export function passExpectations(server: Server): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
 }

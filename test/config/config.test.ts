@@ -316,4 +316,31 @@ describe('TRUST_PROXY, TLS and shutdown variables', () => {
     expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: '50' })[0]).toContain('SHUTDOWN_TIMEOUT_MS');
     expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: 'soon' })[0]).toContain('SHUTDOWN_TIMEOUT_MS');
   });
+
+  it('when the HTTP timeouts are unset, then headers get 10 s, the whole request 30 s and an idle keep-alive connection 5 s', () => {
+    expect(loadConfig({}).httpTimeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
+    expect(
+      loadConfig({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '65000' }).httpTimeouts,
+    ).toEqual({ headersMs: 500, requestMs: 1000, keepAliveMs: 65_000 });
+  });
+
+  it.each([
+    ['HEADERS_TIMEOUT_MS', '0'],
+    ['HEADERS_TIMEOUT_MS', '600001'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', 'never'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '99'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '-1'],
+  ])('when %s is %s, then loading fails naming it (a timeout cannot be turned off)', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name} must be`));
+  });
+
+  it('when HEADERS_TIMEOUT_MS is longer than REQUEST_TIMEOUT_MS, then loading fails naming both', () => {
+    const problems = problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^HEADERS_TIMEOUT_MS \(20000\) must not be longer than REQUEST_TIMEOUT_MS \(15000\)/);
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '15000', REQUEST_TIMEOUT_MS: '15000' }).httpTimeouts.headersMs).toBe(15_000);
+  });
 });

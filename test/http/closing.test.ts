@@ -80,7 +80,12 @@ describe('requests while the server closes', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 503 /);
     expect(answer.toLowerCase()).toContain('connection: close');
     const envelope = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { success: boolean; error: { code: string } };
-    expect(envelope).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+    const requestId = /^x-request-id: (\S+)\r$/im.exec(answer)?.[1];
+    expect(requestId).toBeDefined();
+    expect(envelope).toEqual({
+      success: false,
+      error: { message: expect.stringContaining('shutting down'), code: 'SERVICE_UNAVAILABLE', request_id: requestId },
+    });
     await closed;
   });
 });

@@ -19,6 +19,7 @@ import {
   type ServerProcess,
 } from '../helpers/server-process.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { openRawConnection, parseRawResponse, within } from '../helpers/raw-connection.js';
 
 /**
  * Graceful shutdown (issue 8, item 11), for real: the built server as a child process, SIGTERM while
@@ -145,6 +146,19 @@ function heldOrder(server: ServerProcess, sandbox: Sandbox) {
   return { answer, finish: () => req.end(body.subarray(10)) };
 }
 
+/** Resolves once the server refuses new connections: its close has begun (after its preClose hooks). */
+async function stoppedListening(server: ServerProcess): Promise<void> {
+  for (;;) {
+    try {
+      const probe = await openRawConnection(server.baseUrl);
+      probe.socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } catch {
+      return;
+    }
+  }
+}
+
 /** The log names a request by its route pattern, never its URL (src/logging.ts). */
 const isOrderRequest = (line: { msg?: string; req?: unknown }) =>
   line.msg === 'incoming request' && (line.req as { route?: string } | undefined)?.route === ORDER;
@@ -242,6 +256,60 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
       expect(await server.exited).toBe(1);
       expect(logLines(server)).toContainEqual(
         expect.objectContaining({ msg: expect.stringMatching(/^shutdown timed out/), requestsCutOff: 1 }),
+      );
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('when SIGTERM arrives with an idle keep-alive connection, a request in flight, a request begun and a client that never finishes, then each gets what it can and the process exits within SHUTDOWN_TIMEOUT_MS', async () => {
+    const database = await freshDatabase(dialect, 'walk');
+    try {
+      // The slow client's headers timeout (10 s) is past the shutdown's: only the shutdown cuts it off.
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '2000' });
+      const sandbox = await sandboxOf(server);
+      // Idle: one answer, then kept open by the server (keep-alive).
+      const idle = await openRawConnection(server.baseUrl);
+      await idle.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await idle.waitFor(/\r\n\r\n\{.*\}$/s);
+      // Begun before the signal, completed after: the request arrives during the shutdown.
+      const late = await openRawConnection(server.baseUrl);
+      await late.write('GET /api/external/carriers HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: late-request-1\r\n');
+      // Never finishes its headers.
+      const slow = await openRawConnection(server.baseUrl);
+      await slow.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
+      // In flight: its headers arrived (logged), its body is held back. Logged after the two partial
+      // requests above were sent, so the server has read them by then.
+      const held = heldOrder(server, sandbox);
+      await logged(server, isOrderRequest);
+
+      server.child.kill('SIGTERM');
+      await logged(server, (line) => line.msg === 'shutting down');
+      await stoppedListening(server);
+
+      // Closed at once: before the shutdown timed out (the keep-alive timeout, 5 s, is longer).
+      await idle.closed;
+      expect(logLines(server).some((line) => line.msg?.startsWith('shutdown timed out'))).toBe(false);
+
+      await late.write('\r\n');
+      const refused = parseRawResponse(await late.closed);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.connection).toBe('close');
+      expect(refused.headers['x-request-id']).toBe('late-request-1');
+      expect(refused.body).toEqual({
+        success: false,
+        error: { message: expect.stringContaining('shutting down'), code: 'SERVICE_UNAVAILABLE', request_id: 'late-request-1' },
+      });
+
+      held.finish();
+      expect((await held.answer).status).toBe(200);
+
+      // The slow client holds the close until the timeout; then it is cut off and the process exits
+      // (status 1: not everything finished), within the timeout plus the stores' few seconds.
+      expect(await within(server.exited, 2000 + 10_000, 'the exit')).toBe(1);
+      expect(await slow.closed).toBe('');
+      expect(logLines(server)).toContainEqual(
+        expect.objectContaining({ msg: expect.stringMatching(/^shutdown timed out/), requestsCutOff: 0 }),
       );
     } finally {
       await database.drop();
