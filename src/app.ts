@@ -95,7 +95,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     const area = areaOfPath(routedPath(request));
     if (area !== 'public' && behindProxy) requireHttps(request, isTrustedProxy);
     if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
-    else if (area === 'admin') guardAdminRequest(ctx.config, request);
+    else if (area === 'admin') await guardAdminRequest(ctx, request, reply);
     if (area !== 'public') checkContentNegotiation(request);
   });
 

@@ -135,13 +135,16 @@ describe('configuration errors', () => {
     ['32 identical letters', 'a'.repeat(32), /too predictable: 1 distinct characters/],
     ['a repeated short word', 'hunter2!'.repeat(5), /too predictable: 8 distinct characters, production needs at least 16/],
     ['15 distinct characters', 'abcdefghijklmno'.repeat(3), /15 distinct characters/],
-  ])('when production has an ADMIN_TOKEN of %s, then loading fails naming ADMIN_TOKEN, without echoing it', (_name, token, reason) => {
-    const problems = problemsOf({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: token, DATA_ENCRYPTION_KEY: PROD_KEY });
-    expect(problems).toEqual([expect.stringMatching(/^ADMIN_TOKEN /)]);
-    expect(problems[0]).toMatch(reason);
-    expect(problems[0]).toContain('openssl rand -base64 32');
-    if (token.trim() !== '') expect(problems[0]).not.toContain(token);
-  });
+  ])(
+    'when production has an ADMIN_TOKEN of %s, then loading fails naming ADMIN_TOKEN, without echoing it',
+    (_name, token, reason) => {
+      const problems = problemsOf({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: token, DATA_ENCRYPTION_KEY: PROD_KEY });
+      expect(problems).toEqual([expect.stringMatching(/^ADMIN_TOKEN /)]);
+      expect(problems[0]).toMatch(reason);
+      expect(problems[0]).toContain('openssl rand -base64 32');
+      if (token.trim() !== '') expect(problems[0]).not.toContain(token);
+    },
+  );
 
   it.each([
     ['`openssl rand -base64 32` (44 characters)', 'q7Yd0kS2pXv9LmA4tN6bR1cZ8wE3uH5jF0gK2oT7iQs='],
