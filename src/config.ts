@@ -217,7 +217,8 @@ export function parseDatabaseUrl(value: string | undefined, problems: string[] =
  * which refuses padding, repeated letters and short words (`openssl rand -base64 32` passes).
  */
 function adminTokenProblem(token: string, environment: Environment): string | null {
-  const characters = [...token];
+  // Code points, so that a character outside the BMP counts once.
+  const characters = Array.from(token);
   if (environment !== 'production') {
     return characters.length < 16 ? 'ADMIN_TOKEN must be at least 16 characters' : null;
   }
