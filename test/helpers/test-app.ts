@@ -98,12 +98,13 @@ export class TestApp {
   async request(
     method: string,
     url: string,
-    options: { headers?: Record<string, string>; body?: unknown; payload?: string } = {},
+    options: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string } = {},
   ): Promise<Reply> {
     const response = await this.app.inject({
       method: method as 'GET',
       url,
       headers: options.headers,
+      ...(options.remoteAddress !== undefined ? { remoteAddress: options.remoteAddress } : {}),
       ...(options.payload !== undefined
         ? { payload: options.payload }
         : options.body !== undefined
