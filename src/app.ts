@@ -14,6 +14,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { requireHttps } from './http/https-required.js';
+import { DOCS_CSP, registerSecurityHeaders } from './http/security-headers.js';
 import { genRequestId } from './http/request-id.js';
 import { recordRequestDurations } from './http/request-metrics.js';
 import { RouteIndex } from './http/routes-index.js';
@@ -75,6 +76,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addSchema(ErrorEnvelope);
   registerErrorHandler(app);
   registerJsonParser(app);
+  // Before every other hook: the guards' refusals carry the headers too.
+  await registerSecurityHeaders(app);
 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
@@ -103,12 +106,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     const area = areaOfPath(routedPath(request));
     if (area !== 'public' && behindProxy) requireHttps(request, isTrustedProxy);
     if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
-    else if (area === 'admin') guardAdminRequest(ctx.config, request);
+    else if (area === 'admin') await guardAdminRequest(ctx, request, reply);
     if (area !== 'public') checkContentNegotiation(request);
   });
 
   await app.register(swagger, openApiDocument(ctx.config));
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   await registerRoutes(app, ctx);

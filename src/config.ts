@@ -100,8 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       adminToken = randomBytes(24).toString('base64url');
       adminTokenGenerated = true;
     }
-  } else if (adminToken.length < 16) {
-    problems.push('ADMIN_TOKEN must be at least 16 characters');
+  } else {
+    const tokenProblem = adminTokenProblem(adminToken, environment);
+    if (tokenProblem) problems.push(tokenProblem);
   }
 
   const logLevel = env.LOG_LEVEL ?? 'info';
@@ -221,6 +222,29 @@ export function parseDatabaseUrl(value: string | undefined, problems: string[] =
  * trust every hop, so that any client could name its own address) is refused with a hint;
  * unset, empty or `false`: no proxy.
  */
+/**
+ * What is wrong with an operator token, if anything (the token itself is never echoed). Production
+ * asks for one a guesser cannot enumerate: 32 characters or more, and at least 16 distinct ones,
+ * which refuses padding, repeated letters and short words (`openssl rand -base64 32` passes).
+ */
+function adminTokenProblem(token: string, environment: Environment): string | null {
+  // Code points, so that a character outside the BMP counts once.
+  const characters = Array.from(token);
+  if (environment !== 'production') {
+    return characters.length < 16 ? 'ADMIN_TOKEN must be at least 16 characters' : null;
+  }
+  const advice = 'generate one with `openssl rand -base64 32`';
+  if (token.trim() === '') return `ADMIN_TOKEN must not be only whitespace; ${advice}`;
+  if (characters.length < 32) {
+    return `ADMIN_TOKEN must be at least 32 characters in production, got ${characters.length}; ${advice}`;
+  }
+  const distinct = new Set(characters).size;
+  if (distinct < 16) {
+    return `ADMIN_TOKEN is too predictable: ${distinct} distinct characters, production needs at least 16; ${advice}`;
+  }
+  return null;
+}
+
 function parseTrustProxy(value: string | undefined, problems: string[]): AddressRange[] {
   const text = value?.trim() ?? '';
   if (text === '' || text.toLowerCase() === 'false') return [];

@@ -101,6 +101,10 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
     }
   } else {
     add(401, 'Missing or wrong operator bearer token.');
+    add(
+      429,
+      'Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry.',
+    );
   }
   add(406, 'The Accept header does not allow application/json.');
   // Behind a proxy (TRUST_PROXY), a call that did not reach it over HTTPS; appended to a route's own 403.

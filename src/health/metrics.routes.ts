@@ -15,7 +15,7 @@ export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/metrics',
       {
-        onRequest: async (request) => guardAdminRequest(ctx.config, request),
+        onRequest: async (request, reply) => guardAdminRequest(ctx, request, reply),
         schema: {
           tags: ['Operator'],
           summary: 'Prometheus metrics',
@@ -34,6 +34,7 @@ export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
               },
             },
             401: Type.Ref('ErrorEnvelope', { description: 'Missing or wrong operator bearer token.' }),
+            429: Type.Ref('ErrorEnvelope', { description: 'Too many failed operator authentications from this address.' }),
           },
         },
       },

@@ -9,6 +9,7 @@ import { areaOfPath } from './areas.js';
 import { sendError, toAppError } from './error-handler.js';
 import { guardPartnerRequest } from './partner-guard.js';
 import { observeRequest } from './request-metrics.js';
+import { applyBaselineSecurityHeaders, BASELINE_SECURITY_HEADERS } from './security-headers.js';
 
 /**
  * Fastify's `frameworkErrors`: requests the router refuses before any hook runs (a broken
@@ -27,6 +28,8 @@ export function answerBeforeRouting(ctx: AppContext) {
 
 async function answerRefusal(ctx: AppContext, error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('X-Request-Id', request.id);
+  // No hook runs before the router's refusal: helmet's headers are not there.
+  applyBaselineSecurityHeaders(reply);
   let refusal = routerRefusal(error);
   try {
     if (areaOfPath(request.url.split('?')[0] ?? '/') === 'partner') await guardPartnerRequest(ctx, request, reply);
@@ -52,6 +55,10 @@ function routerRefusal(error: FastifyError): AppError {
       return toAppError(error);
   }
 }
+
+const RAW_SECURITY_HEADERS = Object.entries(BASELINE_SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 
 /**
  * Fastify's `clientErrorHandler`, for what Node would otherwise answer itself on the raw socket: a
@@ -79,7 +86,7 @@ export function answerUnparsableRequest(this: FastifyInstance, error: Error & { 
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `X-Request-Id: ${requestId}\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

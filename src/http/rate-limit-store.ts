@@ -34,6 +34,11 @@ export interface RateLimitStore {
   /** Counts one request for `bucket` in the window that contains `now`. */
   hit(bucket: string, windowMs: number, now: number): Promise<WindowCount>;
   /**
+   * Takes back one request that `hit` counted with the same `now` (never below zero): for a
+   * count taken before the outcome was known, once the outcome says it should not count.
+   */
+  release(bucket: string, windowMs: number, now: number): Promise<void>;
+  /**
    * In one step (one round trip for a shared store): refuses when the address's failure count has
    * reached `limit` and the key is not known, so that the database is not asked; otherwise counts
    * one request for the key.
@@ -61,6 +66,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   hit(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
     return Promise.resolve({ ...this.count(bucket, windowMs, now) });
+  }
+
+  release(bucket: string, windowMs: number, now: number): Promise<void> {
+    const current = this.windows.get(bucket);
+    if (current && current.resetAt === windowOf(now, windowMs).resetAt && current.count > 0) current.count -= 1;
+    return Promise.resolve();
   }
 
   admitKey(input: AdmitKeyInput): Promise<KeyAdmission> {

@@ -25,6 +25,12 @@ local count = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
+/** KEYS[1] counter → the count after taking one back; never below zero, never creates the key. */
+const RELEASE = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * KEYS[1] the key's counter, KEYS[2] the address's failure counter, KEYS[3] the key's known marker;
  * ARGV[1] limit, ARGV[2] ttl ms → {0, failures} refused, or {1, count, known}.
@@ -42,6 +48,7 @@ return {1, count, known}`;
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     pfRateLimitHit(counter: string, ttlMs: number): Result<number, Context>;
+    pfRateLimitRelease(counter: string): Result<number, Context>;
     pfRateLimitAdmitKey(
       counter: string,
       failures: string,
@@ -65,6 +72,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly prefix: string = RATE_LIMIT_KEY_PREFIX,
   ) {
     redis.client.defineCommand('pfRateLimitHit', { numberOfKeys: 1, lua: HIT });
+    redis.client.defineCommand('pfRateLimitRelease', { numberOfKeys: 1, lua: RELEASE });
     redis.client.defineCommand('pfRateLimitAdmitKey', { numberOfKeys: 3, lua: ADMIT_KEY });
   }
 
@@ -75,6 +83,17 @@ export class RedisRateLimitStore implements RateLimitStore {
       return { count, resetAt };
     } catch {
       return this.fallback.hit(bucket, windowMs, now);
+    }
+  }
+
+  async release(bucket: string, windowMs: number, now: number): Promise<void> {
+    // Where `hit` counts: Redis, or this instance's memory while Redis is away. Should Redis come or go
+    // between the two, one count is taken back from the other place (never below zero): off by one
+    // for one window, no more.
+    try {
+      await this.redis.run((client) => client.pfRateLimitRelease(this.counter(bucket, windowOf(now, windowMs).start)));
+    } catch {
+      await this.fallback.release(bucket, windowMs, now);
     }
   }
 

@@ -46,8 +46,11 @@ describe.each(DIALECTS)('operator authentication on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
+  /** Each call from an address of its own: past 20 failures an address is refused with 429 (operator-rate-limit.test.ts). */
+  let address = 0;
   const call = (method: string, path: string, body: unknown, authorization?: string) =>
     t.request(method, path, {
+      remoteAddress: `198.51.100.${++address}`,
       headers: {
         ...(authorization ? { authorization } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_SQLITE_FILE, loadConfig, type Config } from '../../src/config.js';
 import { dataKeyId } from '../../src/secrets/data-key.js';
 
-const PROD_TOKEN = 'prod-operator-token-0123456789';
+const PROD_TOKEN = 'prod-operator-token-0123456789-abcdef';
 /** A valid DATA_ENCRYPTION_KEY (production requires one). */
 const PROD_KEY = Buffer.alloc(32, 1).toString('base64');
 
@@ -125,6 +125,37 @@ describe('configuration errors', () => {
     const problems = problemsOf({ FULFILLMENT_ENV: 'production', DATA_ENCRYPTION_KEY: PROD_KEY });
     expect(problems).toEqual([expect.stringContaining('ADMIN_TOKEN')]);
     expect(problems[0]).toMatch(/required in production/);
+  });
+
+  it.each([
+    ['16 spaces', ' '.repeat(16), /must not be only whitespace/],
+    ['40 spaces and tabs', ' \t'.repeat(20), /must not be only whitespace/],
+    ['31 characters', 'abcdefghijklmnopqrstuvwxyz01234', /at least 32 characters in production, got 31/],
+    ['the 30-character token development accepts', 'prod-operator-token-0123456789', /at least 32 characters/],
+    ['32 identical letters', 'a'.repeat(32), /too predictable: 1 distinct characters/],
+    ['a repeated short word', 'hunter2!'.repeat(5), /too predictable: 8 distinct characters, production needs at least 16/],
+    ['15 distinct characters', 'abcdefghijklmno'.repeat(3), /15 distinct characters/],
+  ])(
+    'when production has an ADMIN_TOKEN of %s, then loading fails naming ADMIN_TOKEN, without echoing it',
+    (_name, token, reason) => {
+      const problems = problemsOf({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: token, DATA_ENCRYPTION_KEY: PROD_KEY });
+      expect(problems).toEqual([expect.stringMatching(/^ADMIN_TOKEN /)]);
+      expect(problems[0]).toMatch(reason);
+      expect(problems[0]).toContain('openssl rand -base64 32');
+      if (token.trim() !== '') expect(problems[0]).not.toContain(token);
+    },
+  );
+
+  it.each([
+    ['`openssl rand -base64 32` (44 characters)', 'q7Yd0kS2pXv9LmA4tN6bR1cZ8wE3uH5jF0gK2oT7iQs='],
+    ['32 characters, exactly 16 distinct', 'abcdefghijklmnop'.repeat(2)],
+  ])('when production has an ADMIN_TOKEN of %s, then it is accepted', (_name, token) => {
+    const config = loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: token, DATA_ENCRYPTION_KEY: PROD_KEY });
+    expect(config.adminToken).toBe(token);
+  });
+
+  it('when development has a 16-character ADMIN_TOKEN, then it is accepted: the stricter rule is for production', () => {
+    expect(loadConfig({ ADMIN_TOKEN: 'a'.repeat(16) }).adminToken).toBe('a'.repeat(16));
   });
 
   it.each([

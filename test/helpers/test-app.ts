@@ -12,7 +12,7 @@ import type { Clock } from '../../src/clock.js';
 import { addMedication } from '../../src/medications/medication.service.js';
 import { createTestDatabase } from './test-db.js';
 
-export const ADMIN_TOKEN = 'test-operator-token-0123456789';
+export const ADMIN_TOKEN = 'test-operator-token-0123456789-abcdef';
 /**
  * DATA_ENCRYPTION_KEY of the tests (one per test process): given in code, so that no test writes the
  * development key file into the repository's data folder.
@@ -98,12 +98,13 @@ export class TestApp {
   async request(
     method: string,
     url: string,
-    options: { headers?: Record<string, string>; body?: unknown; payload?: string } = {},
+    options: { headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string } = {},
   ): Promise<Reply> {
     const response = await this.app.inject({
       method: method as 'GET',
       url,
       headers: options.headers,
+      ...(options.remoteAddress !== undefined ? { remoteAddress: options.remoteAddress } : {}),
       ...(options.payload !== undefined
         ? { payload: options.payload }
         : options.body !== undefined

@@ -5,7 +5,7 @@ import { DIALECTS } from '../helpers/test-db.js';
 import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 
 const CARRIERS = '/api/external/carriers';
-const PROD_ADMIN_TOKEN = 'prod-operator-token-0123456789';
+const PROD_ADMIN_TOKEN = 'prod-operator-token-0123456789-abcdef';
 
 function expectUnauthorized(res: Reply, reason?: RegExp): void {
   expect(res.status).toBe(401);

@@ -181,14 +181,17 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
-  it('when every operator route is looked up, then each is documented behind the operator token with its 401', () => {
+  it('when every operator route is looked up, then each is documented behind the operator token with its 401 and the 429 of failed authentications', () => {
     for (const route of routesUnder('/api/admin')) {
       const where = `${route.method} ${route.url}`;
       const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
       expect(op, `${where} is missing from /openapi.json`).toBeDefined();
       expect(op.security, where).toEqual([{ operatorToken: [] }]);
       expect(errorSchemaOf(op, '401'), where).toEqual({ $ref: ERROR_REF });
-      expect(op.responses['429'], `${where} is outside the partner rate limit`).toBeUndefined();
+      expect(errorSchemaOf(op, '429'), where).toEqual({ $ref: ERROR_REF });
+      expect(op.responses['429'].description, `${where}: only failed authentications are limited`).toMatch(
+        /failed operator authentications/,
+      );
     }
   });
 

@@ -296,7 +296,7 @@ describe('rate-limit defaults', () => {
   it('when RATE_LIMIT_PER_MINUTE is unset in production, then the limit is 60', async () => {
     const t = await TestApp.start({
       dialect: 'sqlite',
-      env: { RATE_LIMIT_PER_MINUTE: '', FULFILLMENT_ENV: 'production', ADMIN_TOKEN: 'prod-operator-token-0123456789' },
+      env: { RATE_LIMIT_PER_MINUTE: '', FULFILLMENT_ENV: 'production', ADMIN_TOKEN: 'prod-operator-token-0123456789-abcdef' },
     });
     try {
       const { clinicId } = await t.createClinic();

@@ -11,7 +11,7 @@ import {
 } from '../helpers/server-process.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 
-const OPERATOR_TOKEN = 'instances-test-operator-token-02';
+const OPERATOR_TOKEN = 'instances-test-operator-token-0223456789';
 const N = 20;
 
 interface Answer {

@@ -8,7 +8,7 @@ import {
   startServerProcess,
 } from '../helpers/server-process.js';
 
-const OPERATOR_TOKEN = 'instances-test-operator-token-01';
+const OPERATOR_TOKEN = 'instances-test-operator-token-0123456789';
 
 afterEach(killServerProcesses);
 

@@ -12,7 +12,7 @@ export function sharedRedisUrl(base: string | null): string {
   return url.toString();
 }
 
-export const OPERATOR_TOKEN = 'instances-test-operator-token-01';
+export const OPERATOR_TOKEN = 'instances-test-operator-token-0123456789';
 
 export interface Answer {
   status: number;

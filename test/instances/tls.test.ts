@@ -13,7 +13,7 @@ import { killServerProcesses, spawnServerProcess, startServerProcess, type Serve
  * TLS and proxies for real (issue 8, item 4): the built server as a child process with a
  * certificate made for this run, called by real TLS clients.
  */
-const OPERATOR_TOKEN = 'tls-test-operator-token-0123456';
+const OPERATOR_TOKEN = 'tls-test-operator-token-0123456789';
 const LIMIT = 3;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-tls-'));

@@ -103,4 +103,19 @@ describe.skipIf(!redisUrl)('the Redis rate-limit store', () => {
     const known = await store.admitKey({ ...input, keyBucket: 'key:good', knownMarker: 'known:good' });
     expect(known).toEqual({ admitted: true, key: { count: 1, resetAt: WINDOW_START + WINDOW }, known: true });
   });
+
+  it('when a count is released, then the window counts one less, never below zero, and nothing is created for a bucket never counted', async () => {
+    const store = new RedisRateLimitStore(first, prefix);
+    await store.hit('admin-fail:192.0.2.60', WINDOW, NOW);
+    await store.hit('admin-fail:192.0.2.60', WINDOW, NOW);
+    await store.release('admin-fail:192.0.2.60', WINDOW, NOW + 1);
+    expect(await inspect.get(`${prefix}admin-fail:192.0.2.60:${WINDOW_START}`)).toBe('1');
+    await store.release('admin-fail:192.0.2.60', WINDOW, NOW);
+    await store.release('admin-fail:192.0.2.60', WINDOW, NOW);
+    expect(await inspect.get(`${prefix}admin-fail:192.0.2.60:${WINDOW_START}`)).toBe('0');
+    expect(await store.hit('admin-fail:192.0.2.60', WINDOW, NOW)).toEqual({ count: 1, resetAt: WINDOW_START + WINDOW });
+
+    await store.release('admin-fail:192.0.2.61', WINDOW, NOW);
+    expect(await inspect.exists(`${prefix}admin-fail:192.0.2.61:${WINDOW_START}`)).toBe(0);
+  });
 });

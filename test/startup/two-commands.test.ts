@@ -20,7 +20,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 const BUILD_DIR = path.join(ROOT, 'node_modules', '.cache', `startup-test-${process.pid}`);
 const MAIN = path.join(BUILD_DIR, 'main.js');
-const OPERATOR_TOKEN = 'startup-test-operator-token-0123';
+const OPERATOR_TOKEN = 'startup-test-operator-token-0123456789';
 
 /** Variables of ours that the test runner's own environment must not leak into the child. */
 const OWN_VARIABLES =

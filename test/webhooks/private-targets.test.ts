@@ -28,7 +28,11 @@ describe('which servers may call internal webhook targets', () => {
     },
   );
 
-  const prod = { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: 'x'.repeat(16), DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY };
+  const prod = {
+    FULFILLMENT_ENV: 'production',
+    ADMIN_TOKEN: 'private-targets-operator-token-0123456789',
+    DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
+  };
   it.each<[string, Record<string, string>, boolean]>([
     ['a development server on its default host (127.0.0.1)', {}, true],
     ['a development server on every interface', { HOST: '0.0.0.0' }, false],
