@@ -32,8 +32,10 @@ function makeAjv(coerceTypes: boolean): Ajv {
  */
 const PLAIN_TEXT = 'x-plain-text';
 const FREE_TEXT = 'x-free-text';
-// C0 controls and DEL, and the C1 controls.
+// C0 controls and DEL, and the C1 controls: matching control characters is the point here.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 // A lone surrogate (half of a pair), which has no UTF-8 form.
 const LONE_SURROGATE = /\p{Cs}/u;
