@@ -173,7 +173,7 @@ describe('arbitrary text in every kind of field', () => {
           const { t, setup } = apps.get(dialect)!;
           statuses.push((await target.send(t, setup, value)).status);
         }
-        expect(statuses[0]).toBeLessThan(500);
+        expect(statuses[0], `${target.name}: a 5xx`).not.toBeGreaterThanOrEqual(500);
         expect(new Set(statuses).size).toBe(1);
       }),
       { seed: 20261123, numRuns: 150 },
