@@ -127,7 +127,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         new AppError('METHOD_NOT_ALLOWED', 405, `Method ${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`),
       );
     }
-    return sendError(request, reply, new AppError('NOT_FOUND', 404, `Route ${request.method} ${path} not found`));
+    // The path is repeated at most in part: a URL can be as long as the headers allow (16 KiB).
+    const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+    return sendError(request, reply, new AppError('NOT_FOUND', 404, `Route ${request.method} ${shown} not found`));
   });
 
   await app.ready();

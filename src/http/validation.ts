@@ -73,26 +73,79 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
   const validate: ValidateFunction = ajv.compile(withTextRules(schema) as object);
   return (data: unknown) => {
+    // Sizes first: an array over its maximum, or an object full of unknown keys, is refused before
+    // its elements are validated one by one (issue 9, item 1: bounded work for any input).
+    const oversized = findOversized(schema, data, '');
+    if (oversized) return { error: new RequestValidationError(httpPart ?? 'body', [], oversized) };
     if (validate(data)) return { value: data };
     return { error: new RequestValidationError(httpPart ?? 'body', validate.errors ?? []) };
   };
 };
 
+/** Unknown keys an object may carry before it is refused without naming each one. */
+export const MAX_UNKNOWN_FIELDS = 20;
+/** Problems named in `details` at most; the message says how many more were found. */
+export const MAX_DETAILS = 20;
+/** Longest field name repeated in an answer; a longer (unknown) one is cut. */
+const MAX_ECHOED_NAME = 64;
+
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * The first size rule the data breaks, walking the schema and the data together: arrays longer than
+ * `maxItems`, and objects closed to unknown fields holding more than MAX_UNKNOWN_FIELDS of them. Only
+ * arrays and objects within their bounds are entered, so the walk itself is bounded.
+ */
+function findOversized(schema: unknown, data: unknown, path: string): ErrorDetails | null {
+  if (schema === null || typeof schema !== 'object' || data === null || typeof data !== 'object') return null;
+  const node = schema as SchemaNode;
+  if (Array.isArray(data)) {
+    const max = node.maxItems;
+    if (typeof max === 'number' && data.length > max) {
+      return { [path || 'body']: `must have at most ${max} item${max === 1 ? '' : 's'}` };
+    }
+    for (let i = 0; i < data.length; i++) {
+      const found = findOversized(node.items, data[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  const properties = (node.properties ?? {}) as Record<string, unknown>;
+  const keys = Object.keys(data);
+  if (node.additionalProperties === false) {
+    const unknown = keys.filter((key) => !(key in properties)).length;
+    if (unknown > MAX_UNKNOWN_FIELDS) {
+      return { [path || 'body']: `has ${unknown} fields that are not known (at most ${MAX_UNKNOWN_FIELDS} are listed)` };
+    }
+  }
+  for (const key of keys) {
+    if (!(key in properties)) continue;
+    const found = findOversized(properties[key], (data as Record<string, unknown>)[key], joinPath(path, key));
+    if (found) return found;
+  }
+  return null;
+}
+
 /** A request that failed its schema; the error handler turns it into VALIDATION_ERROR with details. */
 export class RequestValidationError extends Error {
   readonly details: ErrorDetails;
 
-  constructor(part: string, errors: ErrorObject[]) {
-    const details = describeErrors(part, errors);
-    super(describeInvalidFields(details));
+  constructor(part: string, errors: ErrorObject[], preset?: ErrorDetails) {
+    const { details, more } = preset ? { details: preset, more: 0 } : describeErrors(part, errors);
+    super(`${describeInvalidFields(details)}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`);
     this.name = 'RequestValidationError';
     this.details = details;
   }
 }
 
-/** Turns ajv's errors into `{field: message}`, one message per field, in plain words. */
-export function describeErrors(part: string, errors: ErrorObject[]): ErrorDetails {
+/**
+ * Turns ajv's errors into `{field: message}`, one message per field, in plain words: at most
+ * MAX_DETAILS fields; `more` counts the fields left out.
+ */
+export function describeErrors(part: string, errors: ErrorObject[]): { details: ErrorDetails; more: number } {
   const details: ErrorDetails = {};
+  let named = 0;
+  let more = 0;
   for (const error of errors) {
     // `anyOf` reports every branch; its own summary adds nothing for a partner.
     if (error.keyword === 'anyOf' || error.keyword === 'if') continue;
@@ -122,10 +175,21 @@ export function describeErrors(part: string, errors: ErrorObject[]): ErrorDetail
       default:
         message = (error.parentSchema?.['x-message'] as string | undefined) ?? describeOne(error);
     }
-    const key = field || part;
-    if (!(key in details)) details[key] = message;
+    const key = echoable(field || part);
+    if (key in details) continue;
+    if (named < MAX_DETAILS) {
+      details[key] = message;
+      named += 1;
+    } else {
+      more += 1;
+    }
   }
-  return details;
+  return { details, more };
+}
+
+/** A field name as an answer may repeat it: an unknown one can be as long as the body. */
+function echoable(field: string): string {
+  return field.length <= MAX_ECHOED_NAME ? field : `${field.slice(0, MAX_ECHOED_NAME)}…`;
 }
 
 function describeOne(error: ErrorObject): string {
