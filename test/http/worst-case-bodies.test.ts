@@ -54,7 +54,7 @@ describe.each(DIALECTS)('worst-case bodies on %s', (dialect) => {
     return { status: response.statusCode, body: response.body, ms: performance.now() - started };
   };
 
-  const orderWithItems = (items: string) => {
+  const orderArrayEnds = () => {
     const head = JSON.stringify(medicationRequestBody(setup, { medication_requests: [] }));
     const [prefix, suffix] = head.split('"medication_requests":[]') as [string, string];
     return { prefix: `${prefix}"medication_requests":[`, suffix: `]${suffix}` };
@@ -65,7 +65,7 @@ describe.each(DIALECTS)('worst-case bodies on %s', (dialect) => {
       'an order with hundreds of thousands of empty items',
       '/api/external/medication-order',
       () => {
-        const { prefix, suffix } = orderWithItems('');
+        const { prefix, suffix } = orderArrayEnds();
         return fill(prefix, suffix, () => '{}');
       },
     ],
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('worst-case bodies on %s', (dialect) => {
       'an order with thousands of invalid items',
       '/api/external/medication-order',
       () => {
-        const { prefix, suffix } = orderWithItems('');
+        const { prefix, suffix } = orderArrayEnds();
         return fill(prefix, suffix, (i) => JSON.stringify(itemBody({ quantity: -i, unknown_field: 'x' })));
       },
     ],
