@@ -93,7 +93,8 @@ type SchemaNode = Record<string, unknown>;
 
 /**
  * The first size rule the data breaks, walking the schema and the data together: arrays longer than
- * `maxItems`, and objects closed to unknown fields holding more than MAX_UNKNOWN_FIELDS of them. Only
+ * `maxItems`, objects with more than `maxProperties` entries, and objects closed to unknown fields
+ * holding more than MAX_UNKNOWN_FIELDS of them. Only
  * arrays and objects within their bounds are entered, so the walk itself is bounded.
  */
 function findOversized(schema: unknown, data: unknown, path: string): ErrorDetails | null {
@@ -112,6 +113,9 @@ function findOversized(schema: unknown, data: unknown, path: string): ErrorDetai
   }
   const properties = (node.properties ?? {}) as Record<string, unknown>;
   const keys = Object.keys(data);
+  if (typeof node.maxProperties === 'number' && keys.length > node.maxProperties) {
+    return { [path || 'body']: `must have at most ${node.maxProperties} entries` };
+  }
   if (node.additionalProperties === false) {
     const unknown = keys.filter((key) => !(key in properties)).length;
     if (unknown > MAX_UNKNOWN_FIELDS) {

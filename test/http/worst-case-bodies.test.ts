@@ -7,7 +7,7 @@ import {
   type MedicationRequestSetup,
 } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
-import { TestApp } from '../helpers/test-app.js';
+import { ADMIN_TOKEN, TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 /**
@@ -158,5 +158,17 @@ describe.each(DIALECTS)('worst-case bodies on %s', (dialect) => {
     const response = await t.app.inject({ method: 'GET', url: path, headers: { 'x-api-key': setup.clinic.apiKey } });
     expect(response.statusCode).toBe(404);
     expect(Buffer.byteLength(response.body)).toBeLessThan(1024);
+  });
+
+  it('when a record holds more entries than its maximum, then one problem says so before any entry is checked', async () => {
+    const statePrices = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`S${i}`, 'not a price']));
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/carriers/fedex/services',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ id: 'fedex_bulk', name: 'Bulk', price: 10, state_prices: statePrices }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details).toEqual({ state_prices: 'must have at most 60 entries' });
   });
 });
