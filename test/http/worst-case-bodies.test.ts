@@ -12,12 +12,11 @@ import { DIALECTS } from '../helpers/test-db.js';
 
 /**
  * Bounded work for any input (issue 9, item 1): a body just under the 1 MiB limit, shaped to make
- * validation expensive, gets a small answer. Its size is asserted exactly (under 16 KB); its time
- * only against a bound far above the issue's 100 ms target (a loaded CI machine must not make this
- * red) and far below what the unbounded validation took (12 s for the first case).
+ * validation expensive, gets a small answer (under 16 KB; the unbounded validation answered 142 MB
+ * for the first case). Its time is not asserted here: a loaded CI machine would make a stopwatch
+ * flaky; the issue's 100 ms belongs to the benchmark and the fault suite.
  */
 const MAX_ANSWER_BYTES = 16 * 1024;
-const GENEROUS_MS = 2_000;
 
 /** Fills `make(i)` entries into a JSON array until the body would pass the limit. */
 function fill(prefix: string, suffix: string, make: (i: number) => string): string {
@@ -44,14 +43,13 @@ describe.each(DIALECTS)('worst-case bodies on %s', (dialect) => {
 
   const send = async (url: string, payload: string) => {
     expect(Buffer.byteLength(payload)).toBeLessThan(BODY_LIMIT_BYTES);
-    const started = performance.now();
     const response = await t.app.inject({
       method: 'POST',
       url,
       headers: { 'x-api-key': setup.clinic.apiKey, 'content-type': 'application/json' },
       payload,
     });
-    return { status: response.statusCode, body: response.body, ms: performance.now() - started };
+    return { status: response.statusCode, body: response.body };
   };
 
   const orderArrayEnds = () => {
@@ -120,12 +118,11 @@ describe.each(DIALECTS)('worst-case bodies on %s', (dialect) => {
     ],
   ];
 
-  it.each(cases)('when the body is %s, then a 4xx answer under 16 KB comes back promptly', async (_name, url, make) => {
+  it.each(cases)('when the body is %s, then a 4xx answer under 16 KB comes back', async (_name, url, make) => {
     const answer = await send(url, make());
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
     expect(Buffer.byteLength(answer.body)).toBeLessThan(MAX_ANSWER_BYTES);
-    expect(answer.ms).toBeLessThan(GENEROUS_MS);
   });
 
   it('when a body holds more unknown fields than are listed, then one problem says how many, without naming them', async () => {
