@@ -47,6 +47,11 @@ export interface Config {
   readonly dataKeys: DataKeySettings;
   /** REDIS_URL: the Redis shared by every instance (rate limits), or null for per-process counting. */
   readonly redisUrl: string | null;
+  /**
+   * IDEMPOTENCY_LOCK_TIMEOUT_MS: how long a request may hold its Idempotency-Key before a retry may
+   * take it over (its process died): longer than any request runs. See docs/idempotency.md.
+   */
+  readonly idempotencyLockTimeoutMs: number;
 }
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
@@ -71,6 +76,12 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  * 10 h, 10 h (8 attempts over about 28 hours). @see https://docs.svix.com/retries
  */
 export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
+/**
+ * IDEMPOTENCY_LOCK_TIMEOUT_MS's default: longer than any request runs (the slowest, a webhook test
+ * call, is bounded by WEBHOOK_TIMEOUT_MS, at most 60 s), short enough that a request lost with its
+ * process does not lock its key for long.
+ */
+export const DEFAULT_IDEMPOTENCY_LOCK_TIMEOUT_MS = 2 * 60 * 1000;
 
 /**
  * Reads and validates the configuration once. Throws a ConfigError naming every
@@ -137,6 +148,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataKeys = parseDataKeySettings(env, environment === 'production', problems);
 
   const redisUrl = parseRedisUrl(env.REDIS_URL, problems);
+  const idempotencyLockTimeoutMs = parseInteger(
+    env,
+    'IDEMPOTENCY_LOCK_TIMEOUT_MS',
+    DEFAULT_IDEMPOTENCY_LOCK_TIMEOUT_MS,
+    1_000,
+    3_600_000,
+    problems,
+  );
+  if (idempotencyLockTimeoutMs <= webhookTimeoutMs) {
+    // A webhook test call runs up to WEBHOOK_TIMEOUT_MS: a shorter lock would let its retry run it a second time.
+    problems.push('IDEMPOTENCY_LOCK_TIMEOUT_MS must be longer than WEBHOOK_TIMEOUT_MS (the slowest request runs that long)');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -161,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxAutoAdvanceMs,
     dataKeys,
     redisUrl,
+    idempotencyLockTimeoutMs,
   });
 }
 

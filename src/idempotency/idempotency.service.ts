@@ -9,13 +9,6 @@ export type { KeyScope, StoredResponse } from './idempotency.repository.js';
 /** How long a key holds its first response (Stripe's 24 hours). */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/**
- * How long a request may hold a key before another request with it may take over: longer than any
- * request runs (the slowest, a webhook test call, is bounded by WEBHOOK_TIMEOUT_MS, at most 60 s),
- * short enough that a request lost with its process does not lock the key for a day.
- */
-export const LOCK_TIMEOUT_MS = 2 * 60 * 1000;
-
 /** A key held by the current request: what it needs to store its response or let the key go. */
 export interface Claim {
   readonly id: string;
@@ -41,7 +34,7 @@ const CLAIM_ROUNDS = 5;
  * Claims `scope` for a request with fingerprint `requestHash`, or says why not. Atomic across
  * instances: the insert does nothing when the key exists, and every take-over is conditional on
  * the holder that was seen. An expired key (24 h) is free again, whatever it held; a key held
- * longer than the lock timeout (its request died with its process) is taken over.
+ * longer than the lock timeout (IDEMPOTENCY_LOCK_TIMEOUT_MS: its request died with its process) is taken over.
  */
 export async function claimIdempotencyKey(
   ctx: ServiceContext & KeyringContext,
@@ -71,7 +64,7 @@ export async function claimIdempotencyKey(
     if (row.request_hash !== requestHash) return { kind: 'mismatch' };
     const replay = storedResponse(ctx, row);
     if (replay) return { kind: 'replay', response: replay, originalRequestId: row.request_id };
-    if (Date.parse(row.locked_at) + LOCK_TIMEOUT_MS <= now.getTime()) {
+    if (Date.parse(row.locked_at) + ctx.config.idempotencyLockTimeoutMs <= now.getTime()) {
       // Carried out, its answer lost with its process: never run again (the change is committed).
       if (row.state === 'executed') return { kind: 'executed_unanswered' };
       // The same request, abandoned: run it again, within the key's original 24 hours.

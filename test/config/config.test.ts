@@ -375,3 +375,23 @@ describe('TRUST_PROXY, TLS and shutdown variables', () => {
     expect(loadConfig({ HEADERS_TIMEOUT_MS: '15000', REQUEST_TIMEOUT_MS: '15000' }).httpTimeouts.headersMs).toBe(15_000);
   });
 });
+
+describe('IDEMPOTENCY_LOCK_TIMEOUT_MS', () => {
+  it('when unset, then a key is held 2 minutes; when set, then as long as it says', () => {
+    expect(loadConfig({}).idempotencyLockTimeoutMs).toBe(120_000);
+    expect(loadConfig({ IDEMPOTENCY_LOCK_TIMEOUT_MS: '15000' }).idempotencyLockTimeoutMs).toBe(15_000);
+  });
+
+  it.each(['999', '3600001', 'soon'])('when it is %s, then loading fails naming it', (value) => {
+    expect(problemsOf({ IDEMPOTENCY_LOCK_TIMEOUT_MS: value })).toEqual([
+      expect.stringMatching(/^IDEMPOTENCY_LOCK_TIMEOUT_MS must be/),
+    ]);
+  });
+
+  it('when it is not longer than WEBHOOK_TIMEOUT_MS, then loading fails naming both (a webhook test call could run twice)', () => {
+    expect(problemsOf({ IDEMPOTENCY_LOCK_TIMEOUT_MS: '10000' })).toEqual([
+      'IDEMPOTENCY_LOCK_TIMEOUT_MS must be longer than WEBHOOK_TIMEOUT_MS (the slowest request runs that long)',
+    ]);
+    expect(loadConfig({ IDEMPOTENCY_LOCK_TIMEOUT_MS: '2000', WEBHOOK_TIMEOUT_MS: '1000' }).idempotencyLockTimeoutMs).toBe(2000);
+  });
+});

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_TIMEOUT_MS } from '../../src/idempotency/idempotency.service.js';
 import { createMedicationRequestSetup, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp, type Reply, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -7,6 +6,8 @@ import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { fakeClock, fastEnv, registerEndpoint } from '../webhooks/support.js';
 
 const N = 12;
+/** IDEMPOTENCY_LOCK_TIMEOUT_MS of this suite: not the default, so that the tests prove the variable is read. */
+const LOCK_TIMEOUT_MS = 90_000;
 
 /**
  * A request still running when its key comes again. The webhook test call is the request that
@@ -20,7 +21,11 @@ describe.each(DIALECTS)('Idempotency-Key while its first request is running on %
 
   beforeAll(async () => {
     // A long attempt timeout: the held call must still be waiting when the test opens the gate.
-    t = await TestApp.start({ dialect, clock: clock.clock, env: fastEnv({ WEBHOOK_TIMEOUT_MS: '60000' }) });
+    t = await TestApp.start({
+      dialect,
+      clock: clock.clock,
+      env: fastEnv({ WEBHOOK_TIMEOUT_MS: '60000', IDEMPOTENCY_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) }),
+    });
     setup = await createMedicationRequestSetup(t);
   });
   afterEach(async () => {
@@ -76,8 +81,11 @@ describe.each(DIALECTS)('Idempotency-Key while its first request is running on %
     const first = post(setup.clinic, '/api/external/webhook/test', body, 'held-2');
     await receiver.waitFor(1);
 
-    // As if the first request's process had died: its lock is stale, so the retry runs.
-    clock.advance(LOCK_TIMEOUT_MS);
+    // Within IDEMPOTENCY_LOCK_TIMEOUT_MS the key is still the first request's...
+    clock.advance(LOCK_TIMEOUT_MS - 1);
+    expect((await post(setup.clinic, '/api/external/webhook/test', body, 'held-2')).status).toBe(409);
+    // ...then, as if its process had died, its lock is stale and the retry runs.
+    clock.advance(1);
     const retry = await post(setup.clinic, '/api/external/webhook/test', body, 'held-2');
     expect(retry.status).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();

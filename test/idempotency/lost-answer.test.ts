@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_TIMEOUT_MS } from '../../src/idempotency/idempotency.service.js';
+import { DEFAULT_IDEMPOTENCY_LOCK_TIMEOUT_MS } from '../../src/config.js';
 import { createMedicationRequestSetup, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
 import { TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -80,7 +80,7 @@ describe.each(DIALECTS)('an idempotent request whose answer was never stored, on
     const early = await order('lost-answer');
     expect(early.status).toBe(409);
 
-    clock.advance(LOCK_TIMEOUT_MS);
+    clock.advance(DEFAULT_IDEMPOTENCY_LOCK_TIMEOUT_MS);
     const late = await order('lost-answer');
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('CONFLICT');
