@@ -1,23 +1,13 @@
 import { spawn } from 'node:child_process';
-import { rmSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { DatabaseConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/create-db.js';
-import type { DialectName } from '../../src/db/database.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
-import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
-import {
-  buildServer,
-  databaseUrlOf,
-  killServerProcesses,
-  startServerProcess,
-  type ServerProcess,
-} from '../helpers/server-process.js';
+import { freshProcessDatabase, inDatabase } from '../helpers/process-database.js';
+import { DIALECTS } from '../helpers/test-db.js';
+import { buildServer, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { openRawConnection, parseRawResponse, within } from '../helpers/raw-connection.js';
 
@@ -29,41 +19,6 @@ import { openRawConnection, parseRawResponse, within } from '../helpers/raw-conn
 const ORDER = '/api/external/medication-order';
 
 afterEach(killServerProcesses);
-
-const scratch = mkdtempSync(path.join(tmpdir(), 'fulfillment-shutdown-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-interface Database {
-  env: { DATABASE_URL: string };
-  config: DatabaseConfig;
-  schema?: string;
-  drop(): Promise<void>;
-}
-
-/** A fresh database a server process can share with the test: a SQLite file, or a PostgreSQL schema. */
-async function freshDatabase(dialect: DialectName, name: string): Promise<Database> {
-  if (dialect === 'sqlite') {
-    const filename = path.join(scratch, `${name}.sqlite`);
-    return { env: { DATABASE_URL: filename }, config: { kind: 'sqlite', filename }, drop: async () => undefined };
-  }
-  const database = await createTestDatabase('postgres');
-  return {
-    env: { DATABASE_URL: databaseUrlOf(database) },
-    config: database.config,
-    schema: database.schema,
-    drop: () => database.drop(),
-  };
-}
-
-/** Runs `query` on the database directly, as a second process would. */
-async function inDatabase<T>(database: Database, query: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-  const handle = openDatabase(database.config, { ...(database.schema ? { schema: database.schema } : {}), poolSize: 1 });
-  try {
-    return await query(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** The JSON log lines the server printed so far (LOG_LEVEL=info). */
 function logLines(server: Pick<ServerProcess, 'stdout'>): { msg?: string; [key: string]: unknown }[] {
@@ -165,7 +120,7 @@ const isOrderRequest = (line: { msg?: string; req?: unknown }) =>
 
 describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialect) => {
   it('when SIGTERM arrives during a burst of order creations, then every acknowledged order exists and the exit code is 0', async () => {
-    const database = await freshDatabase(dialect, 'burst');
+    const database = await freshProcessDatabase(dialect, 'burst');
     try {
       const server = await startServerProcess({ ...database.env, RATE_LIMIT_PER_MINUTE: '100000' });
       const sandbox = await sandboxOf(server);
@@ -219,7 +174,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
   });
 
   it('when SIGTERM arrives while a request is in flight, then it finishes, its order is stored and the exit code is 0', async () => {
-    const database = await freshDatabase(dialect, 'in-flight');
+    const database = await freshProcessDatabase(dialect, 'in-flight');
     try {
       const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info' });
       const sandbox = await sandboxOf(server);
@@ -244,7 +199,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
   });
 
   it('when a request is still in flight after SHUTDOWN_TIMEOUT_MS, then it is cut off, logged, and the exit code is 1', async () => {
-    const database = await freshDatabase(dialect, 'timeout');
+    const database = await freshProcessDatabase(dialect, 'timeout');
     try {
       const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '300' });
       const sandbox = await sandboxOf(server);
@@ -263,7 +218,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
   });
 
   it('when SIGTERM arrives with an idle keep-alive connection, a request in flight, a request begun and a client that never finishes, then each gets what it can and the process exits within SHUTDOWN_TIMEOUT_MS', async () => {
-    const database = await freshDatabase(dialect, 'walk');
+    const database = await freshProcessDatabase(dialect, 'walk');
     try {
       // The slow client's headers timeout (10 s) is past the shutdown's: only the shutdown cuts it off.
       const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '2000' });
@@ -317,7 +272,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
   });
 
   it('when SIGTERM arrives while a webhook attempt is in flight, then the attempt finishes and is recorded before the exit', async () => {
-    const database = await freshDatabase(dialect, 'webhook');
+    const database = await freshProcessDatabase(dialect, 'webhook');
     const gate = new Gate();
     const receiver = await WebhookReceiver.start([{ status: 200, heldBy: gate }]);
     try {
@@ -356,7 +311,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
 
 describe('graceful shutdown of the standalone worker (npm run worker)', { timeout: 120_000 }, () => {
   it('when its webhook attempt is still in flight after SHUTDOWN_TIMEOUT_MS, then it is cut off, logged, and the exit code is 1', async () => {
-    const database = await freshDatabase('sqlite', 'worker');
+    const database = await freshProcessDatabase('sqlite', 'worker');
     const receiver = await WebhookReceiver.start([{ hang: true }]);
     try {
       const server = await startServerProcess({ ...database.env, RUN_WORKER: 'false' });
