@@ -1,4 +1,5 @@
-import http, { type IncomingHttpHeaders } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { vi } from 'vitest';
@@ -34,14 +35,21 @@ export interface ReceivedRequest {
   body: string;
 }
 
+/** A certificate and its key: the receiver speaks HTTPS (what a production server requires). */
+export interface ReceiverTls {
+  cert: Buffer | string;
+  key: Buffer | string;
+}
+
 /**
  * A real HTTP server on 127.0.0.1 that records every request and answers from a script: the n-th
- * request gets `responses[n]`, and the last response repeats (default: 200 "ok").
+ * request gets `responses[n]`, and the last response repeats (default: 200 "ok"). With `tls`, an
+ * HTTPS server (its certificate must be trusted by the sender: NODE_EXTRA_CA_CERTS for a process).
  */
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   private responses: ScriptedResponse[];
-  private server: http.Server | null = null;
+  private server: http.Server | https.Server | null = null;
   private port = 0;
   private waiters: { count: number; resolve: () => void }[] = [];
   /** Requests received before the current script was set (the script counts from there). */
@@ -49,19 +57,26 @@ export class WebhookReceiver {
   private unanswered = 0;
   private peak = 0;
 
-  private constructor(responses: ScriptedResponse[]) {
+  private constructor(
+    responses: ScriptedResponse[],
+    private readonly tls: ReceiverTls | undefined,
+  ) {
     this.responses = responses;
   }
 
-  static async start(responses: ScriptedResponse[] = [{ status: 200 }], port = 0): Promise<WebhookReceiver> {
-    const receiver = new WebhookReceiver(responses);
+  static async start(
+    responses: ScriptedResponse[] = [{ status: 200 }],
+    port = 0,
+    options: { tls?: ReceiverTls } = {},
+  ): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(responses, options.tls);
     await receiver.listen(port);
     return receiver;
   }
 
-  /** `http://127.0.0.1:<port><path>`. */
+  /** `http://127.0.0.1:<port><path>` (https with `tls`). */
   url(path = '/hook'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}${path}`;
   }
 
   get listeningPort(): number {
@@ -146,7 +161,7 @@ export class WebhookReceiver {
   }
 
   private async listen(port: number): Promise<void> {
-    const server = http.createServer((request, response) => {
+    const handle = (request: IncomingMessage, response: ServerResponse) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
@@ -172,7 +187,8 @@ export class WebhookReceiver {
         if (script.heldBy) runInBackground(script.heldBy.released.then(answer), (error) => response.destroy(error as Error));
         else answer();
       });
-    });
+    };
+    const server = this.tls ? https.createServer({ cert: this.tls.cert, key: this.tls.key }, handle) : http.createServer(handle);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());

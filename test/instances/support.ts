@@ -41,15 +41,18 @@ export async function call(
 }
 
 /** A new clinic and a key of the server's environment, through the operator API of `server`. */
-export async function createPartner(server: Pick<ServerProcess, 'baseUrl'>): Promise<{ apiKey: string; apiKeyId: string }> {
+export async function createPartner(
+  server: Pick<ServerProcess, 'baseUrl'>,
+): Promise<{ clinicId: string; apiKey: string; apiKeyId: string }> {
   const clinic = await call(server, 'POST', '/api/admin/clinics', { operator: true, body: { name: 'Instance Clinic' } });
   if (clinic.status !== 200) throw new Error(`clinic not created: ${JSON.stringify(clinic.body)}`);
-  const key = await call(server, 'POST', `/api/admin/clinics/${clinic.body.data.clinic_id as string}/api-keys`, {
+  const clinicId: string = clinic.body.data.clinic_id;
+  const key = await call(server, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, {
     operator: true,
     body: {},
   });
   if (key.status !== 200) throw new Error(`key not issued: ${JSON.stringify(key.body)}`);
-  return { apiKey: key.body.data.api_key, apiKeyId: key.body.data.api_key_id };
+  return { clinicId, apiKey: key.body.data.api_key, apiKeyId: key.body.data.api_key_id };
 }
 
 /** The JSON log lines a child printed on stdout (the banner's plain lines are skipped). */

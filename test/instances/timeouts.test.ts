@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { openRawConnection, parseRawResponse, within, type RawConnection } from '../helpers/raw-connection.js';
+import { expectRequestTimeoutAnswer, slowBodyClient, slowHeaderClient } from '../helpers/slow-clients.js';
 
 /**
  * Slow clients are cut off (issue 9, item 3): HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS and
@@ -48,57 +49,30 @@ async function trafficUntil(done: Promise<unknown>): Promise<number[]> {
   return statuses;
 }
 
-/** The 408 a slow client gets where an answer can still be written: in the envelope, with its id. */
-function expectRequestTimeoutAnswer(received: string): void {
-  const answer = parseRawResponse(received);
-  expect(answer.status).toBe(408);
-  expect(answer.headers.connection).toBe('close');
-  expect(answer.body).toEqual({
-    success: false,
-    error: { message: expect.any(String), code: 'REQUEST_TIMEOUT', request_id: answer.headers['x-request-id'] },
-  });
-}
-
 describe('slow clients on a real server', { timeout: 60_000 }, () => {
-  it('when a client sends part of its headers and then nothing, then it gets 408 and is cut off on time while other requests succeed', async () => {
-    const slow = await openRawConnection(server.baseUrl);
-    await slow.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n');
+  it('when a client trickles its headers and never ends them, then it gets 408 and is cut off on time while other requests succeed', async () => {
+    const slow = await slowHeaderClient(server.baseUrl, { path: '/healthz' });
 
-    const closed = within(slow.closed, 10 * HEADERS_TIMEOUT_MS, 'the cut-off of the slow-header client');
-    const statuses = await trafficUntil(closed);
-    const received = await closed;
+    const cutOff = within(slow.cutOff, 10 * HEADERS_TIMEOUT_MS, 'the cut-off of the slow-header client');
+    const statuses = await trafficUntil(cutOff);
+    const { received } = await cutOff;
 
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.every((status) => status === 200)).toBe(true);
     expectRequestTimeoutAnswer(received);
   });
 
-  it('when a client trickles its body one byte at a time, then it gets 408 and is cut off on time while other requests succeed', async () => {
-    const slow = await openRawConnection(server.baseUrl);
-    await slow.write(
-      `POST /api/external/patient HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${apiKey}\r\n` +
-        'content-type: application/json\r\ncontent-length: 100\r\n\r\n{',
-    );
-    // 99 more bytes at one per 200 ms would take 20 s: the request timeout must end it first.
-    let sent = 1;
-    const trickle = setInterval(() => {
-      if (sent < 99 && !slow.socket.destroyed) {
-        sent += 1;
-        slow.socket.write(' ');
-      }
-    }, 200);
-    try {
-      const closed = within(slow.closed, 10 * REQUEST_TIMEOUT_MS, 'the cut-off of the slow-body client');
-      const statuses = await trafficUntil(closed);
-      const received = await closed;
+  it('when a client trickles its body one byte at a time and never ends it, then it gets 408 and is cut off on time while other requests succeed', async () => {
+    // 99 bytes at one per 200 ms would take 20 s (and the last never comes): the request timeout ends it.
+    const slow = await slowBodyClient(server.baseUrl, { headers: { 'x-api-key': apiKey }, intervalMs: 200 });
 
-      expect(sent).toBeLessThan(99);
-      expect(statuses.length).toBeGreaterThan(0);
-      expect(statuses.every((status) => status === 200)).toBe(true);
-      expectRequestTimeoutAnswer(received);
-    } finally {
-      clearInterval(trickle);
-    }
+    const cutOff = within(slow.cutOff, 10 * REQUEST_TIMEOUT_MS, 'the cut-off of the slow-body client');
+    const statuses = await trafficUntil(cutOff);
+    const { received } = await cutOff;
+
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expectRequestTimeoutAnswer(received);
   });
 
   it('when a keep-alive connection stays idle after its answer, then the server closes it on time', async () => {

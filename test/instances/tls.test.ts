@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls, { type SecureVersion } from 'node:tls';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSelfSignedCertificate } from '../helpers/self-signed.js';
 import { killServerProcesses, spawnServerProcess, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -17,30 +16,13 @@ const OPERATOR_TOKEN = 'tls-test-operator-token-0123456789';
 const LIMIT = 3;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-tls-'));
-const certFile = path.join(dir, 'cert.pem');
-const keyFile = path.join(dir, 'key.pem');
+let certFile: string;
+let keyFile: string;
 let cert: Buffer;
 let key: Buffer;
 
 beforeAll(async () => {
-  // A self-signed certificate for localhost, valid one day: nothing is shipped with the tests.
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    '/CN=localhost',
-    '-days',
-    '1',
-    '-keyout',
-    keyFile,
-    '-out',
-    certFile,
-  ]);
-  cert = readFileSync(certFile);
-  key = readFileSync(keyFile);
+  ({ certFile, keyFile, cert, key } = await createSelfSignedCertificate(dir));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { DialectName } from '../../src/db/database.js';
+import { TEST_FORMULARY, type MedicationRequestSetup } from '../helpers/factories.js';
+import { patientBody, practitionerBody } from '../helpers/fixtures.js';
+import { databaseUrlOf, PRODUCTION_BEHIND_PROXY, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { createTestDatabase } from '../helpers/test-db.js';
+import { call, createPartner, OPERATOR_TOKEN, type Answer } from '../instances/support.js';
+
+/**
+ * What the fault suite runs against: production server processes (behind the test, their TLS
+ * proxy) on a database of the file's own, with a clinic ready to order, as a partner's would be.
+ */
+
+/** A database a server process opens itself: a SQLite file in a folder of its own, or a PostgreSQL schema. */
+export interface ProcessDatabase {
+  /** DATABASE_URL of the server process. */
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+export async function createProcessDatabase(dialect: DialectName): Promise<ProcessDatabase> {
+  if (dialect === 'postgres') {
+    const database = await createTestDatabase('postgres');
+    return { url: databaseUrlOf(database), drop: () => database.drop() };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-faults-'));
+  return { url: path.join(dir, 'fulfillment.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A production server on `database`: the operator token of test/instances/support.ts (`call`), and a
+ * rate limit no test reaches (the fault suite loads the server on purpose; rate limits are tested
+ * elsewhere). `env` adds or overrides variables.
+ */
+export function startProductionServer(database: ProcessDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServerProcess({
+    ...PRODUCTION_BEHIND_PROXY,
+    ADMIN_TOKEN: OPERATOR_TOKEN,
+    DATABASE_URL: database.url,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
+  });
+}
+
+/** Throws with the answer unless it is a 200: a broken setup fails loudly. */
+export function dataOf(answer: Answer, what: string): any {
+  if (answer.status !== 200) throw new Error(`${what} failed with ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
+
+/**
+ * A clinic provisioned as the operator does (a key, the formulary's first medication), then its
+ * practitioner and patient as the partner creates them: ready for `medicationRequestBody`.
+ */
+export async function createOrderingPartner(server: ServerProcess): Promise<MedicationRequestSetup> {
+  const clinic = await createPartner(server);
+  const { clinicId, apiKey } = clinic;
+  dataOf(
+    await call(server, 'POST', `/api/admin/clinics/${clinicId}/medications`, {
+      operator: true,
+      body: { name: TEST_FORMULARY[0] },
+    }),
+    'add medication',
+  );
+  const practitionerId: string = dataOf(
+    await call(server, 'POST', '/api/external/practitioner', { apiKey, body: practitionerBody(clinicId) }),
+    'create practitioner',
+  ).practitioner_id;
+  const patientId: string = dataOf(
+    await call(server, 'POST', '/api/external/patient', {
+      apiKey,
+      body: patientBody(clinicId, { practitioner_id: practitionerId }),
+    }),
+    'create patient',
+  ).patient_id;
+  return { clinic, practitionerId, patientId };
+}
