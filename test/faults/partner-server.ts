@@ -1,33 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { DialectName } from '../../src/db/database.js';
 import { TEST_FORMULARY, type MedicationRequestSetup } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
-import { databaseUrlOf, PRODUCTION_BEHIND_PROXY, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { createTestDatabase } from '../helpers/test-db.js';
+import type { ProcessDatabase } from '../helpers/process-database.js';
+import { PRODUCTION_BEHIND_PROXY, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { call, createPartner, OPERATOR_TOKEN, type Answer } from '../instances/support.js';
 
 /**
  * What the fault suite runs against: production server processes (behind the test, their TLS
  * proxy) on a database of the file's own, with a clinic ready to order, as a partner's would be.
  */
-
-/** A database a server process opens itself: a SQLite file in a folder of its own, or a PostgreSQL schema. */
-export interface ProcessDatabase {
-  /** DATABASE_URL of the server process. */
-  readonly url: string;
-  drop(): Promise<void>;
-}
-
-export async function createProcessDatabase(dialect: DialectName): Promise<ProcessDatabase> {
-  if (dialect === 'postgres') {
-    const database = await createTestDatabase('postgres');
-    return { url: databaseUrlOf(database), drop: () => database.drop() };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-faults-'));
-  return { url: path.join(dir, 'fulfillment.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /**
  * A production server on `database`: the operator token of test/instances/support.ts (`call`), and a
@@ -38,7 +18,7 @@ export function startProductionServer(database: ProcessDatabase, env: Record<str
   return startServerProcess({
     ...PRODUCTION_BEHIND_PROXY,
     ADMIN_TOKEN: OPERATOR_TOKEN,
-    DATABASE_URL: database.url,
+    ...database.env,
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
   });

@@ -10,9 +10,10 @@ import {
   slowHeaderClient,
   type SlowClient,
 } from '../helpers/slow-clients.js';
+import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { call } from '../instances/support.js';
-import { createOrderingPartner, createProcessDatabase, startProductionServer, type ProcessDatabase } from './partner-server.js';
+import { createOrderingPartner, startProductionServer } from './partner-server.js';
 
 /**
  * Slow clients during normal traffic (issue 9, item 8): several slow-header, slow-body and silent
@@ -38,7 +39,7 @@ for (const dialect of DIALECTS) {
     let partner: MedicationRequestSetup;
 
     beforeAll(async () => {
-      database = await createProcessDatabase(dialect);
+      database = await freshProcessDatabase(dialect, 'slow-clients');
       server = await startProductionServer(database, {
         HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
         REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),

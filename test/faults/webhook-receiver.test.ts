@@ -6,16 +6,11 @@ import { eventually } from '../helpers/eventually.js';
 import { medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../helpers/self-signed.js';
 import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
+import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
 import { call } from '../instances/support.js';
-import {
-  createOrderingPartner,
-  createProcessDatabase,
-  dataOf,
-  startProductionServer,
-  type ProcessDatabase,
-} from './partner-server.js';
+import { createOrderingPartner, dataOf, startProductionServer } from './partner-server.js';
 
 /**
  * A partner's receiver through an outage (issue 9, item 8): it refuses connections, then answers
@@ -73,7 +68,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       receiver = await WebhookReceiver.start([{ status: 200 }], 0, { tls: certificate });
-      database = await createProcessDatabase(dialect);
+      database = await freshProcessDatabase(dialect, 'webhook-faults');
       server = await startProductionServer(database, {
         RUN_WORKER: 'true',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
