@@ -1,17 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
-import { itemBody } from '../helpers/factories.js';
-import { patientBody, practitionerBody } from '../helpers/fixtures.js';
+import { itemBody, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
 import { freshProcessDatabase, inDatabase, type ProcessDatabase } from '../helpers/process-database.js';
-import {
-  killServerProcesses,
-  PRODUCTION_BEHIND_PROXY,
-  startServerProcess,
-  type ServerProcess,
-} from '../helpers/server-process.js';
+import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
 import { DIALECTS } from '../helpers/test-db.js';
-import { call, OPERATOR_TOKEN } from '../instances/support.js';
+import { call } from '../instances/support.js';
+import { createOrderingPartner, startProductionServer } from './partner-server.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
@@ -54,7 +49,7 @@ class Restartable {
   private resolveNext!: (server: ServerProcess) => void;
   starts = 0;
 
-  constructor(private readonly env: Record<string, string>) {
+  constructor(private readonly startOne: () => Promise<ServerProcess>) {
     this.next = this.pending();
   }
 
@@ -63,7 +58,7 @@ class Restartable {
   }
 
   async start(): Promise<ServerProcess> {
-    const server = await startServerProcess(this.env);
+    const server = await this.startOne();
     this.starts += 1;
     this.server = server;
     this.resolveNext(server);
@@ -90,47 +85,10 @@ class Restartable {
   }
 }
 
-interface Partner {
-  clinicId: string;
-  apiKey: string;
-  patientId: string;
-  practitionerId: string;
-}
-
-async function provision(server: ServerProcess): Promise<Partner> {
-  const ok = (answer: { status: number; body: any }, what: string): any => {
-    if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body.data;
-  };
-  const clinicId: string = ok(
-    await call(server, 'POST', '/api/admin/clinics', { operator: true, body: { name: 'Fault Clinic' } }),
-    'clinic',
-  ).clinic_id;
-  const apiKey: string = ok(
-    await call(server, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, { operator: true, body: {} }),
-    'key',
-  ).api_key;
-  for (const name of ['Semaglutide', 'Tirzepatide']) {
-    ok(await call(server, 'POST', `/api/admin/clinics/${clinicId}/medications`, { operator: true, body: { name } }), name);
-  }
-  const practitionerId: string = ok(
-    await call(server, 'POST', '/api/external/practitioner', { apiKey, body: practitionerBody(clinicId) }),
-    'practitioner',
-  ).practitioner_id;
-  const patientId: string = ok(
-    await call(server, 'POST', '/api/external/patient', {
-      apiKey,
-      body: patientBody(clinicId, { practitioner_id: practitionerId }),
-    }),
-    'patient',
-  ).patient_id;
-  return { clinicId, apiKey, patientId, practitionerId };
-}
-
 /** POST of an order with its key: the answer, or null when the connection failed (the server died). */
 async function sendOrder(
   server: ServerProcess,
-  partner: Partner,
+  partner: MedicationRequestSetup,
   entry: LedgerEntry,
 ): Promise<{ status: number; body: any; headers: Headers } | null> {
   try {
@@ -138,7 +96,7 @@ async function sendOrder(
       method: 'POST',
       headers: {
         'x-forwarded-proto': 'https',
-        'x-api-key': partner.apiKey,
+        'x-api-key': partner.clinic.apiKey,
         'content-type': 'application/json',
         'idempotency-key': entry.key,
       },
@@ -150,23 +108,10 @@ async function sendOrder(
   }
 }
 
-function newEntry(partner: Partner, key: string, random: () => number): LedgerEntry {
+function newEntry(partner: MedicationRequestSetup, key: string, random: () => number): LedgerEntry {
   const items = 1 + Math.floor(random() * 3);
-  const medication_requests = Array.from({ length: items }, (_, i) =>
-    itemBody({ medication: i % 2 ? 'Tirzepatide' : 'Semaglutide', direction: `Inject weekly [${key}/${i}]` }),
-  );
-  return {
-    key,
-    items,
-    body: {
-      patient_id: partner.patientId,
-      practitioner_id: partner.practitionerId,
-      clinic_id: partner.clinicId,
-      carrier_id: 'fedex',
-      service_id: 'fedex_ground',
-      medication_requests,
-    },
-  };
+  const medication_requests = Array.from({ length: items }, (_, i) => itemBody({ direction: `Inject weekly [${key}/${i}]` }));
+  return { key, items, body: medicationRequestBody(partner, { medication_requests }) };
 }
 
 /** The request key a stored item came from (see newEntry). */
@@ -176,17 +121,15 @@ describe.each(DIALECTS)('kill -9 while clients create orders on %s', (dialect: D
   it(`when the server is killed ${KILLS} times mid-traffic and restarted, then every acknowledged order is there once with its items and one order.created event, and retries create nothing twice`, async () => {
     const database: ProcessDatabase = await freshProcessDatabase(dialect, `crash-${dialect}`);
     const random = seededRandom(dialect === 'sqlite' ? 9_001 : 9_002);
-    const server = new Restartable({
-      ...PRODUCTION_BEHIND_PROXY,
-      ...database.env,
-      ADMIN_TOKEN: OPERATOR_TOKEN,
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      RUN_WORKER: 'false',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      IDEMPOTENCY_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS),
-    });
+    const server = new Restartable(() =>
+      startProductionServer(database, {
+        RUN_WORKER: 'false',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        IDEMPOTENCY_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS),
+      }),
+    );
     try {
-      const partner = await provision(await server.start());
+      const partner = await createOrderingPartner(await server.start());
       const ledger: LedgerEntry[] = [];
       const unexpected: string[] = [];
       let acknowledged = 0;
@@ -231,7 +174,7 @@ describe.each(DIALECTS)('kill -9 while clients create orders on %s', (dialect: D
       const live = await server.current();
       // Every acknowledged order reads back with its items.
       for (const entry of ledger.filter((e) => e.acknowledged)) {
-        const read = await call(live, 'GET', `${ORDER}/${entry.acknowledged!}`, { apiKey: partner.apiKey });
+        const read = await call(live, 'GET', `${ORDER}/${entry.acknowledged!}`, { apiKey: partner.clinic.apiKey });
         expect(read.status, entry.key).toBe(200);
         expect(
           read.body.data.medication_requests.map((item: { direction: string }) => item.direction),
