@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -78,6 +79,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerJsonParser(app);
   // Before every other hook: the guards' refusals carry the headers too.
   await registerSecurityHeaders(app);
+  // Parses the console's session cookie (http/admin-guard.ts) before the guards run.
+  await app.register(cookie);
 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));

@@ -52,6 +52,8 @@ export interface Config {
    * take it over (its process died): longer than any request runs. See docs/idempotency.md.
    */
   readonly idempotencyLockTimeoutMs: number;
+  /** CONSOLE_IDLE_TIMEOUT_MINUTES, in milliseconds: a console session unused this long has ended. */
+  readonly consoleIdleTimeoutMs: number;
 }
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
@@ -161,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('IDEMPOTENCY_LOCK_TIMEOUT_MS must be longer than WEBHOOK_TIMEOUT_MS (the slowest request runs that long)');
   }
 
+  const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -185,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataKeys,
     redisUrl,
     idempotencyLockTimeoutMs,
+    consoleIdleTimeoutMs: consoleIdleTimeoutMinutes * 60_000,
   });
 }
 

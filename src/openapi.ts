@@ -42,7 +42,14 @@ export function openApiDocument(config: Config): SwaggerOptions {
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: '`dev_…` or `prod_…` partner key.' },
-          operatorToken: { type: 'http', scheme: 'bearer', description: 'The operator\u2019s ADMIN_TOKEN.' },
+          operatorToken: { type: 'http', scheme: 'bearer', description: 'The operator\u2019s ADMIN_TOKEN (acts as an admin).' },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'fulfillment_session',
+            description:
+              'A staff member\u2019s console session (POST /api/admin/session); its role decides the routes, and a state-changing request must carry the server\u2019s own Origin.',
+          },
         },
       },
     },
@@ -100,7 +107,7 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
       response['200'] = { description: 'Success.', ...ok, headers: PARTNER_HEADERS };
     }
   } else {
-    add(401, 'Missing or wrong operator bearer token.');
+    add(401, 'Missing or wrong operator bearer token, or a console session that has ended.');
     add(
       429,
       'Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry.',
@@ -126,7 +133,11 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
   return {
     ...route,
     ...(idempotent ? { headers: Type.Object({ 'Idempotency-Key': Type.Optional(IdempotencyKeyHeaderSchema) }) } : {}),
-    security: [partner ? { apiKey: [] } : { operatorToken: [] }],
+    security: partner
+      ? [{ apiKey: [] }]
+      : url === '/api/admin/session' && method === 'POST'
+        ? []
+        : [{ operatorToken: [] }, { consoleSession: [] }],
     response,
   };
 }

@@ -13,6 +13,7 @@ import { carrierAdminRoutes } from './admin/carrier.admin-routes.js';
 import { clinicAdminRoutes } from './admin/clinic.admin-routes.js';
 import { webhookAdminRoutes } from './webhooks/webhook.admin-routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { staffRoutes } from './staff/staff.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -30,4 +31,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(webhookRoutes(ctx));
   await app.register(webhookAdminRoutes(ctx));
   await app.register(auditAdminRoutes(ctx));
+  await app.register(staffRoutes(ctx));
 }

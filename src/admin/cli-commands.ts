@@ -4,6 +4,8 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { addMedication } from '../medications/medication.service.js';
 import { addService, createCarrier } from '../shipping/catalogue.service.js';
+import { createStaffMember } from '../staff/staff.service.js';
+import { STAFF_ROLES, type StaffRole } from '../staff/staff.tables.js';
 import { rotateEncryptionKey, type RotationResult } from '../webhooks/secret-encryption.service.js';
 
 /*
@@ -31,7 +33,10 @@ type Flag =
   | 'carrier'
   | 'id'
   | 'price'
-  | 'state-price';
+  | 'state-price'
+  | 'email'
+  | 'role'
+  | 'password-stdin';
 
 interface CommandSpec {
   summary: string;
@@ -62,6 +67,11 @@ export const COMMANDS = {
     optional: ['id', 'state-price'],
   },
   'rotate-encryption-key': { summary: '', required: [], optional: [] },
+  'create-staff': {
+    summary: '--email <email> --name <name> --role admin|pharmacist [--password-stdin]',
+    required: ['email', 'name', 'role'],
+    optional: ['password-stdin'],
+  },
   help: { summary: '', required: [], optional: [] },
 } satisfies Record<string, CommandSpec>;
 
@@ -69,8 +79,9 @@ export type CommandName = keyof typeof COMMANDS;
 
 export interface ParsedCommand {
   command: CommandName;
-  flags: Partial<Record<Exclude<Flag, 'free-shipping' | 'state-price'>, string>> & {
+  flags: Partial<Record<Exclude<Flag, 'free-shipping' | 'state-price' | 'password-stdin'>, string>> & {
     'free-shipping'?: boolean;
+    'password-stdin'?: boolean;
     'state-price'?: string[];
   };
 }
@@ -85,10 +96,14 @@ export const HELP = [
   'The database is the one DATABASE_URL selects (default ./data/fulfillment.sqlite); keys are issued for',
   'FULFILLMENT_ENV (default development) unless --environment says otherwise. Results are printed as JSON.',
   'rotate-encryption-key re-encrypts every webhook secret under DATA_ENCRYPTION_KEY (see docs/webhooks.md).',
+  'create-staff asks for the password at the terminal, or reads it from standard input with --password-stdin',
+  '(e.g. for the first admin of a deployment: printf %s "$PASSWORD" | npm run admin -- create-staff ... --password-stdin).',
 ].join('\n');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DOLLARS = /^\d+(\.\d{1,2})?$/;
+/** What the API's `format: email` accepts, near enough for a command line: something@domain.tld. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Parses `<command> [--flags]`; throws UsageError naming what is wrong. */
 export function parseCommand(argv: string[]): ParsedCommand {
@@ -132,6 +147,11 @@ export function parseCommand(argv: string[]): ParsedCommand {
     throw new UsageError(`--price must be US dollars with at most two decimals (e.g. 32.44), got "${flags.price}"`);
   }
   for (const entry of flags['state-price'] ?? []) parseStatePrice(entry);
+  if (flags.email !== undefined && !EMAIL.test(flags.email))
+    throw new UsageError(`--email must be an email address, got "${flags.email}"`);
+  if (flags.role !== undefined && !(STAFF_ROLES as readonly string[]).includes(flags.role)) {
+    throw new UsageError(`--role must be ${STAFF_ROLES.join(' or ')}, got "${flags.role}"`);
+  }
   return { command, flags };
 }
 
@@ -152,6 +172,9 @@ function parseFlags(argv: string[]) {
       carrier: text,
       id: text,
       price: text,
+      email: text,
+      role: text,
+      'password-stdin': { type: 'boolean' },
       'free-shipping': { type: 'boolean' },
       'state-price': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -168,8 +191,24 @@ function parseStatePrice(entry: string): [string, number] {
   return [match[1], Number(match[2])];
 }
 
-/** Runs a parsed command through the services; the result is what the CLI prints. */
-export async function executeCommand(ctx: AppContext, { command, flags }: ParsedCommand): Promise<unknown> {
+/** Checks a new staff member's password as the API does (12 to 256 characters); the problem, or null. */
+export function passwordProblem(password: string): string | null {
+  // Code points, as the API's maxLength/minLength count them.
+  const length = Array.from(password).length;
+  if (length < 12) return 'the password must be at least 12 characters';
+  if (length > 256) return 'the password must be at most 256 characters';
+  return null;
+}
+
+/**
+ * Runs a parsed command through the services; the result is what the CLI prints. `input.password`
+ * is create-staff's, read by the caller (terminal or standard input).
+ */
+export async function executeCommand(
+  ctx: AppContext,
+  { command, flags }: ParsedCommand,
+  input: { password?: string } = {},
+): Promise<unknown> {
   const need = (flag: Flag): string => {
     const value = flags[flag];
     if (typeof value !== 'string') throw new UsageError(`${command} needs --${flag}`);
@@ -205,6 +244,17 @@ export async function executeCommand(ctx: AppContext, { command, flags }: Parsed
       });
     case 'rotate-encryption-key':
       return rotateSecrets(ctx);
+    case 'create-staff': {
+      const password = input.password ?? '';
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      const staff = await createStaffMember(
+        ctx,
+        { email: need('email'), name: need('name'), role: need('role') as StaffRole, password },
+        null,
+      );
+      return { staff_id: staff.staff_id, staff };
+    }
     case 'help':
       return HELP;
   }

@@ -2,14 +2,15 @@ import type { Trx } from '../db/database.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 
 /**
- * Who acted, as the audit trail records it. A new kind of actor (issue 10's operator staff, with an
- * id and an email) is a new member of this union: its id goes in `actor_id` like an API key's, and
- * its email in a column added then; nothing is renamed.
+ * Who acted, as the audit trail records it: a partner's API key, a staff member of the pharmacy
+ * signed in to the console (id and email), or the holder of the operator token.
  */
 export type AuditActor =
   /** A partner request, by its API key (and so its clinic). */
   | { readonly type: 'partner'; readonly apiKeyId: string; readonly clinicId: string }
-  /** The pharmacy's operator (the ADMIN_TOKEN holder): one shared credential, no id. */
+  /** A staff member signed in to the console (their own account, issue 10). */
+  | { readonly type: 'staff'; readonly staffId: string; readonly email: string }
+  /** The holder of ADMIN_TOKEN (automation, emergencies): one shared credential, no id. */
   | { readonly type: 'operator' };
 
 /**

@@ -29,12 +29,14 @@ export const AUDIT_RESOURCE_TYPES = [
   'refill_request',
   'webhook_endpoint',
   'webhook_delivery',
+  /** A staff account of the pharmacy (created or disabled by an admin). */
+  'staff_member',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
-/** One resource an action touched: ids only, never PHI. `clinicId` is the resource's clinic. */
+/** One resource an action touched: ids only, never PHI. `clinicId` is the resource's clinic (null for a staff account). */
 export interface AuditedResource {
   type: AuditResourceType;
   id: string;
-  clinicId: string;
+  clinicId: string | null;
 }

@@ -3,7 +3,7 @@ import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { AuditEventTable } from './audit.tables.js';
 
 /**
- * Rows per INSERT: 10 columns each keeps a statement far below the bound-parameter limits of both
+ * Rows per INSERT: 11 columns each keeps a statement far below the bound-parameter limits of both
  * drivers (SQLite's 32,766; PostgreSQL's 65,535).
  */
 export const INSERT_CHUNK = 500;
@@ -27,6 +27,7 @@ export interface AuditEventFilter {
   resourceId?: string | undefined;
   clinicId?: string | undefined;
   action?: string | undefined;
+  actorId?: string | undefined;
   before?: PagePosition | undefined;
 }
 
@@ -36,6 +37,7 @@ export async function listAuditEvents(db: DbOrTrx, filter: AuditEventFilter, lim
   if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
   if (filter.clinicId !== undefined) query = query.where('clinic_id', '=', filter.clinicId);
   if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
   if (filter.before !== undefined) query = query.where(olderThan({ createdAt: 'at', id: 'id' }, filter.before));
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -12,6 +12,9 @@ export const AuditEventListQuery = Type.Object(
     resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only this resource.' })),
     clinic_id: Type.Optional(Uuid('Only rows of this clinic (its partners\u2019, and the operator\u2019s on its resources).')),
     action: Type.Optional(ActionSchema),
+    actor_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Only this actor: a staff id, or a partner\u2019s API key id.' }),
+    ),
     ...PageQuery,
   },
   { additionalProperties: false },
@@ -20,6 +23,10 @@ export type AuditEventListQuery = Static<typeof AuditEventListQuery>;
 
 const PartnerActor = Type.Object(
   { type: Type.Literal('partner'), api_key_id: Uuid('The API key the request was made with.'), clinic_id: Uuid() },
+  { additionalProperties: false },
+);
+const StaffActor = Type.Object(
+  { type: Type.Literal('staff'), staff_id: Uuid('The staff member signed in to the console.'), email: Type.String() },
   { additionalProperties: false },
 );
 const OperatorActor = Type.Object(
@@ -31,7 +38,7 @@ export const AuditEvent = Type.Object(
   {
     audit_event_id: Uuid(),
     at: Timestamp,
-    actor: Type.Union([PartnerActor, OperatorActor]),
+    actor: Type.Union([PartnerActor, StaffActor, OperatorActor]),
     clinic_id: Nullable(Uuid('The partner\u2019s clinic, or the clinic of the resource the operator acted on.')),
     action: ActionSchema,
     resource_type: Type.Union(AUDIT_RESOURCE_TYPES.map((r) => Type.Literal(r))),

@@ -15,7 +15,8 @@ export function auditRow(at: string, audit: AuditContext, action: AuditAction, r
     id: randomUUID(),
     at,
     actor_type: actor.type,
-    actor_id: actor.type === 'partner' ? actor.apiKeyId : null,
+    actor_id: actor.type === 'partner' ? actor.apiKeyId : actor.type === 'staff' ? actor.staffId : null,
+    actor_email: actor.type === 'staff' ? actor.email : null,
     // A partner only reaches its own clinic's resources; the operator's row names the resource's.
     clinic_id: actor.type === 'partner' ? actor.clinicId : resource.clinicId,
     action,
@@ -75,6 +76,7 @@ export async function listAuditEvents(ctx: ReadContext, query: AuditEventListQue
       resourceId: query.resource_id,
       clinicId: query.clinic_id,
       action: query.action,
+      actorId: query.actor_id,
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     },
     limit + 1,
@@ -104,6 +106,8 @@ function actorView(row: AuditEventTable): AuditEventView['actor'] {
   switch (row.actor_type) {
     case 'partner':
       return { type: 'partner', api_key_id: row.actor_id ?? '', clinic_id: row.clinic_id ?? '' };
+    case 'staff':
+      return { type: 'staff', staff_id: row.actor_id ?? '', email: row.actor_email ?? '' };
     case 'operator':
       return { type: 'operator' };
     default:

@@ -8,10 +8,12 @@ export interface AuditEventTable {
   id: string;
   /** When the access happened (a read: when it was served, not when the buffer wrote it). */
   at: string;
-  /** 'partner' | 'operator' (and 'staff' once operators have accounts: see docs/audit.md). */
+  /** 'partner' | 'staff' | 'operator' (see docs/audit.md). */
   actor_type: string;
-  /** Who exactly, within `actor_type`: the API key id of a partner; null for the operator token. */
+  /** Who exactly, within `actor_type`: the API key id of a partner, the id of a staff member; null for the operator token. */
   actor_id: string | null;
+  /** A staff member's email (migration 008), null for other actors. */
+  actor_email: string | null;
   /** The partner's clinic; for the operator, the clinic of the resource. */
   clinic_id: string | null;
   action: string;

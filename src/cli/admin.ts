@@ -3,9 +3,10 @@ import { executeCommand, HELP, parseCommand, UsageError, type ParsedCommand } fr
 import { openRuntime } from '../bootstrap.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../errors.js';
+import { promptNewPassword, readPasswordFromStdin } from './read-password.js';
 
 /**
- * `npm run admin -- <command> [--flags]`: provisions clinics, keys, formulary and carriers
+ * `npm run admin -- <command> [--flags]`: provisions clinics, keys, formulary, carriers and staff
  * without a running server, on the database DATABASE_URL selects. Prints results as JSON.
  * Exit status: 0 done, 1 refused or failed, 2 bad usage.
  */
@@ -21,6 +22,18 @@ async function main(argv: string[]): Promise<number> {
   if (parsed.command === 'help') {
     process.stdout.write(`${HELP}\n`);
     return 0;
+  }
+
+  let password: string | undefined;
+  if (parsed.command === 'create-staff') {
+    if (parsed.flags['password-stdin']) password = await readPasswordFromStdin();
+    else if (process.stdin.isTTY) password = await promptNewPassword();
+    else {
+      process.stderr.write(
+        'Error: create-staff reads the password at a terminal, or from standard input with --password-stdin\n',
+      );
+      return 2;
+    }
   }
 
   let config;
@@ -40,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
 
   const runtime = await openRuntime(config, { redis: false });
   try {
-    const result = await executeCommand(runtime.ctx, parsed);
+    const result = await executeCommand(runtime.ctx, parsed, password === undefined ? {} : { password });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -8,6 +8,7 @@ import type { MedicationRequestTables } from '../medication-requests/medication-
 import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { ShippingTables } from '../shipping/shipping.tables.js';
+import type { StaffTables } from '../staff/staff.tables.js';
 import type { WebhookTables } from '../webhooks/webhook.tables.js';
 
 /**
@@ -27,6 +28,7 @@ export interface Database
     MedicationRequestTables,
     WebhookTables,
     AuditTables,
+    StaffTables,
     IdempotencyTables {}
 
 export type Db = Kysely<Database>;

@@ -1,7 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError, forbidden, unauthorized } from '../errors.js';
+import { roleMayCall } from '../staff/operator-roles.js';
+import { staffOfSession, type StaffIdentity } from '../staff/staff.service.js';
+import type { StaffRole } from '../staff/staff.tables.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
 import type { WindowCount } from './rate-limit-store.js';
 
@@ -9,29 +12,89 @@ import type { WindowCount } from './rate-limit-store.js';
 export const OPERATOR_FAILURE_LIMIT = 20;
 const WINDOW_MS = 60_000;
 
+/** The console's session cookie (staff/staff.routes.ts sets it at sign-in). */
+export const SESSION_COOKIE = 'fulfillment_session';
+
+/** The one operator route that needs no credentials: signing in. */
+const SIGN_IN_ROUTE = 'POST /api/admin/session';
+
+/** Who is calling the operator API: the holder of ADMIN_TOKEN (an admin), or a signed-in staff member. */
+export type Operator = { readonly kind: 'token' } | { readonly kind: 'staff'; readonly staff: StaffIdentity };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on /api/admin requests (and /metrics) once the credentials are accepted. */
+    operator?: Operator;
+  }
+}
+
+export const roleOf = (operator: Operator): StaffRole => (operator.kind === 'token' ? 'admin' : operator.staff.role);
+
 /**
- * `Authorization: Bearer <ADMIN_TOKEN>` on every /api/admin and /metrics request, compared in
- * constant time, with failed attempts limited per client address.
+ * Every /api/admin and /metrics request: `Authorization: Bearer <ADMIN_TOKEN>` (compared in
+ * constant time; automation and emergencies, acting as an admin), or the console's session cookie
+ * (the staff member's role decides which routes; a state-changing request must come from the
+ * server's own origin). Failed attempts are limited per client address.
  *
- * Every attempt is counted as a failure before the token is even read, and taken back once it
+ * Every attempt is counted as a failure before any credential is even read, and taken back once it
  * proves right: an address over its limit is refused without a comparison, the right token
  * included, and concurrent guesses cannot all slip past a check made before any of them failed.
  * A success only takes back its own count and does not clear earlier failures: otherwise a guesser
  * behind the same address (NAT, proxy) as the operator would get fresh attempts at every operator call.
  *
- * @see docs/operators.md "Operator API"
+ * @see docs/operators.md "Operator API", docs/console.md
  */
 export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  if (route === SIGN_IN_ROUTE) {
+    requireOwnOrigin(request, { required: false });
+    return;
+  }
   const now = ctx.clock().getTime();
   const bucket = `admin-fail:${addressBucketOf(clientAddress(request))}`;
   const failures = await ctx.rateLimitStore.hit(bucket, WINDOW_MS, now);
   if (failures.count > OPERATOR_FAILURE_LIMIT) throw rejection(ctx, reply, failures, now);
 
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
-  if (!match?.[1]) throw unauthorized('missing operator bearer token');
-  if (!constantTimeEqual(match[1], ctx.config.adminToken)) throw unauthorized('invalid operator token');
+  const operator = await authenticate(ctx, request);
   await ctx.rateLimitStore.release(bucket, WINDOW_MS, now);
+  request.operator = operator;
+
+  if (operator.kind === 'staff' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+    requireOwnOrigin(request, { required: true });
+  }
+  if (!roleMayCall(roleOf(operator), request.method, request.routeOptions.url ?? '')) {
+    throw forbidden(`This action needs the admin role; you are signed in as ${roleOf(operator)}`);
+  }
+}
+
+async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Operator> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    if (!match?.[1]) throw unauthorized('missing operator bearer token');
+    if (!constantTimeEqual(match[1], ctx.config.adminToken)) throw unauthorized('invalid operator token');
+    return { kind: 'token' };
+  }
+  const token = request.cookies[SESSION_COOKIE];
+  if (token) {
+    const staff = await staffOfSession(ctx, token);
+    if (!staff) throw unauthorized('your session has ended (signed out, idle too long, or past 12 hours): sign in again');
+    return { kind: 'staff', staff };
+  }
+  throw unauthorized('missing operator bearer token or console session');
+}
+
+/**
+ * Cross-site request forgery: a request made with the session cookie that changes something must
+ * carry the `Origin` of this server (every browser sends it on such requests; SameSite=Strict is
+ * the first line, this the second). The sign-in checks it only when present, for scripts.
+ */
+function requireOwnOrigin(request: FastifyRequest, options: { required: boolean }): void {
+  const origin = request.headers.origin;
+  if (origin === undefined && !options.required) return;
+  if (origin !== `${request.protocol}://${request.host}`) {
+    throw forbidden('Cross-origin request refused: a console request must come from the console\u2019s own origin');
+  }
 }
 
 /** The 429 (with Retry-After), counted in rate_limit_rejections_total as bucket `operator`. */

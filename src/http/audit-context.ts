@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { partnerAuditContext, type AuditContext } from '../audit/audit-actor.js';
+import { partnerAuditContext, type AuditActor, type AuditContext } from '../audit/audit-actor.js';
 import { markIdempotentRequestExecuted } from '../idempotency/idempotency.service.js';
 import { partnerOf } from './partner-guard.js';
 import { clientAddress } from './client-address.js';
@@ -18,7 +18,12 @@ export function partnerAudit(request: FastifyRequest): AuditContext {
   return claim ? { ...context, withinChange: (trx) => markIdempotentRequestExecuted(trx, claim) } : context;
 }
 
-/** An operator request (behind the operator token guard). */
+/** An operator request (behind the operator guard): the staff member signed in, or the token's holder. */
 export function operatorAudit(request: FastifyRequest): AuditContext {
-  return { actor: { type: 'operator' }, requestId: request.id, clientAddress: clientAddress(request) };
+  const operator = request.operator;
+  const actor: AuditActor =
+    operator?.kind === 'staff'
+      ? { type: 'staff', staffId: operator.staff.staffId, email: operator.staff.email }
+      : { type: 'operator' };
+  return { actor, requestId: request.id, clientAddress: clientAddress(request) };
 }

@@ -29,7 +29,7 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', additionalProperties: false, title: 'Error' },
 );
 
-const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { description });
+export const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { description });
 
 /** Error responses every partner route can give; routes add their own (400, 403, 404). */
 export const partnerErrors = {
@@ -46,7 +46,8 @@ export const conflictError = (what: string) => ({ 409: errorRef(what) }) as cons
 /** Error responses of operator routes. */
 export const adminErrors = {
   400: errorRef('Validation error.'),
-  401: errorRef('Missing or wrong operator bearer token.'),
+  401: errorRef('Missing or wrong operator bearer token, or a console session that has ended.'),
+  403: errorRef('A pharmacist calling an admin-only route, or a console request from another origin.'),
   404: errorRef('Not found.'),
   500: errorRef('Internal error.'),
 } as const;

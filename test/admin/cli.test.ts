@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -323,5 +323,69 @@ describe('operator command line (child process on a SQLite file)', () => {
     const result = await cli(args);
     expect(result.code).toBe(code);
     expect(code === 0 ? result.stdout : result.stderr).toContain(text);
+  });
+
+  /** The CLI with `input` on its standard input (a pipe, not a terminal). */
+  function cliWithInput(args: string[], input: string): Promise<CliResult> {
+    const { ADMIN_TOKEN: _token, FULFILLMENT_ENV: _env, DATA_ENCRYPTION_KEY: _key, ...inherited } = process.env;
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: dir,
+      env: { ...inherited, DATABASE_URL: file, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.end(input);
+    return new Promise((resolve) =>
+      child.once('close', (code) =>
+        resolve({ code: code ?? -1, stdout, stderr, json: stdout.startsWith('{') ? JSON.parse(stdout) : undefined }),
+      ),
+    );
+  }
+
+  it('when create-staff reads the password from standard input, then the first admin can sign in with it', async () => {
+    const password = 'first admin passphrase 2026';
+    const created = await cliWithInput(
+      ['create-staff', '--email', 'Chief@Pharmacy.example', '--name', 'Chief Pharmacist', '--role', 'admin', '--password-stdin'],
+      `${password}\n`,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json.staff).toMatchObject({ email: 'chief@pharmacy.example', name: 'Chief Pharmacist', role: 'admin' });
+    expect(created.stdout).not.toContain(password);
+
+    await withApp(async (app) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/session',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'chief@pharmacy.example', password }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({ staff_id: created.json.staff_id, role: 'admin' });
+    });
+  });
+
+  it.each([
+    ['a password under 12 characters', ['--role', 'admin', '--password-stdin'], 'short\n', /at least 12 characters/],
+    [
+      'an unknown role',
+      ['--role', 'owner', '--password-stdin'],
+      'long enough passphrase\n',
+      /--role must be admin or pharmacist/,
+    ],
+    ['no --password-stdin and no terminal', ['--role', 'admin'], 'long enough passphrase\n', /--password-stdin/],
+  ])('when create-staff gets %s, then exit 2 and no account', async (_what, flags, input, message) => {
+    const res = await cliWithInput(['create-staff', '--email', 'nobody@pharmacy.example', '--name', 'Nobody', ...flags], input);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    await withApp(async (app) => {
+      const list = await app.inject({
+        method: 'GET',
+        url: '/api/admin/staff',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      expect(JSON.stringify(list.json())).not.toContain('nobody@pharmacy.example');
+    });
   });
 });

@@ -96,7 +96,7 @@ describe.each(DIALECTS)('operator authentication on %s', (dialect) => {
       const operation = paths[template]?.[method];
       expect(operation, `${method} ${template}`).toBeDefined();
       expect(operation?.tags).toEqual(['Operator']);
-      expect(operation?.security).toEqual([{ operatorToken: [] }]);
+      expect(operation?.security).toEqual([{ operatorToken: [] }, { consoleSession: [] }]);
       expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
     }
   });

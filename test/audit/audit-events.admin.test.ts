@@ -109,6 +109,13 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
     const doc = (await t.request('GET', '/openapi.json')).body;
     const route = doc.paths['/api/admin/audit-events'].get;
     expect(route.tags).toEqual(['Operator']);
-    expect(route.parameters.map((p: any) => p.name).sort()).toEqual(['action', 'clinic_id', 'cursor', 'limit', 'resource_id']);
+    expect(route.parameters.map((p: any) => p.name).sort()).toEqual([
+      'action',
+      'actor_id',
+      'clinic_id',
+      'cursor',
+      'limit',
+      'resource_id',
+    ]);
   });
 });

@@ -50,6 +50,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     at: time.clock().toISOString(),
     actor_type: 'partner',
     actor_id: clinic.apiKeyId,
+    actor_email: null,
     clinic_id: clinic.clinicId,
     action,
     resource_type: type,

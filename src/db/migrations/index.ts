@@ -6,6 +6,7 @@ import * as m004 from './004_medication_items.js';
 import * as m005 from './005_idempotency_keys.js';
 import * as m006 from './006_audit_events.js';
 import * as m007 from './007_webhook_secret_encryption.js';
+import * as m008 from './008_staff_accounts.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '005_idempotency_keys': m005,
   '006_audit_events': m006,
   '007_webhook_secret_encryption': m007,
+  '008_staff_accounts': m008,
 };

@@ -1,0 +1,111 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { StaffMemberTable, StaffSessionTable, StaffSignInFailureTable } from './staff.tables.js';
+
+export async function insertStaffMember(db: DbOrTrx, member: StaffMemberTable): Promise<void> {
+  await db.insertInto('staff_members').values(member).execute();
+}
+
+export async function findStaffByEmail(db: DbOrTrx, email: string): Promise<StaffMemberTable | undefined> {
+  return db.selectFrom('staff_members').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findStaffById(db: DbOrTrx, id: string): Promise<StaffMemberTable | undefined> {
+  return db.selectFrom('staff_members').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every account, oldest first (a pharmacy's staff is a few dozen people at most). */
+export async function listStaffMembers(db: DbOrTrx): Promise<StaffMemberTable[]> {
+  return db.selectFrom('staff_members').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+/** Disables an enabled account: false when it was already disabled (or does not exist). */
+export async function markStaffDisabled(db: DbOrTrx, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('staff_members')
+    .set({ disabled_at: at })
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertSession(db: DbOrTrx, session: StaffSessionTable): Promise<void> {
+  await db.insertInto('staff_sessions').values(session).execute();
+}
+
+/** A session with its account, in one query (every console request makes it). */
+export async function findSessionWithStaff(db: DbOrTrx, sessionId: string) {
+  return db
+    .selectFrom('staff_sessions as s')
+    .innerJoin('staff_members as m', 'm.id', 's.staff_id')
+    .select(['s.id', 's.last_seen_at', 's.expires_at', 'm.id as staff_id', 'm.email', 'm.name', 'm.role', 'm.disabled_at'])
+    .where('s.id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: DbOrTrx, sessionId: string, at: string): Promise<void> {
+  await db.updateTable('staff_sessions').set({ last_seen_at: at }).where('id', '=', sessionId).execute();
+}
+
+export async function deleteSession(db: DbOrTrx, sessionId: string): Promise<void> {
+  await db.deleteFrom('staff_sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteSessionsOf(db: DbOrTrx, staffId: string): Promise<void> {
+  await db.deleteFrom('staff_sessions').where('staff_id', '=', staffId).execute();
+}
+
+/** Deletes one member's sessions past their absolute end or idle since `idleBefore` (done at each sign-in). */
+export async function deleteEndedSessionsOf(db: DbOrTrx, staffId: string, now: string, idleBefore: string): Promise<void> {
+  await db
+    .deleteFrom('staff_sessions')
+    .where('staff_id', '=', staffId)
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleBefore)]))
+    .execute();
+}
+
+export async function findSignInFailures(db: DbOrTrx, digest: string): Promise<StaffSignInFailureTable | undefined> {
+  return db.selectFrom('staff_sign_in_failures').selectAll().where('email_digest', '=', digest).executeTakeFirst();
+}
+
+/**
+ * Counts one failed sign-in in one statement (concurrent failures on any instance all count): a
+ * window older than `windowStartedBefore` starts over at 1. Returns the count in the window.
+ */
+export async function countSignInFailure(db: DbOrTrx, digest: string, now: string, windowStartedBefore: string): Promise<number> {
+  const row = await db
+    .insertInto('staff_sign_in_failures')
+    .values({ email_digest: digest, failures: 1, window_started_at: now, locked_until: null })
+    .onConflict((oc) =>
+      oc.column('email_digest').doUpdateSet((eb) => ({
+        failures: eb
+          .case()
+          .when('staff_sign_in_failures.window_started_at', '<=', windowStartedBefore)
+          .then(1)
+          .else(eb('staff_sign_in_failures.failures', '+', 1))
+          .end(),
+        window_started_at: eb
+          .case()
+          .when('staff_sign_in_failures.window_started_at', '<=', windowStartedBefore)
+          .then(now)
+          .else(eb.ref('staff_sign_in_failures.window_started_at'))
+          .end(),
+      })),
+    )
+    .returning('failures')
+    .executeTakeFirstOrThrow();
+  return row.failures;
+}
+
+/** Locks the email until `until` and starts its count over. */
+export async function lockSignIn(db: DbOrTrx, digest: string, until: string, now: string): Promise<void> {
+  await db
+    .updateTable('staff_sign_in_failures')
+    .set({ locked_until: until, failures: 0, window_started_at: now })
+    .where('email_digest', '=', digest)
+    .execute();
+}
+
+export async function clearSignInFailures(db: DbOrTrx, digest: string): Promise<void> {
+  await db.deleteFrom('staff_sign_in_failures').where('email_digest', '=', digest).execute();
+}

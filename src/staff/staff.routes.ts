@@ -1,0 +1,174 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { adminErrors, createErrors, operatorSecurity } from '../admin/admin.schemas.js';
+import type { AppContext } from '../context.js';
+import { AppError, unauthorized } from '../errors.js';
+import { SESSION_COOKIE } from '../http/admin-guard.js';
+import { operatorAudit } from '../http/audit-context.js';
+import { Envelope, errorRef } from '../http/schemas.js';
+import { CreateStaffBody, Session, SignInBody, StaffMember, StaffParams } from './staff.schemas.js';
+import {
+  createStaffMember,
+  disableStaffMember,
+  listStaffMembers,
+  SESSION_MAX_AGE_MS,
+  signIn,
+  signOut,
+  type StaffIdentity,
+} from './staff.service.js';
+
+const tags = ['Operator'];
+const security = operatorSecurity;
+
+/**
+ * Staff accounts (admins only) and console sessions (issue 10; docs/console.md). The session is a
+ * cookie: HttpOnly, SameSite=Strict, Path=/, and Secure in production.
+ */
+export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const sessionView = (staff: StaffIdentity) => ({
+    staff_id: staff.staffId,
+    email: staff.email,
+    name: staff.name,
+    role: staff.role,
+    idle_timeout_minutes: ctx.config.consoleIdleTimeoutMs / 60_000,
+  });
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.config.env === 'production',
+    path: '/',
+  } as const;
+  const clearCookie = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, cookieOptions);
+
+  return async (app) => {
+    app.post(
+      '/api/admin/staff',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Create a staff account',
+          description: 'Admins only. The password (at least 12 characters) is stored as a scrypt hash.',
+          body: CreateStaffBody,
+          response: {
+            200: Envelope(Type.Object({ staff_id: Type.String(), staff: StaffMember })),
+            ...createErrors('A staff member with this email'),
+          },
+        },
+      },
+      async (request) => {
+        const staff = await createStaffMember(ctx, request.body, operatorAudit(request));
+        return { success: true as const, data: { staff_id: staff.staff_id, staff }, message: 'Staff member created' };
+      },
+    );
+
+    app.get(
+      '/api/admin/staff',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List staff accounts',
+          response: { 200: Envelope(Type.Object({ staff: Type.Array(StaffMember) })), ...adminErrors },
+        },
+      },
+      async () => ({ success: true as const, data: { staff: await listStaffMembers(ctx) }, message: 'Staff' }),
+    );
+
+    app.post(
+      '/api/admin/staff/:staffId/disable',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Disable a staff account',
+          description: 'Admins only. The account can no longer sign in, and its sessions end at once.',
+          params: StaffParams,
+          response: { 200: Envelope(StaffMember), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await disableStaffMember(ctx, request.params.staffId, operatorAudit(request)),
+        message: 'Staff member disabled',
+      }),
+    );
+
+    app.post(
+      '/api/admin/session',
+      {
+        schema: {
+          tags,
+          summary: 'Sign in to the console',
+          description:
+            'Sets the session cookie. Five failed sign-ins for one email within 15 minutes lock it for 15 minutes (429); the answer never says whether the email has an account.',
+          body: SignInBody,
+          response: {
+            200: Envelope(Session),
+            400: errorRef('Validation error.'),
+            401: errorRef('Email or password is incorrect.'),
+            429: errorRef('Too many failed sign-ins for this email: `retry_after` and Retry-After say when to retry.'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const outcome = await signIn(ctx, request.body.email, request.body.password);
+        switch (outcome.kind) {
+          case 'locked':
+            reply.header('Retry-After', outcome.retryAfterSeconds);
+            throw new AppError(
+              'RATE_LIMIT_EXCEEDED',
+              429,
+              `Too many failed sign-ins for this email: try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes`,
+              undefined,
+              { retry_after: outcome.retryAfterSeconds },
+            );
+          case 'refused':
+            throw unauthorized('email or password is incorrect');
+          case 'signed_in':
+            request.log.info({ staffId: outcome.staff.staffId }, 'staff signed in');
+            reply.setCookie(SESSION_COOKIE, outcome.token, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
+            return { success: true as const, data: sessionView(outcome.staff), message: 'Signed in' };
+        }
+      },
+    );
+
+    app.get(
+      '/api/admin/session',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Who is signed in',
+          description: 'The console\u2019s staff member; with the operator token, 404 (no session).',
+          response: { 200: Envelope(Session), ...adminErrors },
+        },
+      },
+      async (request) => {
+        const operator = request.operator;
+        if (operator?.kind !== 'staff')
+          throw new AppError('NOT_FOUND', 404, 'No console session: this request used the operator token');
+        return { success: true as const, data: sessionView(operator.staff), message: 'Session' };
+      },
+    );
+
+    app.delete(
+      '/api/admin/session',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Sign out of the console',
+          response: { 200: Envelope(Type.Object({ signed_out: Type.Boolean() })), ...adminErrors },
+        },
+      },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await signOut(ctx, token);
+        clearCookie(reply);
+        return { success: true as const, data: { signed_out: true }, message: 'Signed out' };
+      },
+    );
+  };
+}

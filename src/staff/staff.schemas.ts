@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { STAFF_ROLES } from './staff.tables.js';
+
+export const StaffRoleSchema = Type.Union(
+  STAFF_ROLES.map((role) => Type.Literal(role)),
+  {
+    description:
+      '`admin`: everything, staff and API keys included. `pharmacist`: the order queue and its transitions, formularies, webhook deliveries and their retries; reads clinics, carriers and the audit trail.',
+  },
+);
+
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Compared without case.' });
+
+/** 12 characters at least; at most 256, so that hashing one costs bounded work. */
+const Password = Type.String({ minLength: 12, maxLength: 256, description: 'At least 12 characters.' });
+
+export const CreateStaffBody = Type.Object(
+  { email: Email, name: Text(200), role: StaffRoleSchema, password: Password },
+  { additionalProperties: false },
+);
+
+export const StaffMember = Type.Object(
+  {
+    staff_id: Uuid(),
+    email: Type.String(),
+    name: Type.String(),
+    role: StaffRoleSchema,
+    created_at: Timestamp,
+    disabled_at: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+
+export const StaffParams = Type.Object({ staffId: Uuid('The staff member\u2019s id.') });
+
+export const SignInBody = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+
+export const Session = Type.Object(
+  {
+    staff_id: Uuid(),
+    email: Type.String(),
+    name: Type.String(),
+    role: StaffRoleSchema,
+    idle_timeout_minutes: Type.Integer({ description: 'The session ends after this long without a request.' }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,189 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
+import type { ServiceContext } from '../context.js';
+import { constraintViolation } from '../db/constraints.js';
+import { conflict, notFound } from '../errors.js';
+import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './password.js';
+import * as repo from './staff.repository.js';
+import type { StaffMemberTable, StaffRole } from './staff.tables.js';
+
+/**
+ * Staff accounts and their console sessions (issue 10; docs/console.md). Sessions end after
+ * CONSOLE_IDLE_TIMEOUT_MINUTES without a request and 12 hours after sign-in in any case (HIPAA's
+ * automatic log-off, §164.312(a)(2)(iii)); disabling an account ends its sessions at once.
+ */
+
+/** A session's absolute lifetime, whatever the activity. */
+export const SESSION_MAX_AGE_MS = 12 * 60 * 60 * 1000;
+/** Failed sign-ins of one email within SIGN_IN_WINDOW_MS that lock it for SIGN_IN_LOCK_MS. */
+export const SIGN_IN_FAILURE_LIMIT = 5;
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+export const SIGN_IN_LOCK_MS = 15 * 60 * 1000;
+
+/** Who is signed in: what the guard, the role checks and the audit trail need. */
+export interface StaffIdentity {
+  readonly staffId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly role: StaffRole;
+}
+
+export interface StaffView {
+  staff_id: string;
+  email: string;
+  name: string;
+  role: StaffRole;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+const toView = (row: StaffMemberTable): StaffView => ({
+  staff_id: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  created_at: row.created_at,
+  disabled_at: row.disabled_at,
+});
+
+/** Emails are compared without case and surrounding spaces: one account per address. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+const digest = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+export async function createStaffMember(
+  ctx: ServiceContext,
+  input: { email: string; name: string; role: StaffRole; password: string },
+  audit: AuditContext | null,
+): Promise<StaffView> {
+  const row: StaffMemberTable = {
+    id: randomUUID(),
+    email: normalizeEmail(input.email),
+    name: input.name.trim(),
+    role: input.role,
+    password_hash: await hashPassword(input.password),
+    created_at: ctx.clock().toISOString(),
+    disabled_at: null,
+  };
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.insertStaffMember(trx, row);
+      if (audit) await recordChange(trx, row.created_at, audit, 'create', staffResource(row.id));
+    });
+  } catch (error) {
+    if (constraintViolation(error) === 'unique') {
+      throw conflict('A staff member with this email already exists', { email: 'is already the email of a staff member' });
+    }
+    throw error;
+  }
+  return toView(row);
+}
+
+export async function listStaffMembers(ctx: ServiceContext): Promise<StaffView[]> {
+  return (await repo.listStaffMembers(ctx.db)).map(toView);
+}
+
+/** Disables an account and ends its sessions, in one transaction. Disabling a disabled account changes nothing. */
+export async function disableStaffMember(ctx: ServiceContext, staffId: string, audit: AuditContext): Promise<StaffView> {
+  const at = ctx.clock().toISOString();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    if (await repo.markStaffDisabled(trx, staffId, at)) {
+      await repo.deleteSessionsOf(trx, staffId);
+      await recordChange(trx, at, audit, 'update', staffResource(staffId));
+    }
+    return repo.findStaffById(trx, staffId);
+  });
+  if (!row) throw notFound('Staff member not found');
+  return toView(row);
+}
+
+const staffResource = (id: string) => ({ type: 'staff_member' as const, id, clinicId: null });
+
+export type SignInOutcome =
+  | { kind: 'signed_in'; token: string; staff: StaffIdentity; expiresAt: Date }
+  /** Wrong email or password, or a disabled account: the answer does not say which. */
+  | { kind: 'refused' }
+  /** Too many failures for this email (existing or not): locked for `retryAfterSeconds`. */
+  | { kind: 'locked'; retryAfterSeconds: number };
+
+/**
+ * Checks an email and password. The password is hashed whether or not the account exists, and a
+ * lock counts failures per email whether or not it exists, so neither the time taken nor the
+ * answer tells an attacker which emails have accounts.
+ */
+export async function signIn(ctx: ServiceContext, email: string, password: string): Promise<SignInOutcome> {
+  const now = ctx.clock();
+  const iso = now.toISOString();
+  const normalized = normalizeEmail(email);
+  const emailDigest = digest(normalized);
+
+  const failures = await repo.findSignInFailures(ctx.db, emailDigest);
+  if (failures?.locked_until && failures.locked_until > iso) {
+    return {
+      kind: 'locked',
+      retryAfterSeconds: Math.max(1, Math.ceil((Date.parse(failures.locked_until) - now.getTime()) / 1000)),
+    };
+  }
+
+  const member = await repo.findStaffByEmail(ctx.db, normalized);
+  const matches = await verifyPassword(password, member?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
+  if (!member || !matches || member.disabled_at !== null) {
+    const windowStartedBefore = new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString();
+    const count = await repo.countSignInFailure(ctx.db, emailDigest, iso, windowStartedBefore);
+    if (count >= SIGN_IN_FAILURE_LIMIT) {
+      await repo.lockSignIn(ctx.db, emailDigest, new Date(now.getTime() + SIGN_IN_LOCK_MS).toISOString(), iso);
+    }
+    return { kind: 'refused' };
+  }
+
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.clearSignInFailures(trx, emailDigest);
+    await repo.deleteEndedSessionsOf(trx, member.id, iso, idleSince(ctx, now));
+    await repo.insertSession(trx, {
+      id: digest(token),
+      staff_id: member.id,
+      created_at: iso,
+      last_seen_at: iso,
+      expires_at: expiresAt.toISOString(),
+    });
+  });
+  return { kind: 'signed_in', token, staff: identityOf(member), expiresAt };
+}
+
+const identityOf = (row: Pick<StaffMemberTable, 'email' | 'name' | 'role'> & { id: string }): StaffIdentity => ({
+  staffId: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+});
+
+/** Sessions last seen at or before this instant have been idle past the timeout. */
+const idleSince = (ctx: ServiceContext, now: Date): string =>
+  new Date(now.getTime() - ctx.config.consoleIdleTimeoutMs).toISOString();
+
+/**
+ * The staff member a session token belongs to, or null when it is unknown, idle past the timeout,
+ * past its 12 hours, or its account is disabled (an ended session is deleted). A live session's
+ * idle timeout starts over.
+ */
+export async function staffOfSession(ctx: ServiceContext, token: string): Promise<StaffIdentity | null> {
+  const now = ctx.clock();
+  const sessionId = digest(token);
+  const session = await repo.findSessionWithStaff(ctx.db, sessionId);
+  if (!session) return null;
+  const ended =
+    session.disabled_at !== null || session.expires_at <= now.toISOString() || session.last_seen_at <= idleSince(ctx, now);
+  if (ended) {
+    await repo.deleteSession(ctx.db, sessionId);
+    return null;
+  }
+  await repo.touchSession(ctx.db, sessionId, now.toISOString());
+  return identityOf({ id: session.staff_id, email: session.email, name: session.name, role: session.role });
+}
+
+export async function signOut(ctx: ServiceContext, token: string): Promise<void> {
+  await repo.deleteSession(ctx.db, digest(token));
+}
