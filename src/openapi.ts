@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
+import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
 
 /** The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger. */
@@ -22,7 +23,8 @@ export function openApiDocument(config: Config): SwaggerOptions {
           'Every partner request carries `x-api-key`. Responses are `{success: true, data, message}`; errors are',
           '`{success: false, error: {message, code, details?, request_id}}`. Every response carries `X-Request-Id`;',
           'partner responses also carry the `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` headers.',
-          `Request bodies are JSON (\`Content-Type: application/json\`) of at most 1 MiB; unknown body fields are refused.`,
+          `Request bodies are JSON (\`Content-Type: application/json\`) of at most 1 MiB, nested at most ${MAX_JSON_DEPTH} deep, holding`,
+          `at most ${MAX_JSON_ENTRIES} array items and object fields in all; unknown body fields are refused.`,
           'Every partner POST takes an optional `Idempotency-Key` header: a retry with the same key and request within 24 hours',
           'answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
         ].join('\n'),

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { AppError } from '../errors.js';
+import { AppError, fieldError } from '../errors.js';
+import { jsonShapeProblem } from './json-shape.js';
 
 /**
  * JSON bodies: an empty body is no body (a partner sending the spec's required Content-Type on
- * a POST without a body is not refused), and prototype-poisoning keys (`__proto__`,
+ * a POST without a body is not refused), a body nested too deep or holding too many entries is
+ * refused before it is parsed (json-shape.ts), and prototype-poisoning keys (`__proto__`,
  * `constructor.prototype`) are refused rather than silently dropped.
  */
 export function registerJsonParser(app: FastifyInstance): void {
@@ -13,6 +15,11 @@ export function registerJsonParser(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    const problem = jsonShapeProblem(text);
+    if (problem) {
+      done(fieldError('body', problem), undefined);
       return;
     }
     try {

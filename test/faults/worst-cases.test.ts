@@ -1,0 +1,175 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectName } from '../../src/db/database.js';
+import {
+  databaseUrlOf,
+  FORWARDED_HTTPS,
+  killServerProcesses,
+  PRODUCTION_BEHIND_PROXY,
+  startServerProcess,
+  type ServerProcess,
+} from '../helpers/server-process.js';
+import { ADMIN_TOKEN } from '../helpers/test-app.js';
+import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
+import {
+  createWorstCaseFixture,
+  expectBoundedAnswer,
+  inputRoutesOf,
+  worstCasesOfRoute,
+  type InputRoute,
+  type RawAnswer,
+  type WorstCaseFixture,
+} from '../helpers/worst-case-routes.js';
+
+/**
+ * Bounded work for any input, timed (issue 9, item 1): every worst case of every partner and
+ * operator route that takes a body or a query string (test/helpers/worst-cases.ts: nothing in them
+ * is random, so every run sends the same bytes) goes over real HTTP to a production server process,
+ * on a SQLite file and on PostgreSQL, and is answered within 100 ms with under 16 KB; and while
+ * worst cases arrive back to back, another client is still served.
+ */
+
+/** Each case is sent this many times; its median time is the one asserted. */
+const TRIES = 5;
+const MEDIAN_LIMIT_MS = 100;
+/** A /healthz request of the bystander not answered within this is a failure (the unbounded validation held it 10 s). */
+const BYSTANDER_TIMEOUT_MS = 1_000;
+
+interface TimedAnswer extends RawAnswer {
+  /** From the moment the whole request was handed to the system to the last byte of the answer. */
+  ms: number;
+}
+
+/**
+ * One keep-alive connection's worth of requests to `baseUrl`, as the TLS proxy in front of a
+ * production server would send them (FORWARDED_HTTPS), each timed.
+ */
+function httpClient(baseUrl: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (
+    request: { method: string; url: string; headers: Record<string, string>; payload?: string },
+    timeoutMs = 30_000,
+  ) =>
+    new Promise<TimedAnswer>((resolve, reject) => {
+      let sentAt = 0;
+      const outgoing = http.request(
+        `${baseUrl}${request.url}`,
+        { method: request.method, agent, headers: { ...FORWARDED_HTTPS, ...request.headers }, timeout: timeoutMs },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              ms: performance.now() - sentAt,
+            }),
+          );
+          response.on('error', reject);
+        },
+      );
+      outgoing.on('finish', () => (sentAt = performance.now()));
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      outgoing.on('error', reject);
+      outgoing.end(request.payload);
+    });
+  return { send, close: () => agent.destroy() };
+}
+
+/** A database the server process opens itself: a SQLite file in a folder of its own, or a PostgreSQL schema. */
+async function processDatabase(dialect: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'postgres') {
+    const database = await createTestDatabase('postgres');
+    return { url: databaseUrlOf(database), drop: () => database.drop() };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-worst-'));
+  return { url: path.join(dir, 'fulfillment.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+afterAll(killServerProcesses);
+
+describe.each(DIALECTS)('worst cases against a server process on %s', (dialect) => {
+  let database: Awaited<ReturnType<typeof processDatabase>>;
+  let server: ServerProcess;
+  let client: ReturnType<typeof httpClient>;
+  let routes: InputRoute[];
+  let fixture: WorstCaseFixture;
+
+  beforeAll(async () => {
+    database = await processDatabase(dialect);
+    server = await startServerProcess({
+      ...PRODUCTION_BEHIND_PROXY,
+      ADMIN_TOKEN,
+      DATABASE_URL: database.url,
+      // The cases are thousands of requests from one key: rate limits are tested elsewhere.
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    });
+    client = httpClient(server.baseUrl);
+    const document = await client.send({ method: 'GET', url: '/openapi.json', headers: {} });
+    routes = inputRoutesOf(JSON.parse(document.body));
+    fixture = await createWorstCaseFixture((request) => client.send(request));
+  });
+  afterAll(async () => {
+    client.close();
+    await server.stop();
+    await database.drop();
+  });
+
+  it('when each worst case is sent 5 times, then its median answer takes under 100 ms, and every answer is small and bounded', async () => {
+    // The median, not every try: the issue's 100 ms is what the server's work costs, and one try
+    // can lose tens of milliseconds to things that are not that work (a garbage collection of the
+    // previous megabyte, in the server or in this test process, or the machine's other processes
+    // taking the core). The median of 5 ignores two such tries, and is still over 100 ms whenever
+    // the work itself is.
+    const slow: string[] = [];
+    let cases = 0;
+    for (const route of routes) {
+      for (const worstCase of worstCasesOfRoute(route, fixture)) {
+        const times: number[] = [];
+        for (let i = 0; i < TRIES; i++) {
+          const answer = await client.send(worstCase);
+          expectBoundedAnswer(worstCase, answer);
+          times.push(answer.ms);
+        }
+        if (median(times) >= MEDIAN_LIMIT_MS) slow.push(`${worstCase.name}: median ${median(times).toFixed(0)} ms`);
+        cases += 1;
+      }
+    }
+    expect(cases).toBeGreaterThan(routes.length);
+    expect(slow).toEqual([]);
+  });
+
+  it('when one client sends worst cases back to back, then every /healthz request of another client succeeds meanwhile, in time', async () => {
+    const bystander = httpClient(server.baseUrl);
+    const stop = new AbortController();
+    const answers: TimedAnswer[] = [];
+    const failures: string[] = [];
+    const checks = (async () => {
+      while (!stop.signal.aborted) {
+        await bystander
+          .send({ method: 'GET', url: '/healthz', headers: {} }, BYSTANDER_TIMEOUT_MS)
+          .then((answer) => answers.push(answer))
+          .catch((error: unknown) => failures.push(String(error)));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    try {
+      for (const route of routes) {
+        for (const worstCase of worstCasesOfRoute(route, fixture)) expectBoundedAnswer(worstCase, await client.send(worstCase));
+      }
+    } finally {
+      stop.abort();
+      await checks;
+      bystander.close();
+    }
+    expect(failures).toEqual([]);
+    expect(answers.length).toBeGreaterThan(10);
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+    expect(median(answers.map((answer) => answer.ms))).toBeLessThan(MEDIAN_LIMIT_MS);
+  });
+});

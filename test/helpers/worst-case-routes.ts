@@ -1,0 +1,224 @@
+import { expect } from 'vitest';
+import { MAX_DETAILS } from '../../src/http/validation.js';
+import { itemBody, medicationRequestBody, TEST_FORMULARY, type MedicationRequestSetup } from './factories.js';
+import { patientBody, practitionerBody } from './fixtures.js';
+import { ADMIN_TOKEN } from './test-app.js';
+import { worstCasesOf, type BaseRequest, type RouteInput, type SchemaNode, type WorstCase } from './worst-cases.js';
+
+/**
+ * The worst cases of every partner and operator route that takes a body or a query string, read
+ * from the OpenAPI document (so that a new route is covered as soon as it is registered), each
+ * route starting from a valid request of BASE_REQUESTS. Shared by the main suite (in-process, size
+ * and shape of every answer) and the fault suite (a real server, time of every answer).
+ */
+
+/** Every answer to a worst case is smaller than this (issue 9, item 1). */
+export const MAX_ANSWER_BYTES = 16 * 1024;
+
+export interface RawAnswer {
+  status: number;
+  body: string;
+}
+
+/** One request over some transport (`inject`, or HTTP to a server process); the answer as text. */
+export type SendRaw = (request: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+}) => Promise<RawAnswer>;
+
+/** What the base requests refer to: a clinic ready to order (key, formulary, practitioner, patient) and one order. */
+export interface WorstCaseFixture extends MedicationRequestSetup {
+  orderId: string;
+}
+
+export interface InputRoute extends RouteInput {
+  area: 'partner' | 'admin';
+}
+
+/** What is read of an OpenAPI operation. */
+interface Operation {
+  requestBody?: { content?: Record<string, { schema?: SchemaNode }> };
+  parameters?: { in: string; name: string; schema: SchemaNode }[];
+}
+
+/** The partner and operator routes of an OpenAPI document that take a JSON body or query parameters. */
+export function inputRoutesOf(document: { paths: Record<string, Record<string, Operation>> }): InputRoute[] {
+  const routes: InputRoute[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const area = path.startsWith('/api/external/') ? 'partner' : path.startsWith('/api/admin/') ? 'admin' : null;
+    if (!area) continue;
+    for (const [method, operation] of Object.entries(operations)) {
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+      if (!body && query.length === 0) continue;
+      routes.push({
+        key: `${method.toUpperCase()} ${path}`,
+        area,
+        ...(body ? { body } : {}),
+        ...(query.length > 0 ? { query: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])) } : {}),
+      });
+    }
+  }
+  return routes;
+}
+
+/** A webhook endpoint that does not exist: a valid id, and nothing is ever delivered anywhere. */
+const NO_WEBHOOK = '00000000-0000-4000-8000-000000000000';
+/** A target the server refuses (loopback): the body is valid, and no worst case registers a webhook. */
+const REFUSED_WEBHOOK_URL = 'http://127.0.0.1:9/worst-case';
+const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
+
+/**
+ * A valid request of every route that takes a body or query string, keyed `METHOD /openapi/path`.
+ * A route missing here fails the main suite's coverage test.
+ */
+export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest> = {
+  'POST /api/external/practitioner': (f) => post('/api/external/practitioner', practitionerBody(f.clinic.clinicId)),
+  'POST /api/external/patient': (f) =>
+    post('/api/external/patient', patientBody(f.clinic.clinicId, { practitioner_id: f.practitionerId, middle_name: 'May' })),
+  'GET /api/external/carriers/{carrierId}/services': (f) => get(`/api/external/carriers/fedex/services?patientId=${f.patientId}`),
+  'POST /api/external/medication-order': (f) =>
+    post('/api/external/medication-order', medicationRequestBody(f, { medication_requests: [itemBody({ notes: 'Keep cold' })] })),
+  'POST /api/external/refill-request': (f) => post('/api/external/refill-request', { medication_request_id: f.orderId }),
+  'POST /api/external/sandbox/medication-order/{id}/advance': (f) =>
+    post(`/api/external/sandbox/medication-order/${f.orderId}/advance`, { to: 'processing' }),
+  'POST /api/external/webhook': (f) =>
+    post('/api/external/webhook', { clinic_id: f.clinic.clinicId, webhook_url: REFUSED_WEBHOOK_URL }),
+  'GET /api/external/webhook': (f) => get(`/api/external/webhook?clinic_id=${f.clinic.clinicId}`),
+  'DELETE /api/external/webhook': (f) => ({
+    method: 'DELETE',
+    url: '/api/external/webhook',
+    body: { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK },
+  }),
+  'POST /api/external/webhook/test': (f) =>
+    post('/api/external/webhook/test', { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK }),
+  'POST /api/external/webhook/recover': (f) =>
+    post('/api/external/webhook/recover', { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK, since: anHourAgo() }),
+  'GET /api/admin/medication-requests': (f) =>
+    get(`/api/admin/medication-requests?status=pending&clinic_id=${f.clinic.clinicId}&limit=10`),
+  'POST /api/admin/medication-requests/{id}/status': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/status`, { status: 'processing', tracking_number: '1Z999AA10123456784' }),
+  'POST /api/admin/clinics': () => post('/api/admin/clinics', { name: 'Worst-case clinic', free_shipping: false }),
+  'PUT /api/admin/clinics/{clinicId}/shipping': (f) => ({
+    method: 'PUT',
+    url: `/api/admin/clinics/${f.clinic.clinicId}/shipping`,
+    body: { free_shipping: false },
+  }),
+  'POST /api/admin/clinics/{clinicId}/api-keys': (f) => post(`/api/admin/clinics/${f.clinic.clinicId}/api-keys`, {}),
+  'POST /api/admin/clinics/{clinicId}/medications': (f) =>
+    post(`/api/admin/clinics/${f.clinic.clinicId}/medications`, {
+      name: 'Tirzepatide',
+      strength: '2.5 mg/mL',
+      dosage_form: 'injection',
+    }),
+  'POST /api/admin/carriers': () => post('/api/admin/carriers', { id: 'worst_case_carrier', name: 'Worst-case carrier' }),
+  'POST /api/admin/carriers/{carrierId}/services': () =>
+    post('/api/admin/carriers/fedex/services', {
+      id: 'worst_case_service',
+      name: 'Worst case',
+      price: 100,
+      state_prices: { AK: 200 },
+    }),
+  'PUT /api/admin/carriers/{carrierId}/services/{serviceId}': () => ({
+    method: 'PUT',
+    url: '/api/admin/carriers/fedex/services/fedex_2day',
+    body: { name: 'FedEx 2Day®', price: 4595, state_prices: { AK: 7450, HI: 7450 } },
+  }),
+  'GET /api/admin/webhook-deliveries': (f) =>
+    get(
+      `/api/admin/webhook-deliveries?status=failed&clinic_id=${f.clinic.clinicId}&event_type=order.created&webhook_id=${NO_WEBHOOK}&limit=10`,
+    ),
+  'GET /api/admin/webhook-endpoints': (f) => get(`/api/admin/webhook-endpoints?clinic_id=${f.clinic.clinicId}&status=active`),
+  'POST /api/admin/webhook-endpoints/{id}/enable': () => ({
+    method: 'POST',
+    url: `/api/admin/webhook-endpoints/${NO_WEBHOOK}/enable?redeliver_failed=false`,
+  }),
+  'POST /api/admin/webhook-endpoints/{webhookId}/recover': () =>
+    post(`/api/admin/webhook-endpoints/${NO_WEBHOOK}/recover`, { since: anHourAgo() }),
+  'GET /api/admin/audit-events': (f) =>
+    get(`/api/admin/audit-events?resource_id=${f.patientId}&clinic_id=${f.clinic.clinicId}&action=create&limit=10`),
+};
+
+const post = (url: string, body: unknown): BaseRequest => ({ method: 'POST', url, body });
+const get = (url: string): BaseRequest => ({ method: 'GET', url });
+
+export type AddressedCase = WorstCase & { headers: Record<string, string> };
+
+/** The worst cases of `route`, one at a time, each with the headers of its area. */
+export function* worstCasesOfRoute(route: InputRoute, fixture: WorstCaseFixture): Generator<AddressedCase> {
+  const base = BASE_REQUESTS[route.key];
+  if (!base) throw new Error(`no base request for ${route.key}: add one to BASE_REQUESTS`);
+  for (const worstCase of worstCasesOf(route, base(fixture))) {
+    yield { ...worstCase, headers: headersOf(route.area, fixture, worstCase.payload !== undefined) };
+  }
+}
+
+function headersOf(area: InputRoute['area'], fixture: WorstCaseFixture, body: boolean): Record<string, string> {
+  return {
+    ...(area === 'partner'
+      ? { 'x-api-key': fixture.clinic.apiKey, accept: 'application/json' }
+      : { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
+}
+
+/**
+ * The clinic and records the base requests refer to, made as the operator and a partner make them
+ * (over `send`, on a server whose ADMIN_TOKEN is the tests' one).
+ */
+export async function createWorstCaseFixture(send: SendRaw): Promise<WorstCaseFixture> {
+  const call = async (area: InputRoute['area'], apiKey: string, method: string, url: string, body: unknown): Promise<any> => {
+    const headers = {
+      ...(area === 'partner' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${ADMIN_TOKEN}` }),
+      'content-type': 'application/json',
+    };
+    const answer = await send({ method, url, headers, payload: JSON.stringify(body) });
+    if (answer.status !== 200) throw new Error(`${method} ${url} failed with ${answer.status}: ${answer.body}`);
+    return JSON.parse(answer.body).data;
+  };
+  const clinicId: string = (await call('admin', '', 'POST', '/api/admin/clinics', { name: 'Worst-case partner' })).clinic_id;
+  await call('admin', '', 'POST', `/api/admin/clinics/${clinicId}/medications`, { name: TEST_FORMULARY[0] });
+  const key = await call('admin', '', 'POST', `/api/admin/clinics/${clinicId}/api-keys`, {});
+  const clinic = { clinicId, apiKey: key.api_key as string, apiKeyId: key.api_key_id as string };
+  const practitionerId: string = (
+    await call('partner', clinic.apiKey, 'POST', '/api/external/practitioner', practitionerBody(clinicId))
+  ).practitioner_id;
+  const patientId: string = (
+    await call(
+      'partner',
+      clinic.apiKey,
+      'POST',
+      '/api/external/patient',
+      patientBody(clinicId, { practitioner_id: practitionerId }),
+    )
+  ).patient_id;
+  const setup = { clinic, practitionerId, patientId };
+  const orderId: string = (
+    await call('partner', clinic.apiKey, 'POST', '/api/external/medication-order', medicationRequestBody(setup))
+  ).medication_request_id;
+  return { ...setup, orderId };
+}
+
+/**
+ * What every answer to a worst case is: never a 5xx; a 4xx unless the case may pass; under 16 KB;
+ * an error in the envelope naming at most MAX_DETAILS problems (the message counting the rest);
+ * the long input not repeated.
+ */
+export function expectBoundedAnswer(worstCase: WorstCase, answer: RawAnswer): void {
+  const label = worstCase.name;
+  expect(answer.status, label).toBeLessThan(500);
+  if (worstCase.refused) expect(answer.status, label).toBeGreaterThanOrEqual(400);
+  expect(Buffer.byteLength(answer.body), `${label}: answer size`).toBeLessThan(MAX_ANSWER_BYTES);
+  if (worstCase.echo) expect(answer.body.includes(worstCase.echo), `${label}: the answer repeats the input`).toBe(false);
+  if (answer.status < 400) return;
+  const { success, error } = JSON.parse(answer.body);
+  expect(success, label).toBe(false);
+  expect(error, label).toEqual(
+    expect.objectContaining({ code: expect.stringMatching(/^[A-Z_]+$/), request_id: expect.any(String) }),
+  );
+  const named = Object.keys(error.details ?? {}).length;
+  expect(named, `${label}: details`).toBeLessThanOrEqual(MAX_DETAILS);
+  if (/\(and \d+ more problems?\)$/.test(error.message)) expect(named, `${label}: details`).toBe(MAX_DETAILS);
+}
