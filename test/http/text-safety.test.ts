@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../src/db/keyset-page.js';
 import {
   createMedicationRequestSetup,
   itemBody,
@@ -112,6 +113,17 @@ describe.each(DIALECTS)('text fields on %s', (dialect) => {
       expect(reply.status).toBe(400);
       expect(reply.body.error.code).toBe('VALIDATION_ERROR');
       expect(Object.keys(reply.body.error.details ?? {})).toContain(target.field);
+    },
+  );
+
+  it.each(['/api/admin/medication-requests', '/api/admin/webhook-deliveries', '/api/admin/audit-events'])(
+    'when a cursor for %s is crafted to hold a NUL, then 400 names the cursor',
+    async (path) => {
+      // Its position reaches the database: it was a 500 on PostgreSQL and a page on SQLite.
+      const cursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000Z\u0000', id: '00000000-0000-4000-8000-000000000001' });
+      const reply = await app().t.admin.get(`${path}?cursor=${cursor}`);
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.details).toEqual({ cursor: expect.stringMatching(/^is not a cursor this API returned/) });
     },
   );
 
