@@ -20,11 +20,26 @@ export function encodeCursor(position: PagePosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
 }
 
-/** The position a cursor stands for; anything this API did not return is a 400 on `cursor`. */
+/** A position as rows store it: the time as `toISOString` writes it, and a UUID. */
+const STORED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ROW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The position a cursor stands for; anything this API did not return is a 400 on `cursor`. The
+ * position reaches the database, so it is checked for the shape rows store: a crafted cursor holding
+ * a NUL would otherwise be a 500 on PostgreSQL and a page on SQLite (issue 9, item 2).
+ */
 export function decodeCursor(cursor: string): PagePosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      STORED_TIME.test(value[0]) &&
+      ROW_ID.test(value[1])
+    ) {
       return { createdAt: value[0], id: value[1] };
     }
   } catch {

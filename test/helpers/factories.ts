@@ -9,7 +9,8 @@ import type { Reply, TestApp, TestClinic } from './test-app.js';
 /** The formulary every order test clinic starts with. */
 export const TEST_FORMULARY = ['Semaglutide', 'Tirzepatide', 'Progesterone', 'Gabapentin'];
 
-function expectOk(res: Reply, what: string): any {
+/** The answer's `data`; throws with the body unless the answer is a 200. */
+export function expectOk(res: Reply, what: string): any {
   if (res.status !== 200) throw new Error(`${what} failed with ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data;
 }

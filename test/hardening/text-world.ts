@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import {
+  advanceMedicationRequest,
+  createMedicationRequest,
+  createMedicationRequestSetup,
+  expectOk,
+  itemBody,
+  medicationRequestBody,
+  requestRefill,
+  type MedicationRequestSetup,
+} from '../helpers/factories.js';
+import { patientBody, practitionerBody } from '../helpers/fixtures.js';
+import type { TestApp, TestClinic } from '../helpers/test-app.js';
+import { registerEndpoint } from '../webhooks/support.js';
+
+/**
+ * What the text fuzz sends its values into, on one database: a clinic with a practitioner, a
+ * patient, orders, a refill, a webhook endpoint with deliveries, an operator's carrier, and a valid
+ * request for every partner and operator route with text fields (`BASES`), into which a fuzzed
+ * value is put one field at a time.
+ */
+export interface TextWorld {
+  t: TestApp;
+  setup: MedicationRequestSetup;
+  orderId: string;
+  refillId: string;
+  /** An endpoint of the setup's clinic at an address that refuses connections: test calls fail at once. */
+  webhookId: string;
+  /** A failed delivery of that endpoint (a test call's). */
+  deliveryId: string;
+  carrierId: string;
+  serviceId: string;
+  /** The second page of each operator list, as the API returned it. */
+  cursors: { orders: string; deliveries: string; audit: string };
+}
+
+/** A request as the fuzz sends it: path parameters and query values unencoded; the setup's key unless `apiKey` says. */
+export interface ApiRequest {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  apiKey?: string;
+}
+
+/** A valid request of a route; it may create what it changes (an order to cancel), so that every call finds the same state. */
+export type BaseRequest = (world: TextWorld) => Promise<ApiRequest> | ApiRequest;
+
+/** A closed port on this machine: a webhook sent there fails at once (connection refused). */
+const REFUSING_URL = 'http://127.0.0.1:9/hooks/orders';
+
+/** Builds a world through the partner and operator APIs (one per database; each fuzz call goes to every world). */
+export async function createTextWorld(t: TestApp): Promise<TextWorld> {
+  const setup = await createMedicationRequestSetup(t);
+  const { clinic } = setup;
+  const orderId = await createMedicationRequest(t, setup);
+  const shipped = await createMedicationRequest(t, setup);
+  await advanceMedicationRequest(t, clinic, shipped, 'shipped');
+  const refill = await requestRefill(t, clinic, shipped);
+  const { webhookId } = await registerEndpoint(t, clinic, REFUSING_URL);
+  const deliveryId = await failedDelivery(t, clinic, webhookId);
+  await failedDelivery(t, clinic, webhookId);
+  const carrierId = 'fuzz_carrier';
+  const serviceId = 'fuzz_ground';
+  expectOk(await t.admin.post('/api/admin/carriers', { id: carrierId, name: 'Fuzz Carrier' }), 'carrier');
+  const service = { id: serviceId, name: 'Fuzz Ground', price: 9.99 };
+  expectOk(await t.admin.post(`/api/admin/carriers/${carrierId}/services`, service), 'carrier service');
+  const secondPage = async (list: string) =>
+    expectOk(await t.admin.get(`/api/admin/${list}?clinic_id=${clinic.clinicId}&limit=1`), list).next_cursor as string;
+  const cursors = {
+    orders: await secondPage('medication-requests'),
+    deliveries: await secondPage('webhook-deliveries'),
+    audit: await secondPage('audit-events'),
+  };
+  return { t, setup, orderId, refillId: refill.refill_request_id, webhookId, deliveryId, carrierId, serviceId, cursors };
+}
+
+/** A webhook test call to the refusing endpoint: a failed delivery, answered at once. */
+async function failedDelivery(t: TestApp, clinic: TestClinic, webhookId: string): Promise<string> {
+  const reply = await t
+    .partner(clinic.apiKey)
+    .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
+  return expectOk(reply, 'webhook test call').delivery_id;
+}
+
+/** A clinic with a key of its own: for bases that would fill the setup's clinic up (10 webhook endpoints at most) or revoke its key. */
+const freshClinic = (world: TextWorld): Promise<TestClinic> => world.t.createClinic();
+
+/** Ids and names no earlier call used (carriers and medications are unique by them). */
+const unique = () => randomBytes(4).toString('hex');
+
+const anHourAgo = () => new Date(Date.now() - 60 * 60 * 1000).toISOString();
+
+/** A new order of the setup's clinic, moved on to `status`: for bases that change an order's status. */
+async function orderIn(world: TextWorld, status: 'pending' | 'processing' | 'shipped'): Promise<string> {
+  const id = await createMedicationRequest(world.t, world.setup);
+  if (status !== 'pending') await advanceMedicationRequest(world.t, world.setup.clinic, id, status);
+  return id;
+}
+
+/** Every partner and operator route with text fields, by `METHOD /url`, with a valid request. */
+export const BASES: Record<string, BaseRequest> = {
+  // Partner routes.
+  'POST /api/external/practitioner': (w) => ({ body: practitionerBody(w.setup.clinic.clinicId, { address_line_2: 'Suite 4' }) }),
+  'GET /api/external/practitioner/:practitionerId': (w) => ({ params: { practitionerId: w.setup.practitionerId } }),
+  'POST /api/external/patient': (w) => ({
+    body: patientBody(w.setup.clinic.clinicId, { practitioner_id: w.setup.practitionerId, middle_name: 'Brewster' }),
+  }),
+  'GET /api/external/patient/:patientId': (w) => ({ params: { patientId: w.setup.patientId } }),
+  'GET /api/external/carriers/:carrierId/services': (w) => ({
+    params: { carrierId: 'fedex' },
+    query: { patientId: w.setup.patientId },
+  }),
+  'POST /api/external/medication-order': (w) => ({
+    body: medicationRequestBody(w.setup, {
+      shipment_group_id: 'group-7',
+      medication_requests: [
+        itemBody({
+          unit_of_measure: 'mg',
+          flavor: 'mint',
+          notes: 'Keep refrigerated',
+          reason_for_compounding: 'Allergy to a dye',
+          reason_for_compounding_additional_context: 'Reacted to the commercial form',
+        }),
+      ],
+    }),
+  }),
+  'GET /api/external/medication-order/:id': (w) => ({ params: { id: w.orderId } }),
+  'POST /api/external/medication-order/:id/cancel': async (w) => ({ params: { id: await orderIn(w, 'pending') } }),
+  'POST /api/external/refill-request': async (w) => ({
+    body: { medication_request_id: await orderIn(w, 'shipped'), shipment_group_id: 'group-7' },
+  }),
+  'GET /api/external/refill-request/:id': (w) => ({ params: { id: w.refillId } }),
+  'POST /api/external/sandbox/medication-order/:id/advance': async (w) => ({
+    params: { id: await orderIn(w, 'pending') },
+    body: { to: 'processing' },
+  }),
+  'POST /api/external/webhook': async (w) => {
+    const clinic = await freshClinic(w);
+    return { apiKey: clinic.apiKey, body: { clinic_id: clinic.clinicId, webhook_url: 'https://partner.example.com/hooks' } };
+  },
+  'GET /api/external/webhook': (w) => ({ query: { clinic_id: w.setup.clinic.clinicId } }),
+  'DELETE /api/external/webhook': async (w) => {
+    const clinic = await freshClinic(w);
+    const { webhookId } = await registerEndpoint(w.t, clinic, REFUSING_URL);
+    return { apiKey: clinic.apiKey, body: { clinic_id: clinic.clinicId, webhook_id: webhookId } };
+  },
+  'POST /api/external/webhook/test': (w) => ({ body: { clinic_id: w.setup.clinic.clinicId, webhook_id: w.webhookId } }),
+  'POST /api/external/webhook/recover': (w) => ({
+    body: { clinic_id: w.setup.clinic.clinicId, webhook_id: w.webhookId, since: anHourAgo() },
+  }),
+
+  // Operator routes.
+  'GET /api/admin/medication-requests': (w) => ({
+    query: { status: 'pending', clinic_id: w.setup.clinic.clinicId, limit: '1', cursor: w.cursors.orders },
+  }),
+  'GET /api/admin/medication-requests/:id': (w) => ({ params: { id: w.orderId } }),
+  'POST /api/admin/medication-requests/:id/status': async (w) => ({
+    params: { id: await orderIn(w, 'processing') },
+    body: { status: 'shipped', tracking_number: '1Z999AA10123456784' },
+  }),
+  'POST /api/admin/clinics': () => ({ body: { name: 'Fuzz Clinic' } }),
+  'GET /api/admin/clinics/:clinicId': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
+  'PUT /api/admin/clinics/:clinicId/shipping': (w) => ({
+    params: { clinicId: w.setup.clinic.clinicId },
+    body: { free_shipping: false },
+  }),
+  'POST /api/admin/clinics/:clinicId/api-keys': (w) => ({
+    params: { clinicId: w.setup.clinic.clinicId },
+    body: { environment: 'development' },
+  }),
+  'GET /api/admin/clinics/:clinicId/api-keys': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
+  'DELETE /api/admin/api-keys/:apiKeyId': async (w) => ({ params: { apiKeyId: (await freshClinic(w)).apiKeyId } }),
+  'POST /api/admin/clinics/:clinicId/medications': (w) => ({
+    params: { clinicId: w.setup.clinic.clinicId },
+    body: { name: `Fuzzamycin ${unique()}`, strength: '2.5 mg/mL', dosage_form: 'injectable solution' },
+  }),
+  'GET /api/admin/clinics/:clinicId/medications': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
+  'DELETE /api/admin/clinics/:clinicId/medications/:medicationId': async (w) => {
+    const clinicId = w.setup.clinic.clinicId;
+    const added = await w.t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: `Fuzzamycin ${unique()}` });
+    const medication = expectOk(added, 'medication');
+    return { params: { clinicId, medicationId: medication.medication_id } };
+  },
+  'POST /api/admin/carriers': () => ({ body: { id: `fuzz_${unique()}`, name: 'Fuzz Express' } }),
+  'POST /api/admin/carriers/:carrierId/services': (w) => ({
+    params: { carrierId: w.carrierId },
+    body: { id: `fuzz_${unique()}`, name: 'Fuzz Overnight', price: 19.99, state_prices: { AK: 29.99 } },
+  }),
+  'PUT /api/admin/carriers/:carrierId/services/:serviceId': (w) => ({
+    params: { carrierId: w.carrierId, serviceId: w.serviceId },
+    body: { name: 'Fuzz Ground', state_prices: { HI: 24.99 } },
+  }),
+  'GET /api/admin/webhook-deliveries': (w) => ({
+    query: {
+      status: 'failed',
+      clinic_id: w.setup.clinic.clinicId,
+      event_type: 'webhook.test',
+      webhook_id: w.webhookId,
+      limit: '1',
+      cursor: w.cursors.deliveries,
+    },
+  }),
+  'GET /api/admin/webhook-deliveries/:id': (w) => ({ params: { id: w.deliveryId } }),
+  'POST /api/admin/webhook-deliveries/:id/retry': async (w) => ({
+    params: { id: await failedDelivery(w.t, w.setup.clinic, w.webhookId) },
+  }),
+  'GET /api/admin/webhook-endpoints': (w) => ({ query: { clinic_id: w.setup.clinic.clinicId, status: 'active' } }),
+  'POST /api/admin/webhook-endpoints/:id/enable': (w) => ({ params: { id: w.webhookId } }),
+  'POST /api/admin/webhook-endpoints/:webhookId/recover': (w) => ({
+    params: { webhookId: w.webhookId },
+    body: { since: anHourAgo() },
+  }),
+  'GET /api/admin/audit-events': (w) => ({
+    query: {
+      resource_id: w.orderId,
+      clinic_id: w.setup.clinic.clinicId,
+      action: 'create',
+      limit: '1',
+      cursor: w.cursors.audit,
+    },
+  }),
+};
