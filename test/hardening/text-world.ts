@@ -90,6 +90,20 @@ const unique = () => randomBytes(4).toString('hex');
 
 const anHourAgo = () => new Date(Date.now() - 60 * 60 * 1000).toISOString();
 
+const STAFF_PASSWORD = 'fuzz passphrase 2026';
+
+/** A new pharmacist account (its email and id): for bases that sign in or disable. */
+async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: string }> {
+  const email = `fuzz-${unique()}@pharmacy.example`;
+  const created = await world.t.admin.post('/api/admin/staff', {
+    email,
+    name: 'Fuzz Staff',
+    role: 'pharmacist',
+    password: STAFF_PASSWORD,
+  });
+  return { email, staffId: expectOk(created, 'staff member').staff_id };
+}
+
 /** A new order of the setup's clinic, moved on to `status`: for bases that change an order's status. */
 async function orderIn(world: TextWorld, status: 'pending' | 'processing' | 'shipped'): Promise<string> {
   const id = await createMedicationRequest(world.t, world.setup);
@@ -210,8 +224,14 @@ export const BASES: Record<string, BaseRequest> = {
     params: { webhookId: w.webhookId },
     body: { since: anHourAgo() },
   }),
+  'POST /api/admin/staff': () => ({
+    body: { email: `fuzz-${unique()}@pharmacy.example`, name: 'Fuzz Staff', role: 'pharmacist', password: STAFF_PASSWORD },
+  }),
+  'POST /api/admin/staff/:staffId/disable': async (w) => ({ params: { staffId: (await freshStaff(w)).staffId } }),
+  'POST /api/admin/session': async (w) => ({ body: { email: (await freshStaff(w)).email, password: STAFF_PASSWORD } }),
   'GET /api/admin/audit-events': (w) => ({
     query: {
+      actor_id: w.setup.clinic.apiKeyId,
       resource_id: w.orderId,
       clinic_id: w.setup.clinic.clinicId,
       action: 'create',

@@ -138,7 +138,18 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'POST /api/admin/webhook-endpoints/{webhookId}/recover': () =>
     post(`/api/admin/webhook-endpoints/${NO_WEBHOOK}/recover`, { since: anHourAgo() }),
   'GET /api/admin/audit-events': (f) =>
-    get(`/api/admin/audit-events?resource_id=${f.patientId}&clinic_id=${f.clinic.clinicId}&action=create&limit=10`),
+    get(
+      `/api/admin/audit-events?resource_id=${f.patientId}&clinic_id=${f.clinic.clinicId}&action=create&actor_id=${f.clinic.apiKeyId}&limit=10`,
+    ),
+  'POST /api/admin/staff': () =>
+    post('/api/admin/staff', {
+      email: 'worst@pharmacy.example',
+      name: 'Worst Case',
+      role: 'pharmacist',
+      password: 'worst case passphrase',
+    }),
+  'POST /api/admin/session': () =>
+    post('/api/admin/session', { email: 'nobody@pharmacy.example', password: 'not a passphrase of anyone' }),
 };
 
 const post = (url: string, body: unknown): BaseRequest => ({ method: 'POST', url, body });
