@@ -50,13 +50,9 @@ export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest
     requireOwnOrigin(request, { required: false });
     return;
   }
-  const now = ctx.clock().getTime();
-  const bucket = `admin-fail:${addressBucketOf(clientAddress(request))}`;
-  const failures = await ctx.rateLimitStore.hit(bucket, WINDOW_MS, now);
-  if (failures.count > OPERATOR_FAILURE_LIMIT) throw rejection(ctx, reply, failures, now);
-
+  const succeeded = await admitOperatorAttempt(ctx, request, reply);
   const operator = await authenticate(ctx, request);
-  await ctx.rateLimitStore.release(bucket, WINDOW_MS, now);
+  await succeeded();
   request.operator = operator;
 
   if (operator.kind === 'staff' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
@@ -65,6 +61,23 @@ export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest
   if (!roleMayCall(roleOf(operator), request.method, request.routeOptions.url ?? '')) {
     throw forbidden(`This action needs the admin role; you are signed in as ${roleOf(operator)}`);
   }
+}
+
+/**
+ * Counts one attempt of this client address as a failure, or refuses it (429) when the address has
+ * used up its failures for the minute; answers the function that takes the count back once the
+ * attempt proves right. The guard's credentials and the console's sign-in share the count.
+ */
+export async function admitOperatorAttempt(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<() => Promise<void>> {
+  const now = ctx.clock().getTime();
+  const bucket = `admin-fail:${addressBucketOf(clientAddress(request))}`;
+  const failures = await ctx.rateLimitStore.hit(bucket, WINDOW_MS, now);
+  if (failures.count > OPERATOR_FAILURE_LIMIT) throw rejection(ctx, reply, failures, now);
+  return () => ctx.rateLimitStore.release(bucket, WINDOW_MS, now);
 }
 
 async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Operator> {

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { adminErrors, createErrors, operatorSecurity } from '../admin/admin.schemas.js';
 import type { AppContext } from '../context.js';
 import { AppError, unauthorized } from '../errors.js';
-import { SESSION_COOKIE } from '../http/admin-guard.js';
+import { admitOperatorAttempt, SESSION_COOKIE } from '../http/admin-guard.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { Envelope, errorRef } from '../http/schemas.js';
 import { CreateStaffBody, Session, SignInBody, StaffMember, StaffParams } from './staff.schemas.js';
@@ -108,11 +108,15 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             200: Envelope(Session),
             400: errorRef('Validation error.'),
             401: errorRef('Email or password is incorrect.'),
-            429: errorRef('Too many failed sign-ins for this email: `retry_after` and Retry-After say when to retry.'),
+            429: errorRef(
+              'Too many failed sign-ins for this email (5 in 15 minutes), or failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry.',
+            ),
           },
         },
       },
       async (request, reply) => {
+        // Wrong passwords count against the address like wrong operator tokens (and cost a password hash each).
+        const succeeded = await admitOperatorAttempt(ctx, request, reply);
         const outcome = await signIn(ctx, request.body.email, request.body.password);
         switch (outcome.kind) {
           case 'locked':
@@ -127,6 +131,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           case 'refused':
             throw unauthorized('email or password is incorrect');
           case 'signed_in':
+            await succeeded();
             request.log.info({ staffId: outcome.staff.staffId }, 'staff signed in');
             reply.setCookie(SESSION_COOKIE, outcome.token, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
             return { success: true as const, data: sessionView(outcome.staff), message: 'Signed in' };

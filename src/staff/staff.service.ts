@@ -57,9 +57,12 @@ export async function createStaffMember(
   input: { email: string; name: string; role: StaffRole; password: string },
   audit: AuditContext | null,
 ): Promise<StaffView> {
+  const email = normalizeEmail(input.email);
+  // Before the (deliberately slow) password hash; the unique constraint still settles a race.
+  if (await repo.findStaffByEmail(ctx.db, email)) throw emailTaken();
   const row: StaffMemberTable = {
     id: randomUUID(),
-    email: normalizeEmail(input.email),
+    email,
     name: input.name.trim(),
     role: input.role,
     password_hash: await hashPassword(input.password),
@@ -72,13 +75,14 @@ export async function createStaffMember(
       if (audit) await recordChange(trx, row.created_at, audit, 'create', staffResource(row.id));
     });
   } catch (error) {
-    if (constraintViolation(error) === 'unique') {
-      throw conflict('A staff member with this email already exists', { email: 'is already the email of a staff member' });
-    }
+    if (constraintViolation(error) === 'unique') throw emailTaken();
     throw error;
   }
   return toView(row);
 }
+
+const emailTaken = () =>
+  conflict('A staff member with this email already exists', { email: 'is already the email of a staff member' });
 
 export async function listStaffMembers(ctx: ServiceContext): Promise<StaffView[]> {
   return (await repo.listStaffMembers(ctx.db)).map(toView);

@@ -184,6 +184,21 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
       expect((await signIn(email)).status).toBe(200);
     });
 
+    it('when one address fails more than 20 sign-ins in a minute, whatever the emails, then 429 before any password is checked', async () => {
+      const { email } = await createStaff('pharmacist');
+      const from = (address: string, to: string, password: string) =>
+        t.request('POST', '/api/admin/session', {
+          headers: { host: HOST, 'content-type': 'application/json' },
+          body: { email: to, password },
+          remoteAddress: address,
+        });
+      for (let i = 0; i < 20; i++) expect((await from('203.0.113.9', newEmail(), 'guessing passwords')).status).toBe(401);
+      const refused = await from('203.0.113.9', email, PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.message).toMatch(/failed operator authentications from this address/);
+      expect((await from('203.0.113.10', email, PASSWORD)).status).toBe(200);
+    });
+
     it('when a sign-in comes from another origin, then 403 and no session; without an Origin (a script), it is accepted', async () => {
       const { email } = await createStaff('pharmacist');
       const res = await signIn(email, PASSWORD, { origin: 'https://evil.example' });
