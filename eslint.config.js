@@ -60,6 +60,13 @@ export default tseslint.config(
     },
   },
   {
+    // The console (browser code, Preact) has its own TypeScript project: DOM types, JSX.
+    files: ['console/**/*.ts', 'console/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { project: ['./console/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
     // This file itself is plain JavaScript outside the TypeScript project.
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],

@@ -9,6 +9,7 @@ import { AppError } from './errors.js';
 import { guardAdminRequest } from './http/admin-guard.js';
 import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
+import { registerConsole } from './http/console.js';
 import { registerErrorHandler, sendError } from './http/error-handler.js';
 import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpectations } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -118,6 +119,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   await registerRoutes(app, ctx);
+  await registerConsole(app);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

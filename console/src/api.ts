@@ -1,0 +1,90 @@
+/**
+ * The operator API, called on this origin with the session cookie. Every failure becomes an
+ * ApiError carrying what the envelope said (message, code, field details) and the request id, which
+ * the pages show so that staff can quote it to whoever reads the server's logs.
+ */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly requestId: string | null,
+    readonly details: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Listener = () => void;
+const signedOutListeners = new Set<Listener>();
+
+/** Called whenever the API answers 401: the session has ended (idle, disabled, signed out elsewhere). */
+export function onSignedOut(listener: Listener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+interface Envelope<T> {
+  success: boolean;
+  data?: T;
+  message?: string;
+  error?: { message: string; code: string; request_id?: string; details?: Record<string, string> };
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiError('The server cannot be reached: check the connection and try again.', 0, 'NETWORK_ERROR', null);
+  }
+  const requestId = response.headers.get('x-request-id');
+  let envelope: Envelope<T> | null = null;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    envelope = null;
+  }
+  if (response.ok && envelope?.success) return envelope.data as T;
+  if (response.status === 401 && path !== '/api/admin/session') for (const listener of signedOutListeners) listener();
+  const error = envelope?.error;
+  throw new ApiError(
+    error?.message ?? `The server answered ${response.status} ${response.statusText}`,
+    response.status,
+    error?.code ?? 'HTTP_ERROR',
+    error?.request_id ?? requestId,
+    error?.details ?? {},
+  );
+}
+
+/** A query string from the filters that are set (empty values left out). */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A page of an operator list (keyset pagination). */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export type Role = 'admin' | 'pharmacist';
+
+export interface Session {
+  staff_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  idle_timeout_minutes: number;
+}

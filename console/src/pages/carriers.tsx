@@ -1,0 +1,3 @@
+export function CarriersPage() {
+  return <h1>Carriers</h1>;
+}

@@ -1,0 +1,19 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+/**
+ * The console (issue 10): built by `npm run build` into dist/console, which the server serves at
+ * /console. Everything it needs is in the bundle: no CDN, no font or script from elsewhere.
+ */
+export default defineConfig({
+  root: import.meta.dirname,
+  base: '/console/',
+  plugins: [preact()],
+  build: {
+    outDir: '../dist/console',
+    emptyOutDir: true,
+    // The CSP allows scripts and styles from this origin only: no inline module preload polyfill.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+  },
+});
