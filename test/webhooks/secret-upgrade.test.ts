@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { migrations } from '../../src/db/migrations/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRuntime, type Runtime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
@@ -84,6 +85,13 @@ describe.each(DIALECTS)('upgrading a database with plaintext webhook secrets on 
       );
       endpoints.push({ id: webhook_id, secret, path: hook });
       await sql`update webhook_endpoints set secret = ${secret} where id = ${webhook_id}`.execute(before.ctx.db);
+    }
+    // The migrations after 007 first (they are reversible), newest first, then 007's own change.
+    for (const name of Object.keys(migrations)
+      .filter((n) => n > '007_webhook_secret_encryption')
+      .reverse()) {
+      await migrations[name]?.down?.(before.ctx.db);
+      await sql`delete from kysely_migration where name = ${name}`.execute(before.ctx.db);
     }
     await sql`alter table webhook_endpoints drop column secret_key_id`.execute(before.ctx.db);
     await sql`delete from kysely_migration where name = '007_webhook_secret_encryption'`.execute(before.ctx.db);
