@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pharmacistRoutes } from '../../src/staff/operator-roles.js';
 import { SESSION_MAX_AGE_MS, SIGN_IN_LOCK_MS } from '../../src/staff/staff.service.js';
 import { createMedicationRequest, createMedicationRequestSetup } from '../helpers/factories.js';
-import { TestApp, type Reply } from '../helpers/test-app.js';
+import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
 
@@ -324,5 +324,44 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         expect.objectContaining({ action: 'transition', resource_type: 'medication_request', resource_id: orderId }),
       );
     });
+  });
+});
+
+describe.each(DIALECTS)('console sessions behind a TLS proxy, in production, on %s', (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect, env: { FULFILLMENT_ENV: 'production', TRUST_PROXY: '127.0.0.1' } });
+  });
+  afterAll(async () => t.close());
+
+  /** What the proxy forwards of a browser at https://console.example. */
+  const proxied = { host: '10.0.0.5:3000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'console.example' };
+
+  it('when the browser signs in through the proxy, then the cookie is Secure, and the origin the proxy forwarded is the console\u2019s own', async () => {
+    const email = 'proxied@pharmacy.example';
+    const created = await t.request('POST', '/api/admin/staff', {
+      headers: { ...proxied, authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: { email, name: 'Proxied', role: 'admin', password: PASSWORD },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+
+    const signIn = await t.request('POST', '/api/admin/session', {
+      headers: { ...proxied, origin: 'https://console.example', 'content-type': 'application/json' },
+      body: { email, password: PASSWORD },
+    });
+    expect(signIn.status).toBe(200);
+    const setCookie = String(signIn.headers['set-cookie']);
+    expect(setCookie).toMatch(/; Secure/);
+    const cookie = setCookie.split(';')[0] ?? '';
+
+    const change = (origin: string) =>
+      t.request('POST', '/api/admin/clinics', {
+        headers: { ...proxied, cookie, origin, 'content-type': 'application/json' },
+        body: { name: 'Through the proxy' },
+      });
+    expect((await change('https://console.example')).status).toBe(200);
+    expect((await change('http://console.example')).status).toBe(403);
+    expect((await change('https://10.0.0.5:3000')).status).toBe(403);
   });
 });
