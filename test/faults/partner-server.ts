@@ -36,7 +36,17 @@ export function dataOf(answer: Answer, what: string): any {
  */
 export async function createOrderingPartner(server: ServerProcess): Promise<MedicationRequestSetup> {
   const clinic = await createPartner(server);
-  const { clinicId, apiKey } = clinic;
+  return { clinic, ...(await prepareToOrder(server, clinic)) };
+}
+
+/**
+ * What a clinic needs before its first order, on `server`: the formulary's first medication (as the
+ * operator adds it), then a practitioner and a patient (as the partner creates them, with its key).
+ */
+export async function prepareToOrder(
+  server: Pick<ServerProcess, 'baseUrl'>,
+  { clinicId, apiKey }: { clinicId: string; apiKey: string },
+): Promise<{ practitionerId: string; patientId: string }> {
   dataOf(
     await call(server, 'POST', `/api/admin/clinics/${clinicId}/medications`, {
       operator: true,
@@ -55,5 +65,5 @@ export async function createOrderingPartner(server: ServerProcess): Promise<Medi
     }),
     'create patient',
   ).patient_id;
-  return { clinic, practitionerId, patientId };
+  return { practitionerId, patientId };
 }

@@ -75,11 +75,13 @@ export async function createMedicationRequestSetup(
   return { clinic, practitionerId, patientId };
 }
 
+/** What an order's body names: the clinic, its practitioner and its patient. */
+export type OrderParties = Pick<MedicationRequestSetup, 'practitionerId' | 'patientId'> & {
+  clinic: Pick<TestClinic, 'clinicId'>;
+};
+
 /** A valid POST /api/external/medication-order body for the setup, overridable field by field. */
-export function medicationRequestBody(
-  setup: MedicationRequestSetup,
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> {
+export function medicationRequestBody(setup: OrderParties, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     patient_id: setup.patientId,
     practitioner_id: setup.practitionerId,

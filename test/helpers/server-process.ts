@@ -23,10 +23,12 @@ const OWN_VARIABLES =
 let built: Promise<string> | undefined;
 
 /**
- * Compiles src/ once per content (the folder is named by a hash of every source file), so that
- * the suites of one run, and later runs on unchanged sources, share one build. Suites build in
- * parallel: each compiles into a folder of its own and renames it into place; a loser of that race
- * uses the winner's identical build.
+ * Compiles src/ and builds the console once per content (the folder is named by a hash of every
+ * source file of both), so that the suites of one run, and later runs on unchanged sources, share
+ * one build. The console lands in `console/` next to the compiled main.js, where the server looks
+ * for it (src/http/console.ts), as `npm run build` puts it in dist/. Suites build in parallel: each
+ * compiles into a folder of its own and renames it into place; a loser of that race uses the
+ * winner's identical build.
  */
 export function buildServer(): Promise<string> {
   built ??= (async () => {
@@ -34,8 +36,21 @@ export function buildServer(): Promise<string> {
     const main = path.join(target, 'main.js');
     if (existsSync(main)) return main;
     const scratch = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const run = (command: string, args: string[]) => promisify(execFile)(command, args, { cwd: ROOT });
     try {
-      await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', scratch], { cwd: ROOT });
+      await Promise.all([
+        run('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', scratch]),
+        run('npx', [
+          'vite',
+          'build',
+          '--config',
+          'console/vite.config.ts',
+          '--logLevel',
+          'warn',
+          '--outDir',
+          path.join(scratch, 'console'),
+        ]),
+      ]);
     } catch (error) {
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
       throw new Error(`the build failed:\n${stdout}\n${stderr}`);
@@ -46,6 +61,8 @@ export function buildServer(): Promise<string> {
       rmSync(scratch, { recursive: true, force: true });
     }
     if (!existsSync(main)) throw new Error(`the build did not produce ${main}`);
+    if (!existsSync(path.join(target, 'console', 'index.html')))
+      throw new Error(`the build did not produce the console in ${target}`);
     return main;
   })();
   return built;
@@ -53,7 +70,8 @@ export function buildServer(): Promise<string> {
 
 function sourceHash(): string {
   const hash = createHash('sha256');
-  for (const file of [...listFiles(path.join(ROOT, 'src')), path.join(ROOT, 'tsconfig.json')]) {
+  const sources = [...listFiles(path.join(ROOT, 'src')), ...listFiles(path.join(ROOT, 'console'))];
+  for (const file of [...sources, path.join(ROOT, 'tsconfig.json')]) {
     hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex').slice(0, 16);
@@ -61,6 +79,7 @@ function sourceHash(): string {
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir)
+    .filter((name) => name !== 'node_modules')
     .sort()
     .flatMap((name) => {
       const full = path.join(dir, name);
@@ -103,15 +122,22 @@ export interface ServerProcess {
 
 const running = new Set<ChildProcess>();
 
+/**
+ * The environment of a child: the runner's, without our own variables, plus `env`. Every child of
+ * one test file shares one data key (as instances of one deployment do), and none writes a
+ * development key file into the repository.
+ */
+function childEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
+  return { ...clean, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env };
+}
+
 /** Spawns the built server without waiting for it (a start expected to fail, or one to watch). */
 export async function spawnServerProcess(env: Record<string, string>): Promise<Omit<ServerProcess, 'baseUrl'>> {
   const main = await buildServer();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
-    // Every child of one test file shares one data key (as instances of one deployment do), and none
-    // writes a development key file into the repository.
-    env: { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env },
+    env: childEnvironment({ LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -136,6 +162,23 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<O
       return exited;
     },
   };
+}
+
+/**
+ * Runs the built operator command line (`npm run admin -- <args>`, as a deployment runs it) with
+ * `input` on its standard input; resolves with its JSON output, or rejects with what it printed.
+ */
+export async function runAdminCli(args: string[], options: { env: Record<string, string>; input?: string }): Promise<any> {
+  const cli = path.join(path.dirname(await buildServer()), 'cli', 'admin.js');
+  const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, env: childEnvironment(options.env) });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  child.stdin.end(options.input ?? '');
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${String(code)}:\n${out}\n${err}`);
+  return JSON.parse(out);
 }
 
 const BANNER = /on (https?:\/\/[^\s]+:(\d+))/;
