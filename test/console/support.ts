@@ -95,9 +95,20 @@ export async function navigate(page: Page, link: string, heading: string | RegEx
   await pageReady(page, heading);
 }
 
-/** Waits for the page's heading and for every "Loading …" to be gone. */
-export async function pageReady(page: Page, heading: string | RegExp): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+/** Waits for the page's heading (any, for a page named after its record) and for every "Loading …" to be gone. */
+export async function pageReady(page: Page, heading?: string | RegExp): Promise<void> {
+  await page.getByRole('heading', { level: 1, ...(heading === undefined ? {} : { name: heading }) }).waitFor();
+  await page.locator('.loading').first().waitFor({ state: 'detached' });
+}
+
+/** Finds an order in the queue by its id, as staff do with the id a clinic quotes, and opens it. */
+export async function openOrderFromQueue(page: Page, orderId: string): Promise<void> {
+  await navigate(page, 'Orders');
+  await page.getByLabel('Order id').fill(orderId);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const row = page.getByRole('row').filter({ hasText: orderId });
+  await row.getByRole('link').first().click();
+  await page.getByRole('region', { name: 'Status' }).waitFor();
   await page.locator('.loading').first().waitFor({ state: 'detached' });
 }
 

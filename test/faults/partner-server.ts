@@ -34,8 +34,11 @@ export function dataOf(answer: Answer, what: string): any {
  * A clinic provisioned as the operator does (a key, the formulary's first medication), then its
  * practitioner and patient as the partner creates them: ready for `medicationRequestBody`.
  */
-export async function createOrderingPartner(server: ServerProcess): Promise<MedicationRequestSetup> {
-  const clinic = await createPartner(server);
+export async function createOrderingPartner(
+  server: Pick<ServerProcess, 'baseUrl'>,
+  clinicName?: string,
+): Promise<MedicationRequestSetup> {
+  const clinic = await createPartner(server, clinicName);
   return { clinic, ...(await prepareToOrder(server, clinic)) };
 }
 
@@ -45,15 +48,23 @@ export async function createOrderingPartner(server: ServerProcess): Promise<Medi
  */
 export async function prepareToOrder(
   server: Pick<ServerProcess, 'baseUrl'>,
-  { clinicId, apiKey }: { clinicId: string; apiKey: string },
+  clinic: { clinicId: string; apiKey: string },
 ): Promise<{ practitionerId: string; patientId: string }> {
   dataOf(
-    await call(server, 'POST', `/api/admin/clinics/${clinicId}/medications`, {
+    await call(server, 'POST', `/api/admin/clinics/${clinic.clinicId}/medications`, {
       operator: true,
       body: { name: TEST_FORMULARY[0] },
     }),
     'add medication',
   );
+  return createPractitionerAndPatient(server, clinic);
+}
+
+/** A practitioner and a patient of the clinic, as the partner creates them with its key. */
+export async function createPractitionerAndPatient(
+  server: Pick<ServerProcess, 'baseUrl'>,
+  { clinicId, apiKey }: { clinicId: string; apiKey: string },
+): Promise<{ practitionerId: string; patientId: string }> {
   const practitionerId: string = dataOf(
     await call(server, 'POST', '/api/external/practitioner', { apiKey, body: practitionerBody(clinicId) }),
     'create practitioner',

@@ -43,8 +43,9 @@ export async function call(
 /** A new clinic and a key of the server's environment, through the operator API of `server`. */
 export async function createPartner(
   server: Pick<ServerProcess, 'baseUrl'>,
+  name = 'Instance Clinic',
 ): Promise<{ clinicId: string; apiKey: string; apiKeyId: string }> {
-  const clinic = await call(server, 'POST', '/api/admin/clinics', { operator: true, body: { name: 'Instance Clinic' } });
+  const clinic = await call(server, 'POST', '/api/admin/clinics', { operator: true, body: { name } });
   if (clinic.status !== 200) throw new Error(`clinic not created: ${JSON.stringify(clinic.body)}`);
   const clinicId: string = clinic.body.data.clinic_id;
   const key = await call(server, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, {

@@ -1,0 +1,114 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemBody } from '../helpers/factories.js';
+import { killServerProcesses } from '../helpers/server-process.js';
+import { createOrderingPartner, createPractitionerAndPatient } from '../faults/partner-server.js';
+import {
+  FIRST_ADMIN,
+  launchChromium,
+  navigate,
+  openOrderFromQueue,
+  openPage,
+  pageReady,
+  partnerOrder,
+  placeOrder,
+  screenshot,
+  signIn,
+  startConsoleServer,
+  type ConsoleServer,
+} from './support.js';
+
+const CLINIC = 'Riverside Family Clinic';
+/** Not in any other test's formulary: an order of it proves the console's Add medication took. */
+const MEDICATION = 'Tirzepatide';
+const TRACKING_NUMBER = '1Z999AA10123456784';
+
+describe('the order queue: from a clinic onboarded in the console to a delivered order', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startConsoleServer(), launchChromium()]);
+    page = await openPage(browser, server);
+    await signIn(page, FIRST_ADMIN);
+  });
+  afterAll(async () => {
+    await browser.close();
+    await killServerProcesses();
+    await server.database.drop();
+  });
+
+  const statusPanel = () => page.getByRole('region', { name: 'Status' });
+  const action = (name: string) => statusPanel().getByRole('button', { name, exact: true });
+
+  it('when a clinic is onboarded in the console and its key orders, then staff ship the order and the partner sees the tracking number', async () => {
+    // Onboarding: the clinic, its key (shown once), its formulary.
+    await navigate(page, 'Clinics');
+    await page.getByRole('button', { name: 'New clinic' }).click();
+    const newClinic = page.getByRole('form', { name: 'New clinic' });
+    await newClinic.getByLabel('Name').fill(CLINIC);
+    await newClinic.getByRole('button', { name: 'Create clinic' }).click();
+    await pageReady(page, CLINIC);
+    const clinicId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    await page.getByRole('button', { name: 'Issue API key' }).click();
+    const apiKey = await page.getByLabel('API key').inputValue();
+    expect(apiKey).toMatch(/^dev_/);
+    const addMedication = page.getByRole('form', { name: 'Add medication' });
+    await addMedication.getByLabel('Name').fill(MEDICATION);
+    await addMedication.getByRole('button', { name: 'Add medication' }).click();
+    await page.getByRole('cell', { name: MEDICATION, exact: true }).waitFor();
+    await screenshot(page, 'clinic');
+
+    // The clinic's system, with the key it was given: a practitioner, a patient, an order.
+    const parties = await createPractitionerAndPatient(server, { clinicId, apiKey });
+    const orderId = await placeOrder(
+      server,
+      apiKey,
+      { clinic: { clinicId }, ...parties },
+      {
+        medication_requests: [itemBody({ medication: MEDICATION })],
+      },
+    );
+
+    // The pharmacy finds it in the queue and works it.
+    await openOrderFromQueue(page, orderId);
+    expect(await page.getByText('Grace Hopper').first().isVisible()).toBe(true);
+    expect(await page.getByText('2 Elm St').first().isVisible()).toBe(true);
+    expect(await statusPanel().textContent()).toContain('pending');
+
+    await action('Start processing').click();
+    await action('Mark shipped').waitFor();
+    expect(await action('Start processing').count()).toBe(0);
+    expect(await statusPanel().textContent()).toContain('processing');
+
+    await statusPanel().getByLabel('Tracking number').fill(TRACKING_NUMBER);
+    await action('Mark shipped').click();
+    await action('Mark delivered').waitFor();
+    expect(await statusPanel().textContent()).toContain('shipped');
+    expect(await page.getByText(TRACKING_NUMBER).first().isVisible()).toBe(true);
+    await screenshot(page, 'order-shipped');
+
+    expect(await partnerOrder(server, apiKey, orderId)).toMatchObject({ status: 'shipped', tracking_number: TRACKING_NUMBER });
+
+    await action('Mark delivered').click();
+    await statusPanel().getByText('delivered').first().waitFor();
+    expect(await statusPanel().getByRole('button').count()).toBe(0);
+    expect(await partnerOrder(server, apiKey, orderId)).toMatchObject({ status: 'delivered' });
+  });
+
+  it('when staff cancel an order and confirm, then it is cancelled and the partner sees it so', async () => {
+    const partner = await createOrderingPartner(server);
+    const orderId = await placeOrder(server, partner.clinic.apiKey, partner);
+    await openOrderFromQueue(page, orderId);
+
+    await action('Cancel order').click();
+    const confirmation = page.getByRole('group', { name: /cancel this order/i });
+    await confirmation.getByRole('button', { name: 'Confirm cancellation' }).click();
+
+    await statusPanel().getByText('cancelled').first().waitFor();
+    expect(await action('Cancel order').count()).toBe(0);
+    expect(await action('Start processing').count()).toBe(0);
+    expect(await partnerOrder(server, partner.clinic.apiKey, orderId)).toMatchObject({ status: 'cancelled' });
+  });
+});
