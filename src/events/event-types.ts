@@ -5,3 +5,6 @@
 export const EVENT_TYPES = ['order.created', 'order.fulfilled', 'order.delivered', 'order.cancelled', 'refill.ready'] as const;
 
 export type OutboxEventType = (typeof EVENT_TYPES)[number];
+
+/** The event type of a partner's test call (`POST /api/external/webhook/test`): in the delivery log, never in the outbox. */
+export const TEST_EVENT_TYPE = 'webhook.test';

@@ -4,12 +4,12 @@ import { recordChange } from '../audit/audit.service.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { Trx } from '../db/database.js';
 import { conflict, fieldError, notFound } from '../errors.js';
+import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { withOutbox } from '../events/outbox.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import * as deliveries from './delivery.repository.js';
 import * as repo from './webhook.repository.js';
 import type { RecoveredView, RecoverWebhookBody } from './webhook.schemas.js';
-import { TEST_EVENT_TYPE } from './webhook.service.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
 
 /**

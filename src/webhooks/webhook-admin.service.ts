@@ -13,6 +13,7 @@ import type {
   DeliveryListQuery,
   DeliveryView,
   EnabledEndpointView,
+  OperatorEndpointPageView,
   OperatorEndpointQuery,
   OperatorEndpointView,
 } from './webhook.schemas.js';
@@ -97,18 +98,31 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string,
   });
 }
 
-/** Live endpoints of every clinic, or of one; each one listed is audited as read. */
+/**
+ * A page of live endpoints of every clinic, or of one, newest first; `next_cursor` continues after
+ * the last one. Each one listed is audited as read.
+ */
 export async function listEndpoints(
   ctx: AuditedReadContext,
   filter: OperatorEndpointQuery,
   audit: AuditContext,
-): Promise<OperatorEndpointView[]> {
-  const rows = await repo.listEndpointsForOperator(ctx.db, { clinicId: filter.clinic_id, status: filter.status });
+): Promise<OperatorEndpointPageView> {
+  const limit = filter.limit ?? 50;
+  const rows = await repo.listEndpointsForOperator(
+    ctx.db,
+    {
+      clinicId: filter.clinic_id,
+      status: filter.status,
+      before: filter.cursor === undefined ? undefined : decodeCursor(filter.cursor),
+    },
+    limit + 1,
+  );
+  const { items, next_cursor } = toPage(rows, limit, (listed) => listed.map(toOperatorEndpoint));
   ctx.audit.recordReads(
     audit,
-    rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
+    items.map((endpoint) => ({ type: 'webhook_endpoint', id: endpoint.webhook_id, clinicId: endpoint.clinic_id })),
   );
-  return rows.map(toOperatorEndpoint);
+  return { endpoints: items, next_cursor };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
@@ -11,7 +10,7 @@ import {
   EnabledEndpoint,
   EnableEndpointQuery,
   EndpointIdParams,
-  OperatorEndpoint,
+  OperatorEndpointPage,
   OperatorEndpointQuery,
   RecoverEndpointBody,
   RecoverEndpointParams,
@@ -94,17 +93,15 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           summary: 'List webhook endpoints and their state',
-          description: 'Live (not deleted) endpoints of every clinic, or of one; never their secrets.',
+          description:
+            'Live (not deleted) endpoints of every clinic, or of one, newest first; never their secrets. Pass `next_cursor` as `cursor` for the next page.',
           querystring: OperatorEndpointQuery,
-          response: {
-            200: Envelope(Type.Object({ endpoints: Type.Array(OperatorEndpoint) }, { additionalProperties: false })),
-            ...adminErrors,
-          },
+          response: { 200: Envelope(OperatorEndpointPage), ...adminErrors },
         },
       },
       async (request) => ({
         success: true as const,
-        data: { endpoints: await listEndpoints(ctx, request.query, operatorAudit(request)) },
+        data: await listEndpoints(ctx, request.query, operatorAudit(request)),
         message: 'Webhook endpoints',
       }),
     );

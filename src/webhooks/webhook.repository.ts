@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { StoredSecret } from './endpoint-secret.js';
 import type { EndpointStatus, WebhookEndpointTable } from './webhook.tables.js';
 
@@ -84,15 +85,20 @@ export async function findEndpointById(db: DbOrTrx, endpointId: string): Promise
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
 }
 
-/** Operator: live endpoints of every clinic, or of one, optionally in one state (unscoped on purpose). */
+/**
+ * Operator: a page of live endpoints of every clinic, or of one, optionally in one state, newest
+ * first (keyset on (created_at, id)); unscoped on purpose.
+ */
 export async function listEndpointsForOperator(
   db: DbOrTrx,
-  filter: { clinicId?: string | undefined; status?: EndpointStatus | undefined },
+  filter: { clinicId?: string | undefined; status?: EndpointStatus | undefined; before?: PagePosition | undefined },
+  limit: number,
 ): Promise<WebhookEndpointTable[]> {
   let query = db.selectFrom('webhook_endpoints').selectAll().where('deleted_at', 'is', null);
   if (filter.clinicId) query = query.where('clinic_id', '=', filter.clinicId);
   if (filter.status) query = query.where('status', '=', filter.status);
-  return query.orderBy('created_at').orderBy('id').limit(1000).execute();
+  if (filter.before) query = query.where(olderThan({ createdAt: 'created_at', id: 'id' }, filter.before));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** Worker: the active endpoints of the given clinics, for fan-out (unscoped on purpose). */

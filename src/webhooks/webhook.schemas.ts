@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Uuid } from '../http/schemas.js';
+import { Nullable, PageQuery, Uuid } from '../http/schemas.js';
 import { MAX_URL_LENGTH } from './url-safety.js';
 
 const WebhookUrl = Type.String({
@@ -200,10 +200,18 @@ export const OperatorEndpointQuery = Type.Object(
   {
     clinic_id: Type.Optional(Uuid()),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+    ...PageQuery,
   },
   { additionalProperties: false },
 );
 export type OperatorEndpointQuery = Static<typeof OperatorEndpointQuery>;
+
+/** A page of endpoints: `endpoints` (the name this list had before it paged) and the cursor of the next page. */
+export const OperatorEndpointPage = Type.Object(
+  { endpoints: Type.Array(OperatorEndpoint), next_cursor: Nullable(Type.String()) },
+  { additionalProperties: false },
+);
+export type OperatorEndpointPageView = Static<typeof OperatorEndpointPage>;
 
 export const RecoverEndpointParams = Type.Object({ webhookId: Uuid() });
 

@@ -5,6 +5,7 @@ import type { AuditedReadContext, KeyringContext, ServiceContext } from '../cont
 import type { AuditContext } from '../audit/audit-actor.js';
 import { recordChange } from '../audit/audit.service.js';
 import { constraintViolation } from '../db/constraints.js';
+import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { isoNow } from '../clock.js';
 import { fieldError, notFound, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
@@ -20,7 +21,6 @@ import type { WebhookEndpointTable } from './webhook.tables.js';
 
 /** Endpoints a clinic may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_CLINIC = 10;
-export const TEST_EVENT_TYPE = 'webhook.test';
 
 /**
  * Registers an endpoint for the clinic and returns its signing secret, which is shown only here.

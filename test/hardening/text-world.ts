@@ -31,7 +31,7 @@ export interface TextWorld {
   carrierId: string;
   serviceId: string;
   /** The second page of each operator list, as the API returned it. */
-  cursors: { orders: string; deliveries: string; audit: string };
+  cursors: { orders: string; deliveries: string; endpoints: string; audit: string };
 }
 
 /** A request as the fuzz sends it: path parameters and query values unencoded; the setup's key unless `apiKey` says. */
@@ -57,6 +57,8 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
   await advanceMedicationRequest(t, clinic, shipped, 'shipped');
   const refill = await requestRefill(t, clinic, shipped);
   const { webhookId } = await registerEndpoint(t, clinic, REFUSING_URL);
+  // A second endpoint, so that the endpoint list has a second page.
+  await registerEndpoint(t, clinic, `${REFUSING_URL}/second`);
   const deliveryId = await failedDelivery(t, clinic, webhookId);
   await failedDelivery(t, clinic, webhookId);
   const carrierId = 'fuzz_carrier';
@@ -69,6 +71,7 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
   const cursors = {
     orders: await secondPage('medication-requests'),
     deliveries: await secondPage('webhook-deliveries'),
+    endpoints: await secondPage('webhook-endpoints'),
     audit: await secondPage('audit-events'),
   };
   return { t, setup, orderId, refillId: refill.refill_request_id, webhookId, deliveryId, carrierId, serviceId, cursors };
@@ -218,7 +221,9 @@ export const BASES: Record<string, BaseRequest> = {
   'POST /api/admin/webhook-deliveries/:id/retry': async (w) => ({
     params: { id: await failedDelivery(w.t, w.setup.clinic, w.webhookId) },
   }),
-  'GET /api/admin/webhook-endpoints': (w) => ({ query: { clinic_id: w.setup.clinic.clinicId, status: 'active' } }),
+  'GET /api/admin/webhook-endpoints': (w) => ({
+    query: { clinic_id: w.setup.clinic.clinicId, status: 'active', limit: '1', cursor: w.cursors.endpoints },
+  }),
   'POST /api/admin/webhook-endpoints/:id/enable': (w) => ({ params: { id: w.webhookId } }),
   'POST /api/admin/webhook-endpoints/:webhookId/recover': (w) => ({
     params: { webhookId: w.webhookId },

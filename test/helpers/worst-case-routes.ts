@@ -130,7 +130,8 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     get(
       `/api/admin/webhook-deliveries?status=failed&clinic_id=${f.clinic.clinicId}&event_type=order.created&webhook_id=${NO_WEBHOOK}&limit=10`,
     ),
-  'GET /api/admin/webhook-endpoints': (f) => get(`/api/admin/webhook-endpoints?clinic_id=${f.clinic.clinicId}&status=active`),
+  'GET /api/admin/webhook-endpoints': (f) =>
+    get(`/api/admin/webhook-endpoints?clinic_id=${f.clinic.clinicId}&status=active&limit=10`),
   'POST /api/admin/webhook-endpoints/{id}/enable': () => ({
     method: 'POST',
     url: `/api/admin/webhook-endpoints/${NO_WEBHOOK}/enable?redeliver_failed=false`,

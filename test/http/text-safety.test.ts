@@ -65,16 +65,18 @@ describe.each(DIALECTS)('text fields on %s', (dialect) => {
     },
   );
 
-  it.each(['/api/admin/medication-requests', '/api/admin/webhook-deliveries', '/api/admin/audit-events'])(
-    'when a cursor for %s is crafted to hold a NUL, then 400 names the cursor',
-    async (path) => {
-      // Its position reaches the database: it was a 500 on PostgreSQL and a page on SQLite.
-      const cursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000Z\u0000', id: '00000000-0000-4000-8000-000000000001' });
-      const reply = await world().t.admin.get(`${path}?cursor=${cursor}`);
-      expect(reply.status).toBe(400);
-      expect(reply.body.error.details).toEqual({ cursor: expect.stringMatching(/^is not a cursor this API returned/) });
-    },
-  );
+  it.each([
+    '/api/admin/medication-requests',
+    '/api/admin/webhook-deliveries',
+    '/api/admin/webhook-endpoints',
+    '/api/admin/audit-events',
+  ])('when a cursor for %s is crafted to hold a NUL, then 400 names the cursor', async (path) => {
+    // Its position reaches the database: it was a 500 on PostgreSQL and a page on SQLite.
+    const cursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000Z\u0000', id: '00000000-0000-4000-8000-000000000001' });
+    const reply = await world().t.admin.get(`${path}?cursor=${cursor}`);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.details).toEqual({ cursor: expect.stringMatching(/^is not a cursor this API returned/) });
+  });
 
   it.each([
     ['another C0 control (BEL)', 'Ab\u0007cd'],

@@ -95,6 +95,32 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     expect(badStatus.status).toBe(400);
   });
 
+  it('when endpoints are listed, then they come newest first, filtered, a page at a time with a cursor', async () => {
+    const clinic = await t.createClinic();
+    const other = await t.createClinic();
+    const ids: string[] = [];
+    for (const path of ['a', 'b', 'c']) {
+      ids.push((await registerEndpoint(t, clinic, `https://partner.example.com/${path}`)).webhookId);
+      time.advance(1000);
+    }
+    await registerEndpoint(t, other, 'https://partner.example.com/d');
+
+    const page1 = await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=active&limit=2`);
+    expect(page1.status).toBe(200);
+    expect(page1.body.data.endpoints.map((e: any) => e.webhook_id)).toEqual([ids[2], ids[1]]);
+    const page2 = await t.admin.get(
+      `/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=active&limit=2&cursor=${page1.body.data.next_cursor}`,
+    );
+    expect(page2.body.data).toEqual({ endpoints: [expect.objectContaining({ webhook_id: ids[0] })], next_cursor: null });
+    const disabled = await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=disabled`);
+    expect(disabled.body.data).toEqual({ endpoints: [], next_cursor: null });
+
+    const badCursor = await t.admin.get('/api/admin/webhook-endpoints?cursor=garbage');
+    expect(badCursor.status).toBe(400);
+    expect(Object.keys(badCursor.body.error.details)).toEqual(['cursor']);
+    expect((await t.admin.get('/api/admin/webhook-endpoints?limit=101')).status).toBe(400);
+  });
+
   it('when the operator has no token, then the delivery log answers 401', async () => {
     const res = await t.request('GET', '/api/admin/webhook-deliveries');
     expect(res.status).toBe(401);

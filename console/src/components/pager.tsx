@@ -17,9 +17,18 @@ export function usePager(resetKey: string) {
   };
 }
 
-export function Pager({ pager, nextCursor }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined }) {
+/** `label` names the navigation landmark: give each pager of a page with several its own (e.g. "Pages of deliveries"). */
+export function Pager({
+  pager,
+  nextCursor,
+  label = 'Pages',
+}: {
+  pager: ReturnType<typeof usePager>;
+  nextCursor: string | null | undefined;
+  label?: string;
+}) {
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={label}>
       <button type="button" onClick={pager.previous} disabled={pager.page <= 1}>
         Previous page
       </button>

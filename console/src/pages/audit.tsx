@@ -1,3 +1,184 @@
+import { useEffect, useState } from 'preact/hooks';
+import { AUDIT_ACTIONS, type AuditAction, type AuditResourceType } from '../../../src/audit/audit-vocabulary';
+import { api, query, type Page } from '../api';
+import { ClinicName, ClinicSelect, useClinics } from '../components/clinics';
+import { Empty, ErrorMessage, Loading, Time } from '../components/feedback';
+import { Pager, usePager } from '../components/pager';
+import { useResource } from '../components/use-resource';
+import { useUrlFilters } from '../components/url-filters';
+import { useSession } from '../session';
+
+/** The operator API's shape (src/audit/audit.schemas.ts). */
+interface AuditEvent {
+  audit_event_id: string;
+  at: string;
+  actor:
+    | { type: 'partner'; api_key_id: string; clinic_id: string }
+    | { type: 'staff'; staff_id: string; email: string }
+    | { type: 'operator' };
+  clinic_id: string | null;
+  action: AuditAction;
+  resource_type: AuditResourceType;
+  resource_id: string;
+  request_id: string | null;
+  client_address: string | null;
+}
+
+const FILTERS = ['resource_id', 'clinic_id', 'actor_id', 'action'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+/** Resource types as the console names them (an order is a medication request in the API). */
+const RESOURCE_LABELS: Record<AuditResourceType, string> = {
+  patient: 'patient',
+  practitioner: 'practitioner',
+  medication_request: 'order',
+  refill_request: 'refill request',
+  webhook_endpoint: 'webhook endpoint',
+  webhook_delivery: 'webhook delivery',
+  staff_member: 'staff member',
+};
+
+/** Audit: who did what to which resource, when and from where; filterable by resource, clinic, actor and action. */
 export function AuditPage() {
-  return <h1>Audit</h1>;
+  const session = useSession();
+  const clinics = useClinics();
+  const { filters, key, setFilters } = useUrlFilters(FILTERS);
+  // The form edits a draft; the list follows the filters applied (in the address).
+  const [draft, setDraft] = useState<Filters>(filters);
+  useEffect(() => setDraft(filters), [key]);
+  const pager = usePager(key);
+  const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
+    api<Page<AuditEvent>>('GET', `/api/admin/audit-events${query({ ...filters, cursor: pager.cursor })}`),
+  );
+  const edit = (name: keyof Filters) => (event: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [name]: event.currentTarget.value });
+  const apply = (next: Filters) => setFilters({ ...next, resource_id: next.resource_id.trim(), actor_id: next.actor_id.trim() });
+
+  return (
+    <>
+      <h1>Audit</h1>
+      <ErrorMessage error={clinics.error} />
+      <form
+        class="filters"
+        aria-label="Filter the audit trail"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(draft);
+        }}
+      >
+        <label>
+          Resource id
+          <input type="search" value={draft.resource_id} maxLength={100} onInput={edit('resource_id')} />
+        </label>
+        <ClinicSelect
+          clinics={clinics.clinics}
+          value={draft.clinic_id}
+          onChange={(clinicId) => setDraft({ ...draft, clinic_id: clinicId })}
+        />
+        <label>
+          Actor id
+          <input type="search" value={draft.actor_id} maxLength={100} aria-describedby="actor-hint" onInput={edit('actor_id')} />
+        </label>
+        <label>
+          Action
+          <select value={draft.action} onChange={edit('action')}>
+            <option value="">All actions</option>
+            {AUDIT_ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Apply filters</button>
+        <button type="button" class="secondary" onClick={() => apply({ ...draft, actor_id: session.staff_id })}>
+          My actions
+        </button>
+        <button type="button" class="secondary" onClick={() => setFilters({})}>
+          Clear filters
+        </button>
+        <p id="actor-hint" class="hint muted">
+          Actor id: a staff member’s id or a partner’s API key id.
+        </p>
+      </form>
+      <ErrorMessage error={list.error} />
+      {list.loading && <Loading what="the audit trail" />}
+      {list.data && list.data.items.length === 0 && <Empty>No audit event matches these filters.</Empty>}
+      {list.data && list.data.items.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Clinic</th>
+                <th scope="col">Action</th>
+                <th scope="col">Resource</th>
+                <th scope="col">Request id</th>
+                <th scope="col">Client address</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((event) => (
+                <tr key={event.audit_event_id}>
+                  <td>
+                    <Time iso={event.at} />
+                  </td>
+                  <td>
+                    <Actor actor={event.actor} />
+                  </td>
+                  <td>
+                    <ClinicName id={event.clinic_id} names={clinics.names} />
+                  </td>
+                  <td>{event.action}</td>
+                  <td>
+                    <Resource type={event.resource_type} id={event.resource_id} />
+                  </td>
+                  <td>{event.request_id ? <code>{event.request_id}</code> : <span class="muted">—</span>}</td>
+                  <td>{event.client_address ?? <span class="muted">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager pager={pager} nextCursor={list.data?.next_cursor} label="Pages of audit events" />
+    </>
+  );
+}
+
+function Actor({ actor }: { actor: AuditEvent['actor'] }) {
+  switch (actor.type) {
+    case 'staff':
+      return (
+        <span title={`Staff id ${actor.staff_id}`}>
+          {actor.email} <span class="muted">(staff)</span>
+        </span>
+      );
+    case 'partner':
+      return (
+        <span>
+          <span class="muted">API key</span> <code>{actor.api_key_id}</code>
+        </span>
+      );
+    case 'operator':
+      return <span>Operator token</span>;
+  }
+}
+
+/** The resource's type and id; an order's id links to its page. */
+function Resource({ type, id }: { type: AuditResourceType; id: string }) {
+  return (
+    <span>
+      <span class="muted">{RESOURCE_LABELS[type]}</span>
+      <br />
+      {type === 'medication_request' ? (
+        <a href={`/console/orders/${id}`}>
+          <code>{id}</code>
+        </a>
+      ) : (
+        <code>{id}</code>
+      )}
+    </span>
+  );
 }

@@ -1,0 +1,46 @@
+/** The operator API's webhook shapes, as the console reads them (src/webhooks/webhook.schemas.ts). */
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface Delivery {
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  clinic_id: string;
+  webhook_id: string;
+  webhook_url: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+export interface Attempt {
+  attempt_number: number;
+  attempted_at: string;
+  duration_ms: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
+export interface DeliveryDetail extends Delivery {
+  body: string;
+  attempts: Attempt[];
+}
+
+export interface Endpoint {
+  webhook_id: string;
+  clinic_id: string;
+  webhook_url: string;
+  status: 'active' | 'disabled';
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  failing_since: string | null;
+  created_at: string;
+}
