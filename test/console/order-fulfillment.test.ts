@@ -52,7 +52,7 @@ describe('the order queue: from a clinic onboarded in the console to a delivered
     await pageReady(page, CLINIC);
     const clinicId = new URL(page.url()).pathname.split('/').pop() ?? '';
     await page.getByRole('button', { name: 'Issue API key' }).click();
-    const apiKey = await page.getByLabel('API key').inputValue();
+    const apiKey = await page.getByRole('textbox', { name: 'API key' }).inputValue();
     expect(apiKey).toMatch(/^dev_/);
     const addMedication = page.getByRole('form', { name: 'Add medication' });
     await addMedication.getByLabel('Name').fill(MEDICATION);

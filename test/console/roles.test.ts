@@ -95,7 +95,7 @@ describe('roles: a pharmacist the admin creates in the console', () => {
     await row.getByRole('button', { name: 'Yes, disable' }).click();
     await row.getByRole('button', { name: 'Disable' }).waitFor({ state: 'detached' });
 
-    await pharmacist.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+    await pharmacist.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clinics' }).click();
 
     await pharmacist.getByRole('button', { name: 'Sign in' }).waitFor();
   });
