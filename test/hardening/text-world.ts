@@ -168,7 +168,13 @@ export const BASES: Record<string, BaseRequest> = {
 
   // Operator routes.
   'GET /api/admin/medication-requests': (w) => ({
-    query: { status: 'pending', clinic_id: w.setup.clinic.clinicId, limit: '1', cursor: w.cursors.orders },
+    query: {
+      status: 'pending',
+      clinic_id: w.setup.clinic.clinicId,
+      medication_request_id: w.orderId,
+      limit: '1',
+      cursor: w.cursors.orders,
+    },
   }),
   'GET /api/admin/medication-requests/:id': (w) => ({ params: { id: w.orderId } }),
   'POST /api/admin/medication-requests/:id/status': async (w) => ({
