@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
 import { MEDICATION_REQUEST_STATUSES } from './medication-request-status.js';
-import { StatusSchema } from './medication-request.schemas.js';
+import { MedicationRequestView, StatusSchema } from './medication-request.schemas.js';
 
 export const AdminStatusBody = Type.Object(
   {
@@ -22,6 +22,9 @@ export const AdminStatusBody = Type.Object(
 export const AdminListQuery = Type.Object({
   status: Type.Optional(Type.Union(MEDICATION_REQUEST_STATUSES.map((s) => Type.Literal(s)))),
   clinic_id: Type.Optional(Uuid()),
+  medication_request_id: Type.Optional(
+    Uuid('One order by its id (a search): the page lists it if it matches the other filters, else nothing.'),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
 });
@@ -30,12 +33,16 @@ export const AdminMedicationRequestSummary = Type.Object(
   {
     medication_request_id: Uuid(),
     clinic_id: Uuid(),
+    clinic_name: Type.String(),
     patient_id: Uuid(),
+    patient_name: Type.String({ description: 'First, middle (if any) and last name. PHI: the read is audited.' }),
     practitioner_id: Uuid(),
     status: StatusSchema,
     item_count: Type.Integer(),
     carrier_id: Type.String(),
+    carrier_name: Type.String(),
     service_id: Type.String(),
+    service_name: Type.String(),
     total_cost: Type.Number(),
     tracking_number: Nullable(Type.String()),
     refill_of: Nullable(Type.String()),
@@ -45,3 +52,52 @@ export const AdminMedicationRequestSummary = Type.Object(
   { additionalProperties: false },
 );
 export type AdminMedicationRequestSummaryData = Static<typeof AdminMedicationRequestSummary>;
+
+const ShippingAddress = Type.Object(
+  {
+    address_line_1: Type.String(),
+    address_line_2: Nullable(Type.String()),
+    city: Type.String(),
+    state: Type.String(),
+    postal_code: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+/** What the pharmacy fills and ships: the partner's view of the order, plus who it goes to and its chain. */
+export const AdminMedicationRequestDetail = Type.Object(
+  {
+    ...MedicationRequestView.properties,
+    clinic_name: Type.String(),
+    patient: Type.Object(
+      {
+        patient_id: Uuid(),
+        first_name: Type.String(),
+        middle_name: Nullable(Type.String()),
+        last_name: Type.String(),
+        shipping_address: Nullable(ShippingAddress),
+      },
+      {
+        additionalProperties: false,
+        description: 'Who the order ships to (the patient\u2019s current address). PHI: the read is audited.',
+      },
+    ),
+    refill_chain: Type.Array(
+      Type.Object(
+        {
+          medication_request_id: Uuid(),
+          status: StatusSchema,
+          refill_of: Nullable(Type.String({ format: 'uuid' })),
+          created_at: Timestamp,
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Every order of the refill chain, oldest first: the first order and each refill, this one included (one entry for an order never refilled).',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AdminMedicationRequestDetailData = Static<typeof AdminMedicationRequestDetail>;

@@ -3,7 +3,6 @@ import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import { statusRank, type Actor, type MedicationRequestStatus } from './medication-request-status.js';
 import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
-import type { AdminMedicationRequestSummaryData } from './medication-request-admin.schemas.js';
 import type { MedicationRequestViewData } from './medication-request.schemas.js';
 import * as repo from './medication-request.repository.js';
 import { findRefillRequestOfNewMedicationRequest } from './refill.repository.js';
@@ -107,23 +106,5 @@ export async function loadMedicationRequestView(db: DbOrTrx, order: MedicationRe
         at: h.at,
         actor: h.actor as Actor,
       })),
-  };
-}
-
-export function toAdminSummary(order: MedicationRequestTable, itemCount: number): AdminMedicationRequestSummaryData {
-  return {
-    medication_request_id: order.id,
-    clinic_id: order.clinic_id,
-    patient_id: order.patient_id,
-    practitioner_id: order.practitioner_id,
-    status: order.status as MedicationRequestStatus,
-    item_count: itemCount,
-    carrier_id: order.carrier_id,
-    service_id: order.service_id,
-    total_cost: centsToDollars(order.shipping_total_cents),
-    tracking_number: order.tracking_number,
-    refill_of: order.refill_of,
-    created_at: order.created_at,
-    updated_at: order.updated_at,
   };
 }

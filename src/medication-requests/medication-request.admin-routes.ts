@@ -4,7 +4,12 @@ import { operatorAudit } from '../http/audit-context.js';
 import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
 import { getMedicationRequestForOperator, listMedicationRequests } from './medication-request-admin.service.js';
 import { transitionMedicationRequest } from './medication-request-transition.service.js';
-import { AdminListQuery, AdminMedicationRequestSummary, AdminStatusBody } from './medication-request-admin.schemas.js';
+import {
+  AdminListQuery,
+  AdminMedicationRequestDetail,
+  AdminMedicationRequestSummary,
+  AdminStatusBody,
+} from './medication-request-admin.schemas.js';
 import { IdParams, MedicationRequestView } from './medication-request.schemas.js';
 
 const tags = ['Operator'];
@@ -21,7 +26,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
           security,
           summary: 'List medication requests',
           description:
-            'Newest first, optionally filtered by status and clinic; pass `next_cursor` back as `cursor` for the next page.',
+            'The fulfillment queue: newest first, optionally filtered by status, clinic and order id; pass `next_cursor` back as `cursor` for the next page. Each item names its clinic and patient: every order and every patient listed is recorded as read in the audit trail.',
           querystring: AdminListQuery,
           response: { 200: Envelope(Page(AdminMedicationRequestSummary)), ...adminErrors },
         },
@@ -40,8 +45,10 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
           tags,
           security,
           summary: 'Read a medication request',
+          description:
+            'Any clinic\u2019s order in full (the partner view), with its clinic\u2019s name, the patient\u2019s name and shipping address, and the orders of its refill chain. Recorded in the audit trail as reads of the order, its patient and the chain\u2019s other orders.',
           params: IdParams,
-          response: { 200: Envelope(MedicationRequestView), ...adminErrors },
+          response: { 200: Envelope(AdminMedicationRequestDetail), ...adminErrors },
         },
       },
       async (request) => ({

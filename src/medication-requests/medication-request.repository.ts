@@ -1,5 +1,4 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type {
   MedicationRequestTable,
   MedicationItemTable,
@@ -127,39 +126,6 @@ export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise
     .where('id', 'in', originItemIds)
     .where('refills_used', '>', 0)
     .execute();
-}
-
-export interface MedicationRequestPageQuery {
-  status?: MedicationRequestStatus;
-  clinicId?: string;
-  /** Rows strictly older than this position. */
-  before?: PagePosition;
-  limit: number;
-}
-
-/** A page of orders, newest first, keyset-paginated on (created_at, id); operator only. */
-export async function listMedicationRequestsPage(
-  db: DbOrTrx,
-  query: MedicationRequestPageQuery,
-): Promise<MedicationRequestTable[]> {
-  let q = db.selectFrom('medication_requests').selectAll();
-  if (query.status) q = q.where('status', '=', query.status);
-  if (query.clinicId) q = q.where('clinic_id', '=', query.clinicId);
-  if (query.before) q = q.where(olderThan({ createdAt: 'created_at', id: 'id' }, query.before));
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
-}
-
-/** Item counts of several orders in one query (operator list). */
-export async function countItemsOfMedicationRequests(db: DbOrTrx, medicationRequestIds: string[]): Promise<Map<string, number>> {
-  if (medicationRequestIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('medication_items')
-    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
-    .select(['prescriptions.medication_request_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('prescriptions.medication_request_id', 'in', medicationRequestIds)
-    .groupBy('prescriptions.medication_request_id')
-    .execute();
-  return new Map(rows.map((r) => [r.medication_request_id, r.n]));
 }
 
 /**

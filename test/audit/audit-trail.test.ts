@@ -116,12 +116,15 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
       partnerRow(clinic, r, 'read', 'medication_request', orderId),
     ]);
 
-    // The pharmacy works the order: its list, the order, two status changes.
+    // The pharmacy works the order: its list, the order, two status changes. The list names the
+    // patient and the order shows their address: both are reads of the patient.
     await ok('operator', 'GET', `/api/admin/medication-requests?clinic_id=${clinic.clinicId}`, undefined, (_d, r) => [
       operatorRow(clinic.clinicId, r, 'read', 'medication_request', orderId),
+      operatorRow(clinic.clinicId, r, 'read', 'patient', patientId),
     ]);
     await ok('operator', 'GET', `/api/admin/medication-requests/${orderId}`, undefined, (_d, r) => [
       operatorRow(clinic.clinicId, r, 'read', 'medication_request', orderId),
+      operatorRow(clinic.clinicId, r, 'read', 'patient', patientId),
     ]);
     for (const change of [{ status: 'processing' }, { status: 'shipped', tracking_number: '123456789012' }]) {
       await ok('operator', 'POST', `/api/admin/medication-requests/${orderId}/status`, change, (_d, r) => [

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 import { decodeCursor, encodeCursor } from '../../src/db/keyset-page.js';
 import type { RegisteredRoute } from '../../src/http/routes-index.js';
-import { TestApp, type Reply } from '../helpers/test-app.js';
+import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import {
   EACH_ENTRY,
   EACH_ITEM,
@@ -209,6 +209,13 @@ export function sendApi(world: TextWorld, route: RegisteredRoute, request: ApiRe
     .map(([name, value]) => `${name}=${percentEncode(value)}`)
     .join('&');
   const url = query === '' ? path : `${path}?${query}`;
+  if (request.remoteAddress !== undefined) {
+    return world.t.request(route.method, url, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: request.body,
+      remoteAddress: request.remoteAddress,
+    });
+  }
   const client = route.url.startsWith('/api/admin/')
     ? world.t.admin
     : world.t.partner(request.apiKey ?? world.setup.clinic.apiKey);

@@ -40,6 +40,8 @@ export interface ApiRequest {
   query?: Record<string, string>;
   body?: unknown;
   apiKey?: string;
+  /** The client's address (default: inject's 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /** A valid request of a route; it may create what it changes (an order to cancel), so that every call finds the same state. */
@@ -94,6 +96,7 @@ const unique = () => randomBytes(4).toString('hex');
 const anHourAgo = () => new Date(Date.now() - 60 * 60 * 1000).toISOString();
 
 const STAFF_PASSWORD = 'fuzz passphrase 2026';
+let signIns = 0;
 
 /** A new pharmacist account (its email and id): for bases that sign in or disable. */
 async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: string }> {
@@ -168,7 +171,13 @@ export const BASES: Record<string, BaseRequest> = {
 
   // Operator routes.
   'GET /api/admin/medication-requests': (w) => ({
-    query: { status: 'pending', clinic_id: w.setup.clinic.clinicId, limit: '1', cursor: w.cursors.orders },
+    query: {
+      status: 'pending',
+      clinic_id: w.setup.clinic.clinicId,
+      medication_request_id: w.orderId,
+      limit: '1',
+      cursor: w.cursors.orders,
+    },
   }),
   'GET /api/admin/medication-requests/:id': (w) => ({ params: { id: w.orderId } }),
   'POST /api/admin/medication-requests/:id/status': async (w) => ({
@@ -233,7 +242,12 @@ export const BASES: Record<string, BaseRequest> = {
     body: { email: `fuzz-${unique()}@pharmacy.example`, name: 'Fuzz Staff', role: 'pharmacist', password: STAFF_PASSWORD },
   }),
   'POST /api/admin/staff/:staffId/disable': async (w) => ({ params: { staffId: (await freshStaff(w)).staffId } }),
-  'POST /api/admin/session': async (w) => ({ body: { email: (await freshStaff(w)).email, password: STAFF_PASSWORD } }),
+  // Each sign-in from an address of its own (a /64 each): the fuzz's hundreds of failed sign-ins would
+  // otherwise meet the limit of 20 failed operator authentications a minute per address (tested elsewhere).
+  'POST /api/admin/session': async (w) => ({
+    body: { email: (await freshStaff(w)).email, password: STAFF_PASSWORD },
+    remoteAddress: `2001:db8:${(signIns++).toString(16)}::1`,
+  }),
   'GET /api/admin/audit-events': (w) => ({
     query: {
       actor_id: w.setup.clinic.apiKeyId,

@@ -61,16 +61,25 @@ export interface MedicationRequestSetup {
 /** A clinic with its formulary, a practitioner and a patient (human by default, or a vet and a dog). */
 export async function createMedicationRequestSetup(
   t: TestApp,
-  options: { freeShipping?: boolean; veterinary?: boolean; formulary?: string[] } = {},
+  options: {
+    freeShipping?: boolean;
+    veterinary?: boolean;
+    formulary?: string[];
+    clinicName?: string;
+    /** Fields of the patient's body (fixtures.ts patientBody) to replace. */
+    patient?: Record<string, unknown>;
+  } = {},
 ): Promise<MedicationRequestSetup> {
   const clinic = await t.createClinic({
     freeShipping: options.freeShipping ?? false,
     formulary: options.formulary ?? TEST_FORMULARY,
+    ...(options.clinicName ? { name: options.clinicName } : {}),
   });
   const practitionerId = await createPractitioner(t, clinic, { veterinarian: options.veterinary ?? false });
   const patientId = await createPatient(t, clinic, {
     practitionerId,
     ...(options.veterinary ? { species: 'canine' } : {}),
+    ...(options.patient ? { overrides: options.patient } : {}),
   });
   return { clinic, practitionerId, patientId };
 }

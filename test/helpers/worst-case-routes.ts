@@ -97,7 +97,9 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'POST /api/external/webhook/recover': (f) =>
     post('/api/external/webhook/recover', { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK, since: anHourAgo() }),
   'GET /api/admin/medication-requests': (f) =>
-    get(`/api/admin/medication-requests?status=pending&clinic_id=${f.clinic.clinicId}&limit=10`),
+    get(
+      `/api/admin/medication-requests?status=pending&clinic_id=${f.clinic.clinicId}&medication_request_id=${f.orderId}&limit=10`,
+    ),
   'POST /api/admin/medication-requests/{id}/status': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/status`, { status: 'processing', tracking_number: '1Z999AA10123456784' }),
   'POST /api/admin/clinics': () => post('/api/admin/clinics', { name: 'Worst-case clinic', free_shipping: false }),

@@ -3,8 +3,10 @@ import {
   advanceMedicationRequest,
   createMedicationRequest,
   createMedicationRequestSetup,
+  itemBody,
   type MedicationRequestSetup,
 } from '../helpers/factories.js';
+import { auditRows } from '../audit/support.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -23,15 +25,18 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
     const res = await t.admin.get(`/api/admin/medication-requests${query}`);
     expect(res.status).toBe(200);
     return res.body.data as {
-      items: { medication_request_id: string; status: string; clinic_id: string; item_count: number }[];
+      items: { medication_request_id: string; status: string; clinic_id: string; item_count: number; patient_id: string }[];
       next_cursor: string | null;
     };
   };
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, clock });
-    a = await createMedicationRequestSetup(t);
-    b = await createMedicationRequestSetup(t);
+    a = await createMedicationRequestSetup(t, {
+      clinicName: 'Northside Veterinary',
+      patient: { first_name: 'Ada', middle_name: 'King', last_name: 'Lovelace' },
+    });
+    b = await createMedicationRequestSetup(t, { clinicName: 'Harbor Compounding' });
     for (const clinic of ['a', 'a', 'b', 'a', 'b', 'a'] as const) {
       created.push({ id: await createMedicationRequest(t, clinic === 'a' ? a : b), clinic });
     }
@@ -39,7 +44,10 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
     // Two orders created in the same millisecond: the cursor must still separate them.
     frozen = true;
     created.push({ id: await createMedicationRequest(t, b), clinic: 'b' });
-    created.push({ id: await createMedicationRequest(t, b), clinic: 'b' });
+    created.push({
+      id: await createMedicationRequest(t, b, { medication_requests: [itemBody(), itemBody({ medication: 'Tirzepatide' })] }),
+      clinic: 'b',
+    });
     frozen = false;
   });
   afterAll(async () => t.close());
@@ -80,6 +88,58 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
     expect(page.items[0]).toMatchObject({ status: 'shipped', item_count: 1 });
     const both = await list(`?status=pending&clinic_id=${a.clinic.clinicId}`);
     expect(both.items).toHaveLength(3);
+  });
+
+  it('when the queue is listed, then each row names its clinic, its patient, its carrier and service, and counts its items', async () => {
+    const page = await list(`?clinic_id=${a.clinic.clinicId}&limit=1`);
+    expect(page.items[0]).toEqual({
+      medication_request_id: created[5]!.id,
+      clinic_id: a.clinic.clinicId,
+      clinic_name: 'Northside Veterinary',
+      patient_id: a.patientId,
+      patient_name: 'Ada King Lovelace',
+      practitioner_id: a.practitionerId,
+      status: 'pending',
+      item_count: 1,
+      carrier_id: 'fedex',
+      carrier_name: 'FedEx',
+      service_id: 'fedex_ground',
+      service_name: 'FedEx Ground®',
+      total_cost: 32.44,
+      tracking_number: null,
+      refill_of: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const twoItems = await list(`?medication_request_id=${created[7]!.id}`);
+    expect(twoItems.items[0]).toMatchObject({ clinic_name: 'Harbor Compounding', patient_name: 'Grace Hopper', item_count: 2 });
+  });
+
+  it('when the queue is searched by order id, then that order alone is listed, unless another filter excludes it', async () => {
+    const id = created[3]!.id;
+    expect((await list(`?medication_request_id=${id}`)).items.map((i) => i.medication_request_id)).toEqual([id]);
+    expect((await list(`?medication_request_id=${id}&status=pending&clinic_id=${a.clinic.clinicId}`)).items).toHaveLength(1);
+    expect(await list(`?medication_request_id=${id}&clinic_id=${b.clinic.clinicId}`)).toEqual({ items: [], next_cursor: null });
+    expect((await list(`?medication_request_id=${created[0]!.id}&status=pending`)).items).toEqual([]);
+  });
+
+  it('when the order id searched is not a UUID, then 400 names medication_request_id', async () => {
+    const res = await t.admin.get('/api/admin/medication-requests?medication_request_id=3f2a9c1e');
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.error.details)).toEqual(['medication_request_id']);
+  });
+
+  it('when the queue is listed, then every order and every patient shown is recorded as read, each patient once', async () => {
+    const res = await t.admin.get(`/api/admin/medication-requests?clinic_id=${a.clinic.clinicId}`);
+    expect(res.status).toBe(200);
+    const rows = (await auditRows(t.ctx)).filter((row) => row.request_id === res.headers['x-request-id']);
+    const orderIds = created.filter((o) => o.clinic === 'a').map((o) => o.id);
+    expect(rows.map((row) => [row.action, row.resource_type, row.resource_id, row.clinic_id]).sort()).toEqual(
+      [
+        ...orderIds.map((id) => ['read', 'medication_request', id, a.clinic.clinicId]),
+        ['read', 'patient', a.patientId, a.clinic.clinicId],
+      ].sort(),
+    );
   });
 
   it('when the cursor is not one the API returned, then 400 names cursor', async () => {

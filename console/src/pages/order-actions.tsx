@@ -1,0 +1,143 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { handler } from '../components/events';
+import { ErrorMessage, Notice, Time } from '../components/feedback';
+import { allowedNext } from '../../../src/medication-requests/medication-request-status.js';
+import { StatusBadge, type MedicationRequestStatus, type OrderDetail, type OrderView } from './order-shared';
+
+/** The button of each status an order can move to (nothing moves back to pending). */
+const ACTION_LABEL: Partial<Record<MedicationRequestStatus, string>> = {
+  processing: 'Start processing',
+  shipped: 'Mark shipped',
+  delivered: 'Mark delivered',
+  cancelled: 'Cancel order',
+};
+
+/**
+ * The status and the changes the lifecycle allows from it (the server's own rule table). The page
+ * shows the API's answer at once: no reload.
+ */
+export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [tracking, setTracking] = useState('');
+  const summary = useRef<HTMLDivElement>(null);
+  const next = allowedNext(order.status);
+
+  const change = async (to: MedicationRequestStatus, trackingNumber?: string) => {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const answer = await api<OrderView>('POST', `/api/admin/medication-requests/${order.medication_request_id}/status`, {
+        status: to,
+        ...(trackingNumber === undefined ? {} : { tracking_number: trackingNumber }),
+      });
+      setConfirming(false);
+      setTracking('');
+      onChanged(answer);
+      setDone(`The order is now ${answer.status}.`);
+      // The button pressed is gone: keyboard users continue from the new status.
+      summary.current?.focus();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="status-heading" class="status-panel">
+      <div ref={summary} tabIndex={-1} class="status-line">
+        <h2 id="status-heading">Status</h2> <StatusBadge status={order.status} />
+        <span class="muted">
+          created <Time iso={order.created_at} />
+          {order.shipped_at && (
+            <>
+              , shipped <Time iso={order.shipped_at} />
+            </>
+          )}
+          {order.delivered_at && (
+            <>
+              , delivered <Time iso={order.delivered_at} />
+            </>
+          )}
+          {order.cancelled_at && (
+            <>
+              , cancelled <Time iso={order.cancelled_at} />
+            </>
+          )}
+        </span>
+      </div>
+      {done && <Notice>{done}</Notice>}
+      <ErrorMessage error={error} />
+      {next.length > 0 && (
+        <div class="actions">
+          {next.map((to) =>
+            to === 'shipped' ? (
+              <form
+                key={to}
+                class="inline"
+                onSubmit={handler(async (event: Event) => {
+                  event.preventDefault();
+                  await change('shipped', tracking.trim());
+                })}
+              >
+                <label>
+                  Tracking number
+                  <input
+                    name="tracking_number"
+                    required
+                    minLength={5}
+                    maxLength={64}
+                    autocomplete="off"
+                    spellcheck={false}
+                    value={tracking}
+                    onInput={(event) => setTracking(event.currentTarget.value)}
+                  />
+                </label>
+                <button type="submit" disabled={busy}>
+                  {ACTION_LABEL.shipped}
+                </button>
+              </form>
+            ) : to === 'cancelled' ? (
+              !confirming && (
+                <button key={to} type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
+                  {ACTION_LABEL.cancelled}
+                </button>
+              )
+            ) : (
+              <button key={to} type="button" disabled={busy} onClick={handler(() => change(to))}>
+                {ACTION_LABEL[to]}
+              </button>
+            ),
+          )}
+        </div>
+      )}
+      {confirming && next.includes('cancelled') && (
+        <CancelConfirmation busy={busy} onConfirm={() => change('cancelled')} onKeep={() => setConfirming(false)} />
+      )}
+    </section>
+  );
+}
+
+/** Cancelling is final: the page asks once more, in the page (no browser dialog). */
+function CancelConfirmation({ busy, onConfirm, onKeep }: { busy: boolean; onConfirm: () => Promise<void>; onKeep: () => void }) {
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  return (
+    <div class="confirm" role="group" aria-labelledby="confirm-cancel">
+      <p id="confirm-cancel">Cancel this order? The clinic is told, and a cancelled order cannot be resumed.</p>
+      <div class="actions">
+        <button ref={confirm} type="button" class="danger" disabled={busy} onClick={handler(onConfirm)}>
+          Confirm cancellation
+        </button>
+        <button type="button" class="secondary" disabled={busy} onClick={onKeep}>
+          Keep the order
+        </button>
+      </div>
+    </div>
+  );
+}
