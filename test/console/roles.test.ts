@@ -93,7 +93,8 @@ describe('roles: a pharmacist the admin creates in the console', () => {
     const row = admin.getByRole('row').filter({ hasText: PHARMACIST.email });
     await row.getByRole('button', { name: 'Disable' }).click();
     await row.getByRole('button', { name: 'Yes, disable' }).click();
-    await row.getByRole('button', { name: 'Disable' }).waitFor({ state: 'detached' });
+    // Disabled once the row no longer says Active (the account's sessions end in the same request).
+    await row.getByText('Active', { exact: true }).waitFor({ state: 'detached' });
 
     await pharmacist.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clinics' }).click();
 
