@@ -33,7 +33,15 @@ interface ConsolePage {
   path: () => string;
   /** The page's <h1>; any heading when it names a record. */
   heading?: string;
+  /** Opens what the page hides until asked (a form, a delivery's attempts), so that it is scanned too. */
+  open?: (page: Page) => Promise<void>;
 }
+
+/** Clicks the (first) button of that name and waits for the form it opens. */
+const openForm = (name: string) => async (page: Page) => {
+  await page.getByRole('button', { name }).first().click();
+  await page.getByRole('form', { name }).waitFor();
+};
 
 describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels', () => {
   let server: ConsoleServer;
@@ -95,12 +103,23 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
   const PAGES: ConsolePage[] = [
     { name: 'orders', path: () => '/console/orders', heading: 'Orders' },
     { name: 'order', path: () => `/console/orders/${shippedOrderId}` },
-    { name: 'clinics', path: () => '/console/clinics', heading: 'Clinics' },
+    { name: 'clinics', path: () => '/console/clinics', heading: 'Clinics', open: openForm('New clinic') },
     { name: 'clinic', path: () => `/console/clinics/${clinicId}` },
-    { name: 'carriers', path: () => '/console/carriers', heading: 'Carriers' },
-    { name: 'webhooks', path: () => '/console/webhooks', heading: 'Webhooks' },
+    { name: 'carriers', path: () => '/console/carriers', heading: 'Carriers', open: openForm('New carrier') },
+    {
+      name: 'webhooks',
+      path: () => '/console/webhooks',
+      heading: 'Webhooks',
+      open: async (page) => {
+        await page
+          .getByRole('button', { name: /^Attempts/ })
+          .first()
+          .click();
+        await page.getByRole('columnheader', { name: 'Duration' }).waitFor();
+      },
+    },
     { name: 'audit', path: () => '/console/audit', heading: 'Audit' },
-    { name: 'staff', path: () => '/console/staff', heading: 'Staff' },
+    { name: 'staff', path: () => '/console/staff', heading: 'Staff', open: openForm('New staff member') },
   ];
 
   for (const consolePage of PAGES) {
@@ -111,6 +130,10 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
       await pageReady(page, consolePage.heading);
 
       await check(consolePage.name);
+      if (consolePage.open) {
+        await consolePage.open(page);
+        await check(`${consolePage.name}-open`);
+      }
       if (consolePage.name === 'orders' && README_SCREENSHOT) {
         await page.setViewportSize({ width: 1280, height: 800 });
         mkdirSync(path.dirname(README_IMAGE), { recursive: true });

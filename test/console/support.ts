@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -59,12 +59,13 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
 }
 
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium)`);
   return chromium.launch({ executablePath: CHROMIUM });
 }
 
 /** A fresh browser profile (no cookies) at a laptop's width, its relative URLs on `server`. */
-export async function openPage(browser: Browser, server: Pick<ServerProcess, 'baseUrl'>, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width, height: 800 } });
+export async function openPage(browser: Browser, server: Pick<ServerProcess, 'baseUrl'>): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 800 } });
   return context.newPage();
 }
 
