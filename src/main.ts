@@ -2,6 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
+import { hasStaffMembers } from './staff/staff.service.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { type Config } from './config.js';
 import { loadHttpsOptions } from './http/tls.js';
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   // With PORT=0 the system picks a free port: print the one actually bound.
   const address = app.server.address();
-  printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed, https !== null);
+  printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed, https !== null, {
+    hasStaff: await hasStaffMembers(ctx),
+  });
   // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
   const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
   // Deletes idempotency keys past their 24 hours, every 10 minutes.
@@ -84,7 +87,13 @@ async function main(): Promise<void> {
 /** After a shutdown timed out, how long the stores get to close before the process exits anyway. */
 const FORCED_EXIT_MS = 5000;
 
-function printBanner(config: Config, port: number, seed: { clinicId: string; apiKey: string } | null, tls: boolean): void {
+function printBanner(
+  config: Config,
+  port: number,
+  seed: { clinicId: string; apiKey: string } | null,
+  tls: boolean,
+  staff: { hasStaff: boolean },
+): void {
   // A wildcard address is where the server listens, not an address to call: show loopback instead.
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -94,6 +103,7 @@ function printBanner(config: Config, port: number, seed: { clinicId: string; api
     `  database: ${config.database.kind === 'sqlite' ? `SQLite ${config.database.filename === ':memory:' ? 'in memory' : path.resolve(config.database.filename)}` : 'PostgreSQL'}`,
     `  rate limits: ${config.redisUrl ? `shared in Redis ${redisTarget(config.redisUrl)}` : 'counted in this process'}`,
     `  API reference: ${base}/docs`,
+    `  console: ${base}/console${staff.hasStaff ? '' : '  (no staff account yet: npm run admin -- create-staff --email … --name … --role admin)'}`,
   ];
   if (config.adminTokenGenerated) {
     lines.push(`  operator token (generated for this run; set ADMIN_TOKEN to keep one): ${config.adminToken}`);

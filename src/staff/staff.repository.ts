@@ -13,9 +13,10 @@ export async function findStaffById(db: DbOrTrx, id: string): Promise<StaffMembe
   return db.selectFrom('staff_members').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Every account, oldest first (a pharmacy's staff is a few dozen people at most). */
-export async function listStaffMembers(db: DbOrTrx): Promise<StaffMemberTable[]> {
-  return db.selectFrom('staff_members').selectAll().orderBy('created_at').orderBy('id').execute();
+/** Every account, oldest first (a pharmacy's staff is a few dozen people at most), or the first `limit`. */
+export async function listStaffMembers(db: DbOrTrx, limit?: number): Promise<StaffMemberTable[]> {
+  const query = db.selectFrom('staff_members').selectAll().orderBy('created_at').orderBy('id');
+  return (limit === undefined ? query : query.limit(limit)).execute();
 }
 
 /** Disables an enabled account: false when it was already disabled (or does not exist). */

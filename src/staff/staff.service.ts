@@ -84,6 +84,11 @@ export async function createStaffMember(
 const emailTaken = () =>
   conflict('A staff member with this email already exists', { email: 'is already the email of a staff member' });
 
+/** Whether any staff account exists (a new deployment has none until `create-staff`). */
+export async function hasStaffMembers(ctx: ServiceContext): Promise<boolean> {
+  return (await repo.listStaffMembers(ctx.db, 1)).length > 0;
+}
+
 export async function listStaffMembers(ctx: ServiceContext): Promise<StaffView[]> {
   return (await repo.listStaffMembers(ctx.db)).map(toView);
 }

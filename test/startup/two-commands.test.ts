@@ -135,6 +135,8 @@ describe('npm start on SQLite', { timeout: 60_000 }, () => {
     expect(out).toContain(databaseFile);
     expect(existsSync(databaseFile)).toBe(true);
     expect(printed(out, 'operator token \\(generated for this run; set ADMIN_TOKEN to keep one\\)')).toMatch(/^\S{32,}$/);
+    // The console, and how to get its first account on a database that has none.
+    expect(out).toContain(`console: ${server.baseUrl}/console  (no staff account yet: npm run admin -- create-staff`);
 
     firstClinic = printed(out, 'clinic_id') ?? '';
     firstKey = printed(out, 'x-api-key') ?? '';
