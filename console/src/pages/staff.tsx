@@ -89,7 +89,7 @@ function StaffAccounts() {
             <tbody>
               {rows.map((member) => (
                 <tr key={member.staff_id}>
-                  <td>{member.email}</td>
+                  <td class="breakable">{member.email}</td>
                   <td>{member.name}</td>
                   <td>{member.role}</td>
                   <td>
