@@ -34,6 +34,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
         { name: 'Practitioners' },
         { name: 'Patients' },
         { name: 'Shipping' },
+        { name: 'Formulary', description: 'The medications your clinic\u2019s orders accept.' },
         { name: 'Orders' },
         { name: 'Refills' },
         { name: 'Webhooks' },

@@ -6,6 +6,7 @@ import { metricsRoutes } from './health/metrics.routes.js';
 import { medicationRequestAdminRoutes } from './medication-requests/medication-request.admin-routes.js';
 import { medicationRequestRoutes } from './medication-requests/medication-request.routes.js';
 import { sandboxRoutes } from './medication-requests/sandbox.routes.js';
+import { medicationRoutes } from './medications/medication.routes.js';
 import { patientRoutes } from './patients/patient.routes.js';
 import { practitionerRoutes } from './practitioners/practitioner.routes.js';
 import { carrierRoutes } from './shipping/carrier.routes.js';
@@ -22,6 +23,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(practitionerRoutes(ctx));
   await app.register(patientRoutes(ctx));
   await app.register(carrierRoutes(ctx));
+  await app.register(medicationRoutes(ctx));
   await app.register(medicationRequestRoutes(ctx));
   // Development only: in production the sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') await app.register(sandboxRoutes(ctx));

@@ -2,10 +2,10 @@ import type { DbOrTrx } from '../db/database.js';
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import { statusRank, type Actor, type MedicationRequestStatus } from './medication-request-status.js';
-import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
+import type { MedicationRequestTable, MedicationItemTable, StatusHistoryTable } from './medication-request.tables.js';
 import type { MedicationRequestViewData } from './medication-request.schemas.js';
 import * as repo from './medication-request.repository.js';
-import { findRefillRequestOfNewMedicationRequest } from './refill.repository.js';
+import { findRefillRequestsOfNewMedicationRequests } from './refill.repository.js';
 
 /**
  * The refill counters of one medication of a chain, read from the chain's first prescription.
@@ -32,26 +32,70 @@ export function chainRefills(origins: MedicationItemTable[]): { authorized: numb
   };
 }
 
-/** Loads everything the partner sees of an order (five primary-key or indexed queries). */
+/** Loads everything the partner sees of an order (the one-order case of `loadMedicationRequestViews`). */
 export async function loadMedicationRequestView(db: DbOrTrx, order: MedicationRequestTable): Promise<MedicationRequestViewData> {
-  const [items, history, prescription, refillRequest] = await Promise.all([
-    repo.listItemsOfMedicationRequest(db, order.id),
-    repo.listHistory(db, order.id),
-    repo.findPrescriptionOfMedicationRequest(db, order.id),
-    order.refill_of === null ? Promise.resolve(undefined) : findRefillRequestOfNewMedicationRequest(db, order.id),
-  ]);
-  const originIds = [...new Set(items.map((i) => i.origin_item_id))];
-  const ownIds = new Set(items.map((i) => i.id));
-  const origins = originIds.every((id) => ownIds.has(id)) ? items : await repo.findItems(db, originIds);
-  const originById = new Map(origins.map((o) => [o.id, o]));
+  const [view] = await loadMedicationRequestViews(db, [order]);
+  // One order in, one view out.
+  if (!view) throw new Error(`No view of order ${order.id}`);
+  return view;
+}
 
+/**
+ * Loads everything the partner sees of several orders, in their order: five indexed queries
+ * whatever their number (items, history, prescriptions, refill requests, and the origin items of
+ * refill chains whose first order is not among them), never one set per order.
+ */
+export async function loadMedicationRequestViews(
+  db: DbOrTrx,
+  orders: MedicationRequestTable[],
+): Promise<MedicationRequestViewData[]> {
+  const ids = orders.map((o) => o.id);
+  const [items, histories, prescriptions, refillRequests] = await Promise.all([
+    repo.listItemsOfMedicationRequests(db, ids),
+    repo.listHistories(db, ids),
+    repo.findPrescriptionsOfMedicationRequests(db, ids),
+    findRefillRequestsOfNewMedicationRequests(
+      db,
+      orders.filter((o) => o.refill_of !== null).map((o) => o.id),
+    ),
+  ]);
+  const loadedIds = new Set(items.map((i) => i.id));
+  const missingOriginIds = [...new Set(items.map((i) => i.origin_item_id))].filter((id) => !loadedIds.has(id));
+  const origins: MedicationItemTable[] = [...items, ...(await repo.findItems(db, missingOriginIds))];
+  const originById = new Map(origins.map((o) => [o.id, o]));
+  const prescriptionOf = new Map(prescriptions.map((p) => [p.medication_request_id, p]));
+  const refillRequestOf = new Map(refillRequests.map((r) => [r.new_medication_request_id, r]));
+  return orders.map((order) =>
+    toView(
+      order,
+      items.filter((i) => i.medication_request_id === order.id),
+      histories.filter((h) => h.medication_request_id === order.id),
+      originById,
+      prescriptionOf.get(order.id)?.id ?? '',
+      refillRequestOf.get(order.id)?.id ?? null,
+    ),
+  );
+}
+
+function toView(
+  order: MedicationRequestTable,
+  items: MedicationItemTable[],
+  history: StatusHistoryTable[],
+  originById: Map<string, MedicationItemTable>,
+  prescriptionId: string,
+  refillRequestId: string | null,
+): MedicationRequestViewData {
+  const origins = [...new Set(items.map((i) => i.origin_item_id))].flatMap((id) => {
+    const origin = originById.get(id);
+    return origin ? [origin] : [];
+  });
   return {
     medication_request_id: order.id,
     clinic_id: order.clinic_id,
     patient_id: order.patient_id,
     practitioner_id: order.practitioner_id,
     status: order.status as MedicationRequestStatus,
-    prescription_id: prescription?.id ?? '',
+    prescription_id: prescriptionId,
     is_refrigerated: fromFlag(order.is_refrigerated),
     shipment_group_id: order.shipment_group_id,
     medication_requests: items.map((item) => {
@@ -95,7 +139,7 @@ export async function loadMedicationRequestView(db: DbOrTrx, order: MedicationRe
     updated_at: order.updated_at,
     refill_of: order.refill_of,
     chain_origin_id: order.chain_origin_id,
-    refill_request_id: refillRequest?.id ?? null,
+    refill_request_id: refillRequestId,
     // Each state is entered at most once and only forwards, so the lifecycle's order is the history's
     // (steps of one sandbox advance share a timestamp).
     status_history: [...history]

@@ -1,4 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type {
   MedicationRequestTable,
   MedicationItemTable,
@@ -60,17 +61,44 @@ export async function listItemsOfMedicationRequest(db: DbOrTrx, medicationReques
     .execute();
 }
 
+/** The prescriptions of several orders (one query on a unique column). */
+export async function findPrescriptionsOfMedicationRequests(
+  db: DbOrTrx,
+  medicationRequestIds: string[],
+): Promise<PrescriptionTable[]> {
+  if (medicationRequestIds.length === 0) return [];
+  return db.selectFrom('prescriptions').selectAll().where('medication_request_id', 'in', medicationRequestIds).execute();
+}
+
+/** The items of several orders, each with its order's id, in the order they were written (one query). */
+export async function listItemsOfMedicationRequests(
+  db: DbOrTrx,
+  medicationRequestIds: string[],
+): Promise<(MedicationItemTable & { medication_request_id: string })[]> {
+  if (medicationRequestIds.length === 0) return [];
+  return db
+    .selectFrom('medication_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+    .selectAll('medication_items')
+    .select('prescriptions.medication_request_id')
+    .where('prescriptions.medication_request_id', 'in', medicationRequestIds)
+    .orderBy('medication_items.position')
+    .execute();
+}
+
 /** Items by id (the origin items of a chain, which hold its refill counters). */
 export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<MedicationItemTable[]> {
   if (itemIds.length === 0) return [];
   return db.selectFrom('medication_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
 }
 
-export async function listHistory(db: DbOrTrx, medicationRequestId: string): Promise<StatusHistoryTable[]> {
+/** The status history of several orders (one query), each order's rows in the order they were written. */
+export async function listHistories(db: DbOrTrx, medicationRequestIds: string[]): Promise<StatusHistoryTable[]> {
+  if (medicationRequestIds.length === 0) return [];
   return db
     .selectFrom('medication_request_status_history')
     .selectAll()
-    .where('medication_request_id', '=', medicationRequestId)
+    .where('medication_request_id', 'in', medicationRequestIds)
     .orderBy('at')
     .orderBy('id')
     .execute();
@@ -126,6 +154,27 @@ export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise
     .where('id', 'in', originItemIds)
     .where('refills_used', '>', 0)
     .execute();
+}
+
+export interface ClinicOrderFilter {
+  status?: MedicationRequestStatus | undefined;
+  patientId?: string | undefined;
+  /** Only orders older than this position. */
+  before?: PagePosition | undefined;
+  limit: number;
+}
+
+/** A page of one clinic's orders, newest first, keyset-paginated on (created_at, id) (the partner's list). */
+export async function listMedicationRequestsOfClinic(
+  db: DbOrTrx,
+  clinicId: string,
+  filter: ClinicOrderFilter,
+): Promise<MedicationRequestTable[]> {
+  let query = db.selectFrom('medication_requests').selectAll().where('clinic_id', '=', clinicId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.patientId) query = query.where('patient_id', '=', filter.patientId);
+  if (filter.before) query = query.where(olderThan({ createdAt: 'created_at', id: 'id' }, filter.before));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }
 
 /**

@@ -8,10 +8,12 @@ import {
   CreateMedicationRequestBody,
   CreateMedicationRequestData,
   IdParams,
+  ListMedicationRequestsQuery,
+  MedicationRequestPage,
   MedicationRequestView,
 } from './medication-request.schemas.js';
 import { RefillBody, RefillData, RefillRequestView } from './refill.schemas.js';
-import { createMedicationRequest, getMedicationRequest } from './medication-request.service.js';
+import { createMedicationRequest, getMedicationRequest, listMedicationRequests } from './medication-request.service.js';
 import { createRefill, getRefillRequest } from './refill.service.js';
 
 const security = [{ apiKey: [] }];
@@ -59,6 +61,28 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
       async (request) => {
         const data = await getMedicationRequest(ctx, partnerOf(request), request.params.id, partnerAudit(request));
         return { success: true as const, data, message: 'Medication request retrieved successfully' };
+      },
+    );
+
+    app.get(
+      '/api/external/medication-orders',
+      {
+        schema: {
+          tags: ['Orders'],
+          security,
+          summary: 'List your clinic\u2019s medication requests (extension)',
+          description: [
+            'Your clinic\u2019s orders, newest first, each as `GET /api/external/medication-order/{id}` shows it; only',
+            'those in `status` and of `patient_id` when given (another clinic\u2019s patient matches none). `limit` 1 to',
+            '100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).',
+          ].join(' '),
+          querystring: ListMedicationRequestsQuery,
+          response: { 200: Envelope(MedicationRequestPage), ...partnerErrors },
+        },
+      },
+      async (request) => {
+        const data = await listMedicationRequests(ctx, partnerOf(request), request.query, partnerAudit(request));
+        return { success: true as const, data, message: 'Medication requests retrieved successfully' };
       },
     );
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, OpaqueId, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, OpaqueId, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
 import { ACTORS, MEDICATION_REQUEST_STATUSES } from './medication-request-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
@@ -182,6 +182,19 @@ export const MedicationRequestView = Type.Object(
   { additionalProperties: false },
 );
 export type MedicationRequestViewData = Static<typeof MedicationRequestView>;
+
+/** `GET /api/external/medication-orders`: filters and page of the clinic's orders. */
+export const ListMedicationRequestsQuery = Type.Object(
+  {
+    status: Type.Optional(StatusSchema),
+    patient_id: Type.Optional(Uuid('Only this patient\u2019s orders.')),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type ListMedicationRequestsQuery = Static<typeof ListMedicationRequestsQuery>;
+
+export const MedicationRequestPage = Page(MedicationRequestView);
 
 /** Sandbox: the optional target of an advance. */
 export const AdvanceBody = Type.Object(

@@ -6,6 +6,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { recordChange } from '../audit/audit.service.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
+import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
 import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
@@ -16,10 +17,11 @@ import { findPractitionerOfClinic } from '../practitioners/practitioner.service.
 import { deriveUnitOfMeasure } from './dose-unit.js';
 import { checkShipping, checkShippable, checkSpecies } from './medication-request-rules.js';
 import { initialStatusFields } from './medication-request-status.js';
-import { loadMedicationRequestView } from './medication-request-view.js';
+import { loadMedicationRequestView, loadMedicationRequestViews } from './medication-request-view.js';
 import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
 import type {
   CreateMedicationRequestInput,
+  ListMedicationRequestsQuery,
   MedicationItemInput,
   MedicationRequestViewData,
 } from './medication-request.schemas.js';
@@ -162,6 +164,35 @@ export async function getMedicationRequest(
   if (!order) throw notFound('Medication request not found');
   ctx.audit.recordReads(audit, [{ type: 'medication_request', id: order.id, clinicId: order.clinic_id }]);
   return loadMedicationRequestView(ctx.db, order);
+}
+
+/**
+ * GET /api/external/medication-orders: a page of the clinic's orders, newest first, each as
+ * `GET /api/external/medication-order/{id}` shows it, loaded for the whole page at once (six queries
+ * a page, whatever its length). Another clinic's patient matches nothing. Each order listed is
+ * audited as a read, as its single GET is.
+ */
+export async function listMedicationRequests(
+  ctx: AuditedReadContext,
+  identity: PartnerIdentity,
+  query: ListMedicationRequestsQuery,
+  audit: AuditContext,
+): Promise<Page<MedicationRequestViewData>> {
+  const limit = query.limit ?? 50;
+  const rows = await repo.listMedicationRequestsOfClinic(ctx.db, identity.clinicId, {
+    status: query.status,
+    patientId: query.patient_id,
+    before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  const listed = rows.slice(0, limit);
+  const views = await loadMedicationRequestViews(ctx.db, listed);
+  const page = toPage(rows, limit, () => views);
+  ctx.audit.recordReads(
+    audit,
+    listed.map((order) => ({ type: 'medication_request', id: order.id, clinicId: order.clinic_id })),
+  );
+  return page;
 }
 
 function toItemRow(

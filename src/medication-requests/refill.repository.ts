@@ -31,16 +31,13 @@ export async function findOpenRefillRequest(db: DbOrTrx, medicationRequestId: st
     .executeTakeFirst();
 }
 
-/** The refill request that created an order (refill orders only). */
-export async function findRefillRequestOfNewMedicationRequest(
+/** The refill requests that created these orders (one query on a unique column). */
+export async function findRefillRequestsOfNewMedicationRequests(
   db: DbOrTrx,
-  newMedicationRequestId: string,
-): Promise<RefillRequestTable | undefined> {
-  return db
-    .selectFrom('refill_requests')
-    .selectAll()
-    .where('new_medication_request_id', '=', newMedicationRequestId)
-    .executeTakeFirst();
+  newMedicationRequestIds: string[],
+): Promise<RefillRequestTable[]> {
+  if (newMedicationRequestIds.length === 0) return [];
+  return db.selectFrom('refill_requests').selectAll().where('new_medication_request_id', 'in', newMedicationRequestIds).execute();
 }
 
 /** Closes the open refill request whose order is `newMedicationRequestId`; false when there is none. */

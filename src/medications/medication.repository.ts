@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { MedicationTable } from './medication.tables.js';
 
 export async function insertMedication(db: DbOrTrx, row: MedicationTable): Promise<void> {
@@ -7,6 +8,17 @@ export async function insertMedication(db: DbOrTrx, row: MedicationTable): Promi
 
 export async function listMedications(db: DbOrTrx, clinicId: string): Promise<MedicationTable[]> {
   return db.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId).orderBy('name_key').execute();
+}
+
+/** A page of the clinic's formulary, newest first (keyset on created_at, id). */
+export async function listMedicationsPage(
+  db: DbOrTrx,
+  clinicId: string,
+  page: { before?: PagePosition | undefined; limit: number },
+): Promise<MedicationTable[]> {
+  let query = db.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId);
+  if (page.before) query = query.where(olderThan({ createdAt: 'created_at', id: 'id' }, page.before));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
 }
 
 /** The clinic's formulary entries among `keys` (one query for a whole order). */

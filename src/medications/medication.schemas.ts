@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
 
-/* A clinic's formulary as the operator manages it. */
+/* A clinic's formulary as the operator manages it and the partner reads it. */
 
 const NullableText = Nullable(Type.String());
 
@@ -26,3 +26,9 @@ export const AddMedicationBody = Type.Object(
 );
 
 export type MedicationView = Static<typeof Medication>;
+
+/** `GET /api/external/medications`: a page of the formulary. */
+export const FormularyQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export type FormularyQuery = Static<typeof FormularyQuery>;
+
+export const FormularyPage = Page(Medication);

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
+import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
+import type { PartnerIdentity } from '../partner-identity.js';
 import type { MedicationTable } from './medication.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
 import { conflict, notFound } from '../errors.js';
 import { medicationKey } from './medication-name.js';
 import * as repo from './medication.repository.js';
-import type { MedicationView } from './medication.schemas.js';
+import type { FormularyQuery, MedicationView } from './medication.schemas.js';
 
 export interface NewMedication {
   name: string;
@@ -42,6 +44,23 @@ export async function addMedication(ctx: ServiceContext, clinicId: string, input
 export async function listFormulary(ctx: ServiceContext, clinicId: string): Promise<MedicationView[]> {
   await getClinic(ctx, clinicId); // 404 for an unknown clinic
   return (await repo.listMedications(ctx.db, clinicId)).map(toMedication);
+}
+
+/**
+ * GET /api/external/medications: a page of the API key's clinic's formulary (the names an order
+ * accepts), newest first. Not audited: a formulary holds no PHI.
+ */
+export async function listFormularyForPartner(
+  ctx: ReadContext,
+  identity: PartnerIdentity,
+  query: FormularyQuery,
+): Promise<Page<MedicationView>> {
+  const limit = query.limit ?? 50;
+  const rows = await repo.listMedicationsPage(ctx.db, identity.clinicId, {
+    before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  return toPage(rows, limit, (listed) => listed.map(toMedication));
 }
 
 export async function removeMedication(ctx: ServiceContext, clinicId: string, medicationId: string): Promise<void> {

@@ -286,6 +286,16 @@ export async function listDeliveries(db: DbOrTrx, filter: DeliveryFilter, limit:
   return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }
 
+/** The partner's delivery log: one clinic's deliveries only, whatever the filter says. */
+export async function listDeliveriesOfClinic(
+  db: DbOrTrx,
+  clinicId: string,
+  filter: Omit<DeliveryFilter, 'clinicId'>,
+  limit: number,
+): Promise<DeliveryWithUrl[]> {
+  return listDeliveries(db, { ...filter, clinicId }, limit);
+}
+
 export async function findDeliveryWithUrl(db: DbOrTrx, deliveryId: string): Promise<DeliveryWithUrl | undefined> {
   return db
     .selectFrom('webhook_deliveries as d')
@@ -301,6 +311,18 @@ export async function listAttempts(db: DbOrTrx, deliveryId: string): Promise<Web
     .selectFrom('webhook_delivery_attempts')
     .selectAll()
     .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt_number')
+    .execute();
+}
+
+/** The attempts of several deliveries (one query on the (delivery_id, attempt_number) key), first first. */
+export async function listAttemptsOfDeliveries(db: DbOrTrx, deliveryIds: string[]): Promise<WebhookDeliveryAttemptTable[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
     .orderBy('attempt_number')
     .execute();
 }

@@ -7,6 +7,8 @@ import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors }
 import {
   DeletedWebhook,
   ListWebhooksQuery,
+  PartnerDeliveryPage,
+  PartnerDeliveryQuery,
   Recovered,
   RecoverWebhookBody,
   RegisteredWebhook,
@@ -14,8 +16,10 @@ import {
   TestCallOutcome,
   type TestCallOutcomeView,
   WebhookEndpoint,
+  WebhookIdParams,
   WebhookRef,
 } from './webhook.schemas.js';
+import { listDeliveriesForPartner } from './delivery-log.service.js';
 import { recoverEndpointForPartner } from './recovery.service.js';
 import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, testWebhook } from './webhook.service.js';
 
@@ -89,6 +93,57 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const data = await deleteWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Webhook deleted successfully' };
+      },
+    );
+
+    app.delete(
+      '/api/external/webhook/:webhookId',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a webhook endpoint by its id (extension)',
+          description: [
+            'The same as `DELETE /api/external/webhook` with the id in the path and no body (for HTTP clients that drop',
+            'a DELETE\u2019s body); the clinic is the API key\u2019s. Deliveries still pending for it are cancelled; another',
+            'clinic\u2019s endpoint, or one already deleted, is not found.',
+          ].join(' '),
+          params: WebhookIdParams,
+          response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...notFoundError('Webhook') },
+        },
+      },
+      async (request) => {
+        const identity = partnerOf(request);
+        const data = await deleteWebhook(
+          ctx,
+          identity,
+          { clinic_id: identity.clinicId, webhook_id: request.params.webhookId },
+          partnerAudit(request),
+        );
+        return { success: true as const, data, message: 'Webhook deleted successfully' };
+      },
+    );
+
+    app.get(
+      '/api/external/webhook/deliveries',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List your clinic\u2019s webhook deliveries (extension)',
+          description: [
+            'Your clinic\u2019s delivery log, newest first: each event sent (or to be sent) to each of your endpoints, its',
+            'status and every attempt (time, duration, the status code your endpoint answered or why none came; never the',
+            'response body). Filter by `webhook_id`, `status` and `event_type` (another clinic\u2019s endpoint matches',
+            'none). `limit` 1 to 100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).',
+          ].join(' '),
+          querystring: PartnerDeliveryQuery,
+          response: { 200: Envelope(PartnerDeliveryPage), ...partnerErrors },
+        },
+      },
+      async (request) => {
+        const data = await listDeliveriesForPartner(ctx, partnerOf(request), request.query, partnerAudit(request));
+        return { success: true as const, data, message: 'Webhook deliveries retrieved successfully' };
       },
     );
 

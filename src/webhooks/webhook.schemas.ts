@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuery, Uuid } from '../http/schemas.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
+import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_URL_LENGTH } from './url-safety.js';
 
 const WebhookUrl = Type.String({
@@ -120,8 +121,6 @@ export const TestCallOutcome = Type.Object(
 );
 export type TestCallOutcomeView = Static<typeof TestCallOutcome>;
 
-// ---- operator API ----
-
 export const DeliveryStatusSchema = Type.Union(
   [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('cancelled')],
   {
@@ -129,6 +128,67 @@ export const DeliveryStatusSchema = Type.Union(
       'pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted)',
   },
 );
+
+export const WebhookIdParams = Type.Object({ webhookId: Uuid('The id returned at registration.') });
+
+export const EventTypeSchema = Type.Union(
+  [...EVENT_TYPES, TEST_EVENT_TYPE].map((t) => Type.Literal(t)),
+  { description: 'An event type (see the webhooks section of the document).' },
+);
+
+/** `GET /api/external/webhook/deliveries`: filters and page of the clinic's delivery log. */
+export const PartnerDeliveryQuery = Type.Object(
+  {
+    webhook_id: Type.Optional(Uuid('Only deliveries to this endpoint of your clinic.')),
+    status: Type.Optional(DeliveryStatusSchema),
+    event_type: Type.Optional(EventTypeSchema),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type PartnerDeliveryQuery = Static<typeof PartnerDeliveryQuery>;
+
+export const PartnerAttempt = Type.Object(
+  {
+    attempt_number: Type.Integer({ minimum: 1 }),
+    attempted_at: Timestamp,
+    duration_ms: Type.Integer({ description: 'Time from sending to the answer (or to the failure).' }),
+    status_code: Nullable(Type.Integer({ description: 'The HTTP status your endpoint answered; null when none was received.' })),
+    error: Nullable(
+      Type.Union([Type.Literal('timeout'), Type.Literal('network_error'), Type.Literal('refused'), Type.Literal('not_sent')], {
+        description: [
+          'Why no status was received (null when one was): timeout; network_error (connection, TLS or DNS failure);',
+          'refused (the URL points to a private or internal address); not_sent (the pharmacy could not sign it; it is',
+          'retried on the schedule). Your endpoint\u2019s response body is never returned.',
+        ].join(' '),
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PartnerAttemptView = Static<typeof PartnerAttempt>;
+
+export const PartnerDelivery = Type.Object(
+  {
+    delivery_id: Uuid(),
+    event_id: Type.String({ description: 'The `webhook-id` header sent (the same on every attempt).' }),
+    event_type: Type.String(),
+    webhook_id: Uuid(),
+    webhook_url: Type.String(),
+    status: DeliveryStatusSchema,
+    attempt_count: Type.Integer({ minimum: 0 }),
+    next_attempt_at: Nullable(Timestamp),
+    delivered_at: Nullable(Timestamp),
+    created_at: Timestamp,
+    attempts: Type.Array(PartnerAttempt, { description: 'Every attempt, first first.' }),
+  },
+  { additionalProperties: false },
+);
+export type PartnerDeliveryView = Static<typeof PartnerDelivery>;
+
+export const PartnerDeliveryPage = Page(PartnerDelivery);
+
+// ---- operator API ----
 
 export const DeliveryListQuery = Type.Object(
   {

@@ -30,8 +30,16 @@ export interface TextWorld {
   deliveryId: string;
   carrierId: string;
   serviceId: string;
-  /** The second page of each operator list, as the API returned it. */
-  cursors: { orders: string; deliveries: string; endpoints: string; audit: string };
+  /** The second page of each operator and partner list, as the API returned it. */
+  cursors: {
+    orders: string;
+    deliveries: string;
+    endpoints: string;
+    audit: string;
+    formulary: string;
+    partnerOrders: string;
+    partnerDeliveries: string;
+  };
 }
 
 /** A request as the fuzz sends it: path parameters and query values unencoded; the setup's key unless `apiKey` says. */
@@ -70,11 +78,17 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
   expectOk(await t.admin.post(`/api/admin/carriers/${carrierId}/services`, service), 'carrier service');
   const secondPage = async (list: string) =>
     expectOk(await t.admin.get(`/api/admin/${list}?clinic_id=${clinic.clinicId}&limit=1`), list).next_cursor as string;
+  const partnerSecondPage = async (list: string) =>
+    expectOk(await t.partner(clinic.apiKey).get(`/api/external/${list}${list.includes('?') ? '&' : '?'}limit=1`), list)
+      .next_cursor as string;
   const cursors = {
     orders: await secondPage('medication-requests'),
     deliveries: await secondPage('webhook-deliveries'),
     endpoints: await secondPage('webhook-endpoints'),
     audit: await secondPage('audit-events'),
+    formulary: await partnerSecondPage('medications'),
+    partnerOrders: await partnerSecondPage(`medication-orders?patient_id=${setup.patientId}`),
+    partnerDeliveries: await partnerSecondPage(`webhook/deliveries?webhook_id=${webhookId}`),
   };
   return { t, setup, orderId, refillId: refill.refill_request_id, webhookId, deliveryId, carrierId, serviceId, cursors };
 }
@@ -150,6 +164,10 @@ export const BASES: Record<string, BaseRequest> = {
     body: { medication_request_id: await orderIn(w, 'shipped'), shipment_group_id: 'group-7' },
   }),
   'GET /api/external/refill-request/:id': (w) => ({ params: { id: w.refillId } }),
+  'GET /api/external/medications': (w) => ({ query: { limit: '1', cursor: w.cursors.formulary } }),
+  'GET /api/external/medication-orders': (w) => ({
+    query: { status: 'pending', patient_id: w.setup.patientId, limit: '1', cursor: w.cursors.partnerOrders },
+  }),
   'POST /api/external/sandbox/medication-order/:id/advance': async (w) => ({
     params: { id: await orderIn(w, 'pending') },
     body: { to: 'processing' },
@@ -164,6 +182,20 @@ export const BASES: Record<string, BaseRequest> = {
     const { webhookId } = await registerEndpoint(w.t, clinic, REFUSING_URL);
     return { apiKey: clinic.apiKey, body: { clinic_id: clinic.clinicId, webhook_id: webhookId } };
   },
+  'DELETE /api/external/webhook/:webhookId': async (w) => {
+    const clinic = await freshClinic(w);
+    const { webhookId } = await registerEndpoint(w.t, clinic, REFUSING_URL);
+    return { apiKey: clinic.apiKey, params: { webhookId } };
+  },
+  'GET /api/external/webhook/deliveries': (w) => ({
+    query: {
+      webhook_id: w.webhookId,
+      status: 'failed',
+      event_type: 'webhook.test',
+      limit: '1',
+      cursor: w.cursors.partnerDeliveries,
+    },
+  }),
   'POST /api/external/webhook/test': (w) => ({ body: { clinic_id: w.setup.clinic.clinicId, webhook_id: w.webhookId } }),
   'POST /api/external/webhook/recover': (w) => ({
     body: { clinic_id: w.setup.clinic.clinicId, webhook_id: w.webhookId, since: anHourAgo() },

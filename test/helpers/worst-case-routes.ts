@@ -92,6 +92,11 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     url: '/api/external/webhook',
     body: { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK },
   }),
+  'GET /api/external/webhook/deliveries': () =>
+    get(`/api/external/webhook/deliveries?webhook_id=${NO_WEBHOOK}&status=failed&event_type=order.created&limit=10`),
+  'GET /api/external/medications': () => get('/api/external/medications?limit=10'),
+  'GET /api/external/medication-orders': (f) =>
+    get(`/api/external/medication-orders?status=pending&patient_id=${f.patientId}&limit=10`),
   'POST /api/external/webhook/test': (f) =>
     post('/api/external/webhook/test', { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK }),
   'POST /api/external/webhook/recover': (f) =>

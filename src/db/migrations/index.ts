@@ -7,6 +7,7 @@ import * as m005 from './005_idempotency_keys.js';
 import * as m006 from './006_audit_events.js';
 import * as m007 from './007_webhook_secret_encryption.js';
 import * as m008 from './008_staff_accounts.js';
+import * as m009 from './009_partner_reads.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '006_audit_events': m006,
   '007_webhook_secret_encryption': m007,
   '008_staff_accounts': m008,
+  '009_partner_reads': m009,
 };
