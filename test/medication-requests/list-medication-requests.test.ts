@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { issueApiKey } from '../../src/clinics/clinic.service.js';
+import { listMedicationRequests } from '../../src/medication-requests/medication-request.service.js';
 import { auditRows } from '../audit/support.js';
 import {
   advanceMedicationRequest,
@@ -91,6 +94,30 @@ describe.each(DIALECTS)('GET /api/external/medication-orders on %s', (dialect) =
     ] as const) {
       await expectFieldRefused(t, setup.clinic, `${LIST}?${query}`, field);
     }
+  });
+
+  it('when a page is listed, then it takes at most six queries whatever its length (none per order)', async () => {
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const ctx = { ...t.ctx, db: t.ctx.db.withPlugin(counting) };
+    const identity = { clinicId: setup.clinic.clinicId, apiKeyId: setup.clinic.apiKeyId };
+    const countFor = async (limit: number) => {
+      queries = 0;
+      const page = await listMedicationRequests(ctx, identity, { limit }, partnerAuditContext(identity));
+      return { queries, listed: page.items.length };
+    };
+    const one = await countFor(1);
+    const four = await countFor(4);
+    expect([one.listed, four.listed]).toEqual([1, 4]);
+    // The page, then items, history, prescriptions, refill requests and origin items: the last two only when needed.
+    expect(one.queries).toBeLessThanOrEqual(6);
+    expect(four.queries).toBeLessThanOrEqual(6);
   });
 
   it('when a page is listed, then each order on it is audited as read by the partner\u2019s key', async () => {
