@@ -9,6 +9,11 @@ export type Environment = 'development' | 'production';
 
 export type DatabaseConfig = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
+/** `sqlite::memory:`: the data dies with the process, and so may the development secrets (nothing is written to disk). */
+export function isInMemoryDatabase(database: DatabaseConfig): boolean {
+  return database.kind === 'sqlite' && database.filename === ':memory:';
+}
+
 export interface Config {
   readonly env: Environment;
   readonly host: string;
