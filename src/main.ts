@@ -5,6 +5,7 @@ import { hasStaffMembers } from './staff/staff.service.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { keepDevelopmentAdminToken } from './secrets/dev-admin-token.js';
 import { startBanner } from './start-banner.js';
+import { logDestination } from './log-format.js';
 import { loadHttpsOptions } from './http/tls.js';
 import { shutDown } from './shutdown.js';
 import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config);
   const { ctx } = runtime;
   const sandbox = await seedSandbox(ctx);
-  const app = await buildApp(ctx, https ? { https } : {});
+  // JSON lines, or in development at a terminal one readable line each (LOG_FORMAT).
+  const logStream = logDestination(config);
+  const app = await buildApp(ctx, { ...(https ? { https } : {}), ...(logStream ? { logStream } : {}) });
 
   await app.listen({ host: config.host, port: config.port });
   // With PORT=0 the system picks a free port: print the one actually bound.

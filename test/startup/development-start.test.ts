@@ -97,3 +97,38 @@ describe('the webhook worker warning', { timeout: 60_000 }, () => {
     expect(server.stdout()).not.toContain('WARNING');
   });
 });
+
+/** Resolves once the server has printed a line matching `pattern` (the line), failing after 10 s. */
+async function printedLine(server: ServerProcess, pattern: RegExp): Promise<string> {
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const line = server
+      .stdout()
+      .split('\n')
+      .find((candidate) => pattern.test(candidate));
+    if (line !== undefined) return line;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no line matching ${String(pattern)} in:\n${server.stdout()}`);
+}
+
+describe('the log format', { timeout: 60_000 }, () => {
+  it('when LOG_FORMAT=pretty, then each request is one readable line: method, route, status, duration, request id', async () => {
+    const server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    const res = await fetch(`${server.baseUrl}/healthz?name=Vantongeren`);
+    const reqId = res.headers.get('x-request-id') ?? '';
+    const line = await printedLine(server, new RegExp(`\\(req ${reqId}\\)`));
+    expect(line).toMatch(
+      new RegExp(`^\\[\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\] INFO: GET /healthz 200 in [\\d.]+ ms \\(req ${reqId}\\)$`),
+    );
+    expect(server.stdout().split(reqId).length - 1).toBe(1);
+    expect(server.stdout()).not.toContain('Vantongeren');
+  });
+
+  it('when standard output is not a terminal and LOG_FORMAT is unset, then the lines are JSON', async () => {
+    const server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' });
+    const res = await fetch(`${server.baseUrl}/healthz`);
+    const reqId = res.headers.get('x-request-id') ?? '';
+    const line = await printedLine(server, new RegExp(reqId));
+    expect(JSON.parse(line)).toMatchObject({ msg: 'request completed', reqId, statusCode: 200, req: { route: '/healthz' } });
+  });
+});

@@ -24,7 +24,7 @@ const OPERATOR_TOKEN = 'startup-test-operator-token-0123456789';
 
 /** Variables of ours that the test runner's own environment must not leak into the child. */
 const OWN_VARIABLES =
-  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*|TLS_.*|SHUTDOWN_.*)$/;
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|LOG_FORMAT|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*|TLS_.*|SHUTDOWN_.*)$/;
 /** Given, so that the servers (started in the repository) never write the development key file there. */
 const DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
