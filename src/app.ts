@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
@@ -65,7 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       stream: options.logStream,
     },
     // One line per request instead of Fastify's two, without the URL (http/request-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: genRequestId,
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
