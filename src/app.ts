@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
@@ -19,6 +19,7 @@ import { requireHttps } from './http/https-required.js';
 import { DOCS_CSP, registerSecurityHeaders } from './http/security-headers.js';
 import { genRequestId } from './http/request-id.js';
 import { recordRequestDurations } from './http/request-metrics.js';
+import { registerRequestLog } from './http/request-log.js';
 import { RouteIndex } from './http/routes-index.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -63,6 +64,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       serializers: logSerializers,
       stream: options.logStream,
     },
+    // One line per request instead of Fastify's two, without the URL (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: genRequestId,
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
@@ -87,6 +90,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
   recordRequestDurations(app, ctx.metrics);
+  registerRequestLog(app);
   // Before the routes are registered: its onRoute hook equips every partner POST.
   registerIdempotency(app, ctx);
 

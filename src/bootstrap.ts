@@ -8,6 +8,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-sto
 import { pino, type Logger } from 'pino';
 import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
+import { logDestination } from './log-format.js';
 import { openKeyring } from './secrets/key-source.js';
 import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
 import { RedisConnection } from './redis/redis-connection.js';
@@ -54,7 +55,7 @@ export async function openRuntime(
   }
   const clock = options.clock ?? systemClock;
   const metrics = new Metrics();
-  const logger = options.logger ?? pino({ level: config.logLevel, serializers: logSerializers, redact: LOG_REDACT_PATHS });
+  const logger = options.logger ?? processLogger(config);
   // With REDIS_URL every instance counts in the same Redis; without it, each process in memory.
   let redis: RedisConnection | undefined;
   if (config.redisUrl !== null && options.redis !== false) {
@@ -113,6 +114,16 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
     console.error(error.message);
     process.exit(1);
   }
+}
+
+/**
+ * A process's own logger (the runtime's lines, the standalone worker's): errors without the driver's
+ * row data, credentials censored (logging.ts), JSON or one readable line each (log-format.ts).
+ */
+export function processLogger(config: Config, base?: Record<string, string>): Logger {
+  const destination = logDestination(config);
+  const options = { level: config.logLevel, ...(base ? { base } : {}), serializers: logSerializers, redact: LOG_REDACT_PATHS };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Runs each step after the previous one has finished, whatever its outcome. */

@@ -9,6 +9,11 @@ export type Environment = 'development' | 'production';
 
 export type DatabaseConfig = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
+/** `sqlite::memory:`: the data dies with the process, and so may the development secrets (nothing is written to disk). */
+export function isInMemoryDatabase(database: DatabaseConfig): boolean {
+  return database.kind === 'sqlite' && database.filename === ':memory:';
+}
+
 export interface Config {
   readonly env: Environment;
   readonly host: string;
@@ -19,6 +24,8 @@ export interface Config {
   /** True when ADMIN_TOKEN was not set and one was generated for this run (development only). */
   readonly adminTokenGenerated: boolean;
   readonly logLevel: string;
+  /** LOG_FORMAT: `json` lines, `pretty` one readable line each, or `auto` (pretty in development on a terminal). */
+  readonly logFormat: LogFormatSetting;
   readonly rateLimitPerMinute: number;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes: number;
@@ -71,6 +78,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 export const DEFAULT_SQLITE_FILE = path.join('data', 'fulfillment.sqlite');
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
@@ -121,6 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  const logFormat = (env.LOG_FORMAT?.trim() || 'auto') as LogFormatSetting;
+  if (!LOG_FORMATS.includes(logFormat)) {
+    problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
   }
 
   const rateLimitPerMinute = parseInteger(
@@ -175,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken,
     adminTokenGenerated,
     logLevel,
+    logFormat,
     rateLimitPerMinute,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     trustProxy: Object.freeze(trustProxy),

@@ -1,34 +1,42 @@
-import path from 'node:path';
 import { buildApp } from './app.js';
 import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { hasStaffMembers } from './staff/staff.service.js';
 import { seedSandbox } from './sandbox-seed.js';
-import { type Config } from './config.js';
+import { keepDevelopmentAdminToken } from './secrets/dev-admin-token.js';
+import { startBanner } from './start-banner.js';
+import { logDestination } from './log-format.js';
 import { loadHttpsOptions } from './http/tls.js';
 import { shutDown } from './shutdown.js';
 import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
-import { redisTarget } from './redis/redis-connection.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(process.env);
+  // In development without ADMIN_TOKEN: the operator token kept in ./data (the same at every start).
+  const { config, keptIn: tokenFile } = keepDevelopmentAdminToken(loadConfigOrExit(process.env));
   // Before anything is opened: an unreadable certificate, or production on plain HTTP without a proxy.
   const https = loadHttpsOptions(config);
 
   const runtime = await openRuntime(config);
   const { ctx } = runtime;
-  const seed = await seedSandbox(ctx);
-  const app = await buildApp(ctx, https ? { https } : {});
+  const sandbox = await seedSandbox(ctx);
+  // JSON lines, or in development at a terminal one readable line each (LOG_FORMAT).
+  const logStream = logDestination(config);
+  const app = await buildApp(ctx, { ...(https ? { https } : {}), ...(logStream ? { logStream } : {}) });
 
   await app.listen({ host: config.host, port: config.port });
   // With PORT=0 the system picks a free port: print the one actually bound.
   const address = app.server.address();
-  printBanner(config, typeof address === 'object' && address !== null ? address.port : config.port, seed, https !== null, {
+  const banner = startBanner(config, {
+    port: typeof address === 'object' && address !== null ? address.port : config.port,
+    tls: https !== null,
     hasStaff: await hasStaffMembers(ctx),
+    tokenFile,
+    sandbox,
   });
+  process.stdout.write(banner);
   // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
   const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
   // Deletes idempotency keys past their 24 hours, every 10 minutes.
@@ -86,39 +94,6 @@ async function main(): Promise<void> {
 
 /** After a shutdown timed out, how long the stores get to close before the process exits anyway. */
 const FORCED_EXIT_MS = 5000;
-
-function printBanner(
-  config: Config,
-  port: number,
-  seed: { clinicId: string; apiKey: string } | null,
-  tls: boolean,
-  staff: { hasStaff: boolean },
-): void {
-  // A wildcard address is where the server listens, not an address to call: show loopback instead.
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const base = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const lines = [
-    '',
-    `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${port})`}`,
-    `  database: ${config.database.kind === 'sqlite' ? `SQLite ${config.database.filename === ':memory:' ? 'in memory' : path.resolve(config.database.filename)}` : 'PostgreSQL'}`,
-    `  rate limits: ${config.redisUrl ? `shared in Redis ${redisTarget(config.redisUrl)}` : 'counted in this process'}`,
-    `  API reference: ${base}/docs`,
-    `  console: ${base}/console${staff.hasStaff ? '' : '  (no staff account yet: npm run admin -- create-staff --email … --name … --role admin)'}`,
-  ];
-  if (config.adminTokenGenerated) {
-    lines.push(`  operator token (generated for this run; set ADMIN_TOKEN to keep one): ${config.adminToken}`);
-  }
-  if (seed) {
-    lines.push(
-      '',
-      '  First start: seeded a sandbox clinic, its formulary and a development API key.',
-      `  clinic_id: ${seed.clinicId}`,
-      `  x-api-key: ${seed.apiKey}`,
-      '  This key is shown only once: keep it.',
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
-}
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

@@ -1,7 +1,5 @@
-import { pino } from 'pino';
 import { runInBackground } from './background.js';
-import { loadConfigOrExit, openRuntime } from './bootstrap.js';
-import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
+import { loadConfigOrExit, openRuntime, processLogger } from './bootstrap.js';
 import { shutDown } from './shutdown.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
@@ -15,14 +13,9 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
 
   // Errors are logged without the driver's row data (PHI), as in the server: see logging.ts.
-  const logger = pino({
-    level: config.logLevel,
-    base: { process: 'webhook-worker' },
-    serializers: logSerializers,
-    redact: LOG_REDACT_PATHS,
-  });
+  const logger = processLogger(config, { process: 'webhook-worker' });
   // The worker counts no requests: it needs no Redis.
-  const runtime = await openRuntime(config, { redis: false });
+  const runtime = await openRuntime(config, { redis: false, logger });
   const worker = await WebhookWorker.start(runtime.ctx, { logger });
   logger.info(
     {

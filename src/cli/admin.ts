@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { executeCommand, HELP, parseCommand, UsageError, type ParsedCommand } from '../admin/cli-commands.js';
+import { HELP, parseCommand, usageOf, UsageError, type ParsedCommand } from '../admin/cli-commands.js';
+import { executeCommand } from '../admin/cli-execute.js';
 import { openRuntime } from '../bootstrap.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../errors.js';
@@ -16,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseCommand(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`Error: ${error.message}\n\n${HELP}\n`);
+    process.stderr.write(`Error: ${error.message}\n${usageOf(error.command)}\n`);
     return 2;
   }
   if (parsed.command === 'help') {
@@ -58,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`Error: ${error.message}\n`);
+      process.stderr.write(`Error: ${error.message}\n${usageOf(error.command)}\n`);
       return 2;
     }
     if (error instanceof AppError) {

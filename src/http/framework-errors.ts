@@ -8,6 +8,7 @@ import { AppError, type ErrorCode } from '../errors.js';
 import { areaOfPath } from './areas.js';
 import { sendError, toAppError } from './error-handler.js';
 import { guardPartnerRequest } from './partner-guard.js';
+import { logAnsweredRequest } from './request-log.js';
 import { observeRequest } from './request-metrics.js';
 import { applyBaselineSecurityHeaders, BASELINE_SECURITY_HEADERS } from './security-headers.js';
 
@@ -37,8 +38,9 @@ async function answerRefusal(ctx: AppContext, error: FastifyError, request: Fast
     refusal = toAppError(guardError);
   }
   sendError(request, reply, refusal);
-  // The router refused it before any hook: onResponse, which counts every other request, never runs.
+  // The router refused it before any hook: onResponse, which counts and logs every other request, never runs.
   observeRequest(ctx.metrics, request, reply);
+  logAnsweredRequest(request, reply);
 }
 
 function routerRefusal(error: FastifyError): AppError {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { isInMemoryDatabase, type Config } from '../config.js';
 import { DATA_KEY_BYTES, dataKeyId, parseDataKey, type DataKey } from './data-key.js';
 import { Keyring } from './keyring.js';
+import { readOrCreateSecretFile } from './secret-file.js';
 
 /**
  * Where the keys come from: DATA_ENCRYPTION_KEY (required in production, so always there), or in
@@ -19,39 +19,23 @@ export function openKeyring(
   const { current, previous } = config.dataKeys;
   if (current) return new Keyring(current, previous);
   // An in-memory database dies with the process: so may its key (and nothing is written to disk).
-  if (config.database.kind === 'sqlite' && config.database.filename === ':memory:') {
+  if (isInMemoryDatabase(config.database)) {
     const key = randomBytes(DATA_KEY_BYTES);
     return new Keyring({ id: dataKeyId(key), key }, previous);
   }
   return new Keyring(loadOrCreateKeyFile(options.keyFile ?? DEV_KEY_FILE), previous);
 }
 
-/**
- * Reads the key file, creating it first (mode 0600) when it does not exist. The new key is written
- * to a temporary file and linked into place, which fails when another process got there first: two
- * processes starting together end up with the same, complete key.
- */
+/** Reads the key file, creating it first (mode 0600) when it does not exist (see readOrCreateSecretFile). */
 export function loadOrCreateKeyFile(file: string): DataKey {
-  try {
-    return readKeyFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, `${randomBytes(DATA_KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    linkSync(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  return readKeyFile(file);
+  return parseKeyFile(
+    readOrCreateSecretFile(file, () => randomBytes(DATA_KEY_BYTES).toString('base64')),
+    file,
+  );
 }
 
-function readKeyFile(file: string): DataKey {
-  const parsed = parseDataKey(readFileSync(file, 'utf8'), `The key file ${file}`);
+function parseKeyFile(text: string, file: string): DataKey {
+  const parsed = parseDataKey(text, `The key file ${file}`);
   if ('problem' in parsed) {
     throw new Error(`${parsed.problem}; restore the file, or set DATA_ENCRYPTION_KEY (see docs/webhooks.md)`);
   }

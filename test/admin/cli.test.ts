@@ -13,6 +13,9 @@ import { DEV_KEY_FILE } from '../../src/secrets/key-source.js';
 import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
+import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { medicationRequestBody } from '../helpers/factories.js';
+import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -318,12 +321,180 @@ describe('operator command line (child process on a SQLite file)', () => {
       '--state-price must look like CA=12.50',
     ],
     [['list-clinics', '--name', 'x'], 2, 'list-clinics does not take --name'],
-    [['list-clinics', '--bogus'], 2, "Unknown option '--bogus'"],
+    [['list-clinics', '--bogus'], 2, 'Error: Unknown flag --bogus\nUsage: npm run admin -- list-clinics\n'],
+    [['launch-rockets', '--now'], 2, 'Unknown command "launch-rockets"'],
+    [
+      ['add-medication', '--clinic'],
+      2,
+      'Error: --clinic needs a value\nUsage: npm run admin -- add-medication --clinic <clinic id>',
+    ],
+    [['add-medication', '--name', '--clinic', 'x'], 2, '--name needs a value'],
+    [['create-clinic', '--name', 'A', '--free-shipping=yes'], 2, '--free-shipping takes no value'],
+    [
+      ['remove-medication', '--clinic', '00000000-0000-4000-8000-000000000000', '--medication', 'x'],
+      2,
+      '--medication must be a UUID',
+    ],
+    [
+      ['move-order', '--order', '00000000-0000-4000-8000-000000000000', '--status', 'pending'],
+      2,
+      '--status must be processing, shipped, delivered or cancelled, got "pending"',
+    ],
+    [
+      ['update-service', '--carrier', 'ups', '--service', 'ups_ground', '--clear-state-prices', '--state-price', 'CA=1'],
+      2,
+      'not both',
+    ],
+    [['retry-delivery'], 2, 'retry-delivery needs --delivery'],
     [['list-clinics', 'extra'], 2, 'Unexpected argument "extra"'],
   ])('when the arguments are %j, then exit %i saying %j', async (args, code, text) => {
     const result = await cli(args);
     expect(result.code).toBe(code);
     expect(code === 0 ? result.stdout : result.stderr).toContain(text);
+    // Bad usage is answered in our words and a short usage, not Node's parser messages or the whole help.
+    if (code !== 0) {
+      expect(result.stderr).toContain('Usage: npm run admin -- ');
+      expect(result.stderr).not.toContain('Commands:');
+      expect(result.stderr).not.toContain('positional argument');
+    }
+  });
+
+  it('when the formulary is listed and a medication removed with the CLI, then the list no longer has it', async () => {
+    const clinicId = (await cli(['create-clinic', '--name', 'Formulary Clinic'])).json.clinic_id as string;
+    const kept = await cli(['add-medication', '--clinic', clinicId, '--name', 'Semaglutide']);
+    const removed = await cli(['add-medication', '--clinic', clinicId, '--name', 'Gabapentin']);
+    const before = await cli(['list-medications', '--clinic', clinicId]);
+    expect(before.json.medications.map((m: { name: string }) => m.name).sort()).toEqual(['Gabapentin', 'Semaglutide']);
+
+    const removal = await cli(['remove-medication', '--clinic', clinicId, '--medication', removed.json.medication_id]);
+    expect(removal.code).toBe(0);
+    expect(removal.json).toEqual({ medication_id: removed.json.medication_id });
+    const after = await cli(['list-medications', '--clinic', clinicId]);
+    expect(after.json.medications).toEqual([kept.json]);
+
+    const again = await cli(['remove-medication', '--clinic', clinicId, '--medication', removed.json.medication_id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Medication not found');
+    const otherClinic = await cli([
+      'remove-medication',
+      '--clinic',
+      '00000000-0000-4000-8000-000000000000',
+      '--medication',
+      kept.json.medication_id,
+    ]);
+    expect(otherClinic.stderr).toContain('Clinic not found');
+  });
+
+  it("when a service's prices are updated with the CLI, then list-carriers and the server's prices show them", async () => {
+    const carrier = await cli(['add-carrier', '--name', 'Pricecheck Post']);
+    await cli(['add-service', '--carrier', carrier.json.id, '--name', 'Standard', '--price', '10', '--state-price', 'CA=8']);
+    const updated = await cli([
+      'update-service',
+      '--carrier',
+      carrier.json.id,
+      '--service',
+      'standard',
+      '--price',
+      '11.25',
+      '--state-price',
+      'NY=14.75',
+    ]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.json).toMatchObject({ id: 'standard', price: 11.25, state_prices: { NY: 14.75 } });
+    const listed = await cli(['list-carriers']);
+    const service = listed.json.carriers.find((c: { id: string }) => c.id === carrier.json.id).services[0];
+    expect(service).toMatchObject({ id: 'standard', price: 11.25, state_prices: { NY: 14.75 } });
+
+    const cleared = await cli(['update-service', '--carrier', carrier.json.id, '--service', 'standard', '--clear-state-prices']);
+    expect(cleared.json.state_prices).toEqual({});
+    const clinicId = (await cli(['create-clinic', '--name', 'Pricecheck Clinic'])).json.clinic_id as string;
+    const key = (await cli(['issue-key', '--clinic', clinicId])).json.api_key as string;
+    await withApp(async (app, runtime) => {
+      const patientId = await insertTestPatient(runtime.ctx, clinicId, 'NY');
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/external/carriers/${carrier.json.id as string}/services?patientId=${patientId}`,
+        headers: { 'x-api-key': key },
+      });
+      expect(res.json().data).toEqual([expect.objectContaining({ id: 'standard', totalCost: 11.25 })]);
+    });
+    const unknown = await cli(['update-service', '--carrier', carrier.json.id, '--service', 'express', '--price', '1']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Service not found');
+  });
+
+  it('when an order is moved and its deliveries retried and recovered with the CLI, then the order and the delivery log change as through the operator API', async () => {
+    const clinicId = (await cli(['create-clinic', '--name', 'Moving Clinic'])).json.clinic_id as string;
+    await cli(['add-medication', '--clinic', clinicId, '--name', 'Semaglutide']);
+    const apiKey = (await cli(['issue-key', '--clinic', clinicId])).json.api_key as string;
+    const receiver = await WebhookReceiver.start();
+    try {
+      const partner = (url: string, payload: object) =>
+        withApp(async (app) => {
+          const res = await app.inject({
+            method: 'POST',
+            url,
+            headers: { 'x-api-key': apiKey, 'content-type': 'application/json', accept: 'application/json' },
+            payload,
+          });
+          if (res.statusCode !== 200) throw new Error(`${url}: ${res.body}`);
+          return res.json().data;
+        });
+      const webhookId = (await partner('/api/external/webhook', { clinic_id: clinicId, webhook_url: receiver.url() }))
+        .webhook_id as string;
+      const practitionerId = (await partner('/api/external/practitioner', practitionerBody(clinicId))).practitioner_id as string;
+      const patientId = (await partner('/api/external/patient', patientBody(clinicId, { practitioner_id: practitionerId })))
+        .patient_id as string;
+      const orderId = (
+        await partner(
+          '/api/external/medication-order',
+          medicationRequestBody({ clinic: { clinicId }, practitionerId, patientId }),
+        )
+      ).medication_request_id as string;
+
+      const processing = await cli(['move-order', '--order', orderId, '--status', 'processing']);
+      expect(processing.code, processing.stderr).toBe(0);
+      expect(processing.json).toMatchObject({ medication_request_id: orderId, status: 'processing' });
+      const untracked = await cli(['move-order', '--order', orderId, '--status', 'shipped']);
+      expect(untracked.code).toBe(1);
+      expect(untracked.stderr).toContain('tracking_number');
+      const shipped = await cli(['move-order', '--order', orderId, '--status', 'shipped', '--tracking-number', '123456789012']);
+      expect(shipped.json).toMatchObject({ status: 'shipped', tracking_number: '123456789012' });
+      const backwards = await cli(['move-order', '--order', orderId, '--status', 'processing']);
+      expect(backwards.code).toBe(1);
+      expect(backwards.stderr).toContain('Error (');
+
+      // The worker delivers the order's events; one is then sent again, and the endpoint recovered.
+      const deliveries = await withApp(async (app, runtime) => {
+        const worker = new WebhookWorker(runtime.ctx, { logger: app.log });
+        try {
+          await worker.drain();
+        } finally {
+          await worker.stop();
+        }
+        const res = await app.inject({
+          method: 'GET',
+          url: `/api/admin/webhook-deliveries?clinic_id=${clinicId}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        return res.json().data.items as { delivery_id: string; event_type: string; status: string }[];
+      });
+      const created = deliveries.find((d) => d.event_type === 'order.created');
+      expect(created?.status).toBe('delivered');
+      const retried = await cli(['retry-delivery', '--delivery', created!.delivery_id]);
+      expect(retried.code, retried.stderr).toBe(0);
+      expect(retried.json).toMatchObject({ delivery_id: created!.delivery_id, status: 'pending' });
+      const recovered = await cli(['recover-endpoint', '--webhook', webhookId]);
+      expect(recovered.code, recovered.stderr).toBe(0);
+      expect(recovered.json).toEqual(expect.objectContaining({ scheduled: expect.any(Number) }));
+      const tooOld = await cli(['recover-endpoint', '--webhook', webhookId, '--since', '2000-01-01T00:00:00Z']);
+      expect(tooOld.code).toBe(1);
+      expect(tooOld.stderr).toContain('since');
+      const unknown = await cli(['retry-delivery', '--delivery', '00000000-0000-4000-8000-000000000000']);
+      expect(unknown.stderr).toContain('Webhook delivery not found');
+    } finally {
+      await receiver.stop();
+    }
   });
 
   /** The CLI with `input` on its standard input (a pipe, not a terminal). */

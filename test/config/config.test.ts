@@ -87,6 +87,12 @@ describe('configuration variables', () => {
     }
   });
 
+  it('when LOG_FORMAT is unset, then it is auto (readable in development at a terminal); json and pretty are taken as given', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+  });
+
   it('when RATE_LIMIT_PER_MINUTE is set, then it overrides the default of either environment', () => {
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '3' }).rateLimitPerMinute).toBe(3);
     expect(
@@ -170,6 +176,7 @@ describe('configuration errors', () => {
     ['DATABASE_URL', { DATABASE_URL: 'postgres://user@[bad-host/db' }],
     ['ADMIN_TOKEN', { ADMIN_TOKEN: 'short' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['LOG_FORMAT', { LOG_FORMAT: 'colour' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
   ])('when %s is invalid (%j), then loading fails with a problem naming it', (name, env) => {

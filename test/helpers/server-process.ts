@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } f
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runInBackground } from '../../src/background.js';
-import { TEST_DATA_ENCRYPTION_KEY } from './test-app.js';
+import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from './test-app.js';
 import type { TestDatabase } from './test-db.js';
 
 /**
@@ -18,7 +18,7 @@ const CACHE = path.join(ROOT, 'node_modules', '.cache', 'server-build');
 
 /** Variables of ours that the test runner's own environment must not leak into a child. */
 const OWN_VARIABLES =
-  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|TLS_.*|DATA_ENCRYPTION_.*|SHUTDOWN_.*|HEADERS_TIMEOUT_MS|REQUEST_TIMEOUT_MS|KEEP_ALIVE_TIMEOUT_MS|IDEMPOTENCY_LOCK_TIMEOUT_MS|CONSOLE_.*)$/;
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|LOG_FORMAT|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|TLS_.*|DATA_ENCRYPTION_.*|SHUTDOWN_.*|HEADERS_TIMEOUT_MS|REQUEST_TIMEOUT_MS|KEEP_ALIVE_TIMEOUT_MS|IDEMPOTENCY_LOCK_TIMEOUT_MS|CONSOLE_.*)$/;
 
 let built: Promise<string> | undefined;
 
@@ -124,19 +124,28 @@ const running = new Set<ChildProcess>();
 
 /**
  * The environment of a child: the runner's, without our own variables, plus `env`. Every child of
- * one test file shares one data key (as instances of one deployment do), and none writes a
- * development key file into the repository.
+ * one test file shares one data key (as instances of one deployment do) and the tests' operator
+ * token, so that none writes a development key or token file into the repository (a test of those
+ * files passes `ADMIN_TOKEN: ''` and a `cwd` of its own).
  */
 function childEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
-  return { ...clean, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env };
+  return { ...clean, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ADMIN_TOKEN, ...env };
+}
+
+/** Where a child runs: the repository by default; a folder of the test's for the development defaults (./data). */
+export interface SpawnOptions {
+  cwd?: string;
 }
 
 /** Spawns the built server without waiting for it (a start expected to fail, or one to watch). */
-export async function spawnServerProcess(env: Record<string, string>): Promise<Omit<ServerProcess, 'baseUrl'>> {
+export async function spawnServerProcess(
+  env: Record<string, string>,
+  options: SpawnOptions = {},
+): Promise<Omit<ServerProcess, 'baseUrl'>> {
   const main = await buildServer();
   const child = spawn(process.execPath, [main], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: childEnvironment({ LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -188,8 +197,8 @@ const BANNER = /on (https?:\/\/[^\s]+:(\d+))/;
  * listens (readiness is the test's to check: some start with Redis down on purpose); rejects with
  * its output if it exits first.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await spawnServerProcess(env);
+export async function startServerProcess(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
+  const server = await spawnServerProcess(env, options);
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const check = () => {
       const match = BANNER.exec(server.stdout());

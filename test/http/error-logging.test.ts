@@ -2,40 +2,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { errorForLog, logSerializers } from '../../src/logging.js';
+import { CapturedLogs } from '../helpers/captured-logs.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const PATIENT = '/api/external/patient';
-const ERROR = 50;
 /** The only keys a logged error may have (see src/logging.ts). */
 const SAFE_ERR_KEYS = ['type', 'message', 'code', 'stack', 'cause', 'aggregateErrors'];
-
-interface LogLine {
-  level: number;
-  msg: string;
-  reqId?: string;
-  err?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-/** Every log line the app writes, as pino's raw JSON text. */
-class CapturedLogs {
-  readonly raw: string[] = [];
-  readonly stream = { write: (line: string) => void this.raw.push(line) };
-
-  get text(): string {
-    return this.raw.join('');
-  }
-
-  lines(reqId: string): LogLine[] {
-    return this.raw.map((line) => JSON.parse(line) as LogLine).filter((line) => line.reqId === reqId);
-  }
-
-  errors(reqId: string): LogLine[] {
-    return this.lines(reqId).filter((line) => line.level >= ERROR);
-  }
-}
 
 describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {
   let t: TestApp;

@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { CapturedLogs } from '../helpers/captured-logs.js';
 import { VALID_NPI } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { fastEnv, registerEndpoint } from '../webhooks/support.js';
-
-/** Every log line the app (and the worker, on the app's logger as in main.ts) writes. */
-class CapturedLogs {
-  readonly raw: string[] = [];
-  readonly stream = { write: (line: string) => void this.raw.push(line) };
-
-  get text(): string {
-    return this.raw.join('');
-  }
-}
 
 /** The forms a value could take in a log line: as is, JSON-escaped, URL-encoded, base64, lower case. */
 function variantsOf(value: string): string[] {

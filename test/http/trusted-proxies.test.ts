@@ -13,7 +13,7 @@ const PROXY = '10.1.2.3';
 const PROXY_V6 = 'fd00::7';
 const OUTSIDER = '198.51.100.7';
 
-/** Every request's address as the app resolved it (Fastify logs `req.remoteAddress` = request.ip). */
+/** Every request's address as the app resolved it (each request's log line has `req.remoteAddress` = request.ip). */
 class ResolvedAddresses {
   readonly lines: string[] = [];
   readonly stream = { write: (line: string) => void this.lines.push(line) };
@@ -21,7 +21,7 @@ class ResolvedAddresses {
   of(requestId: string): string | undefined {
     for (const line of this.lines) {
       const entry = JSON.parse(line) as { reqId?: string; msg?: string; req?: { remoteAddress?: string } };
-      if (entry.reqId === requestId && entry.msg === 'incoming request') return entry.req?.remoteAddress;
+      if (entry.reqId === requestId && entry.msg === 'request completed') return entry.req?.remoteAddress;
     }
     return undefined;
   }

@@ -20,7 +20,7 @@ const ORDER = '/api/external/medication-order';
 
 afterEach(killServerProcesses);
 
-/** The JSON log lines the server printed so far (LOG_LEVEL=info). */
+/** The JSON log lines the server printed so far (LOG_LEVEL=info or debug). */
 function logLines(server: Pick<ServerProcess, 'stdout'>): { msg?: string; [key: string]: unknown }[] {
   return server
     .stdout()
@@ -114,7 +114,11 @@ async function stoppedListening(server: ServerProcess): Promise<void> {
   }
 }
 
-/** The log names a request by its route pattern, never its URL (src/logging.ts). */
+/**
+ * An order request has arrived (its headers were read): the `debug` line of its arrival, since at
+ * `info` a request is logged once, when answered (src/http/request-log.ts). The log names a request
+ * by its route pattern, never its URL (src/logging.ts).
+ */
 const isOrderRequest = (line: { msg?: string; req?: unknown }) =>
   line.msg === 'incoming request' && (line.req as { route?: string } | undefined)?.route === ORDER;
 
@@ -176,7 +180,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
   it('when SIGTERM arrives while a request is in flight, then it finishes, its order is stored and the exit code is 0', async () => {
     const database = await freshProcessDatabase(dialect, 'in-flight');
     try {
-      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info' });
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'debug' });
       const sandbox = await sandboxOf(server);
       const held = heldOrder(server, sandbox);
       await logged(server, isOrderRequest);
@@ -201,7 +205,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
   it('when a request is still in flight after SHUTDOWN_TIMEOUT_MS, then it is cut off, logged, and the exit code is 1', async () => {
     const database = await freshProcessDatabase(dialect, 'timeout');
     try {
-      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '300' });
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_MS: '300' });
       const sandbox = await sandboxOf(server);
       const held = heldOrder(server, sandbox);
       await logged(server, isOrderRequest);
@@ -221,7 +225,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
     const database = await freshProcessDatabase(dialect, 'walk');
     try {
       // The slow client's headers timeout (10 s) is past the shutdown's: only the shutdown cuts it off.
-      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '2000' });
+      const server = await startServerProcess({ ...database.env, LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_MS: '2000' });
       const sandbox = await sandboxOf(server);
       // Idle: one answer, then kept open by the server (keep-alive).
       const idle = await openRawConnection(server.baseUrl);

@@ -24,7 +24,7 @@ const OPERATOR_TOKEN = 'startup-test-operator-token-0123456789';
 
 /** Variables of ours that the test runner's own environment must not leak into the child. */
 const OWN_VARIABLES =
-  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*|TLS_.*|SHUTDOWN_.*)$/;
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|LOG_FORMAT|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|DATA_ENCRYPTION_KEY.*|TLS_.*|SHUTDOWN_.*)$/;
 /** Given, so that the servers (started in the repository) never write the development key file there. */
 const DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -42,8 +42,14 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATA_ENCRYPTION_KEY, ...env };
 }
 
+/**
+ * Where the servers run: not the repository, since a development server without ADMIN_TOKEN keeps
+ * its operator token in ./data (src/secrets/dev-admin-token.ts).
+ */
+const WORK_DIR = mkdtempSync(path.join(tmpdir(), 'fulfillment-cwd-'));
+
 function spawnServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: WORK_DIR, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -101,6 +107,10 @@ async function postJson(url: string, headers: Record<string, string>, body: unkn
   return { status: response.status, body: await response.json() };
 }
 
+/** The banner's label of a generated operator token kept in ./data (a regular expression). */
+const OPERATOR_TOKEN_LABEL =
+  'operator token \\(kept in data/admin-token, the same at every start; set ADMIN_TOKEN to choose one\\)';
+
 const partnerHeaders = (key: string) => ({ 'x-api-key': key, accept: 'application/json', 'content-type': 'application/json' });
 
 beforeAll(async () => {
@@ -114,7 +124,10 @@ beforeAll(async () => {
   expect(existsSync(MAIN)).toBe(true);
 }, 180_000);
 
-afterAll(() => rmSync(BUILD_DIR, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(BUILD_DIR, { recursive: true, force: true });
+  rmSync(WORK_DIR, { recursive: true, force: true });
+});
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -125,6 +138,7 @@ describe('npm start on SQLite', { timeout: 60_000 }, () => {
   const databaseFile = path.join(dir, 'data', 'fulfillment.sqlite');
   let firstKey = '';
   let firstClinic = '';
+  let firstToken = '';
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('when the server first starts on an empty database, then it prints a clinic id and a dev key that work over HTTP', async () => {
@@ -134,7 +148,8 @@ describe('npm start on SQLite', { timeout: 60_000 }, () => {
     expect(server.baseUrl).not.toMatch(/:0$/);
     expect(out).toContain(databaseFile);
     expect(existsSync(databaseFile)).toBe(true);
-    expect(printed(out, 'operator token \\(generated for this run; set ADMIN_TOKEN to keep one\\)')).toMatch(/^\S{32,}$/);
+    firstToken = printed(out, OPERATOR_TOKEN_LABEL) ?? '';
+    expect(firstToken).toMatch(/^\S{32,}$/);
     // The console, and how to get its first account on a database that has none.
     expect(out).toContain(`console: ${server.baseUrl}/console  (no staff account yet: npm run admin -- create-staff`);
 
@@ -154,11 +169,13 @@ describe('npm start on SQLite', { timeout: 60_000 }, () => {
     expect(await stopServer(server)).toBe(0);
   });
 
-  it('when the server starts again on the same file, then no new key is printed and the first key still works', async () => {
+  it('when the server starts again on the same file, then no new key is printed, the sandbox clinic and the operator token are the same, and the first key still works', async () => {
     expect(firstKey).not.toBe('');
     const server = await startServer({ DATABASE_URL: databaseFile });
     expect(server.stdout()).not.toContain('x-api-key:');
-    expect(server.stdout()).not.toContain('clinic_id:');
+    expect(printed(server.stdout(), 'clinic_id')).toBe(firstClinic);
+    expect(server.stdout()).toContain(`npm run admin -- issue-key --clinic ${firstClinic}`);
+    expect(printed(server.stdout(), OPERATOR_TOKEN_LABEL)).toBe(firstToken);
     const carriers = await getJson(`${server.baseUrl}/api/external/carriers`, partnerHeaders(firstKey));
     expect(carriers.status).toBe(200);
     expect(await stopServer(server)).toBe(0);

@@ -1,0 +1,144 @@
+import type { AuditContext } from '../audit/audit-actor.js';
+import {
+  createClinic,
+  getClinic,
+  issueApiKey,
+  listApiKeys,
+  listClinics,
+  revokeApiKey,
+  setFreeShipping,
+} from '../clinics/clinic.service.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import type { MedicationRequestStatus } from '../medication-requests/medication-request-status.js';
+import { transitionMedicationRequest } from '../medication-requests/medication-request-transition.service.js';
+import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
+import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
+import { createStaffMember } from '../staff/staff.service.js';
+import type { StaffRole } from '../staff/staff.tables.js';
+import { recoverEndpointForOperator } from '../webhooks/recovery.service.js';
+import { retryDelivery } from '../webhooks/webhook-admin.service.js';
+import { rotateEncryptionKey, type RotationResult } from '../webhooks/secret-encryption.service.js';
+import { parseStatePrice, UsageError, type Flag, type ParsedCommand } from './cli-commands.js';
+
+/**
+ * The command line acts as the operator token does (automation, emergencies): audited as the
+ * operator, without a request id or a client address.
+ */
+const CLI_AUDIT: AuditContext = { actor: { type: 'operator' }, requestId: null, clientAddress: null };
+
+/** Checks a new staff member's password as the API does (12 to 256 characters); the problem, or null. */
+export function passwordProblem(password: string): string | null {
+  // Code points, as the API's maxLength/minLength count them.
+  const length = Array.from(password).length;
+  if (length < 12) return 'the password must be at least 12 characters';
+  if (length > 256) return 'the password must be at most 256 characters';
+  return null;
+}
+
+/**
+ * Runs a parsed command through the services (the same as the /api/admin routes); the result is what
+ * the CLI prints. `input.password` is create-staff's, read by the caller (terminal or standard input).
+ */
+export async function executeCommand(
+  ctx: AppContext,
+  { command, flags }: ParsedCommand,
+  input: { password?: string } = {},
+): Promise<unknown> {
+  const need = (flag: Flag): string => {
+    const value = flags[flag];
+    if (typeof value !== 'string') throw new UsageError(`${command} needs --${flag}`, command);
+    return value;
+  };
+  const statePrices = () => Object.fromEntries((flags['state-price'] ?? []).map(parseStatePrice));
+  switch (command) {
+    case 'create-clinic':
+      return createClinic(ctx, { name: need('name'), free_shipping: flags['free-shipping'] === true });
+    case 'list-clinics':
+      return { clinics: await listClinics(ctx) };
+    case 'set-free-shipping':
+      return setFreeShipping(ctx, need('clinic'), need('enabled') === 'true');
+    case 'issue-key':
+      return issueApiKey(ctx, need('clinic'), flags.environment as 'development' | 'production' | undefined);
+    case 'list-keys':
+      return { api_keys: await listApiKeys(ctx, need('clinic')) };
+    case 'revoke-key':
+      return revokeApiKey(ctx, need('key-id'));
+    case 'add-medication':
+      return addMedication(ctx, need('clinic'), {
+        name: need('name'),
+        ...(flags.strength !== undefined ? { strength: flags.strength } : {}),
+        ...(flags['dosage-form'] !== undefined ? { dosage_form: flags['dosage-form'] } : {}),
+      });
+    case 'list-medications':
+      return { medications: await listFormulary(ctx, need('clinic')) };
+    case 'remove-medication':
+      // As the operator route: an unknown clinic is told apart from an unknown medication.
+      await getClinic(ctx, need('clinic'));
+      await removeMedication(ctx, need('clinic'), need('medication'));
+      return { medication_id: need('medication') };
+    case 'add-carrier':
+      return createCarrier(ctx, { name: need('name'), ...(flags.id !== undefined ? { id: flags.id } : {}) });
+    case 'list-carriers':
+      return { carriers: await listCatalogue(ctx) };
+    case 'add-service':
+      return addService(ctx, need('carrier'), {
+        name: need('name'),
+        price: Number(need('price')),
+        ...(flags.id !== undefined ? { id: flags.id } : {}),
+        state_prices: statePrices(),
+      });
+    case 'update-service':
+      return updateService(ctx, need('carrier'), need('service'), {
+        ...(flags.name !== undefined ? { name: flags.name } : {}),
+        ...(flags.price !== undefined ? { price: Number(flags.price) } : {}),
+        ...(flags['state-price'] !== undefined || flags['clear-state-prices'] ? { state_prices: statePrices() } : {}),
+      });
+    case 'retry-delivery':
+      return retryDelivery(ctx, need('delivery'), CLI_AUDIT);
+    case 'recover-endpoint':
+      return recoverEndpointForOperator(ctx, need('webhook'), flags.since, CLI_AUDIT);
+    case 'move-order':
+      return transitionMedicationRequest(
+        ctx,
+        'all',
+        need('order'),
+        need('status') as MedicationRequestStatus,
+        'operator',
+        CLI_AUDIT,
+        flags['tracking-number'],
+      );
+    case 'rotate-encryption-key':
+      return rotateSecrets(ctx);
+    case 'create-staff': {
+      const password = input.password ?? '';
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem, command);
+      const staff = await createStaffMember(
+        ctx,
+        { email: need('email'), name: need('name'), role: need('role') as StaffRole, password },
+        null,
+      );
+      return { staff_id: staff.staff_id, staff };
+    }
+    case 'help':
+      return null;
+  }
+}
+
+/**
+ * Re-encrypts the webhook secrets under the current key. Secrets it cannot decrypt make it fail
+ * (exit 1) after doing the rest, so that an operator does not drop a key that is still needed.
+ */
+async function rotateSecrets(ctx: AppContext): Promise<RotationResult> {
+  const result = await rotateEncryptionKey(ctx);
+  if (result.unreadable.length === 0) return result;
+  throw new AppError(
+    'CONFLICT',
+    409,
+    `${result.unreadable.length} webhook secret(s) could not be decrypted and were left as they are ` +
+      `(${result.reencrypted} re-encrypted under key ${result.current_key_id}); ` +
+      'add their key to DATA_ENCRYPTION_KEY_PREVIOUS and run again, and do not drop any previous key until this succeeds',
+    Object.fromEntries(result.unreadable.map((u) => [u.webhook_id, u.reason])),
+  );
+}

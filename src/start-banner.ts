@@ -1,0 +1,64 @@
+import path from 'node:path';
+import type { Config } from './config.js';
+import { redisTarget } from './redis/redis-connection.js';
+import type { SandboxSeed } from './sandbox-seed.js';
+
+export interface StartFacts {
+  /** The port actually bound (PORT=0 lets the system pick one). */
+  port: number;
+  tls: boolean;
+  hasStaff: boolean;
+  /** Where the generated operator token is kept (development without ADMIN_TOKEN); null: ADMIN_TOKEN, or one for this run. */
+  tokenFile: string | null;
+  sandbox: SandboxSeed | null;
+}
+
+/**
+ * What a server prints once it listens: where it is and, in development, what a newcomer needs to
+ * make the first calls (the operator token, the sandbox clinic and how to get a key), and a warning
+ * when webhooks will not go out.
+ */
+export function startBanner(config: Config, facts: StartFacts): string {
+  // A wildcard address is where the server listens, not an address to call: show loopback instead.
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = `${facts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${facts.port}`;
+  const lines = [
+    '',
+    `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${facts.port})`}`,
+    `  database: ${config.database.kind === 'sqlite' ? `SQLite ${config.database.filename === ':memory:' ? 'in memory' : path.resolve(config.database.filename)}` : 'PostgreSQL'}`,
+    `  rate limits: ${config.redisUrl ? `shared in Redis ${redisTarget(config.redisUrl)}` : 'counted in this process'}`,
+    `  API reference: ${base}/docs`,
+    `  console: ${base}/console${facts.hasStaff ? '' : '  (no staff account yet: npm run admin -- create-staff --email … --name … --role admin)'}`,
+  ];
+  if (config.adminTokenGenerated) {
+    const where = facts.tokenFile
+      ? `kept in ${facts.tokenFile}, the same at every start`
+      : 'generated for this run: the database is in memory';
+    lines.push(`  operator token (${where}; set ADMIN_TOKEN to choose one): ${config.adminToken}`);
+  }
+  if (!config.runWorker) {
+    lines.push(
+      '',
+      '  WARNING: RUN_WORKER=false: this server delivers no webhooks.',
+      '  Events wait in the outbox until a worker runs beside it: npm run worker',
+    );
+  }
+  const sandbox = facts.sandbox;
+  if (sandbox?.apiKey) {
+    lines.push(
+      '',
+      '  First start: seeded a sandbox clinic, its formulary and a development API key.',
+      `  clinic_id: ${sandbox.clinicId}`,
+      `  x-api-key: ${sandbox.apiKey}`,
+      '  This key is shown only once: keep it.',
+    );
+  } else if (sandbox) {
+    lines.push(
+      '',
+      '  Sandbox clinic (its development key was shown at the first start).',
+      `  clinic_id: ${sandbox.clinicId}`,
+      `  Another key: npm run admin -- issue-key --clinic ${sandbox.clinicId}`,
+    );
+  }
+  return `${lines.join('\n')}\n\n`;
+}
