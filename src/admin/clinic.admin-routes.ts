@@ -36,6 +36,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorClinic',
           summary: 'Create a clinic',
           body: CreateClinicBody,
           response: { 200: Envelope(Clinic), ...adminErrors },
@@ -50,6 +51,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorClinics',
           summary: 'List clinics',
           response: {
             200: Envelope(Type.Object({ clinics: Type.Array(Clinic) }, { additionalProperties: false })),
@@ -66,6 +68,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'getOperatorClinic',
           summary: 'Get a clinic',
           params: ClinicParams,
           response: { 200: Envelope(Clinic), ...adminErrors },
@@ -80,6 +83,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'updateOperatorClinicShipping',
           summary: 'Turn a clinic\u2019s free shipping on or off',
           description:
             'With free shipping every service costs the clinic 0 (`totalCost` 0, `freeShipmentType` `clinic_specific`).',
@@ -101,6 +105,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorClinicApiKey',
           summary: 'Issue an API key for a clinic',
           description:
             'The response is the only time the key is shown; only its hash is stored. The environment defaults to the server\u2019s.',
@@ -127,6 +132,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorClinicApiKeys',
           summary: 'List a clinic\u2019s API keys (prefixes only)',
           params: ClinicParams,
           response: {
@@ -148,6 +154,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'revokeOperatorApiKey',
           summary: 'Revoke an API key',
           description: 'The next request made with the key is refused with 401. Revoking a revoked key is harmless.',
           params: ApiKeyParams,
@@ -167,6 +174,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorClinicMedication',
           summary: 'Add a medication to a clinic\u2019s formulary',
           description:
             'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
@@ -188,6 +196,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorClinicMedications',
           summary: 'List a clinic\u2019s formulary',
           params: ClinicParams,
           response: {
@@ -209,6 +218,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'deleteOperatorClinicMedication',
           summary: 'Remove a medication from a clinic\u2019s formulary',
           params: MedicationParams,
           response: {

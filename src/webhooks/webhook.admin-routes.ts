@@ -31,6 +31,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorWebhookDeliveries',
           summary: 'List webhook deliveries',
           description: 'Newest first; pass `next_cursor` as `cursor` for the next page.',
           querystring: DeliveryListQuery,
@@ -50,6 +51,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'getOperatorWebhookDelivery',
           summary: 'A webhook delivery with its attempts',
           params: DeliveryIdParams,
           response: { 200: Envelope(DeliveryDetail), ...adminErrors },
@@ -68,6 +70,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'retryOperatorWebhookDelivery',
           summary: 'Deliver a webhook again now',
           description:
             'Queues the delivery for an attempt now (a failed one, a delivered one to replay, or a pending one without waiting); the worker sends it within moments. Answers with the delivery as queued; follow it with GET. 409 when its endpoint is disabled or deleted, or an attempt is in progress.',
@@ -92,6 +95,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorWebhookEndpoints',
           summary: 'List webhook endpoints and their state',
           description:
             'Live (not deleted) endpoints of every clinic, or of one, newest first; never their secrets. Pass `next_cursor` as `cursor` for the next page.',
@@ -112,6 +116,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'enableOperatorWebhookEndpoint',
           summary: 'Re-enable a disabled webhook endpoint',
           description:
             'Its failure streak starts afresh. With `redeliver_failed=true`, its failed deliveries are queued again, due now.',
@@ -133,6 +138,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'recoverOperatorWebhookEndpoint',
           summary: 'Recover a webhook endpoint after an outage',
           description: [
             'Makes every failed or waiting delivery of the endpoint created since `since` (default: 24 hours ago; at most',

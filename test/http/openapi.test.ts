@@ -81,6 +81,22 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
+  it('when every documented route is looked up, then it has a camelCase operationId of its own', () => {
+    const seen = new Map<string, string>();
+    for (const route of t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && !r.schema?.hide)) {
+      const where = `${route.method} ${route.url}`;
+      const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect(op, `${where} is missing from /openapi.json`).toBeDefined();
+      expect(op.operationId, `${where} operationId`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(seen.get(op.operationId), `${where} shares its operationId`).toBeUndefined();
+      seen.set(op.operationId, where);
+    }
+    // The names code generators turn into methods stay as published.
+    expect(doc.paths['/api/external/practitioner'].post.operationId).toBe('createPractitioner');
+    expect(doc.paths['/api/external/medication-order/{id}'].get.operationId).toBe('getMedicationOrder');
+    expect(doc.paths['/api/admin/medication-requests'].get.operationId).toBe('listOperatorMedicationRequests');
+  });
+
   it('when the partner routes of issue 2 are looked for, then they are registered and documented', () => {
     const registered = routesUnder('/api/external').map((r) => `${r.method} ${r.url}`);
     expect(registered).toEqual(
