@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
+import { emptyBodyWhenAbsent } from './http/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
 
@@ -59,8 +60,35 @@ export function openApiDocument(config: Config): SwaggerOptions {
       // Shared schemas keep their $id as their component name (ErrorEnvelope).
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url, route }) => ({ schema: documentRoute(url, schema, route.method), url }),
+    transform: ({ schema, url, route }) => ({
+      schema: documentRoute(url, schema, route.method, { optionalBody: hasOptionalBody(route.preValidation) }),
+      url,
+    }),
+    transformObject: (document) =>
+      'openapiObject' in document ? markOptionalBodies(document.openapiObject) : document.swaggerObject,
   };
+}
+
+/**
+ * @fastify/swagger writes `requestBody.required: true` for every body; a route whose body may be left
+ * out (emptyBodyWhenAbsent) is marked by documentRoute and loses `required` here.
+ */
+const OPTIONAL_BODY = 'x-optional-body';
+
+function hasOptionalBody(preValidation: unknown): boolean {
+  const hooks: unknown[] = Array.isArray(preValidation) ? preValidation : [preValidation];
+  return hooks.includes(emptyBodyWhenAbsent);
+}
+
+function markOptionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
+    if (!(OPTIONAL_BODY in operation)) continue;
+    Reflect.deleteProperty(operation, OPTIONAL_BODY);
+    const body = operation.requestBody as { required?: boolean } | undefined;
+    if (body) body.required = false;
+  }
+  return document;
 }
 
 const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { description });
@@ -90,12 +118,18 @@ type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; re
  * the credential each area needs and the errors the guards and the JSON parser answer with.
  * Only the document changes; the route's own schemas still validate and serialize.
  */
-export function documentRoute(url: string, schema: FastifySchema | undefined, method: string | string[] = 'GET'): FastifySchema {
+export function documentRoute(
+  url: string,
+  schema: FastifySchema | undefined,
+  method: string | string[] = 'GET',
+  options: { optionalBody?: boolean } = {},
+): FastifySchema {
   const route = (schema ?? {}) as DocumentedSchema;
   if (route.hide) return route;
   const partner = url === '/api/external' || url.startsWith('/api/external/');
   const admin = url === '/api/admin' || url.startsWith('/api/admin/');
-  if (!partner && !admin) return route;
+  // A public route (the health probes) says so, unless it names its own credential (/metrics).
+  if (!partner && !admin) return { ...route, security: route.security ?? [] };
 
   const response: Record<string, unknown> = { ...(route.response ?? {}) };
   const add = (status: number, description: string) => {
@@ -141,6 +175,7 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
         ? []
         : [{ operatorToken: [] }, { consoleSession: [] }],
     response,
+    ...(options.optionalBody && route.body ? { [OPTIONAL_BODY]: true } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from '../clinics/clinic.schemas.js';
 import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
 import { adminErrors, ApiKeyParams, ClinicParams, createErrors, MedicationParams, operatorSecurity } from './admin.schemas.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
 const tags = ['Operator'];
 const security = operatorSecurity;
@@ -114,10 +115,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(IssuedApiKey), ...adminErrors },
         },
         // The body is optional: a POST without one means `{}` (the server's environment).
-        preValidation: async (request) => {
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the schema's type, but preValidation runs before the schema
-          request.body ??= {};
-        },
+        preValidation: emptyBodyWhenAbsent,
       },
       async (request) => ({
         success: true as const,

@@ -5,6 +5,7 @@ import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, notFoundError, partnerErrors } from '../http/schemas.js';
 import { advanceMedicationRequest } from './medication-request-transition.service.js';
 import { AdvanceBody, IdParams, MedicationRequestView } from './medication-request.schemas.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
 /**
  * Sandbox routes: mounted in the development environment only (routes.ts), so that in production
@@ -16,10 +17,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/external/sandbox/medication-order/:id/advance',
       {
         // The body is optional: no body means "to the next status".
-        preValidation: async (request) => {
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the schema's type, but preValidation runs before the schema
-          request.body ??= {};
-        },
+        preValidation: emptyBodyWhenAbsent,
         schema: {
           tags: ['Sandbox'],
           security: [{ apiKey: [] }],

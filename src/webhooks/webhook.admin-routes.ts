@@ -18,6 +18,7 @@ import {
 } from './webhook.schemas.js';
 import { recoverEndpointForOperator } from './recovery.service.js';
 import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-admin.service.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
@@ -155,10 +156,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           },
         },
         // The body is optional: none (or an empty one) means the defaults, validated as `{}`.
-        preValidation: async (request) => {
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the type is the validated body's; before validation it may be absent
-          request.body ??= {};
-        },
+        preValidation: emptyBodyWhenAbsent,
       },
       async (request) => {
         const data = await recoverEndpointForOperator(ctx, request.params.webhookId, request.body.since, operatorAudit(request));

@@ -225,9 +225,33 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
-  it('when the document is read, then the health probes need no key and the document itself is not listed', () => {
-    expect(doc.paths['/healthz'].get.security).toBeUndefined();
+  it('when the document is read, then the health probes declare that they need no credential and the document itself is not listed', () => {
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/readyz'].get.security).toEqual([]);
+    expect(doc.paths['/metrics'].get.security).toEqual([{ operatorToken: [] }]);
     expect(doc.paths['/openapi.json']).toBeUndefined();
+  });
+
+  it('when a request body is looked up, then it is required except where the route accepts none', () => {
+    const optional = [
+      'post /api/admin/clinics/{clinicId}/api-keys',
+      'post /api/external/sandbox/medication-order/{id}/advance',
+      'post /api/admin/webhook-endpoints/{webhookId}/recover',
+    ];
+    const found: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op.requestBody) continue;
+        const where = `${method} ${path}`;
+        expect(op.requestBody.required, where).toBe(!optional.includes(where));
+        expect(
+          Object.keys(op).filter((key) => key.startsWith('x-')),
+          where,
+        ).toEqual([]);
+        found.push(where);
+      }
+    }
+    expect(found).toEqual(expect.arrayContaining([...optional, 'post /api/external/webhook/recover']));
   });
 
   it('when /docs is opened, then (after any redirect) an HTML reference page is served', async () => {
