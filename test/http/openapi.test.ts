@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/errors.js';
 import { TestApp } from '../helpers/test-app.js';
 
 const ERROR_REF = '#/components/schemas/ErrorEnvelope';
@@ -70,6 +72,14 @@ describe('OpenAPI document and reference page', () => {
     expect(Object.keys(envelope.properties.error.properties)).toEqual(
       expect.arrayContaining(['message', 'code', 'details', 'request_id', 'retry_after']),
     );
+  });
+
+  it('when error.code of the ErrorEnvelope is read, then it is the enum of every code the server sends, each in docs/errors.md', async () => {
+    const code = doc.components.schemas.ErrorEnvelope.properties.error.properties.code;
+    expect(code.type).toBe('string');
+    expect(code.enum).toEqual([...ERROR_CODES]);
+    const errorsPage = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    for (const name of ERROR_CODES) expect(errorsPage, name).toContain(`| \`${name}\` |`);
   });
 
   it('when any $ref of the document is followed, then it resolves', () => {
