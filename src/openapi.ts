@@ -32,15 +32,15 @@ export function openApiDocument(config: Config): SwaggerOptions {
       },
       servers: [{ url: '/', description: config.env }],
       tags: [
-        { name: 'Practitioners' },
-        { name: 'Patients' },
-        { name: 'Shipping' },
-        { name: 'Orders' },
-        { name: 'Refills' },
-        { name: 'Webhooks' },
+        { name: 'Practitioners', description: 'The doctors and veterinarians who prescribe for your clinic.' },
+        { name: 'Patients', description: 'The people and animals your clinic orders for.' },
+        { name: 'Shipping', description: 'Carriers and their services, priced for a patient.' },
+        { name: 'Orders', description: 'Medication requests (orders) and their status.' },
+        { name: 'Refills', description: 'Refills of a delivered order.' },
+        { name: 'Webhooks', description: 'Endpoints that receive the events of your clinic, signed (Standard Webhooks).' },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
-        { name: 'Health' },
+        { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },
       ],
       components: {
         securitySchemes: {
