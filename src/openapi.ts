@@ -65,7 +65,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
       url,
     }),
     transformObject: (document) =>
-      'openapiObject' in document ? markOptionalBodies(document.openapiObject) : document.swaggerObject,
+      'openapiObject' in document ? unnestNamedSchemas(markOptionalBodies(document.openapiObject)) : document.swaggerObject,
   };
 }
 
@@ -111,6 +111,43 @@ const REPLAY_HEADERS = {
   }),
 };
 
+/**
+ * A request or response schema with an `$id` (`Practitioner`, `MedicationOrder`…) is a named component
+ * of the document. @fastify/swagger hoists a schema with an `$id` into the components only when it is
+ * nested, so a route's own body and responses are nested in a one-item `allOf` here, which
+ * `unnestNamedSchemas` turns back into a plain `$ref` once hoisted. Validation and serialization
+ * use the route's schema as it is.
+ */
+function nestNamedSchemas(route: DocumentedSchema): DocumentedSchema {
+  const named = (part: unknown): boolean =>
+    typeof part === 'object' && part !== null && typeof (part as { $id?: unknown }).$id === 'string';
+  const nest = (part: unknown): unknown => (named(part) ? { allOf: [part] } : part);
+  return {
+    ...route,
+    ...(route.body ? { body: nest(route.body) } : {}),
+    ...(route.response
+      ? { response: Object.fromEntries(Object.entries(route.response).map(([status, part]) => [status, nest(part)])) }
+      : {}),
+  };
+}
+
+/** `{allOf: [{$ref}], description?}` → `{$ref, description?}`, anywhere in the document (see nestNamedSchemas). */
+function unnestNamedSchemas<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(unnestNamedSchemas) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const { allOf, ...rest } = node as Record<string, unknown>;
+  const ref = Array.isArray(allOf) && allOf.length === 1 ? (allOf[0] as Record<string, unknown>) : null;
+  if (
+    ref &&
+    Object.keys(ref).length === 1 &&
+    typeof ref.$ref === 'string' &&
+    Object.keys(rest).every((key) => key === 'description')
+  ) {
+    return { $ref: ref.$ref, ...rest } as T;
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, unnestNamedSchemas(value)])) as T;
+}
+
 type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; response?: Record<string, unknown> };
 
 /**
@@ -124,8 +161,9 @@ export function documentRoute(
   method: string | string[] = 'GET',
   options: { optionalBody?: boolean } = {},
 ): FastifySchema {
-  const route = (schema ?? {}) as DocumentedSchema;
-  if (route.hide) return route;
+  const given = (schema ?? {}) as DocumentedSchema;
+  if (given.hide) return given;
+  const route = nestNamedSchemas(given);
   const partner = url === '/api/external' || url.startsWith('/api/external/');
   const admin = url === '/api/admin' || url.startsWith('/api/admin/');
   // A public route (the health probes) says so, unless it names its own credential (/metrics).

@@ -49,6 +49,9 @@ describe('OpenAPI document and reference page', () => {
   });
   afterAll(async () => t.close());
 
+  /** A schema, or the component its `$ref` names. */
+  const deref = (schema: any) => (typeof schema?.$ref === 'string' ? resolvePointer(doc, schema.$ref) : schema);
+
   const routesUnder = (prefix: string) =>
     t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && (r.url === prefix || r.url.startsWith(`${prefix}/`)));
 
@@ -80,6 +83,32 @@ describe('OpenAPI document and reference page', () => {
     expect(code.enum).toEqual([...ERROR_CODES]);
     const errorsPage = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
     for (const name of ERROR_CODES) expect(errorsPage, name).toContain(`| \`${name}\` |`);
+  });
+
+  it('when the request and response bodies are read, then each resource is a named component', () => {
+    const schemaOf = (path: string, method: string, status?: string) => {
+      const op = doc.paths[path][method];
+      return status ? op.responses[status].content['application/json'].schema : op.requestBody.content['application/json'].schema;
+    };
+    const data = (path: string, method: string) => deref(schemaOf(path, method, '200')).properties.data;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(schemaOf('/api/external/practitioner', 'post')).toEqual(ref('PractitionerCreateRequest'));
+    expect(data('/api/external/practitioner/{practitionerId}', 'get')).toEqual(ref('Practitioner'));
+    expect(schemaOf('/api/external/patient', 'post')).toEqual(ref('PatientCreateRequest'));
+    expect(data('/api/external/patient/{patientId}', 'get')).toEqual(ref('Patient'));
+    expect(schemaOf('/api/external/medication-order', 'post')).toEqual(ref('MedicationOrderCreateRequest'));
+    expect(data('/api/external/medication-order/{id}', 'get')).toEqual(ref('MedicationOrder'));
+    expect(schemaOf('/api/external/refill-request', 'post')).toEqual(ref('RefillRequestCreateRequest'));
+    expect(data('/api/external/refill-request/{id}', 'get')).toEqual(ref('RefillRequest'));
+    expect(schemaOf('/api/external/webhook', 'post')).toEqual(ref('WebhookCreateRequest'));
+    for (const name of ['Practitioner', 'Patient', 'MedicationOrder', 'RefillRequest', 'Webhook', 'ErrorEnvelope']) {
+      expect(doc.components.schemas[name]?.type, name).toBe('object');
+    }
+    // Every partner request body is named.
+    for (const route of routesUnder('/api/external').filter((r) => r.schema?.body)) {
+      const body = schemaOf(toOpenApiPath(route.url), route.method.toLowerCase());
+      expect(body.$ref, `${route.method} ${route.url}`).toMatch(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/);
+    }
   });
 
   it('when any $ref of the document is followed, then it resolves', () => {
@@ -148,7 +177,7 @@ describe('OpenAPI document and reference page', () => {
         }
       }
 
-      const ok = op.responses?.['200']?.content?.['application/json']?.schema;
+      const ok = deref(op.responses?.['200']?.content?.['application/json']?.schema);
       expect(ok, `${where} 200 response schema`).toBeDefined();
       expect(ok.properties?.success, `${where} 200 is the success envelope`).toBeDefined();
       expect(ok.properties?.data, `${where} 200 has data`).toBeDefined();
