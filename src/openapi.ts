@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
+import { webhookEvents } from './openapi-webhooks.js';
 import { emptyBodyWhenAbsent } from './http/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
@@ -65,7 +66,19 @@ export function openApiDocument(config: Config): SwaggerOptions {
       url,
     }),
     transformObject: (document) =>
-      'openapiObject' in document ? unnestNamedSchemas(markOptionalBodies(document.openapiObject)) : document.swaggerObject,
+      'openapiObject' in document
+        ? withWebhooks(unnestNamedSchemas(markOptionalBodies(document.openapiObject)))
+        : document.swaggerObject,
+  };
+}
+
+/** Adds the `webhooks` section (the events the server sends) and their bodies' schemas. */
+function withWebhooks<T extends { components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  const { webhooks, schemas } = webhookEvents();
+  return {
+    ...document,
+    webhooks,
+    components: { ...document.components, schemas: { ...document.components?.schemas, ...schemas } },
   };
 }
 

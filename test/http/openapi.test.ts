@@ -111,6 +111,23 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
+  it('when the webhooks section is read, then each event has its signed request: the Standard Webhooks headers and a named body', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(
+      ['order.cancelled', 'order.created', 'order.delivered', 'order.fulfilled', 'refill.ready', 'webhook.test'].sort(),
+    );
+    for (const [type, item] of Object.entries<any>(doc.webhooks)) {
+      const headers = item.post.parameters.filter((p: any) => p.in === 'header' && p.required);
+      expect(
+        headers.map((p: any) => p.name),
+        type,
+      ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const body = deref(item.post.requestBody.content['application/json'].schema);
+      expect(Object.keys(body.properties), type).toEqual(['type', 'timestamp', 'data']);
+      expect(body.properties.type.const, type).toBe(type);
+      expect(body.properties.data.type, type).toBe('object');
+    }
+  });
+
   it('when any $ref of the document is followed, then it resolves', () => {
     const refs = collectRefs(doc);
     expect(refs).toContain(ERROR_REF);
