@@ -4,6 +4,7 @@ import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
 import { webhookEvents } from './openapi-webhooks.js';
+import { areaOfPath } from './http/areas.js';
 import { emptyBodyWhenAbsent } from './http/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
@@ -242,4 +243,39 @@ function documentIdempotency(response: Record<string, unknown>): void {
   response['422'] = errorRef(
     'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route.',
   );
+}
+
+/** Where the whole document (partner and operator routes) is shown, behind the operator's credentials. */
+export const OPERATOR_DOCS_PREFIX = '/docs/operator';
+
+/** The security schemes of the operator's routes. */
+const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession'];
+
+type Operations = Record<string, { security?: Record<string, unknown>[] }>;
+
+/**
+ * The document a partner sees in production (/openapi.json, /docs): the partner API and the health
+ * probes, without the operator's routes, tag and credentials (shown at OPERATOR_DOCS_PREFIX).
+ */
+export function partnerDocument(published: object): Record<string, unknown> {
+  const document = published as {
+    paths?: Record<string, Operations>;
+    tags?: { name: string }[];
+    components?: { securitySchemes?: Record<string, unknown> };
+  };
+  const forOperator = (path: string, item: Operations) =>
+    areaOfPath(path) === 'admin' ||
+    Object.values(item).some((operation) =>
+      operation.security?.some((scheme) => OPERATOR_SCHEMES.some((name) => name in scheme)),
+    );
+  const schemes = document.components?.securitySchemes ?? {};
+  return {
+    ...document,
+    paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path, item]) => !forOperator(path, item))),
+    tags: document.tags?.filter((tag) => tag.name !== 'Operator'),
+    components: {
+      ...document.components,
+      securitySchemes: Object.fromEntries(Object.entries(schemes).filter(([name]) => !OPERATOR_SCHEMES.includes(name))),
+    },
+  };
 }

@@ -330,3 +330,50 @@ describe('OpenAPI document and reference page', () => {
     expect(Object.keys(res.body.paths)).toEqual(Object.keys(doc.paths));
   });
 });
+
+describe('the reference pages in production', () => {
+  const OPERATOR_TOKEN = 'prod-operator-token-0123456789-abcdef';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect: 'sqlite', env: { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: OPERATOR_TOKEN } });
+  });
+  afterAll(async () => t.close());
+  const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+  it('when /openapi.json or the page\u2019s document is fetched, then it holds the partner API and the probes, without the operator\u2019s routes or credentials', async () => {
+    for (const url of ['/openapi.json', '/docs/json']) {
+      const doc = (await t.request('GET', url)).body;
+      const paths = Object.keys(doc.paths);
+      expect(paths, url).toContain('/api/external/medication-order');
+      expect(paths, url).toContain('/healthz');
+      expect(
+        paths.filter((path) => path.startsWith('/api/admin') || path === '/metrics'),
+        url,
+      ).toEqual([]);
+      expect(Object.keys(doc.components.securitySchemes), url).toEqual(['apiKey']);
+      expect(
+        doc.tags.map((tag: { name: string }) => tag.name),
+        url,
+      ).not.toContain('Operator');
+      expect(Object.keys(doc.webhooks), url).toContain('order.created');
+    }
+  });
+
+  it('when /docs/operator is opened without the operator\u2019s credentials, then 401; with them, the whole document', async () => {
+    expect((await t.request('GET', '/docs/operator/json')).status).toBe(401);
+    expect((await t.request('GET', '/docs/operator/json', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const res = await t.request('GET', '/docs/operator/json', { headers: operator });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/admin/clinics', '/api/external/medication-order']));
+    const page = await t.request('GET', '/docs/operator/', { headers: operator });
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<title>Partner Healthcare Fulfillment API: operator reference</title>');
+  });
+
+  it('when the partner page is opened, then it carries the product\u2019s title and no top bar with a stock logo', async () => {
+    const page = await t.request('GET', '/docs/');
+    expect(String(page.body)).toContain('<title>Partner Healthcare Fulfillment API</title>');
+    const script = String((await t.request('GET', '/docs/static/swagger-initializer.js')).body);
+    expect(script).toContain('"layout":"BaseLayout"');
+  });
+});
