@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
+import { REQUEST_EXAMPLES } from './openapi-examples.js';
 import { webhookEvents } from './openapi-webhooks.js';
 import { areaOfPath } from './http/areas.js';
 import { emptyBodyWhenAbsent } from './http/optional-body.js';
@@ -136,9 +137,13 @@ function nestNamedSchemas(route: DocumentedSchema): DocumentedSchema {
   const named = (part: unknown): boolean =>
     typeof part === 'object' && part !== null && typeof (part as { $id?: unknown }).$id === 'string';
   const nest = (part: unknown): unknown => (named(part) ? { allOf: [part] } : part);
+  // The route's request example (openapi-examples.ts): @fastify/swagger moves a body's root `examples`
+  // to the media type's `example`, which "Try it out" fills in.
+  const example = route.operationId === undefined ? undefined : REQUEST_EXAMPLES[route.operationId];
+  const body = route.body && example ? { ...(nest(route.body) as object), examples: [example] } : nest(route.body);
   return {
     ...route,
-    ...(route.body ? { body: nest(route.body) } : {}),
+    ...(route.body ? { body } : {}),
     ...(route.response
       ? { response: Object.fromEntries(Object.entries(route.response).map(([status, part]) => [status, nest(part)])) }
       : {}),
