@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -25,7 +25,7 @@ import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
-import { openApiDocument } from './openapi.js';
+import { OPERATOR_DOCS_PREFIX, openApiDocument, partnerDocument } from './openapi.js';
 import { registerRoutes } from './routes.js';
 import { addressMatcher } from './shared/address-ranges.js';
 
@@ -119,8 +119,21 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   await app.register(swagger, openApiDocument(ctx.config));
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  // In production partners see their API only; the operator's routes are at /docs/operator, behind the guard.
+  const partnerOnly = ctx.config.env === 'production';
+  await app.register(swaggerUi, {
+    ...referencePage('Partner Healthcare Fulfillment API'),
+    routePrefix: '/docs',
+    ...(partnerOnly ? { transformSpecification: (document) => partnerDocument(document) } : {}),
+  });
+  // In a context of its own: swagger-ui decorates its instance (swaggerCSP) once.
+  await app.register(async (operatorDocs) => {
+    await operatorDocs.register(swaggerUi, {
+      ...referencePage('Partner Healthcare Fulfillment API: operator reference'),
+      routePrefix: OPERATOR_DOCS_PREFIX,
+    });
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, () => (partnerOnly ? partnerDocument(app.swagger()) : app.swagger()));
 
   await registerRoutes(app, ctx);
   await registerConsole(app);
@@ -143,4 +156,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.ready();
   return app;
+}
+
+/**
+ * The reference page (swagger-ui) under the product's own title, without a stock logo: the base
+ * layout has no top bar (where swagger-ui puts Fastify's logo, or its own, and a URL field); the
+ * document's own title heads the page.
+ */
+function referencePage(title: string): FastifySwaggerUiOptions {
+  return { staticCSP: DOCS_CSP, theme: { title }, uiConfig: { layout: 'BaseLayout' } };
 }

@@ -2,22 +2,25 @@
  * Error codes of the spec (Errors section), plus the few HTTP-level codes the spec
  * leaves unnamed (documented in docs/errors.md).
  */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'METHOD_NOT_ALLOWED'
-  | 'NOT_ACCEPTABLE'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'REQUEST_TIMEOUT'
-  | 'EXPECTATION_FAILED'
-  | 'RATE_LIMIT_EXCEEDED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'METHOD_NOT_ALLOWED',
+  'NOT_ACCEPTABLE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_TIMEOUT',
+  'EXPECTATION_FAILED',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Per-field messages: `{ "addresses[0].state": "must be a two-letter US state code" }`. */
 export type ErrorDetails = Record<string, string>;

@@ -3,6 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
+import { REQUEST_EXAMPLES } from './openapi-examples.js';
+import { webhookEvents } from './openapi-webhooks.js';
+import { areaOfPath } from './http/areas.js';
+import { emptyBodyWhenAbsent } from './http/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
 
@@ -31,16 +35,16 @@ export function openApiDocument(config: Config): SwaggerOptions {
       },
       servers: [{ url: '/', description: config.env }],
       tags: [
-        { name: 'Practitioners' },
-        { name: 'Patients' },
-        { name: 'Shipping' },
+        { name: 'Practitioners', description: 'The doctors and veterinarians who prescribe for your clinic.' },
+        { name: 'Patients', description: 'The people and animals your clinic orders for.' },
+        { name: 'Shipping', description: 'Carriers and their services, priced for a patient.' },
         { name: 'Formulary', description: 'The medications your clinic\u2019s orders accept.' },
-        { name: 'Orders' },
-        { name: 'Refills' },
-        { name: 'Webhooks' },
+        { name: 'Orders', description: 'Medication requests (orders) and their status.' },
+        { name: 'Refills', description: 'Refills of a delivered order.' },
+        { name: 'Webhooks', description: 'Endpoints that receive the events of your clinic, signed (Standard Webhooks).' },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
-        { name: 'Health' },
+        { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },
       ],
       components: {
         securitySchemes: {
@@ -60,8 +64,47 @@ export function openApiDocument(config: Config): SwaggerOptions {
       // Shared schemas keep their $id as their component name (ErrorEnvelope).
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url, route }) => ({ schema: documentRoute(url, schema, route.method), url }),
+    transform: ({ schema, url, route }) => ({
+      schema: documentRoute(url, schema, route.method, { optionalBody: hasOptionalBody(route.preValidation) }),
+      url,
+    }),
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? withWebhooks(unnestNamedSchemas(markOptionalBodies(document.openapiObject)))
+        : document.swaggerObject,
   };
+}
+
+/** Adds the `webhooks` section (the events the server sends) and their bodies' schemas. */
+function withWebhooks<T extends { components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  const { webhooks, schemas } = webhookEvents();
+  return {
+    ...document,
+    webhooks,
+    components: { ...document.components, schemas: { ...document.components?.schemas, ...schemas } },
+  };
+}
+
+/**
+ * @fastify/swagger writes `requestBody.required: true` for every body; a route whose body may be left
+ * out (emptyBodyWhenAbsent) is marked by documentRoute and loses `required` here.
+ */
+const OPTIONAL_BODY = 'x-optional-body';
+
+function hasOptionalBody(preValidation: unknown): boolean {
+  const hooks: unknown[] = Array.isArray(preValidation) ? preValidation : [preValidation];
+  return hooks.includes(emptyBodyWhenAbsent);
+}
+
+function markOptionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
+    if (!(OPTIONAL_BODY in operation)) continue;
+    Reflect.deleteProperty(operation, OPTIONAL_BODY);
+    const body = operation.requestBody as { required?: boolean } | undefined;
+    if (body) body.required = false;
+  }
+  return document;
 }
 
 const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { description });
@@ -84,6 +127,47 @@ const REPLAY_HEADERS = {
   }),
 };
 
+/**
+ * A request or response schema with an `$id` (`Practitioner`, `MedicationOrder`…) is a named component
+ * of the document. @fastify/swagger hoists a schema with an `$id` into the components only when it is
+ * nested, so a route's own body and responses are nested in a one-item `allOf` here, which
+ * `unnestNamedSchemas` turns back into a plain `$ref` once hoisted. Validation and serialization
+ * use the route's schema as it is.
+ */
+function nestNamedSchemas(route: DocumentedSchema): DocumentedSchema {
+  const named = (part: unknown): boolean =>
+    typeof part === 'object' && part !== null && typeof (part as { $id?: unknown }).$id === 'string';
+  const nest = (part: unknown): unknown => (named(part) ? { allOf: [part] } : part);
+  // The route's request example (openapi-examples.ts): @fastify/swagger moves a body's root `examples`
+  // to the media type's `example`, which "Try it out" fills in.
+  const example = route.operationId === undefined ? undefined : REQUEST_EXAMPLES[route.operationId];
+  const body = route.body && example ? { ...(nest(route.body) as object), examples: [example] } : nest(route.body);
+  return {
+    ...route,
+    ...(route.body ? { body } : {}),
+    ...(route.response
+      ? { response: Object.fromEntries(Object.entries(route.response).map(([status, part]) => [status, nest(part)])) }
+      : {}),
+  };
+}
+
+/** `{allOf: [{$ref}], description?}` → `{$ref, description?}`, anywhere in the document (see nestNamedSchemas). */
+function unnestNamedSchemas<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(unnestNamedSchemas) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const { allOf, ...rest } = node as Record<string, unknown>;
+  const ref = Array.isArray(allOf) && allOf.length === 1 ? (allOf[0] as Record<string, unknown>) : null;
+  if (
+    ref &&
+    Object.keys(ref).length === 1 &&
+    typeof ref.$ref === 'string' &&
+    Object.keys(rest).every((key) => key === 'description')
+  ) {
+    return { $ref: ref.$ref, ...rest } as T;
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, unnestNamedSchemas(value)])) as T;
+}
+
 type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; response?: Record<string, unknown> };
 
 /**
@@ -91,12 +175,19 @@ type DocumentedSchema = FastifySchema & { hide?: boolean; security?: unknown; re
  * the credential each area needs and the errors the guards and the JSON parser answer with.
  * Only the document changes; the route's own schemas still validate and serialize.
  */
-export function documentRoute(url: string, schema: FastifySchema | undefined, method: string | string[] = 'GET'): FastifySchema {
-  const route = (schema ?? {}) as DocumentedSchema;
-  if (route.hide) return route;
+export function documentRoute(
+  url: string,
+  schema: FastifySchema | undefined,
+  method: string | string[] = 'GET',
+  options: { optionalBody?: boolean } = {},
+): FastifySchema {
+  const given = (schema ?? {}) as DocumentedSchema;
+  if (given.hide) return given;
+  const route = nestNamedSchemas(given);
   const partner = url === '/api/external' || url.startsWith('/api/external/');
   const admin = url === '/api/admin' || url.startsWith('/api/admin/');
-  if (!partner && !admin) return route;
+  // A public route (the health probes) says so, unless it names its own credential (/metrics).
+  if (!partner && !admin) return { ...route, security: route.security ?? [] };
 
   const response: Record<string, unknown> = { ...(route.response ?? {}) };
   const add = (status: number, description: string) => {
@@ -142,6 +233,7 @@ export function documentRoute(url: string, schema: FastifySchema | undefined, me
         ? []
         : [{ operatorToken: [] }, { consoleSession: [] }],
     response,
+    ...(options.optionalBody && route.body ? { [OPTIONAL_BODY]: true } : {}),
   };
 }
 
@@ -157,4 +249,39 @@ function documentIdempotency(response: Record<string, unknown>): void {
   response['422'] = errorRef(
     'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route.',
   );
+}
+
+/** Where the whole document (partner and operator routes) is shown, behind the operator's credentials. */
+export const OPERATOR_DOCS_PREFIX = '/docs/operator';
+
+/** The security schemes of the operator's routes. */
+const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession'];
+
+type Operations = Record<string, { security?: Record<string, unknown>[] }>;
+
+/**
+ * The document a partner sees in production (/openapi.json, /docs): the partner API and the health
+ * probes, without the operator's routes, tag and credentials (shown at OPERATOR_DOCS_PREFIX).
+ */
+export function partnerDocument(published: object): Record<string, unknown> {
+  const document = published as {
+    paths?: Record<string, Operations>;
+    tags?: { name: string }[];
+    components?: { securitySchemes?: Record<string, unknown> };
+  };
+  const forOperator = (path: string, item: Operations) =>
+    areaOfPath(path) === 'admin' ||
+    Object.values(item).some((operation) =>
+      operation.security?.some((scheme) => OPERATOR_SCHEMES.some((name) => name in scheme)),
+    );
+  const schemes = document.components?.securitySchemes ?? {};
+  return {
+    ...document,
+    paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path, item]) => !forOperator(path, item))),
+    tags: document.tags?.filter((tag) => tag.name !== 'Operator'),
+    components: {
+      ...document.components,
+      securitySchemes: Object.fromEntries(Object.entries(schemes).filter(([name]) => !OPERATOR_SCHEMES.includes(name))),
+    },
+  };
 }

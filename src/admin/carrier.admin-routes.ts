@@ -24,6 +24,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorCarrier',
           summary: 'Add a carrier',
           description: 'Without `id`, the id is derived from the name (`Stamps.com` → `stamps_com`). A taken id is a 409.',
           body: CreateCarrierBody,
@@ -39,6 +40,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorCarriers',
           summary: 'List carriers with their services and prices',
           response: {
             200: Envelope(Type.Object({ carriers: Type.Array(CatalogueCarrier) }, { additionalProperties: false })),
@@ -55,6 +57,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorCarrierService',
           summary: 'Add a shipping service to a carrier',
           description:
             'Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states.',
@@ -76,6 +79,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'updateOperatorCarrierService',
           summary: 'Change a shipping service\u2019s name or prices',
           description:
             'Send any of `name`, `price`, `state_prices`; `state_prices` replaces the whole set (`{}` removes them all).',

@@ -23,6 +23,7 @@ import {
 } from '../clinics/clinic.schemas.js';
 import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
 import { adminErrors, ApiKeyParams, ClinicParams, createErrors, MedicationParams, operatorSecurity } from './admin.schemas.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
 const tags = ['Operator'];
 const security = operatorSecurity;
@@ -36,6 +37,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorClinic',
           summary: 'Create a clinic',
           body: CreateClinicBody,
           response: { 200: Envelope(Clinic), ...adminErrors },
@@ -50,6 +52,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorClinics',
           summary: 'List clinics',
           response: {
             200: Envelope(Type.Object({ clinics: Type.Array(Clinic) }, { additionalProperties: false })),
@@ -66,6 +69,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'getOperatorClinic',
           summary: 'Get a clinic',
           params: ClinicParams,
           response: { 200: Envelope(Clinic), ...adminErrors },
@@ -80,6 +84,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'updateOperatorClinicShipping',
           summary: 'Turn a clinic\u2019s free shipping on or off',
           description:
             'With free shipping every service costs the clinic 0 (`totalCost` 0, `freeShipmentType` `clinic_specific`).',
@@ -101,6 +106,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorClinicApiKey',
           summary: 'Issue an API key for a clinic',
           description:
             'The response is the only time the key is shown; only its hash is stored. The environment defaults to the server\u2019s.',
@@ -109,10 +115,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(IssuedApiKey), ...adminErrors },
         },
         // The body is optional: a POST without one means `{}` (the server's environment).
-        preValidation: async (request) => {
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the schema's type, but preValidation runs before the schema
-          request.body ??= {};
-        },
+        preValidation: emptyBodyWhenAbsent,
       },
       async (request) => ({
         success: true as const,
@@ -127,6 +130,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorClinicApiKeys',
           summary: 'List a clinic\u2019s API keys (prefixes only)',
           params: ClinicParams,
           response: {
@@ -148,6 +152,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'revokeOperatorApiKey',
           summary: 'Revoke an API key',
           description: 'The next request made with the key is refused with 401. Revoking a revoked key is harmless.',
           params: ApiKeyParams,
@@ -167,6 +172,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorClinicMedication',
           summary: 'Add a medication to a clinic\u2019s formulary',
           description:
             'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
@@ -188,6 +194,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorClinicMedications',
           summary: 'List a clinic\u2019s formulary',
           params: ClinicParams,
           response: {
@@ -209,6 +216,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'deleteOperatorClinicMedication',
           summary: 'Remove a medication from a clinic\u2019s formulary',
           params: MedicationParams,
           response: {

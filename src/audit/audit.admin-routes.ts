@@ -16,6 +16,7 @@ export function auditAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorAuditEvents',
           summary: 'List audit events',
           description:
             'Who created, read, changed or cancelled which patient, practitioner, order, refill request or webhook, when and from where: newest first, optionally filtered by resource, clinic and action; pass `next_cursor` back as `cursor` for the next page. Reads appear within a second. Ids only, never PHI.',

@@ -8,14 +8,17 @@ import { AppError } from '../errors.js';
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     const Status = Type.Object({ status: Type.String() });
-    app.get('/healthz', { schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Status } } }, () => ({
-      status: 'ok',
-    }));
+    app.get(
+      '/healthz',
+      { schema: { tags: ['Health'], operationId: 'getHealth', summary: 'The process is up', response: { 200: Status } } },
+      () => ({ status: 'ok' }),
+    );
     app.get(
       '/readyz',
       {
         schema: {
           tags: ['Health'],
+          operationId: 'getReadiness',
           summary: 'The database answers, and Redis when REDIS_URL is set',
           response: { 200: Status, 503: Type.Ref('ErrorEnvelope') },
         },

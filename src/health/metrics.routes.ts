@@ -18,6 +18,7 @@ export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         onRequest: async (request, reply) => guardAdminRequest(ctx, request, reply),
         schema: {
           tags: ['Operator'],
+          operationId: 'getMetrics',
           summary: 'Prometheus metrics',
           description: [
             'Request durations, rate-limit rejections, Redis outages, webhook deliveries, the database pool and the',

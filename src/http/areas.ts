@@ -10,7 +10,8 @@ export function isUnder(path: string, prefix: string): boolean {
 
 export function areaOfPath(path: string): Area {
   if (isUnder(path, '/api/external')) return 'partner';
-  if (isUnder(path, '/api/admin')) return 'admin';
+  // The operator's reference page (openapi.ts OPERATOR_DOCS_PREFIX) is behind the operator's credentials.
+  if (isUnder(path, '/api/admin') || isUnder(path, '/docs/operator')) return 'admin';
   return 'public';
 }
 

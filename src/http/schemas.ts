@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 
 /** `{success: true, data, message}`: the spec's success envelope. */
 export const Envelope = <T extends TSchema>(data: T, options: { description?: string } = {}) =>
@@ -11,9 +12,11 @@ export const ErrorEnvelope = Type.Object(
     error: Type.Object(
       {
         message: Type.String(),
-        code: Type.String({
-          description:
-            'VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, IDEMPOTENCY_KEY_REUSED, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT, EXPECTATION_FAILED, RATE_LIMIT_EXCEEDED, INTERNAL_ERROR, SERVICE_UNAVAILABLE',
+        // Every code the server sends (errors.ts): generated clients get a closed union to switch on.
+        code: Type.Unsafe<ErrorCode>({
+          type: 'string',
+          enum: [...ERROR_CODES],
+          description: 'What went wrong, for programs (docs/errors.md); `message` says it for people.',
         }),
         details: Type.Optional(
           Type.Record(Type.String(), Type.String(), {

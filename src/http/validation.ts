@@ -45,13 +45,16 @@ const isFreeText = (enabled: boolean, data: string): boolean =>
 
 /**
  * A copy of a route schema in which every string is checked as text: `x-free-text` where the schema
- * says so, `x-plain-text` everywhere else (ids in paths and query strings included).
+ * says so, `x-plain-text` everywhere else (ids in paths and query strings included). Without `$id`s.
  */
 export function withTextRules(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withTextRules);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
+    // An `$id` names a schema in the OpenAPI document only; left in, Ajv would refuse the second
+    // compilation of a body schema with the same id (another route, another app in the process).
+    if (key === '$id') continue;
     // Literal values (enum, const, default, examples) are data, not schemas.
     copy[key] = ['enum', 'const', 'default', 'examples', 'x-aliases'].includes(key) ? value : withTextRules(value);
   }

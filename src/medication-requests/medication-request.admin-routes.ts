@@ -24,6 +24,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
         schema: {
           tags,
           security,
+          operationId: 'listOperatorMedicationRequests',
           summary: 'List medication requests',
           description:
             'The fulfillment queue: newest first, optionally filtered by status, clinic and order id; pass `next_cursor` back as `cursor` for the next page. Each item names its clinic and patient: every order and every patient listed is recorded as read in the audit trail.',
@@ -44,6 +45,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
         schema: {
           tags,
           security,
+          operationId: 'getOperatorMedicationRequest',
           summary: 'Read a medication request',
           description:
             'Any clinic\u2019s order in full (the partner view), with its clinic\u2019s name, the patient\u2019s name and shipping address, and the orders of its refill chain. Recorded in the audit trail as reads of the order, its patient and the chain\u2019s other orders.',
@@ -64,6 +66,7 @@ export function medicationRequestAdminRoutes(ctx: AppContext): FastifyPluginAsyn
         schema: {
           tags,
           security,
+          operationId: 'updateOperatorMedicationRequestStatus',
           summary: 'Change the status of a medication request',
           description:
             'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',

@@ -27,6 +27,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         schema: {
           tags: ['Orders'],
           security,
+          operationId: 'createMedicationOrder',
           summary: 'Create a medication request',
           description:
             'Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic\u2019s formulary; `unit_of_measure` is derived from `dose` when omitted; `refills` is a whole number written as a string. The shipping choice is priced for the patient\u2019s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.',
@@ -51,6 +52,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         schema: {
           tags: ['Orders'],
           security,
+          operationId: 'getMedicationOrder',
           summary: 'Read a medication request (extension)',
           description:
             'Status, medications, shipping choice and cost, tracking number, timestamps, status history, refills authorized, used and remaining, and the order a refill was made of. Another clinic\u2019s order is not found.',
@@ -92,6 +94,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         schema: {
           tags: ['Orders'],
           security,
+          operationId: 'cancelMedicationOrder',
           summary: 'Cancel a medication request (extension)',
           description:
             'Cancels a `pending` or `processing` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.',
@@ -118,6 +121,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         schema: {
           tags: ['Refills'],
           security,
+          operationId: 'createRefillRequest',
           summary: 'Request a refill',
           description:
             'Refills a `shipped` or `delivered` medication request (an original or a refill): creates a refill request, a new prescription and a new `pending` medication request for the same patient, practitioner and shipping choice (at today\u2019s price). 400 messages: "Medication request not found", "Refills are not possible for pending medication requests", "Refill request already exists", and one for processing or cancelled requests and for prescriptions without refills left. Writes `order.created` and `refill.ready`.',
@@ -137,6 +141,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
         schema: {
           tags: ['Refills'],
           security,
+          operationId: 'getRefillRequest',
           summary: 'Read a refill request (extension)',
           description:
             'Its status (`open` until its order ships or is cancelled, then `fulfilled` or `cancelled`) and its new order.',

@@ -89,13 +89,17 @@ export const CreateMedicationRequestBody = Type.Object(
     medication_requests: Type.Array(MedicationItemBody, { minItems: 1, maxItems: MEDICATION_REQUEST_LIMITS.maxItems }),
   },
   {
+    $id: 'MedicationOrderCreateRequest',
     additionalProperties: false,
     'x-aliases': { medications: 'medication_requests', items: 'medication_requests', assigned_clinic: 'clinic_id' },
   },
 );
 export type CreateMedicationRequestInput = Static<typeof CreateMedicationRequestBody>;
 
-export const CreateMedicationRequestData = Type.Object({ medication_request_id: Uuid() }, { additionalProperties: false });
+export const CreateMedicationRequestData = Type.Object(
+  { medication_request_id: Uuid() },
+  { $id: 'MedicationOrderCreated', additionalProperties: false },
+);
 
 export const IdParams = Type.Object({ id: Uuid() });
 
@@ -179,7 +183,7 @@ export const MedicationRequestView = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'MedicationOrder', additionalProperties: false },
 );
 export type MedicationRequestViewData = Static<typeof MedicationRequestView>;
 
@@ -208,5 +212,5 @@ export const AdvanceBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'MedicationOrderAdvanceRequest', additionalProperties: false },
 );

@@ -8,6 +8,7 @@ export const RefillBody = Type.Object(
     shipment_group_id: OptionalText(MEDICATION_REQUEST_LIMITS.shipmentGroupId, 'Groups several refills.'),
   },
   {
+    $id: 'RefillRequestCreateRequest',
     additionalProperties: false,
     'x-aliases': {
       clinic_id: 'nothing: a refill belongs to the clinic of its medication request',
@@ -19,7 +20,7 @@ export type RefillInput = Static<typeof RefillBody>;
 
 export const RefillData = Type.Object(
   { refill_request_id: Uuid(), medication_order_id: Uuid('The new medication request.') },
-  { additionalProperties: false },
+  { $id: 'RefillRequestCreated', additionalProperties: false },
 );
 
 export const RefillRequestView = Type.Object(
@@ -35,6 +36,6 @@ export const RefillRequestView = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { additionalProperties: false },
+  { $id: 'RefillRequest', additionalProperties: false },
 );
 export type RefillRequestViewData = Static<typeof RefillRequestView>;

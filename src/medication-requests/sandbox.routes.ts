@@ -5,6 +5,7 @@ import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, notFoundError, partnerErrors } from '../http/schemas.js';
 import { advanceMedicationRequest } from './medication-request-transition.service.js';
 import { AdvanceBody, IdParams, MedicationRequestView } from './medication-request.schemas.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
 /**
  * Sandbox routes: mounted in the development environment only (routes.ts), so that in production
@@ -16,13 +17,11 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/external/sandbox/medication-order/:id/advance',
       {
         // The body is optional: no body means "to the next status".
-        preValidation: async (request) => {
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the schema's type, but preValidation runs before the schema
-          request.body ??= {};
-        },
+        preValidation: emptyBodyWhenAbsent,
         schema: {
           tags: ['Sandbox'],
           security: [{ apiKey: [] }],
+          operationId: 'advanceSandboxMedicationOrder',
           summary: 'Advance a medication request (development only)',
           description:
             'Moves a medication request of the clinic to its next status, or to `to` through every legal step (pending → processing → shipped → delivered; `cancelled` from pending or processing), in one transaction. Shipping generates a test tracking number in the carrier\u2019s format (UPS `1Z`+16, FedEx 12 digits, USPS 22 digits). Each step is recorded in the history (actor `sandbox`) and writes its event. Not available in production (404).',

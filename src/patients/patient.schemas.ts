@@ -98,6 +98,7 @@ export const PatientCreateBody = Type.Object(
     }),
   },
   {
+    $id: 'PatientCreateRequest',
     additionalProperties: false,
     'x-aliases': {
       date_of_birth: 'dob',
@@ -125,7 +126,7 @@ export type PatientCreateInput = Static<typeof PatientCreateBody>;
 
 export const PatientCreated = Type.Object(
   { patient_id: Uuid('Identifier of the new patient.') },
-  { additionalProperties: false },
+  { $id: 'PatientCreated', additionalProperties: false },
 );
 
 export const PatientParams = Type.Object({ patientId: Uuid('Identifier of the patient.') });
@@ -160,6 +161,6 @@ export const PatientRecord = Type.Object(
     ),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { $id: 'Patient', additionalProperties: false },
 );
 export type PatientRecord = Static<typeof PatientRecord>;

@@ -38,6 +38,7 @@ export const PractitionerCreateBody = Type.Object(
     zip_code: ZipCode('ZIP code'),
   },
   {
+    $id: 'PractitionerCreateRequest',
     additionalProperties: false,
     'x-aliases': {
       npi_number: 'npi',
@@ -61,7 +62,7 @@ export type PractitionerCreateInput = Static<typeof PractitionerCreateBody>;
 
 export const PractitionerCreated = Type.Object(
   { practitioner_id: Uuid('Identifier of the new practitioner.') },
-  { additionalProperties: false },
+  { $id: 'PractitionerCreated', additionalProperties: false },
 );
 
 export const PractitionerParams = Type.Object({ practitionerId: Uuid('Identifier of the practitioner.') });
@@ -87,6 +88,6 @@ export const PractitionerRecord = Type.Object(
     status: Type.String({ description: 'Always `active` today.' }),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { $id: 'Practitioner', additionalProperties: false },
 );
 export type PractitionerRecord = Static<typeof PractitionerRecord>;

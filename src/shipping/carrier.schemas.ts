@@ -12,7 +12,7 @@ export const Carrier = Type.Object(
     id: Type.String({ description: 'Opaque carrier id: the `carrier_id` of a medication order.' }),
     name: Type.String({ description: 'Display name.' }),
   },
-  { additionalProperties: false },
+  { $id: 'Carrier', additionalProperties: false },
 );
 
 export const CarriersResponse = Type.Object(
@@ -20,7 +20,7 @@ export const CarriersResponse = Type.Object(
     success: Type.Literal(true),
     data: Type.Object({ carriers: Type.Array(Carrier) }, { additionalProperties: false }),
   },
-  { additionalProperties: false },
+  { $id: 'CarrierListResponse', additionalProperties: false },
 );
 
 export const ShippingService = Type.Object(
@@ -30,7 +30,7 @@ export const ShippingService = Type.Object(
     totalCost: Type.Number({ description: 'US dollars charged: 0 when free shipping applies, else originalCost.' }),
     originalCost: Type.Number({ description: 'The service\u2019s price in US dollars for the patient\u2019s state.' }),
   },
-  { additionalProperties: false },
+  { $id: 'ShippingService', additionalProperties: false },
 );
 
 export const CarrierServicesResponse = Type.Object(
@@ -43,7 +43,7 @@ export const CarrierServicesResponse = Type.Object(
     }),
     patientState: Type.String({ description: 'Full name of the state of the patient\u2019s address (e.g. `California`).' }),
   },
-  { additionalProperties: false },
+  { $id: 'CarrierServiceListResponse', additionalProperties: false },
 );
 
 /** Any string: an id that is not in the catalogue is a 404, whatever it looks like. */

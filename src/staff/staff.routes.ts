@@ -48,6 +48,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createOperatorStaffMember',
           summary: 'Create a staff account',
           description: 'Admins only. The password (at least 12 characters) is stored as a scrypt hash.',
           body: CreateStaffBody,
@@ -69,6 +70,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorStaffMembers',
           summary: 'List staff accounts',
           response: { 200: Envelope(Type.Object({ staff: Type.Array(StaffMember) })), ...adminErrors },
         },
@@ -82,6 +84,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'disableOperatorStaffMember',
           summary: 'Disable a staff account',
           description: 'Admins only. The account can no longer sign in, and its sessions end at once.',
           params: StaffParams,
@@ -100,6 +103,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
+          operationId: 'createOperatorSession',
           summary: 'Sign in to the console',
           description:
             'Sets the session cookie. Five failed sign-ins for one email within 15 minutes lock it for 15 minutes (429); the answer never says whether the email has an account.',
@@ -145,6 +149,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'getOperatorSession',
           summary: 'Who is signed in',
           description: 'The console\u2019s staff member; with the operator token, 404 (no session).',
           response: { 200: Envelope(Session), ...adminErrors },
@@ -164,6 +169,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'deleteOperatorSession',
           summary: 'Sign out of the console',
           response: { 200: Envelope(Type.Object({ signed_out: Type.Boolean() })), ...adminErrors },
         },

@@ -18,6 +18,7 @@ import {
 } from './webhook.schemas.js';
 import { recoverEndpointForOperator } from './recovery.service.js';
 import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-admin.service.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
@@ -31,6 +32,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorWebhookDeliveries',
           summary: 'List webhook deliveries',
           description: 'Newest first; pass `next_cursor` as `cursor` for the next page.',
           querystring: DeliveryListQuery,
@@ -50,6 +52,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'getOperatorWebhookDelivery',
           summary: 'A webhook delivery with its attempts',
           params: DeliveryIdParams,
           response: { 200: Envelope(DeliveryDetail), ...adminErrors },
@@ -68,6 +71,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'retryOperatorWebhookDelivery',
           summary: 'Deliver a webhook again now',
           description:
             'Queues the delivery for an attempt now (a failed one, a delivered one to replay, or a pending one without waiting); the worker sends it within moments. Answers with the delivery as queued; follow it with GET. 409 when its endpoint is disabled or deleted, or an attempt is in progress.',
@@ -92,6 +96,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listOperatorWebhookEndpoints',
           summary: 'List webhook endpoints and their state',
           description:
             'Live (not deleted) endpoints of every clinic, or of one, newest first; never their secrets. Pass `next_cursor` as `cursor` for the next page.',
@@ -112,6 +117,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'enableOperatorWebhookEndpoint',
           summary: 'Re-enable a disabled webhook endpoint',
           description:
             'Its failure streak starts afresh. With `redeliver_failed=true`, its failed deliveries are queued again, due now.',
@@ -133,6 +139,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'recoverOperatorWebhookEndpoint',
           summary: 'Recover a webhook endpoint after an outage',
           description: [
             'Makes every failed or waiting delivery of the endpoint created since `since` (default: 24 hours ago; at most',
@@ -149,10 +156,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           },
         },
         // The body is optional: none (or an empty one) means the defaults, validated as `{}`.
-        preValidation: async (request) => {
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the type is the validated body's; before validation it may be absent
-          request.body ??= {};
-        },
+        preValidation: emptyBodyWhenAbsent,
       },
       async (request) => {
         const data = await recoverEndpointForOperator(ctx, request.params.webhookId, request.body.since, operatorAudit(request));

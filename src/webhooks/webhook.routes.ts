@@ -35,6 +35,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'createWebhook',
           summary: 'Register a webhook endpoint',
           description: [
             'Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`,',
@@ -62,6 +63,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'listWebhooks',
           summary: 'List webhook endpoints (extension)',
           description: 'The clinic\u2019s endpoints and their state, never their secrets.',
           querystring: ListWebhooksQuery,
@@ -84,6 +86,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'deleteWebhook',
           summary: 'Delete a webhook endpoint',
           description: 'Deletes the endpoint; deliveries still pending for it are cancelled.',
           body: WebhookRef,
@@ -153,6 +156,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'testWebhook',
           summary: 'Send a test event to a webhook endpoint (extension)',
           description: [
             'Sends a signed `webhook.test` event now and answers with the outcome: the status code and the time only,',
@@ -178,6 +182,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           security,
+          operationId: 'recoverWebhook',
           summary: 'Recover a webhook endpoint after an outage (extension)',
           description: [
             'Once your endpoint is up again: every delivery to it that failed or is waiting for a retry, created since',

@@ -25,13 +25,13 @@ const aliases = {
 
 export const RegisterWebhookBody = Type.Object(
   { clinic_id: Uuid('Your clinic.'), webhook_url: WebhookUrl },
-  { additionalProperties: false, ...aliases },
+  { $id: 'WebhookCreateRequest', additionalProperties: false, ...aliases },
 );
 export type RegisterWebhookBody = Static<typeof RegisterWebhookBody>;
 
 export const WebhookRef = Type.Object(
   { clinic_id: Uuid('Your clinic.'), webhook_id: Uuid('The id returned at registration.') },
-  { additionalProperties: false, ...aliases },
+  { $id: 'WebhookReference', additionalProperties: false, ...aliases },
 );
 export type WebhookRef = Static<typeof WebhookRef>;
 
@@ -49,7 +49,7 @@ export const RecoverWebhookBody = Type.Object(
     webhook_id: Uuid('The id returned at registration.'),
     since: Type.Optional(Since),
   },
-  { additionalProperties: false, ...aliases },
+  { $id: 'WebhookRecoverRequest', additionalProperties: false, ...aliases },
 );
 export type RecoverWebhookBody = Static<typeof RecoverWebhookBody>;
 
@@ -60,7 +60,7 @@ export const Recovered = Type.Object(
       description: 'Deliveries (failed, or waiting for a retry) now due for an attempt at once.',
     }),
   },
-  { additionalProperties: false },
+  { $id: 'WebhookRecovered', additionalProperties: false },
 );
 export type RecoveredView = Static<typeof Recovered>;
 
@@ -76,10 +76,10 @@ export const RegisteredWebhook = Type.Object(
       description: 'Signing secret (`whsec_` + base64). Shown only in this response: store it to verify signatures.',
     }),
   },
-  { additionalProperties: false },
+  { $id: 'WebhookCreated', additionalProperties: false },
 );
 
-export const DeletedWebhook = Type.Object({ webhook_id: Uuid() }, { additionalProperties: false });
+export const DeletedWebhook = Type.Object({ webhook_id: Uuid() }, { $id: 'WebhookDeleted', additionalProperties: false });
 
 export const WebhookEndpoint = Type.Object(
   {
@@ -93,7 +93,7 @@ export const WebhookEndpoint = Type.Object(
     disabled_reason: Nullable(Type.String()),
     created_at: Type.String(),
   },
-  { additionalProperties: false },
+  { $id: 'Webhook', additionalProperties: false },
 );
 export type WebhookEndpointView = Static<typeof WebhookEndpoint>;
 
@@ -117,7 +117,7 @@ export const TestCallOutcome = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'WebhookTestResult', additionalProperties: false },
 );
 export type TestCallOutcomeView = Static<typeof TestCallOutcome>;
 

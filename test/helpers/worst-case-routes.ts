@@ -44,13 +44,28 @@ interface Operation {
 }
 
 /** The partner and operator routes of an OpenAPI document that take a JSON body or query parameters. */
-export function inputRoutesOf(document: { paths: Record<string, Record<string, Operation>> }): InputRoute[] {
+export function inputRoutesOf(document: {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown> };
+}): InputRoute[] {
   const routes: InputRoute[] = [];
+  // Named bodies are `$ref`s to components: the worst cases are built from the schemas themselves.
+  const components = document.components?.schemas ?? {};
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (node === null || typeof node !== 'object') return node;
+    const { $ref, ...rest } = node as Record<string, unknown>;
+    const named = typeof $ref === 'string' ? components[$ref.replace('#/components/schemas/', '')] : undefined;
+    return Object.fromEntries(
+      Object.entries({ ...(named as object | undefined), ...rest }).map(([key, value]) => [key, inline(value)]),
+    );
+  };
   for (const [path, operations] of Object.entries(document.paths)) {
     const area = path.startsWith('/api/external/') ? 'partner' : path.startsWith('/api/admin/') ? 'admin' : null;
     if (!area) continue;
     for (const [method, operation] of Object.entries(operations)) {
-      const body = operation.requestBody?.content?.['application/json']?.schema;
+      const named = operation.requestBody?.content?.['application/json']?.schema;
+      const body = named ? (inline(named) as SchemaNode) : undefined;
       const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
       if (!body && query.length === 0) continue;
       routes.push({

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/errors.js';
 import { TestApp } from '../helpers/test-app.js';
 
 const ERROR_REF = '#/components/schemas/ErrorEnvelope';
@@ -47,6 +49,9 @@ describe('OpenAPI document and reference page', () => {
   });
   afterAll(async () => t.close());
 
+  /** A schema, or the component its `$ref` names. */
+  const deref = (schema: any) => (typeof schema?.$ref === 'string' ? resolvePointer(doc, schema.$ref) : schema);
+
   const routesUnder = (prefix: string) =>
     t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && (r.url === prefix || r.url.startsWith(`${prefix}/`)));
 
@@ -72,6 +77,57 @@ describe('OpenAPI document and reference page', () => {
     );
   });
 
+  it('when error.code of the ErrorEnvelope is read, then it is the enum of every code the server sends, each in docs/errors.md', async () => {
+    const code = doc.components.schemas.ErrorEnvelope.properties.error.properties.code;
+    expect(code.type).toBe('string');
+    expect(code.enum).toEqual([...ERROR_CODES]);
+    const errorsPage = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    for (const name of ERROR_CODES) expect(errorsPage, name).toContain(`| \`${name}\` |`);
+  });
+
+  it('when the request and response bodies are read, then each resource is a named component', () => {
+    const schemaOf = (path: string, method: string, status?: string) => {
+      const op = doc.paths[path][method];
+      return status ? op.responses[status].content['application/json'].schema : op.requestBody.content['application/json'].schema;
+    };
+    const data = (path: string, method: string) => deref(schemaOf(path, method, '200')).properties.data;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(schemaOf('/api/external/practitioner', 'post')).toEqual(ref('PractitionerCreateRequest'));
+    expect(data('/api/external/practitioner/{practitionerId}', 'get')).toEqual(ref('Practitioner'));
+    expect(schemaOf('/api/external/patient', 'post')).toEqual(ref('PatientCreateRequest'));
+    expect(data('/api/external/patient/{patientId}', 'get')).toEqual(ref('Patient'));
+    expect(schemaOf('/api/external/medication-order', 'post')).toEqual(ref('MedicationOrderCreateRequest'));
+    expect(data('/api/external/medication-order/{id}', 'get')).toEqual(ref('MedicationOrder'));
+    expect(schemaOf('/api/external/refill-request', 'post')).toEqual(ref('RefillRequestCreateRequest'));
+    expect(data('/api/external/refill-request/{id}', 'get')).toEqual(ref('RefillRequest'));
+    expect(schemaOf('/api/external/webhook', 'post')).toEqual(ref('WebhookCreateRequest'));
+    for (const name of ['Practitioner', 'Patient', 'MedicationOrder', 'RefillRequest', 'Webhook', 'ErrorEnvelope']) {
+      expect(doc.components.schemas[name]?.type, name).toBe('object');
+    }
+    // Every partner request body is named.
+    for (const route of routesUnder('/api/external').filter((r) => r.schema?.body)) {
+      const body = schemaOf(toOpenApiPath(route.url), route.method.toLowerCase());
+      expect(body.$ref, `${route.method} ${route.url}`).toMatch(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/);
+    }
+  });
+
+  it('when the webhooks section is read, then each event has its signed request: the Standard Webhooks headers and a named body', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(
+      ['order.cancelled', 'order.created', 'order.delivered', 'order.fulfilled', 'refill.ready', 'webhook.test'].sort(),
+    );
+    for (const [type, item] of Object.entries<any>(doc.webhooks)) {
+      const headers = item.post.parameters.filter((p: any) => p.in === 'header' && p.required);
+      expect(
+        headers.map((p: any) => p.name),
+        type,
+      ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const body = deref(item.post.requestBody.content['application/json'].schema);
+      expect(Object.keys(body.properties), type).toEqual(['type', 'timestamp', 'data']);
+      expect(body.properties.type.const, type).toBe(type);
+      expect(body.properties.data.type, type).toBe('object');
+    }
+  });
+
   it('when any $ref of the document is followed, then it resolves', () => {
     const refs = collectRefs(doc);
     expect(refs).toContain(ERROR_REF);
@@ -79,6 +135,22 @@ describe('OpenAPI document and reference page', () => {
       expect(ref.startsWith('#/'), ref).toBe(true);
       expect(resolvePointer(doc, ref), ref).toBeDefined();
     }
+  });
+
+  it('when every documented route is looked up, then it has a camelCase operationId of its own', () => {
+    const seen = new Map<string, string>();
+    for (const route of t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && !r.schema?.hide)) {
+      const where = `${route.method} ${route.url}`;
+      const op = doc.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect(op, `${where} is missing from /openapi.json`).toBeDefined();
+      expect(op.operationId, `${where} operationId`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(seen.get(op.operationId), `${where} shares its operationId`).toBeUndefined();
+      seen.set(op.operationId, where);
+    }
+    // The names code generators turn into methods stay as published.
+    expect(doc.paths['/api/external/practitioner'].post.operationId).toBe('createPractitioner');
+    expect(doc.paths['/api/external/medication-order/{id}'].get.operationId).toBe('getMedicationOrder');
+    expect(doc.paths['/api/admin/medication-requests'].get.operationId).toBe('listOperatorMedicationRequests');
   });
 
   it('when the partner routes of issue 2 are looked for, then they are registered and documented', () => {
@@ -122,7 +194,7 @@ describe('OpenAPI document and reference page', () => {
         }
       }
 
-      const ok = op.responses?.['200']?.content?.['application/json']?.schema;
+      const ok = deref(op.responses?.['200']?.content?.['application/json']?.schema);
       expect(ok, `${where} 200 response schema`).toBeDefined();
       expect(ok.properties?.success, `${where} 200 is the success envelope`).toBeDefined();
       expect(ok.properties?.data, `${where} 200 has data`).toBeDefined();
@@ -209,9 +281,33 @@ describe('OpenAPI document and reference page', () => {
     }
   });
 
-  it('when the document is read, then the health probes need no key and the document itself is not listed', () => {
-    expect(doc.paths['/healthz'].get.security).toBeUndefined();
+  it('when the document is read, then the health probes declare that they need no credential and the document itself is not listed', () => {
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/readyz'].get.security).toEqual([]);
+    expect(doc.paths['/metrics'].get.security).toEqual([{ operatorToken: [] }]);
     expect(doc.paths['/openapi.json']).toBeUndefined();
+  });
+
+  it('when a request body is looked up, then it is required except where the route accepts none', () => {
+    const optional = [
+      'post /api/admin/clinics/{clinicId}/api-keys',
+      'post /api/external/sandbox/medication-order/{id}/advance',
+      'post /api/admin/webhook-endpoints/{webhookId}/recover',
+    ];
+    const found: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op.requestBody) continue;
+        const where = `${method} ${path}`;
+        expect(op.requestBody.required, where).toBe(!optional.includes(where));
+        expect(
+          Object.keys(op).filter((key) => key.startsWith('x-')),
+          where,
+        ).toEqual([]);
+        found.push(where);
+      }
+    }
+    expect(found).toEqual(expect.arrayContaining([...optional, 'post /api/external/webhook/recover']));
   });
 
   it('when /docs is opened, then (after any redirect) an HTML reference page is served', async () => {
@@ -232,5 +328,52 @@ describe('OpenAPI document and reference page', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths)).toEqual(Object.keys(doc.paths));
+  });
+});
+
+describe('the reference pages in production', () => {
+  const OPERATOR_TOKEN = 'prod-operator-token-0123456789-abcdef';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect: 'sqlite', env: { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: OPERATOR_TOKEN } });
+  });
+  afterAll(async () => t.close());
+  const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+  it('when /openapi.json or the page\u2019s document is fetched, then it holds the partner API and the probes, without the operator\u2019s routes or credentials', async () => {
+    for (const url of ['/openapi.json', '/docs/json']) {
+      const doc = (await t.request('GET', url)).body;
+      const paths = Object.keys(doc.paths);
+      expect(paths, url).toContain('/api/external/medication-order');
+      expect(paths, url).toContain('/healthz');
+      expect(
+        paths.filter((path) => path.startsWith('/api/admin') || path === '/metrics'),
+        url,
+      ).toEqual([]);
+      expect(Object.keys(doc.components.securitySchemes), url).toEqual(['apiKey']);
+      expect(
+        doc.tags.map((tag: { name: string }) => tag.name),
+        url,
+      ).not.toContain('Operator');
+      expect(Object.keys(doc.webhooks), url).toContain('order.created');
+    }
+  });
+
+  it('when /docs/operator is opened without the operator\u2019s credentials, then 401; with them, the whole document', async () => {
+    expect((await t.request('GET', '/docs/operator/json')).status).toBe(401);
+    expect((await t.request('GET', '/docs/operator/json', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const res = await t.request('GET', '/docs/operator/json', { headers: operator });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/admin/clinics', '/api/external/medication-order']));
+    const page = await t.request('GET', '/docs/operator/', { headers: operator });
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<title>Partner Healthcare Fulfillment API: operator reference</title>');
+  });
+
+  it('when the partner page is opened, then it carries the product\u2019s title and no top bar with a stock logo', async () => {
+    const page = await t.request('GET', '/docs/');
+    expect(String(page.body)).toContain('<title>Partner Healthcare Fulfillment API</title>');
+    const script = String((await t.request('GET', '/docs/static/swagger-initializer.js')).body);
+    expect(script).toContain('"layout":"BaseLayout"');
   });
 });

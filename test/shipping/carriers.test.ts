@@ -222,7 +222,10 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       expect(services.parameters.map((p: { name: string }) => p.name)).toEqual(
         expect.arrayContaining(['carrierId', 'patientId']),
       );
-      const schema = services.responses['200'].content['application/json'].schema;
+      expect(services.responses['200'].content['application/json'].schema.$ref).toBe(
+        '#/components/schemas/CarrierServiceListResponse',
+      );
+      const schema = res.body.components.schemas.CarrierServiceListResponse;
       expect(Object.keys(schema.properties)).toEqual(['success', 'data', 'isFreeShipment', 'freeShipmentType', 'patientState']);
       expect(Object.keys(res.body.paths['/api/external/carriers'].get.responses)).toEqual(
         expect.arrayContaining(['200', '401', '429']),

@@ -1,0 +1,72 @@
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import type { OutboxEventType, TEST_EVENT_TYPE } from './event-types.js';
+
+/*
+ * The payload (`data`) of each event a partner's endpoint receives, as written by the services
+ * (medication-request.service.ts, medication-request-transition.service.ts, refill.service.ts and
+ * the test call in webhook.service.ts). Documentation only: the OpenAPI document's `webhooks`
+ * section (openapi-webhooks.ts) and docs/webhooks.md. Payloads carry ids, statuses and shipping
+ * facts, never PHI.
+ */
+
+const OrderId = Uuid('The medication request (order).');
+
+export const EVENT_PAYLOADS = {
+  'order.created': Type.Object(
+    {
+      medication_request_id: OrderId,
+      status: Type.Literal('pending'),
+      patient_id: Uuid(),
+      practitioner_id: Uuid(),
+      refill_of: Nullable(Uuid('The order this one refills.')),
+    },
+    { additionalProperties: false },
+  ),
+  'order.fulfilled': Type.Object(
+    {
+      medication_request_id: OrderId,
+      status: Type.Literal('shipped'),
+      tracking_number: Type.String(),
+      carrier_id: Type.String(),
+      shipped_at: Timestamp,
+    },
+    { additionalProperties: false },
+  ),
+  'order.delivered': Type.Object(
+    { medication_request_id: OrderId, status: Type.Literal('delivered'), delivered_at: Timestamp },
+    { additionalProperties: false },
+  ),
+  'order.cancelled': Type.Object(
+    {
+      medication_request_id: OrderId,
+      status: Type.Literal('cancelled'),
+      previous_status: Type.Union([Type.Literal('pending'), Type.Literal('processing')]),
+      cancelled_at: Timestamp,
+    },
+    { additionalProperties: false },
+  ),
+  'refill.ready': Type.Object(
+    {
+      refill_request_id: Uuid(),
+      medication_request_id: Uuid('The new order the refill created.'),
+      original_medication_request_id: Uuid('The order refilled.'),
+      status: Type.Literal('open'),
+    },
+    { additionalProperties: false },
+  ),
+  'webhook.test': Type.Object({ webhook_id: Uuid(), clinic_id: Uuid(), message: Type.String() }, { additionalProperties: false }),
+} satisfies Record<OutboxEventType | typeof TEST_EVENT_TYPE, TObject>;
+
+export type WebhookEventType = keyof typeof EVENT_PAYLOADS;
+
+/** What is sent for an event: `{type, timestamp, data}` (dispatcher.ts eventBody). */
+export const WebhookEvent = <T extends TSchema>(type: WebhookEventType, data: T) =>
+  Type.Object(
+    {
+      type: Type.Literal(type),
+      timestamp: Type.String({ format: 'date-time', description: 'When the change happened (not the attempt), ISO-8601 UTC.' }),
+      data,
+    },
+    { additionalProperties: false },
+  );
