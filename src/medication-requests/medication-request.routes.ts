@@ -70,6 +70,7 @@ export function medicationRequestRoutes(ctx: AppContext): FastifyPluginAsyncType
       '/api/external/medication-orders',
       {
         schema: {
+          operationId: 'listMedicationOrders',
           tags: ['Orders'],
           security,
           summary: 'List your clinic\u2019s medication requests (extension)',

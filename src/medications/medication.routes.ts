@@ -12,6 +12,7 @@ export function medicationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/external/medications',
       {
         schema: {
+          operationId: 'listMedications',
           tags: ['Formulary'],
           security: [{ apiKey: [] }],
           summary: 'List your clinic\u2019s formulary (extension)',

@@ -103,6 +103,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/external/webhook/:webhookId',
       {
         schema: {
+          operationId: 'deleteWebhookById',
           tags,
           security,
           summary: 'Delete a webhook endpoint by its id (extension)',
@@ -131,6 +132,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       '/api/external/webhook/deliveries',
       {
         schema: {
+          operationId: 'listWebhookDeliveries',
           tags,
           security,
           summary: 'List your clinic\u2019s webhook deliveries (extension)',
