@@ -67,8 +67,8 @@ export default tseslint.config(
     },
   },
   {
-    // This file itself is plain JavaScript outside the TypeScript project.
-    files: ['**/*.js'],
+    // Plain JavaScript outside the TypeScript project: this file, scripts/, examples/.
+    files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
   prettier,

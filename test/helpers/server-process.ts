@@ -219,6 +219,22 @@ export async function startServerProcess(env: Record<string, string>, options: S
   return { ...server, baseUrl };
 }
 
+/** The value a server printed on a banner line `  <label>: <value>` (`clinic_id`, `x-api-key`, …). */
+export function bannerValue(server: Pick<ServerProcess, 'stdout'>, label: RegExp): string | undefined {
+  return new RegExp(`^\\s*${label.source}: (\\S+)\\s*$`, 'm').exec(server.stdout())?.[1];
+}
+
+/**
+ * The sandbox clinic and development API key a development server prints at its first start on an
+ * empty database (the README's Quick start): what a partner developer puts in CLINIC and KEY.
+ */
+export function sandboxCredentials(server: Pick<ServerProcess, 'stdout'>): { clinicId: string; apiKey: string } {
+  const clinicId = bannerValue(server, /clinic_id/);
+  const apiKey = bannerValue(server, /x-api-key/);
+  if (!clinicId || !apiKey) throw new Error(`no sandbox clinic_id and x-api-key in the banner:\n${server.stdout()}`);
+  return { clinicId, apiKey };
+}
+
 /** Kills every child still running (afterEach / afterAll), so that no test leaves a server behind. */
 export async function killServerProcesses(): Promise<void> {
   const children = [...running];

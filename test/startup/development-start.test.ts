@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEV_ADMIN_TOKEN_FILE } from '../../src/secrets/dev-admin-token.js';
-import { killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { bannerValue, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * What a development server started from a shell prints and keeps, for real: the built server as a
@@ -15,9 +15,6 @@ afterEach(killServerProcesses);
 /** A development server without ADMIN_TOKEN (the test helpers give one by default). */
 const NO_TOKEN = { ADMIN_TOKEN: '' };
 
-function bannerValue(server: ServerProcess, label: RegExp): string | undefined {
-  return new RegExp(`^\\s*${label.source}: (\\S+)\\s*$`, 'm').exec(server.stdout())?.[1];
-}
 const OPERATOR_TOKEN = /operator token \([^)]*\)/;
 
 async function listClinics(server: ServerProcess, token: string): Promise<number> {
