@@ -2,18 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { buildApp } from '../app.js';
 import { openRuntime } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
+import { partnerDocument } from '../openapi.js';
 
 /**
- * `node dist/cli/openapi.js <file>`: writes the OpenAPI document the server publishes at /openapi.json
- * (of FULFILLMENT_ENV, development by default) to `<file>`, or to standard output without one.
+ * `node dist/cli/openapi.js [--partner] <file>`: writes the OpenAPI document the server publishes at
+ * /openapi.json (of FULFILLMENT_ENV, development by default) to `<file>`, or to standard output
+ * without one: with FULFILLMENT_ENV=production the partner API only, otherwise the whole API. With
+ * `--partner`, the partner API only in any environment: in development, the partner API with its
+ * sandbox route, what the typed client in clients/typescript is generated from.
  * The app is built in this process on a throw-away SQLite database: no server, network or data
  * folder is needed, so that `npm run lint` can check the document offline on a clean clone.
  */
-async function main(out: string | undefined): Promise<void> {
+async function main(out: string | undefined, partnerOnly: boolean): Promise<void> {
   const folder = await mkdtemp(path.join(tmpdir(), 'fulfillment-openapi-'));
   try {
     const config = loadConfig({
@@ -27,7 +32,8 @@ async function main(out: string | undefined): Promise<void> {
     const runtime = await openRuntime(config, { redis: false, logger: pino({ level: 'silent' }) });
     try {
       const app = await buildApp(runtime.ctx);
-      const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+      const published = partnerOnly || config.env === 'production' ? partnerDocument(app.swagger()) : app.swagger();
+      const document = `${JSON.stringify(published, null, 2)}\n`;
       await app.close();
       if (out === undefined) process.stdout.write(document);
       else await writeFile(out, document);
@@ -39,7 +45,8 @@ async function main(out: string | undefined): Promise<void> {
   }
 }
 
-main(process.argv[2]).catch((error: unknown) => {
+const { values, positionals } = parseArgs({ options: { partner: { type: 'boolean', default: false } }, allowPositionals: true });
+main(positionals[0], values.partner).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });
