@@ -82,7 +82,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerErrorHandler(app);
   registerJsonParser(app);
   // Before every other hook: the guards' refusals carry the headers too.
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   // Parses the console's session cookie (http/admin-guard.ts) before the guards run.
   await app.register(cookie);
 

@@ -121,9 +121,8 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
  * row data, credentials censored (logging.ts), JSON or one readable line each (log-format.ts).
  */
 export function processLogger(config: Config, base?: Record<string, string>): Logger {
-  const destination = logDestination(config);
   const options = { level: config.logLevel, ...(base ? { base } : {}), serializers: logSerializers, redact: LOG_REDACT_PATHS };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, logDestination(config));
 }
 
 /** Runs each step after the previous one has finished, whatever its outcome. */

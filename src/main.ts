@@ -23,8 +23,7 @@ async function main(): Promise<void> {
   const { ctx } = runtime;
   const sandbox = await seedSandbox(ctx);
   // JSON lines, or in development at a terminal one readable line each (LOG_FORMAT).
-  const logStream = logDestination(config);
-  const app = await buildApp(ctx, { ...(https ? { https } : {}), ...(logStream ? { logStream } : {}) });
+  const app = await buildApp(ctx, { ...(https ? { https } : {}), logStream: logDestination(config) });
 
   await app.listen({ host: config.host, port: config.port });
   // With PORT=0 the system picks a free port: print the one actually bound.

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { cachingStatements } from './sqlite-statement-cache.js';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, Db, DialectName } from './database.js';
 import { migrations } from './migrations/index.js';
@@ -59,7 +60,7 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { isUnder, routedPath } from './areas.js';
 
 /**
@@ -65,15 +66,49 @@ export function applyBaselineSecurityHeaders(reply: FastifyReply): void {
  *   (Cross-Origin-Opener/Resource-Policy same-origin, X-DNS-Prefetch-Control off, and so on), which
  *   cost a server-to-server API nothing.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    referrerPolicy: { policy: 'no-referrer' },
-    xFrameOptions: { action: 'deny' },
-    strictTransportSecurity: { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true },
-  });
-  app.addHook('onRequest', async (request, reply) => {
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(HELMET_HEADERS);
     if (!isUnder(routedPath(request), CACHEABLE_PREFIX))
       reply.header('Cache-Control', BASELINE_SECURITY_HEADERS['Cache-Control']);
+    done();
   });
+}
+
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  referrerPolicy: { policy: 'no-referrer' },
+  xFrameOptions: { action: 'deny' },
+  strictTransportSecurity: { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true },
+};
+
+/**
+ * Helmet's headers, computed once at start-up by running its middleware against a response that
+ * only records them. They depend on the options alone, never on the request; @fastify/helmet
+ * rebuilt the middleware (and re-parsed the CSP) on every request, about 6 % of a GET's CPU
+ * (docs/performance.md).
+ */
+export const HELMET_HEADERS: Readonly<Record<string, string>> = helmetHeaders(HELMET_OPTIONS);
+
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader(name: string, value: string | number): void {
+      headers.set(name, String(value));
+    },
+    removeHeader(name: string): void {
+      headers.delete(name);
+    },
+  };
+  const outcome: { finished: boolean; error?: unknown } = { finished: false };
+  // No option of ours reads the request (a CSP nonce would, and is per request by nature).
+  helmet(options)(undefined as unknown as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    outcome.finished = true;
+    outcome.error = error;
+  });
+  // Helmet's middleware is synchronous; should a version ever not be, fail at start-up, not later.
+  if (!outcome.finished || outcome.error !== undefined) {
+    throw new Error('helmet did not set its headers synchronously', { cause: outcome.error });
+  }
+  return Object.fromEntries(headers);
 }
