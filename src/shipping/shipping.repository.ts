@@ -70,21 +70,35 @@ export async function listServiceStatePrices(
     .execute();
 }
 
-/** One service's price for one state, if it has its own. */
-export async function findStatePrice(
-  db: DbOrTrx,
-  carrierId: string,
-  serviceId: string,
-  stateCode: string,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('shipping_service_state_prices')
-    .select('price_cents')
-    .where('carrier_id', '=', carrierId)
-    .where('service_id', '=', serviceId)
-    .where('state_code', '=', stateCode)
+/**
+ * Everything an order's shipping choice is priced from, in one query: the clinic's free shipping,
+ * the carrier, its service and the service's own price for the state. Carrier and service columns
+ * are null when the id names none (no row at all: the clinic does not exist).
+ */
+export async function findShippingChoice(db: DbOrTrx, clinicId: string, carrierId: string, serviceId: string, stateCode: string) {
+  return db
+    .selectFrom('clinics')
+    .leftJoin('carriers', (join) => join.on('carriers.id', '=', carrierId))
+    .leftJoin('shipping_services', (join) =>
+      join.onRef('shipping_services.carrier_id', '=', 'carriers.id').on('shipping_services.id', '=', serviceId),
+    )
+    .leftJoin('shipping_service_state_prices as own', (join) =>
+      join
+        .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
+        .onRef('own.service_id', '=', 'shipping_services.id')
+        .on('own.state_code', '=', stateCode),
+    )
+    .select([
+      'clinics.free_shipping',
+      'carriers.id as carrier_id',
+      'carriers.name as carrier_name',
+      'shipping_services.id as service_id',
+      'shipping_services.name as service_name',
+      'shipping_services.price_cents',
+      'own.price_cents as state_price_cents',
+    ])
+    .where('clinics.id', '=', clinicId)
     .executeTakeFirst();
-  return row?.price_cents;
 }
 
 export async function insertService(trx: Trx, row: ShippingServiceTable): Promise<void> {

@@ -38,25 +38,24 @@ export async function quoteShippingService(
   serviceId: string,
   stateCode: string,
 ): Promise<ShippingQuote | UnknownShippingChoice> {
-  const [carrier, service, statePrice, clinic] = await Promise.all([
-    repo.findCarrier(db, carrierId),
-    repo.findService(db, carrierId, serviceId),
-    repo.findStatePrice(db, carrierId, serviceId, stateCode.trim().toUpperCase()),
-    getClinic({ db }, clinicId),
-  ]);
-  if (!carrier) return { unknown: 'carrier' };
-  if (!service) return { unknown: 'service' };
   const code = stateCode.trim().toUpperCase();
+  const choice = await repo.findShippingChoice(db, clinicId, carrierId, serviceId, code);
+  if (!choice) throw notFound('Clinic not found');
+  if (choice.carrier_id === null || choice.carrier_name === null) return { unknown: 'carrier' };
+  if (choice.service_id === null || choice.service_name === null || choice.price_cents === null) return { unknown: 'service' };
   const price = quotePrice(
-    { priceCents: service.price_cents, statePrices: statePrice === undefined ? {} : { [code]: statePrice } },
+    {
+      priceCents: choice.price_cents,
+      statePrices: choice.state_price_cents === null ? {} : { [code]: choice.state_price_cents },
+    },
     code,
-    clinic.free_shipping,
+    choice.free_shipping === 1,
   );
   return {
-    carrierId: carrier.id,
-    carrierName: carrier.name,
-    serviceId: service.id,
-    serviceName: service.name,
+    carrierId: choice.carrier_id,
+    carrierName: choice.carrier_name,
+    serviceId: choice.service_id,
+    serviceName: choice.service_name,
     ...price,
   };
 }
