@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
+import type { Write } from '../db/write-together.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { AuditEventTable } from './audit.tables.js';
 
@@ -15,12 +16,17 @@ export const INSERT_CHUNK = 500;
  */
 export async function insertAuditEvents(db: DbOrTrx, rows: readonly AuditEventTable[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db
-      .insertInto('audit_events')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    await db.executeQuery(auditInsert(db, rows.slice(i, i + INSERT_CHUNK)).compile());
   }
+}
+
+/** One INSERT of at most INSERT_CHUNK rows, not yet run. */
+export function auditInsert(db: DbOrTrx, rows: readonly AuditEventTable[]): Write {
+  if (rows.length > INSERT_CHUNK) throw new RangeError(`at most ${INSERT_CHUNK} audit rows per INSERT, got ${rows.length}`);
+  return db
+    .insertInto('audit_events')
+    .values([...rows])
+    .onConflict((oc) => oc.column('id').doNothing());
 }
 
 export interface AuditEventFilter {

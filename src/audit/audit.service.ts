@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditedReadContext, ReadContext } from '../context.js';
-import type { Trx } from '../db/database.js';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Write } from '../db/write-together.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { AuditContext } from './audit-actor.js';
 import type { AuditAction, AuditedResource, AuditResourceType } from './audit-vocabulary.js';
@@ -43,6 +44,23 @@ export async function recordChange(
     resources.map((resource) => auditRow(at, audit, action, resource)),
   );
   await audit.withinChange?.(trx);
+}
+
+/**
+ * The write recording a change, for writeTogether (db/write-together.ts), which runs it with the
+ * change itself; pass `audit.withinChange` along as its `within`.
+ */
+export function changeRecord(
+  handle: DbOrTrx,
+  at: string,
+  audit: AuditContext,
+  action: AuditAction,
+  ...resources: AuditedResource[]
+): Write {
+  return repo.auditInsert(
+    handle,
+    resources.map((resource) => auditRow(at, audit, action, resource)),
+  );
 }
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { EventWriterContext } from '../context.js';
-import type { Trx } from '../db/database.js';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import { writeTogether, type Write } from '../db/write-together.js';
 import type { OutboxEventType } from './event-types.js';
 
 /**
@@ -58,20 +59,45 @@ export async function withOutbox<T>(ctx: EventWriterContext, work: (tx: OutboxTr
   return result;
 }
 
+/**
+ * Writes rows and events that read nothing from one another, all or nothing (one statement on
+ * PostgreSQL: db/write-together.ts), then wakes the delivery workers as withOutbox does. `within`
+ * runs in the same transaction when given (an Idempotency-Key's record).
+ */
+export async function writeWithEvents(
+  ctx: EventWriterContext,
+  change: { writes: (handle: DbOrTrx) => Write[]; events: { createdAt: string; event: NewOutboxEvent }[] },
+  within?: (trx: Trx) => Promise<void>,
+): Promise<void> {
+  await writeTogether(
+    ctx.db,
+    ctx.dialect,
+    (handle) => [
+      ...change.writes(handle),
+      ...change.events.map(({ createdAt, event }) => eventInsert(handle, createdAt, event).write),
+    ],
+    within,
+  );
+  if (change.events.length > 0) ctx.outbox.notify();
+}
+
 async function insertEvent(trx: Trx, createdAt: string, event: NewOutboxEvent): Promise<string> {
-  const id = randomUUID();
-  await trx
-    .insertInto('outbox_events')
-    .values({
-      id,
-      clinic_id: event.clinicId,
-      type: event.type,
-      payload: JSON.stringify(event.payload),
-      created_at: createdAt,
-      dispatched_at: null,
-    })
-    .execute();
+  const { id, write } = eventInsert(trx, createdAt, event);
+  await trx.executeQuery(write.compile());
   return id;
+}
+
+function eventInsert(handle: DbOrTrx, createdAt: string, event: NewOutboxEvent): { id: string; write: Write } {
+  const id = randomUUID();
+  const write = handle.insertInto('outbox_events').values({
+    id,
+    clinic_id: event.clinicId,
+    type: event.type,
+    payload: JSON.stringify(event.payload),
+    created_at: createdAt,
+    dispatched_at: null,
+  });
+  return { id, write };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Write } from '../db/write-together.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type {
   MedicationRequestTable,
@@ -8,17 +9,24 @@ import type {
 } from './medication-request.tables.js';
 import type { MedicationRequestStatus } from './medication-request-status.js';
 
-export async function insertMedicationRequest(trx: Trx, row: MedicationRequestTable): Promise<void> {
-  await trx.insertInto('medication_requests').values(row).execute();
+export function medicationRequestInsert(handle: DbOrTrx, row: MedicationRequestTable): Write {
+  return handle.insertInto('medication_requests').values(row);
 }
 
-export async function insertPrescription(trx: Trx, row: PrescriptionTable, items: MedicationItemTable[]): Promise<void> {
-  await trx.insertInto('prescriptions').values(row).execute();
-  if (items.length > 0) await trx.insertInto('medication_items').values(items).execute();
+export function prescriptionInsert(handle: DbOrTrx, row: PrescriptionTable): Write {
+  return handle.insertInto('prescriptions').values(row);
+}
+
+export function itemsInsert(handle: DbOrTrx, items: MedicationItemTable[]): Write {
+  return handle.insertInto('medication_items').values(items);
+}
+
+export function historyInsert(handle: DbOrTrx, row: StatusHistoryTable): Write {
+  return handle.insertInto('medication_request_status_history').values(row);
 }
 
 export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<void> {
-  await trx.insertInto('medication_request_status_history').values(row).execute();
+  await trx.executeQuery(historyInsert(trx, row).compile());
 }
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */

@@ -3,12 +3,14 @@ import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, EventWriterContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { changeRecord } from '../audit/audit.service.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
-import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
+import { writeWithEvents, type NewOutboxEvent, type OutboxTransaction } from '../events/outbox.js';
+import type { DbOrTrx } from '../db/database.js';
+import type { Write } from '../db/write-together.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
@@ -107,10 +109,17 @@ export async function createMedicationRequest(
     return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
 
-  await withOutbox(ctx, async (tx) => {
-    await storeNewMedicationRequest(tx, order, { id: prescriptionId, original_prescription_id: null }, items);
-    await recordChange(tx.trx, now, audit, 'create', { type: 'medication_request', id: order.id, clinicId });
-  });
+  await writeWithEvents(
+    ctx,
+    {
+      writes: (handle) => [
+        ...newMedicationRequestWrites(handle, order, { id: prescriptionId, original_prescription_id: null }, items),
+        changeRecord(handle, now, audit, 'create', { type: 'medication_request', id: order.id, clinicId }),
+      ],
+      events: [{ createdAt: now, event: orderCreated(order) }],
+    },
+    audit.withinChange,
+  );
   return { medication_request_id: order.id };
 }
 
@@ -125,14 +134,41 @@ export async function storeNewMedicationRequest(
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
 ): Promise<void> {
+  for (const write of newMedicationRequestWrites(trx, request, prescription, items)) await trx.executeQuery(write.compile());
+  await recordEvent(request.created_at, orderCreated(request));
+}
+
+/** The rows of a new medication request: the request, its prescription and items, the first history row. */
+function newMedicationRequestWrites(
+  handle: DbOrTrx,
+  request: MedicationRequestTable,
+  prescription: { id: string; original_prescription_id: string | null },
+  items: MedicationItemTable[],
+): Write[] {
   const at = request.created_at;
-  await repo.insertMedicationRequest(trx, request);
-  await repo.insertPrescription(
-    trx,
-    { ...prescription, clinic_id: request.clinic_id, medication_request_id: request.id, created_at: at },
-    items,
-  );
-  await recordEvent(at, {
+  return [
+    repo.medicationRequestInsert(handle, request),
+    repo.prescriptionInsert(handle, {
+      ...prescription,
+      clinic_id: request.clinic_id,
+      medication_request_id: request.id,
+      created_at: at,
+    }),
+    ...(items.length > 0 ? [repo.itemsInsert(handle, items)] : []),
+    repo.historyInsert(handle, {
+      id: randomUUID(),
+      medication_request_id: request.id,
+      from_status: null,
+      to_status: 'pending',
+      actor: 'partner',
+      at,
+    }),
+  ];
+}
+
+/** `order.created`: ids and the status only (never PHI). */
+function orderCreated(request: MedicationRequestTable): NewOutboxEvent {
+  return {
     clinicId: request.clinic_id,
     type: 'order.created',
     payload: {
@@ -142,15 +178,7 @@ export async function storeNewMedicationRequest(
       practitioner_id: request.practitioner_id,
       refill_of: request.refill_of,
     },
-  });
-  await repo.insertHistory(trx, {
-    id: randomUUID(),
-    medication_request_id: request.id,
-    from_status: null,
-    to_status: 'pending',
-    actor: 'partner',
-    at,
-  });
+  };
 }
 
 /** GET /api/external/medication-order/{id}: another clinic's order is not found. Audited as a read. */

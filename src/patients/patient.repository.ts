@@ -1,8 +1,9 @@
+import type { Write } from '../db/write-together.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PatientTable } from './patient.tables.js';
 
-export async function insertPatient(db: DbOrTrx, row: PatientTable): Promise<void> {
-  await db.insertInto('patients').values(row).execute();
+export function patientInsert(handle: DbOrTrx, row: PatientTable): Write {
+  return handle.insertInto('patients').values(row);
 }
 
 /**

@@ -3,7 +3,8 @@ import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { changeRecord } from '../audit/audit.service.js';
+import { writeTogether } from '../db/write-together.js';
 import type { PatientTable } from './patient.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -63,10 +64,15 @@ export async function createPatient(
     postal_code: address.postalCode,
     created_at: isoNow(ctx.clock),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertPatient(trx, row);
-    await recordChange(trx, row.created_at, audit, 'create', { type: 'patient', id: row.id, clinicId: row.clinic_id });
-  });
+  await writeTogether(
+    ctx.db,
+    ctx.dialect,
+    (handle) => [
+      repo.patientInsert(handle, row),
+      changeRecord(handle, row.created_at, audit, 'create', { type: 'patient', id: row.id, clinicId: row.clinic_id }),
+    ],
+    audit.withinChange,
+  );
   return { patient_id: row.id };
 }
 

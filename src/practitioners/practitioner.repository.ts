@@ -1,8 +1,9 @@
+import type { Write } from '../db/write-together.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 
-export async function insertPractitioner(db: DbOrTrx, row: PractitionerTable): Promise<void> {
-  await db.insertInto('practitioners').values(row).execute();
+export function practitionerInsert(handle: DbOrTrx, row: PractitionerTable): Write {
+  return handle.insertInto('practitioners').values(row);
 }
 
 /**

@@ -3,7 +3,8 @@ import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { changeRecord } from '../audit/audit.service.js';
+import { writeTogether } from '../db/write-together.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -54,10 +55,15 @@ export async function createPractitioner(
     status: INITIAL_STATUS,
     created_at: isoNow(ctx.clock),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertPractitioner(trx, row);
-    await recordChange(trx, row.created_at, audit, 'create', { type: 'practitioner', id: row.id, clinicId: row.clinic_id });
-  });
+  await writeTogether(
+    ctx.db,
+    ctx.dialect,
+    (handle) => [
+      repo.practitionerInsert(handle, row),
+      changeRecord(handle, row.created_at, audit, 'create', { type: 'practitioner', id: row.id, clinicId: row.clinic_id }),
+    ],
+    audit.withinChange,
+  );
   return { practitioner_id: row.id };
 }
 

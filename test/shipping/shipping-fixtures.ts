@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../src/context.js';
-import { insertPatient } from '../../src/patients/patient.repository.js';
+import { patientInsert } from '../../src/patients/patient.repository.js';
 
 /**
  * A patient row of a clinic, written straight through the repository so that shipping tests do
@@ -8,7 +8,7 @@ import { insertPatient } from '../../src/patients/patient.repository.js';
  */
 export async function insertTestPatient(ctx: AppContext, clinicId: string, state: string | null = 'CA'): Promise<string> {
   const id = randomUUID();
-  await insertPatient(ctx.db, {
+  const insert = patientInsert(ctx.db, {
     id,
     clinic_id: clinicId,
     practitioner_id: null,
@@ -27,5 +27,6 @@ export async function insertTestPatient(ctx: AppContext, clinicId: string, state
     postal_code: state === null ? null : '95814',
     created_at: new Date().toISOString(),
   });
+  await ctx.db.executeQuery(insert.compile());
   return id;
 }
