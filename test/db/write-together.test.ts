@@ -18,7 +18,11 @@ describe.each(DIALECTS)('writes made together on %s', (dialect: DialectName) => 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     if (database.config.kind === 'postgres') {
-      const pool = new pg.Pool({ connectionString: database.config.url, max: 2, options: `-c search_path=${database.schema}` });
+      const pool = new pg.Pool({
+        connectionString: database.config.url,
+        max: 2,
+        options: `-c search_path=${database.schema ?? 'public'}`,
+      });
       db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     } else {
       const sqlite = new SQLite(':memory:');
