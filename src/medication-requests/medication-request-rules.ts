@@ -2,7 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import type { ErrorDetails } from '../errors.js';
-import { quoteShippingService, type ShippingQuote } from '../shipping/shipping.service.js';
+import { quoteShippingService, type ShippingQuote, type UnknownShippingChoice } from '../shipping/shipping.service.js';
 
 /** A broken business rule: a sentence for the message and the fields it concerns. */
 export interface Problem {
@@ -11,7 +11,10 @@ export interface Problem {
 }
 
 /** A veterinarian treats animals only, and a human practitioner humans only. */
-export function checkSpecies(patient: PatientTable, practitioner: PractitionerTable): Problem | null {
+export function checkSpecies(
+  patient: Pick<PatientTable, 'species'>,
+  practitioner: Pick<PractitionerTable, 'is_veterinarian'>,
+): Problem | null {
   const human = patient.species === 'human';
   if (practitioner.is_veterinarian === 1 && human) {
     return {
@@ -29,7 +32,10 @@ export function checkSpecies(patient: PatientTable, practitioner: PractitionerTa
 }
 
 /** The pharmacy ships to the patient's address: it must have one. */
-export function checkShippable(patient: PatientTable, field: string): Problem | null {
+export function checkShippable(
+  patient: Pick<PatientTable, 'address_line_1' | 'city' | 'state' | 'postal_code'>,
+  field: string,
+): Problem | null {
   if (patient.address_line_1 && patient.city && patient.state && patient.postal_code) return null;
   return {
     message: 'The patient has no shipping address',
@@ -49,6 +55,15 @@ export async function checkShipping(
   stateCode: string | null,
 ): Promise<ShippingQuote | Problem> {
   const quote = await quoteShippingService(db, clinicId, carrierId, serviceId, stateCode ?? '');
+  return shippingOrProblem(quote, carrierId, serviceId);
+}
+
+/** A quote, or the problem of a shipping choice that names an unknown carrier or service. */
+export function shippingOrProblem(
+  quote: ShippingQuote | UnknownShippingChoice,
+  carrierId: string,
+  serviceId: string,
+): ShippingQuote | Problem {
   if (!('unknown' in quote)) return quote;
   if (quote.unknown === 'carrier') {
     return {

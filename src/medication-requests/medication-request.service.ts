@@ -14,10 +14,9 @@ import type { Write } from '../db/write-together.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
-import { findPatientOfClinic } from '../patients/patient.service.js';
-import { findPractitionerOfClinic } from '../practitioners/practitioner.service.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
-import { checkShipping, checkShippable, checkSpecies } from './medication-request-rules.js';
+import { checkShippable, checkSpecies, shippingOrProblem } from './medication-request-rules.js';
+import { priceShippingChoice } from '../shipping/shipping.service.js';
 import { initialStatusFields } from './medication-request-status.js';
 import { loadMedicationRequestView, loadMedicationRequestViews } from './medication-request-view.js';
 import type { MedicationRequestTable, MedicationItemTable } from './medication-request.tables.js';
@@ -44,10 +43,18 @@ export async function createMedicationRequest(
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const clinicId = identity.clinicId;
 
-  const [patient, practitioner] = await Promise.all([
-    findPatientOfClinic(ctx, clinicId, input.patient_id),
-    findPractitionerOfClinic(ctx, clinicId, input.practitioner_id),
+  const keys = input.medication_requests.map((item) => medicationKey(item.medication));
+  const [parties, entries] = await Promise.all([
+    repo.findOrderParties(ctx.db, clinicId, {
+      patientId: input.patient_id,
+      practitionerId: input.practitioner_id,
+      carrierId: input.carrier_id,
+      serviceId: input.service_id,
+    }),
+    findFormularyEntries(ctx, clinicId, [...new Set(keys)]),
   ]);
+  if (!parties) throw notFound('Clinic not found');
+  const { patient, practitioner } = parties;
   if (!patient || !practitioner) {
     const details: ErrorDetails = {};
     if (!patient) details.patient_id = 'no patient with this id in your clinic';
@@ -62,8 +69,7 @@ export async function createMedicationRequest(
   const address = checkShippable(patient, 'patient_id');
   if (address) problems.push(address);
 
-  const keys = input.medication_requests.map((item) => medicationKey(item.medication));
-  const formulary = new Map((await findFormularyEntries(ctx, clinicId, [...new Set(keys)])).map((m) => [m.name_key, m]));
+  const formulary = new Map(entries.map((m) => [m.name_key, m]));
   const unknown = input.medication_requests.flatMap((item, i) => (formulary.has(keys[i] ?? '') ? [] : [{ item, i }]));
   if (unknown.length > 0) {
     const details: ErrorDetails = {};
@@ -72,7 +78,11 @@ export async function createMedicationRequest(
     problems.push({ message: `Not in the clinic\u2019s formulary: ${names.join(', ')}`, details });
   }
 
-  const shipping = await checkShipping(ctx.db, clinicId, input.carrier_id, input.service_id, patient.state);
+  const shipping = shippingOrProblem(
+    priceShippingChoice(parties.shipping, patient.state ?? ''),
+    input.carrier_id,
+    input.service_id,
+  );
   if ('message' in shipping) problems.push(shipping);
 
   if (problems.length > 0 || 'message' in shipping) {

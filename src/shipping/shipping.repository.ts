@@ -70,12 +70,29 @@ export async function listServiceStatePrices(
     .execute();
 }
 
+/** What a shipping choice is priced from; carrier and service columns are null for an unknown id. */
+export interface ShippingChoice {
+  free_shipping: number;
+  carrier_id: string | null;
+  carrier_name: string | null;
+  service_id: string | null;
+  service_name: string | null;
+  price_cents: number | null;
+  state_price_cents: number | null;
+}
+
 /**
  * Everything an order's shipping choice is priced from, in one query: the clinic's free shipping,
  * the carrier, its service and the service's own price for the state. Carrier and service columns
  * are null when the id names none (no row at all: the clinic does not exist).
  */
-export async function findShippingChoice(db: DbOrTrx, clinicId: string, carrierId: string, serviceId: string, stateCode: string) {
+export async function findShippingChoice(
+  db: DbOrTrx,
+  clinicId: string,
+  carrierId: string,
+  serviceId: string,
+  stateCode: string,
+): Promise<ShippingChoice | undefined> {
   return db
     .selectFrom('clinics')
     .leftJoin('carriers', (join) => join.on('carriers.id', '=', carrierId))

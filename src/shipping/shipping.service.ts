@@ -7,6 +7,7 @@ import { stateName } from '../reference/us-states.js';
 import { centsToDollars } from '../shared/money.js';
 import { quotePrice, type FreeShipmentType } from './pricing.js';
 import * as repo from './shipping.repository.js';
+import type { ShippingChoice } from './shipping.repository.js';
 
 /** The price of one carrier service for one clinic and destination state, in cents. */
 export interface ShippingQuote {
@@ -41,14 +42,23 @@ export async function quoteShippingService(
   const code = stateCode.trim().toUpperCase();
   const choice = await repo.findShippingChoice(db, clinicId, carrierId, serviceId, code);
   if (!choice) throw notFound('Clinic not found');
+  return priceShippingChoice(choice, code);
+}
+
+/**
+ * Prices a shipping choice read with its clinic's free shipping and the service's own price for
+ * `stateCode` (repo.findShippingChoice, or an order's checks in one query), or says which id is
+ * unknown.
+ */
+export function priceShippingChoice(choice: ShippingChoice, stateCode: string): ShippingQuote | UnknownShippingChoice {
   if (choice.carrier_id === null || choice.carrier_name === null) return { unknown: 'carrier' };
   if (choice.service_id === null || choice.service_name === null || choice.price_cents === null) return { unknown: 'service' };
   const price = quotePrice(
     {
       priceCents: choice.price_cents,
-      statePrices: choice.state_price_cents === null ? {} : { [code]: choice.state_price_cents },
+      statePrices: choice.state_price_cents === null ? {} : { [stateCode]: choice.state_price_cents },
     },
-    code,
+    stateCode,
     choice.free_shipping === 1,
   );
   return {

@@ -1,4 +1,8 @@
+import { SelectQueryNode, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerAuditContext } from '../../src/audit/audit-actor.js';
+import type { CreateMedicationRequestInput } from '../../src/medication-requests/medication-request.schemas.js';
+import { createMedicationRequest as createThroughService } from '../../src/medication-requests/medication-request.service.js';
 import {
   createMedicationRequest,
   createMedicationRequestSetup,
@@ -24,6 +28,25 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     setup = await createMedicationRequestSetup(t);
   });
   afterAll(async () => t.close());
+
+  it('when an order is checked, then patient, practitioner, shipping and formulary take two reads, whatever the number of items', async () => {
+    let reads = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (SelectQueryNode.is(args.node)) reads += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const ctx = { ...t.ctx, db: t.ctx.db.withPlugin(counting) };
+    const identity = { clinicId: setup.clinic.clinicId, apiKeyId: setup.clinic.apiKeyId };
+    const body = medicationRequestBody(setup, {
+      medication_requests: [itemBody(), itemBody({ medication: 'Tirzepatide' }), itemBody({ medication: 'Semaglutide' })],
+    }) as CreateMedicationRequestInput;
+    const { medication_request_id } = await createThroughService(ctx, identity, body, partnerAuditContext(identity));
+    expect(reads).toBe(2);
+    expect((await getMedicationRequest(t, setup.clinic, medication_request_id)).medication_requests).toHaveLength(3);
+  });
 
   it('when the order is valid, then it answers the spec shape and stores order, items, price, history and event as pending', async () => {
     const res = await post(
