@@ -41,19 +41,19 @@ export async function loadMedicationRequestView(db: DbOrTrx, order: MedicationRe
 }
 
 /**
- * Loads everything the partner sees of several orders, in their order: five indexed queries
- * whatever their number (items, history, prescriptions, refill requests, and the origin items of
- * refill chains whose first order is not among them), never one set per order.
+ * Loads everything the partner sees of several orders, in their order: at most four indexed
+ * queries whatever their number (items, history, refill requests of refill orders, and the origin
+ * items of refill chains whose first order is not among them), never one set per order. The
+ * prescription's id comes with the items (every order has at least one).
  */
 export async function loadMedicationRequestViews(
   db: DbOrTrx,
   orders: MedicationRequestTable[],
 ): Promise<MedicationRequestViewData[]> {
   const ids = orders.map((o) => o.id);
-  const [items, histories, prescriptions, refillRequests] = await Promise.all([
+  const [items, histories, refillRequests] = await Promise.all([
     repo.listItemsOfMedicationRequests(db, ids),
     repo.listHistories(db, ids),
-    repo.findPrescriptionsOfMedicationRequests(db, ids),
     findRefillRequestsOfNewMedicationRequests(
       db,
       orders.filter((o) => o.refill_of !== null).map((o) => o.id),
@@ -63,7 +63,7 @@ export async function loadMedicationRequestViews(
   const missingOriginIds = [...new Set(items.map((i) => i.origin_item_id))].filter((id) => !loadedIds.has(id));
   const origins: MedicationItemTable[] = [...items, ...(await repo.findItems(db, missingOriginIds))];
   const originById = new Map(origins.map((o) => [o.id, o]));
-  const prescriptionOf = new Map(prescriptions.map((p) => [p.medication_request_id, p]));
+  const prescriptionOf = new Map(items.map((i) => [i.medication_request_id, i.prescription_id]));
   const refillRequestOf = new Map(refillRequests.map((r) => [r.new_medication_request_id, r]));
   return orders.map((order) =>
     toView(
@@ -71,7 +71,7 @@ export async function loadMedicationRequestViews(
       items.filter((i) => i.medication_request_id === order.id),
       histories.filter((h) => h.medication_request_id === order.id),
       originById,
-      prescriptionOf.get(order.id)?.id ?? '',
+      prescriptionOf.get(order.id) ?? '',
       refillRequestOf.get(order.id)?.id ?? null,
     ),
   );

@@ -72,15 +72,6 @@ export async function listItemsOfMedicationRequest(db: DbOrTrx, medicationReques
     .execute();
 }
 
-/** The prescriptions of several orders (one query on a unique column). */
-export async function findPrescriptionsOfMedicationRequests(
-  db: DbOrTrx,
-  medicationRequestIds: string[],
-): Promise<PrescriptionTable[]> {
-  if (medicationRequestIds.length === 0) return [];
-  return db.selectFrom('prescriptions').selectAll().where('medication_request_id', 'in', medicationRequestIds).execute();
-}
-
 /** The items of several orders, each with its order's id, in the order they were written (one query). */
 export async function listItemsOfMedicationRequests(
   db: DbOrTrx,

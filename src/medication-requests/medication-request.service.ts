@@ -206,7 +206,7 @@ export async function getMedicationRequest(
 
 /**
  * GET /api/external/medication-orders: a page of the clinic's orders, newest first, each as
- * `GET /api/external/medication-order/{id}` shows it, loaded for the whole page at once (six queries
+ * `GET /api/external/medication-order/{id}` shows it, loaded for the whole page at once (five queries
  * a page, whatever its length). Another clinic's patient matches nothing. Each order listed is
  * audited as a read, as its single GET is.
  */
