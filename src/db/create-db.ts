@@ -41,7 +41,7 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   if (config.kind === 'postgres') {
     // int8 (counts, sums) as JS numbers: every value we count fits in 2^53.
     pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-    const max = options.poolSize ?? Number(process.env.XPOOL ?? 10);
+    const max = options.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: config.url,
       max,
