@@ -35,14 +35,15 @@ export function consoleDirectory(): string | null {
 }
 
 export async function registerConsole(app: FastifyInstance, directory: string | null = consoleDirectory()): Promise<void> {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Runs on every answer: synchronous, so that the API's answers pay no promise for it.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url === '/console' || request.url.startsWith('/console/') || request.url.startsWith('/console?')) {
       reply.header('Content-Security-Policy', CONSOLE_CSP);
       if (request.url.startsWith(ASSET_PREFIX) && reply.statusCode === 200) {
         reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       }
     }
-    return payload;
+    done(null, payload);
   });
 
   if (!directory) {

@@ -9,8 +9,18 @@ import { REQUEST_COMPLETED } from '../log-format.js';
  * that never completes.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => request.log.debug({ req: request }, 'incoming request'));
-  app.addHook('onResponse', async (request, reply) => logAnsweredRequest(request, reply));
+  // Hooks run on every request: synchronous ones cost no promise, and the arrival line's hook is
+  // there only when its level is on (LOG_LEVEL is read at start-up).
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({ req: request }, 'incoming request');
+      done();
+    });
+  }
+  app.addHook('onResponse', (request, reply, done) => {
+    logAnsweredRequest(request, reply);
+    done();
+  });
 }
 
 /** The line of one answered request; also called for the requests the router refuses, which skip the hooks. */

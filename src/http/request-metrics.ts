@@ -10,7 +10,10 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * /metrics itself is counted too, so a scraper's own traffic is visible.
  */
 export function recordRequestDurations(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => observeRequest(metrics, request, reply));
+  app.addHook('onResponse', (request, reply, done) => {
+    observeRequest(metrics, request, reply);
+    done();
+  });
 }
 
 /** One answered request; also called for the requests the router refuses, which skip the hooks. */
