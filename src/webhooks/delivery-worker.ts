@@ -53,6 +53,7 @@ export class WebhookWorker {
   private readonly perEndpoint: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
+  private readonly batchWindowMs: number;
   private readonly sender: WebhookSender;
   private readonly ownsSender: boolean;
   private readonly log: WorkerLogger;
@@ -63,6 +64,8 @@ export class WebhookWorker {
   private stopped = false;
   private started = false;
   private timer: NodeJS.Timeout | null = null;
+  /** The look at the queue that a wake-up for new events scheduled, at the end of the batch window. */
+  private batch: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private listener: WakeupListener | null = null;
   private draining = 0;
@@ -79,6 +82,7 @@ export class WebhookWorker {
     this.perEndpoint = options.perEndpointConcurrency ?? 2;
     this.pollIntervalMs = options.pollIntervalMs ?? 2000;
     this.leaseMs = options.leaseMs ?? ctx.config.webhookTimeoutMs + 30_000;
+    this.batchWindowMs = options.batchWindowMs ?? 10;
     this.ownsSender = options.sender === undefined;
     this.sender = options.sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
     this.log = options.logger ?? silent;
@@ -94,8 +98,8 @@ export class WebhookWorker {
   async start(): Promise<void> {
     if (this.started || this.stopped) return;
     this.started = true;
-    this.unsubscribe = this.ctx.outbox.subscribe(this.kick);
-    this.listener = await listenForWakeups(this.ctx, this.kick, (error) =>
+    this.unsubscribe = this.ctx.outbox.subscribe(this.kickSoon);
+    this.listener = await listenForWakeups(this.ctx, this.kickSoon, (error) =>
       this.log.warn({ err: error }, 'webhook worker: wake-up listener lost; polling meanwhile'),
     );
     this.kick();
@@ -112,6 +116,8 @@ export class WebhookWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.batch) clearTimeout(this.batch);
+    this.batch = null;
     this.unsubscribe?.();
     await this.listener?.close();
     await this.cycle;
@@ -168,7 +174,7 @@ export class WebhookWorker {
   }
 
   private isIdle(): boolean {
-    return this.cycle === null && this.inFlight.size === 0 && this.draining === 0;
+    return this.cycle === null && this.batch === null && this.inFlight.size === 0 && this.draining === 0;
   }
 
   private settle(): void {
@@ -176,9 +182,28 @@ export class WebhookWorker {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
-  /** Wakes the worker; coalesces wake-ups that arrive while it is busy. */
+  /**
+   * Wakes the worker for new events at the end of the batch window, so that the events committed
+   * meanwhile are fanned out together; a look already under way takes them instead.
+   */
+  readonly kickSoon = (): void => {
+    if (this.stopped || !this.started) return;
+    if (this.cycle) {
+      this.again = true;
+      return;
+    }
+    if (this.batch) return;
+    this.batch = setTimeout(() => {
+      this.batch = null;
+      this.kick();
+    }, this.batchWindowMs);
+  };
+
+  /** Wakes the worker now; coalesces wake-ups that arrive while it is busy. */
   readonly kick = (): void => {
     if (this.stopped || !this.started) return;
+    if (this.batch) clearTimeout(this.batch);
+    this.batch = null;
     if (this.cycle) {
       this.again = true;
       return;

@@ -1,3 +1,4 @@
+import { SelectQueryNode, type KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookWorker, type RecordedAttempt } from '../../src/webhooks/delivery-worker.js';
 import { createHttpSender } from '../../src/webhooks/http-sender.js';
@@ -374,5 +375,59 @@ describe.each(DIALECTS)('the real retry schedule on %s', (dialect) => {
       await r.stop();
       await t.close();
     }
+  });
+});
+
+describe.each(DIALECTS)('a started webhook worker under a burst of events on %s', (dialect) => {
+  let t: TestApp;
+  let worker: WebhookWorker;
+  let r: WebhookReceiver;
+  /** How many events each of the worker's looks for events to fan out found, in order. */
+  const looks: number[] = [];
+  const outboxLooks = new Set<unknown>();
+  const counting: KyselyPlugin = {
+    transformQuery: (args) => {
+      if (SelectQueryNode.is(args.node) && JSON.stringify(args.node.from).includes('"outbox_events"'))
+        outboxLooks.add(args.queryId);
+      return args.node;
+    },
+    transformResult: async (args) => {
+      if (outboxLooks.delete(args.queryId)) looks.push(args.result.rows.length);
+      return args.result;
+    },
+  };
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect, env: fastEnv() });
+    // A batch window of an hour: within the test, only the test ends it.
+    worker = await WebhookWorker.start(
+      { ...t.ctx, db: t.ctx.db.withPlugin(counting) },
+      { pollIntervalMs: 60 * 60_000, batchWindowMs: 60 * 60_000 },
+    );
+    await worker.whenIdle();
+    r = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await r.stop();
+    await t.close();
+  });
+
+  it('when several events are written within the batch window, then one look at the queue fans them all out', async () => {
+    const clinic = await t.createClinic();
+    await registerEndpoint(t, clinic, r.url());
+    looks.length = 0;
+    const eventIds = [
+      await emitEvent(t.ctx, clinic.clinicId),
+      await emitEvent(t.ctx, clinic.clinicId),
+      await emitEvent(t.ctx, clinic.clinicId),
+    ];
+    // Each event woke the worker, and none made it look: the window is still open.
+    expect(looks).toEqual([]);
+    worker.kick(); // the window's end, brought forward
+    const got = await r.waitFor(3);
+    await worker.whenIdle();
+    expect(looks[0]).toBe(3);
+    expect(looks.slice(1).every((found) => found === 0)).toBe(true);
+    expect(got.map((g) => g.headers['webhook-id']).sort()).toEqual([...eventIds].sort());
   });
 });
