@@ -6,7 +6,7 @@
 // behind busy sockets included), so a slow server cannot hide its delay.
 import { Buffer } from 'node:buffer';
 import { URL } from 'node:url';
-import { clearInterval, setInterval } from 'node:timers';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { percentile } from './stats.js';
@@ -20,14 +20,17 @@ export function runPaced({ url, headers, connections, rate, seconds, requestOf, 
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * seconds);
   const latencies = [];
-  const figures = { non2xx: 0, errors: 0 };
+  const figures = { non2xx: 0, errors: 0, timeouts: 0 };
   let sent = 0;
   let settled = 0;
+  let finished = false;
+  let giveUpTimer = null;
   const start = performance.now();
 
   return new Promise((resolve) => {
-    const finishIfDone = () => {
-      if (sent < total || settled < sent) return;
+    const finish = () => {
+      finished = true;
+      clearTimeout(giveUpTimer);
       agent.destroy();
       const elapsed = (performance.now() - start) / 1000;
       resolve({
@@ -36,28 +39,45 @@ export function runPaced({ url, headers, connections, rate, seconds, requestOf, 
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         ...figures,
-        timeouts: 0,
       });
+    };
+    const finishIfDone = () => {
+      if (!finished && sent === total && settled === sent) finish();
+    };
+    // A server slower than the rate leaves a queue behind: wait for it as long as the interval
+    // lasted (at least 5 s), then count what is still unanswered as timeouts, so that the run ends.
+    const giveUp = () => {
+      if (finished) return;
+      figures.timeouts = sent - settled;
+      finish();
     };
     const send = (n) => {
       const due = start + (n * 1000) / rate;
       const { method, path, body } = requestOf(n);
+      // Exactly once per request, whichever way it ends: an answer, a socket error, or a response
+      // cut off half-way (which emits no 'end' and no request 'error', only 'close').
+      let over = false;
+      const settle = (outcome) => {
+        if (over || finished) return;
+        over = true;
+        outcome();
+        settled++;
+        finishIfDone();
+      };
       const request = http.request({ agent, host: hostname, port, method, path, headers }, (response) => {
         const chunks = [];
         response.on('data', (chunk) => chunks.push(chunk));
-        response.once('end', () => {
-          latencies.push(performance.now() - due);
-          if (response.statusCode < 200 || response.statusCode > 299) figures.non2xx++;
-          onAnswer(response.statusCode, Buffer.concat(chunks).toString('utf8'));
-          settled++;
-          finishIfDone();
-        });
+        response.once('end', () =>
+          settle(() => {
+            latencies.push(performance.now() - due);
+            if (response.statusCode < 200 || response.statusCode > 299) figures.non2xx++;
+            onAnswer(response.statusCode, Buffer.concat(chunks).toString('utf8'));
+          }),
+        );
+        response.once('close', () => settle(() => figures.errors++));
       });
-      request.once('error', () => {
-        figures.errors++;
-        settled++;
-        finishIfDone();
-      });
+      request.once('error', () => settle(() => figures.errors++));
+      request.once('close', () => settle(() => figures.errors++));
       request.end(body);
     };
     const timer = setInterval(() => {
@@ -65,6 +85,7 @@ export function runPaced({ url, headers, connections, rate, seconds, requestOf, 
       while (sent < due) send(sent++);
       if (sent >= total) {
         clearInterval(timer);
+        giveUpTimer = setTimeout(giveUp, Math.max(5, seconds) * 1000);
         finishIfDone();
       }
     }, 1);

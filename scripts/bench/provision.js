@@ -43,7 +43,7 @@ export async function provisionClinic(baseUrl, name) {
   const clinic = await call(baseUrl, 'POST', '/api/admin/clinics', { body: { name } });
   const clinicId = clinic.clinic_id;
   await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/medications`, { body: { name: MEDICATION } });
-  const { api_key: key } = await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, { body: {} });
+  const key = await issueKey({ baseUrl, clinicId });
   const partner = (method, path, body) => call(baseUrl, method, path, { body, key });
 
   const practitionerIds = [];
@@ -84,6 +84,15 @@ export function provisionShippedOrders(clinic, count) {
     });
     return orderId;
   });
+}
+
+/**
+ * A new development key of the clinic. Each scenario run gets its own: the rate limit counts per
+ * key and calendar minute (at most 1,000,000), which one key shared by several fast runs could reach.
+ */
+export async function issueKey({ baseUrl, clinicId }) {
+  const { api_key: key } = await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, { body: {} });
+  return key;
 }
 
 /** Registers the clinic's webhook endpoint at `url` (the partner route). */

@@ -2,7 +2,7 @@
 // them see the same drift of the machine (thermal, other tenants); the report takes medians.
 import { log } from './log.js';
 import { runLoad } from './load-runner.js';
-import { provisionShippedOrders } from './provision.js';
+import { issueKey, provisionShippedOrders } from './provision.js';
 import { ceilingLoad } from './setup.js';
 import { runWebhookScenario } from './webhook-scenario.js';
 
@@ -51,7 +51,7 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
       connections: options.connections,
       warmup: options.warmup,
       duration: options.duration,
-      headers: headersOf(target.clinic.key),
+      headers: headersOf(await issueKey(target.clinic)),
       load: scenario.load(target.clinic, pool),
       overallRate: options.rateCap,
       prefix,

@@ -105,7 +105,8 @@ if (options.help) {
   try {
     await bench(options);
   } catch (error) {
-    log(`failed: ${error.stack ?? error}`);
+    // After Ctrl-C the children are killed on purpose: their ends are no failure to report.
+    if (!cleaning) log(`failed: ${error.stack ?? error}`);
     process.exitCode = 1;
   } finally {
     await cleanUp();
