@@ -51,8 +51,11 @@ export function runLoad(run, { serverPid, onMeasure } = {}) {
     });
     child.once('exit', (code) => {
       clearInterval(sampler);
-      // After 'done' this changes nothing; before it, the run is lost.
-      reject(new Error(`the load generator exited with ${code} before reporting`));
+      // A child may exit before its last message is read (a large one: the webhook answers), so a
+      // run is lost only if the channel closes without it. After 'done' this rejection changes nothing.
+      const lost = () => reject(new Error(`the load generator exited with ${code} before reporting`));
+      if (child.connected) child.once('disconnect', lost);
+      else lost();
     });
     child.send(run);
   });

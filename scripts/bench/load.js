@@ -1,4 +1,4 @@
-// The load generator: a child process (forked by load-runner.js, pinned to the load core) that
+// The load generator: a child process (started by load-runner.js, pinned to the load core) that
 // receives one run as an IPC message, drives autocannon against it (a warm-up, then the measured
 // interval) and sends back autocannon's figures. It sends `{ phase: 'measure' }` when the measured
 // interval starts, so that the parent samples the server's memory only then.
@@ -12,11 +12,7 @@ function requestsOf(load, state) {
   const post = (path, makeBody) => ({
     method: 'POST',
     path,
-    setupRequest: (request) => {
-      const body = makeBody(state.sent++);
-      if (body === null) return request;
-      return { ...request, body: JSON.stringify(body) };
-    },
+    setupRequest: (request) => ({ ...request, body: JSON.stringify(makeBody(state.sent++)) }),
     onResponse: (status, body) => {
       if ((status < 200 || status > 299) && !state.firstFailure) state.firstFailure = `${status} ${body.slice(0, 500)}`;
       if (state.answered && status >= 200 && status <= 299)
@@ -48,7 +44,8 @@ function requestsOf(load, state) {
     case 'refill':
       return [
         post('/api/external/refill-request', (n) => {
-          // Each shipped order takes one refill: once the pool is used up, stop rather than send failures.
+          // Each shipped order takes one refill: once the pool is used up, stop the run (reported as
+          // `exhausted`); the request being built then repeats the last order and fails.
           if (n >= load.orderIds.length) {
             state.exhausted = true;
             state.stop();
@@ -124,9 +121,11 @@ process.once('message', async (run) => {
     if (run.recordAnswers) state.answered = [];
     process.send({ phase: 'measure' });
     const figures = await load(run.duration);
-    process.send({ phase: 'done', result: summary(figures, state), answered: state.answered });
+    report({ phase: 'done', result: summary(figures, state), answered: state.answered });
   } catch (error) {
-    process.send({ phase: 'failed', error: String(error?.stack ?? error) });
+    report({ phase: 'failed', error: String(error?.stack ?? error) });
   }
-  process.disconnect();
 });
+
+/** Sends the last message, and closes the channel (so that the process ends) only once it is written. */
+const report = (message) => process.send(message, () => process.disconnect());
