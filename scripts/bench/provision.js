@@ -18,7 +18,7 @@ async function call(baseUrl, method, path, { body, key } = {}) {
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const text = await response.text();
   if (!response.ok) throw new Error(`provisioning: ${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text).data;
+  return text ? JSON.parse(text).data : null;
 }
 
 /** Runs `task(i)` for i in [0, count) with at most `limit` at once; resolves with the results in order. */
@@ -101,4 +101,17 @@ export async function registerWebhook(clinic, url) {
     body: { clinic_id: clinic.clinicId, webhook_url: url },
     key: clinic.key,
   });
+}
+
+/** Deletes the clinic's webhook endpoint: deliveries still pending for it are cancelled. */
+export async function deleteWebhook(clinic, webhookId) {
+  await call(clinic.baseUrl, 'DELETE', `/api/external/webhook/${webhookId}`, { key: clinic.key });
+}
+
+/** The webhook queue from the operator's /metrics: outbox events not fanned out, deliveries not delivered. */
+export async function webhookBacklog(baseUrl) {
+  const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const text = await response.text();
+  const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { outbox: gauge('webhook_outbox_backlog'), deliveries: gauge('webhook_delivery_backlog') };
 }

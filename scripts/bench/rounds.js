@@ -16,7 +16,7 @@ function refillsNeeded(options, figures, database) {
   const expected = lastRate('post-refill') ?? (lastRate('post-order') ?? 600) * 0.8;
   // autocannon spends a capped rate as a budget per started second, at the start of each second.
   if (options.rateCap) return options.rateCap * (Math.ceil(options.warmup) + Math.ceil(options.duration)) + 20;
-  return Math.ceil(expected * (options.warmup + options.duration) * 1.25) + 20;
+  return Math.ceil(expected * (options.warmup + options.duration) * 1.5) + 20;
 }
 
 /** Tops up the target's pool of shipped orders (one per refill) to `needed`. */

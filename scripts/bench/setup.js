@@ -48,7 +48,7 @@ async function startTargets({ options, tmp, onCleanup, databases, receiver }) {
     if (receiver) {
       // A clinic of its own, so that the other scenarios' orders send no deliveries.
       webhookClinic = await provisionClinic(baseUrl, `Bench webhook clinic (${database})`);
-      await registerWebhook(webhookClinic, receiver.url);
+      webhookClinic.webhookId = (await registerWebhook(webhookClinic, receiver.url)).webhook_id;
     }
     targets.push({ database, server: { ...server, baseUrl }, clinic, webhookClinic, refillPool: [] });
   }

@@ -63,6 +63,7 @@ function summariseWebhook(rounds) {
     p99: of('p99'),
     backlogAtStop: of('backlogAtStop'),
     neverDelivered: rounds.reduce((sum, round) => sum + round.webhook.neverDelivered, 0),
+    queueAfterwards: rounds.map((round) => round.webhook.queueAfterwards),
   };
 }
 

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runLoad } from './load-runner.js';
+import { log } from './log.js';
+import { deleteWebhook, registerWebhook, webhookBacklog } from './provision.js';
 import { LOAD_CPU, startNode } from './processes.js';
 import { percentile } from './stats.js';
 
@@ -24,6 +26,33 @@ export async function startReceiver(logFile) {
       receiver.child.send('take');
     });
   return { ...receiver, url: `http://127.0.0.1:${receiver.port}/webhooks`, take };
+}
+
+const QUIET_WAIT_MS = 30_000;
+
+async function waitForEmptyQueue(baseUrl, field, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const backlog = await webhookBacklog(baseUrl);
+    if (backlog.outbox === 0 && (field === 'outbox' || backlog.deliveries === 0)) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(500);
+  }
+}
+
+/**
+ * Leaves the server's webhook queue empty, so that no delivery left over from this run competes
+ * with the next scenario or measurement: waits (bounded) for it to drain, and else deletes the
+ * endpoint (which cancels its pending deliveries), waits for the outbox to be fanned out to
+ * nothing, and registers a new one. Resolves with how the queue was emptied.
+ */
+async function emptyQueue(server, clinic, receiver) {
+  if (await waitForEmptyQueue(server.baseUrl, 'all', QUIET_WAIT_MS)) return 'drained';
+  await deleteWebhook(clinic, clinic.webhookId);
+  const fannedOut = await waitForEmptyQueue(server.baseUrl, 'outbox', QUIET_WAIT_MS * 2);
+  clinic.webhookId = (await registerWebhook(clinic, receiver.url)).webhook_id;
+  log(`  the webhook queue did not drain: endpoint replaced${fannedOut ? '' : ', outbox still not empty'}`);
+  return fannedOut ? 'endpoint replaced' : 'not empty';
 }
 
 /** Runs the scenario against `server` for `clinic` (whose webhook points at `receiver`). */
@@ -58,6 +87,7 @@ export async function runWebhookScenario({ server, clinic, receiver, options, pr
   }
   const latencies = answered.filter(([id]) => arrivals.has(id)).map(([id, at]) => arrivals.get(id) - at);
   const seconds = (stoppedAt - measureStart) / 1000;
+  const queueAfterwards = await emptyQueue(server, clinic, receiver);
   return {
     result,
     peakRssMb,
@@ -68,6 +98,7 @@ export async function runWebhookScenario({ server, clinic, receiver, options, pr
       p99: percentile(latencies, 99),
       backlogAtStop,
       neverDelivered: pending(),
+      queueAfterwards,
     },
   };
 }
