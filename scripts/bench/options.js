@@ -18,6 +18,8 @@ file, to the output folder.
   --server PATH        the compiled server to run (default dist/main.js)
   --smoke              one round of 1 s, no warm-up, 4 connections, at most 100 req/s: proves every part works
   --help               this text
+
+BENCH_KEEP_TMP=1 keeps the run's temporary folder (the servers' logs) and names it at the end.
 `;
 
 const DEFAULTS = { rounds: 3, duration: 10, warmup: 3, connections: 50, webhookRate: 500, rateCap: null };
