@@ -1,0 +1,117 @@
+// Provisioning through the real HTTP APIs, as an operator and a partner would: a clinic with its
+// formulary and key (operator API), then practitioners, patients and orders (partner API).
+import { fetch } from 'undici';
+import { MEDICATION, orderBody, patientBody, practitionerBody } from './bodies.js';
+import { ADMIN_TOKEN } from './servers.js';
+
+const PRACTITIONERS = 5;
+const PATIENTS = 20;
+const ORDERS_TO_READ = 20;
+/** Requests in flight while provisioning many orders: quick without swamping SQLite. */
+const PROVISION_CONCURRENCY = 8;
+
+/** `fetch` that resolves with `data` of a 2xx envelope, or throws with what the server answered. */
+async function call(baseUrl, method, path, { body, key } = {}) {
+  const headers = { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) };
+  if (key) headers['x-api-key'] = key;
+  else headers.authorization = `Bearer ${ADMIN_TOKEN}`;
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`provisioning: ${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text).data : null;
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `limit` at once; resolves with the results in order. */
+async function inParallel(count, limit, task) {
+  const results = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return results;
+}
+
+/**
+ * A clinic ready for every scenario: its formulary, a development key, practitioners, patients (in
+ * California, which every default carrier serves) and a few orders to read back.
+ */
+export async function provisionClinic(baseUrl, name) {
+  const clinic = await call(baseUrl, 'POST', '/api/admin/clinics', { body: { name } });
+  const clinicId = clinic.clinic_id;
+  await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/medications`, { body: { name: MEDICATION } });
+  const key = await issueKey({ baseUrl, clinicId });
+  const partner = (method, path, body) => call(baseUrl, method, path, { body, key });
+
+  const practitionerIds = [];
+  for (let n = 0; n < PRACTITIONERS; n++) {
+    practitionerIds.push((await partner('POST', '/api/external/practitioner', practitionerBody(clinicId, n))).practitioner_id);
+  }
+  const patients = [];
+  for (let n = 0; n < PATIENTS; n++) {
+    const practitionerId = practitionerIds[n % PRACTITIONERS];
+    const { patient_id: patientId } = await partner('POST', '/api/external/patient', patientBody(clinicId, practitionerId, n));
+    patients.push({ patientId, practitionerId });
+  }
+  const clinicSetup = { baseUrl, clinicId, key, practitionerIds, patients };
+  const orderIds = [];
+  for (let n = 0; n < ORDERS_TO_READ; n++) orderIds.push(await createOrder(clinicSetup, n));
+  return { ...clinicSetup, orderIds };
+}
+
+async function createOrder({ baseUrl, clinicId, key, patients }, n) {
+  const { patientId, practitionerId } = patients[n % patients.length];
+  const data = await call(baseUrl, 'POST', '/api/external/medication-order', {
+    body: orderBody(clinicId, patientId, practitionerId),
+    key,
+  });
+  return data.medication_request_id;
+}
+
+/**
+ * `count` orders moved to shipped through the sandbox: each can be refilled once (a second refill
+ * of the same order waits for the first to close), so the refill scenario needs one per request.
+ */
+export function provisionShippedOrders(clinic, count) {
+  return inParallel(count, PROVISION_CONCURRENCY, async (n) => {
+    const orderId = await createOrder(clinic, n);
+    await call(clinic.baseUrl, 'POST', `/api/external/sandbox/medication-order/${orderId}/advance`, {
+      body: { to: 'shipped' },
+      key: clinic.key,
+    });
+    return orderId;
+  });
+}
+
+/**
+ * A new development key of the clinic. Each scenario run gets its own: the rate limit counts per
+ * key and calendar minute (at most 1,000,000), which one key shared by several fast runs could reach.
+ */
+export async function issueKey({ baseUrl, clinicId }) {
+  const { api_key: key } = await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, { body: {} });
+  return key;
+}
+
+/** Registers the clinic's webhook endpoint at `url` (the partner route). */
+export async function registerWebhook(clinic, url) {
+  return call(clinic.baseUrl, 'POST', '/api/external/webhook', {
+    body: { clinic_id: clinic.clinicId, webhook_url: url },
+    key: clinic.key,
+  });
+}
+
+/** Deletes the clinic's webhook endpoint: deliveries still pending for it are cancelled. */
+export async function deleteWebhook(clinic, webhookId) {
+  await call(clinic.baseUrl, 'DELETE', `/api/external/webhook/${webhookId}`, { key: clinic.key });
+}
+
+/** The webhook queue from the operator's /metrics: outbox events not fanned out, deliveries not delivered. */
+export async function webhookBacklog(baseUrl) {
+  const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const text = await response.text();
+  const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { outbox: gauge('webhook_outbox_backlog'), deliveries: gauge('webhook_delivery_backlog') };
+}

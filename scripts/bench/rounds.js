@@ -1,0 +1,103 @@
+// The rounds: each runs every ceiling and every scenario on every database once, so that all of
+// them see the same drift of the machine (thermal, other tenants); the report takes medians.
+import { log } from './log.js';
+import { runLoad } from './load-runner.js';
+import { issueKey, provisionShippedOrders } from './provision.js';
+import { ceilingLoad } from './setup.js';
+import { runWebhookScenario } from './webhook-scenario.js';
+
+/**
+ * Refills a pool needs for one run: the rate the refills last reached on this database, or at
+ * first 0.8 of the orders' (a refill does a little more work than an order), over the warm-up and
+ * the measurement, with a margin. Too few would stop the run early (reported as an error).
+ */
+function refillsNeeded(options, figures, database) {
+  const lastRate = (name) => figures.scenarios[`${database}/${name}`]?.at(-1)?.result.requestsPerSecond;
+  const expected = lastRate('post-refill') ?? (lastRate('post-order') ?? 600) * 0.8;
+  // autocannon spends a capped rate as a budget per started second, at the start of each second.
+  if (options.rateCap) return options.rateCap * (Math.ceil(options.warmup) + Math.ceil(options.duration)) + 20;
+  return Math.ceil(expected * (options.warmup + options.duration) * 1.5) + 20;
+}
+
+/** Tops up the target's pool of shipped orders (one per refill) to `needed`. */
+async function fillRefillPool(target, needed) {
+  const missing = needed - target.refillPool.length;
+  if (missing <= 0) return;
+  log(`  provisioning ${missing} shipped orders for the refills (${target.database})`);
+  target.refillPool.push(...(await provisionShippedOrders(target.clinic, missing)));
+}
+
+const headersOf = (key) => ({ 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) });
+
+function describe(name, measured) {
+  const { result } = measured;
+  const failures = result.non2xx + result.errors + result.timeouts;
+  const round1 = (value) => Math.round(value * 10) / 10;
+  return `  ${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${round1(result.p50)} ms, p99 ${round1(result.p99)} ms${failures ? `, ${failures} FAILED` : ''}`;
+}
+
+async function runScenario({ scenario, target, options, receiver, prefix, figures }) {
+  if (scenario.name === 'webhook-delivery') {
+    return runWebhookScenario({ server: target.server, clinic: target.webhookClinic, receiver, options, prefix });
+  }
+  let pool = null;
+  if (scenario.name === 'post-refill') {
+    await fillRefillPool(target, refillsNeeded(options, figures, target.database));
+    pool = target.refillPool;
+  }
+  const measured = await runLoad(
+    {
+      url: target.server.baseUrl,
+      connections: options.connections,
+      warmup: options.warmup,
+      duration: options.duration,
+      headers: headersOf(await issueKey(target.clinic)),
+      load: scenario.load(target.clinic, pool),
+      overallRate: options.rateCap,
+      prefix,
+    },
+    { serverPid: target.server.pid },
+  );
+  // Whatever the run used is spent (refilled once), even the requests that failed.
+  if (pool) target.refillPool = pool.slice(measured.result.used);
+  return measured;
+}
+
+/**
+ * Runs the rounds; resolves with `{ ceilings: { key: [round…] }, scenarios: { "db/name": [round…] } }`,
+ * each round `{ result, peakRssMb, webhook? }`.
+ */
+export async function runRounds({ options, targets, ceilings, receiver, scenarios }) {
+  const figures = { ceilings: {}, scenarios: {} };
+  for (let round = 1; round <= options.rounds; round++) {
+    log(`round ${round} of ${options.rounds}`);
+    for (const [key, ceiling] of Object.entries(ceilings)) {
+      const measured = await runLoad(
+        {
+          url: ceiling.baseUrl,
+          connections: options.connections,
+          warmup: options.warmup,
+          duration: options.duration,
+          headers: headersOf(null),
+          load: ceilingLoad(key),
+          overallRate: options.rateCap,
+          prefix: `r${round}`,
+        },
+        { serverPid: ceiling.pid },
+      );
+      ceiling.assertAlive();
+      (figures.ceilings[key] ??= []).push(measured);
+      log(describe(`ceiling ${key}`, measured));
+    }
+    for (const target of targets) {
+      for (const scenario of scenarios) {
+        const key = `${target.database}/${scenario.name}`;
+        const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
+        target.server.assertAlive();
+        (figures.scenarios[key] ??= []).push(measured);
+        log(describe(key, measured));
+      }
+    }
+  }
+  return figures;
+}

@@ -1,0 +1,60 @@
+// The servers under test, each a child process on 127.0.0.1 pinned to the server core: the project
+// (node dist/main.js, as `npm start` runs it) and the three ceilings.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import process from 'node:process';
+import { SERVER_CPU, startNode } from './processes.js';
+
+const CEILINGS = path.join(import.meta.dirname, 'ceilings');
+
+/** Our own variables are set here, never inherited from the shell that runs the benchmark. */
+const PROJECT_VARIABLES =
+  /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|LOG_FORMAT|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|TLS_.*|DATA_ENCRYPTION_.*|SHUTDOWN_.*|HEADERS_TIMEOUT_MS|REQUEST_TIMEOUT_MS|KEEP_ALIVE_TIMEOUT_MS|IDEMPOTENCY_LOCK_TIMEOUT_MS|CONSOLE_.*)$/;
+
+const cleanEnvironment = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !PROJECT_VARIABLES.test(name)));
+
+/** The operator token every project server of the run gets. */
+export const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+
+/**
+ * The project server on `databaseUrl` (a SQLite file or a PostgreSQL URL), with Redis when
+ * `redisUrl` is given. Development mode (no TLS proxy needed), JSON logs at the default level into
+ * `logFile` (they are part of the real cost), a rate limit no run reaches, private webhook targets
+ * allowed (the receiver is on 127.0.0.1). Runs in `workDir`, so that nothing lands in ./data.
+ */
+export function startProjectServer({ main, name, databaseUrl, redisUrl, workDir, logFile }) {
+  const env = {
+    ...cleanEnvironment(),
+    FULFILLMENT_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    LOG_FORMAT: 'json',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ADMIN_TOKEN,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  };
+  return startNode({
+    name,
+    cwd: workDir,
+    args: [path.resolve(main)],
+    env,
+    cpu: SERVER_CPU,
+    logFile,
+    ready: /API reference: https?:\/\/[^\s]+:(\d+)\/docs/,
+  });
+}
+
+/** A ceiling from ceilings/<script>.js with `env`; `dist` is the compiled server's folder (the order schema). */
+export function startCeiling({ name, script, env, dist, logFile }) {
+  return startNode({
+    name,
+    args: [path.join(CEILINGS, `${script}.js`)],
+    env: { ...cleanEnvironment(), PORT: '0', BENCH_DIST: dist, ...env },
+    cpu: SERVER_CPU,
+    logFile,
+    ready: /listening on (\d+)/,
+  });
+}

@@ -1,0 +1,93 @@
+// From the rounds' raw figures to one row per scenario and database: medians of the rounds, the
+// median of the per-round ratios to the ceiling, and the issue's targets checked.
+import { CEILINGS, SCENARIOS, TARGETS } from './scenarios.js';
+import { median } from './stats.js';
+
+const failuresOf = (round) => round.result.non2xx + round.result.errors + round.result.timeouts;
+
+/** One ceiling's median over the rounds. */
+export function summariseCeiling(key, rounds) {
+  return {
+    ceiling: CEILINGS[key].name,
+    label: CEILINGS[key].label,
+    requestsPerSecond: median(rounds.map((round) => round.result.requestsPerSecond)),
+    p50: median(rounds.map((round) => round.result.p50)),
+    p99: median(rounds.map((round) => round.result.p99)),
+    failures: rounds.reduce((sum, round) => sum + failuresOf(round), 0),
+    rounds: rounds.map((round) => round.result),
+  };
+}
+
+/**
+ * A scenario's row on one database. `rounds[i]` is the scenario's figures in round i and
+ * `ceilingRounds[i]` its ceiling's in the same round (absent for the webhook scenario).
+ */
+export function summariseScenario({ scenarioName, database, rounds, ceilingRounds, webhookRate }) {
+  const scenario = SCENARIOS.find((s) => s.name === scenarioName);
+  const ceilingKey = scenario.ceiling(database);
+  const minRatio = scenario.minRatio(database);
+  const ratios = ceilingKey
+    ? rounds.map((round, i) => round.result.requestsPerSecond / ceilingRounds[i].result.requestsPerSecond)
+    : [];
+  const failures = rounds.reduce((sum, round) => sum + failuresOf(round), 0);
+  const exhausted = rounds.some((round) => round.result.exhausted);
+  const peakRssMb = rounds.reduce((peak, round) => Math.max(peak, round.peakRssMb ?? 0), 0) || null;
+  const row = {
+    scenario: scenario.name,
+    label: scenario.label,
+    database,
+    requestsPerSecond: median(rounds.map((round) => round.result.requestsPerSecond)),
+    p50: median(rounds.map((round) => round.result.p50)),
+    p99: median(rounds.map((round) => round.result.p99)),
+    peakRssMb,
+    failures,
+    exhausted,
+    firstFailure: rounds.find((round) => round.result.firstFailure)?.result.firstFailure ?? null,
+    ceiling: ceilingKey ? CEILINGS[ceilingKey].name : null,
+    ceilingLabel: ceilingKey ? CEILINGS[ceilingKey].label : null,
+    ceilingRequestsPerSecond: ceilingKey ? median(ceilingRounds.map((round) => round.result.requestsPerSecond)) : null,
+    ratio: ceilingKey ? median(ratios) : null,
+    minRatio,
+    webhook: scenario.name === 'webhook-delivery' ? summariseWebhook(rounds) : null,
+    rounds: rounds.map((round) => ({ ...round.result, peakRssMb: round.peakRssMb, webhook: round.webhook ?? null })),
+  };
+  return { ...row, ...checkTargets(row, webhookRate) };
+}
+
+function summariseWebhook(rounds) {
+  const of = (field) => median(rounds.map((round) => round.webhook[field]));
+  return {
+    ordersPerSecond: of('ordersPerSecond'),
+    deliveriesPerSecond: of('deliveriesPerSecond'),
+    p50: of('p50'),
+    p99: of('p99'),
+    backlogAtStop: of('backlogAtStop'),
+    neverDelivered: rounds.reduce((sum, round) => sum + round.webhook.neverDelivered, 0),
+    queueAfterwards: rounds.map((round) => round.webhook.queueAfterwards),
+  };
+}
+
+/** The target column's text and whether each part of it is met (`misses` names those that are not). */
+function checkTargets(row, webhookRate) {
+  const parts = [];
+  const misses = [];
+  const check = (text, ok) => {
+    parts.push(text);
+    if (!ok) misses.push(text);
+  };
+  if (row.minRatio !== null) check(`≥ ${row.minRatio}×`, row.ratio !== null && row.ratio >= row.minRatio);
+  if (row.webhook) {
+    // "Keeps up": the orders went out at (nearly) the asked rate and were delivered as fast as they came.
+    const keptUp =
+      row.webhook.ordersPerSecond >= 0.95 * webhookRate &&
+      row.webhook.deliveriesPerSecond >= 0.95 * row.webhook.ordersPerSecond &&
+      row.webhook.neverDelivered === 0;
+    check(`keeps up with ${webhookRate}/s`, keptUp);
+    check(`e2e p50 < ${TARGETS.webhookP50Ms} ms`, row.webhook.p50 !== null && row.webhook.p50 < TARGETS.webhookP50Ms);
+  } else {
+    check(`p99 < ${TARGETS.p99Ms} ms`, row.p99 !== null && row.p99 < TARGETS.p99Ms);
+  }
+  check(`RSS < ${TARGETS.peakRssMb} MB`, row.peakRssMb === null || row.peakRssMb < TARGETS.peakRssMb);
+  check('no errors', row.failures === 0 && !row.exhausted);
+  return { target: parts.join(', '), met: misses.length === 0, misses };
+}
