@@ -6,7 +6,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import type { AuditContext } from './audit-actor.js';
 import type { AuditedResource } from './audit-vocabulary.js';
-import { INSERT_CHUNK, insertAuditEvents } from './audit.repository.js';
+import { insertAuditEvents } from './audit.repository.js';
 import { auditRow } from './audit.service.js';
 import type { AuditEventTable } from './audit.tables.js';
 
@@ -19,6 +19,13 @@ export const intervalFlushScheduler: FlushScheduler = (intervalMs, tick) => {
   timer.unref();
   return () => clearInterval(timer);
 };
+
+/**
+ * Rows per INSERT of a flush, with the event loop let go between them: on SQLite a write blocks the
+ * process, and one INSERT of 500 rows into the trail and its indexes held every request behind it
+ * for milliseconds (the p99 of a busy GET: docs/performance.md).
+ */
+const FLUSH_CHUNK = 100;
 
 /** Reads are visible in the trail within this long (the issue asks for one second). */
 export const DEFAULT_FLUSH_INTERVAL_MS = 250;
@@ -131,10 +138,11 @@ export class AuditReadBuffer {
     try {
       while (this.pending.length > 0) {
         // Only this loop removes rows, from the front, once written; recordReads appends at the end.
-        const batch = this.pending.slice(0, INSERT_CHUNK);
+        const batch = this.pending.slice(0, FLUSH_CHUNK);
         await insertAuditEvents(this.options.db, batch);
         this.pending.splice(0, batch.length);
         this.options.metrics?.auditBufferedReads.set(this.pending.length);
+        if (this.pending.length > 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } catch (error) {
       this.options.metrics?.auditFlushFailures.inc();

@@ -7,7 +7,7 @@ import type { AuditEventTable } from './audit.tables.js';
  * Rows per INSERT: 11 columns each keeps a statement far below the bound-parameter limits of both
  * drivers (SQLite's 32,766; PostgreSQL's 65,535).
  */
-export const INSERT_CHUNK = 500;
+const INSERT_CHUNK = 500;
 
 /**
  * Appends rows, one multi-row INSERT per chunk: the only write this table ever gets. A row already

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { InsertQueryNode, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
@@ -38,6 +40,34 @@ describe.each(DIALECTS)('the audit read buffer on %s', (dialect) => {
 
   const storedReads = async (ids: string[]) =>
     t.ctx.db.selectFrom('audit_events').select(['resource_id', 'request_id']).where('resource_id', 'in', ids).execute();
+
+  it('when a flush writes many rows, then other work runs between its INSERTs (a long flush does not hold every request)', async () => {
+    let inserts = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (InsertQueryNode.is(args.node)) inserts += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const buffer = new AuditReadBuffer({
+      db: t.ctx.db.withPlugin(counting),
+      clock: t.ctx.clock,
+      logger: capturingLogger(),
+      scheduler: manualScheduler().scheduler,
+    });
+    const resources = Array.from({ length: 250 }, (_, i) => ({ ...patient(0), id: randomUUID(), n: i }));
+    buffer.recordReads(audit, resources);
+    const flushed = buffer.flush();
+    let insertsWhenOtherWorkRan = -1;
+    setImmediate(() => (insertsWhenOtherWorkRan = inserts));
+    await flushed;
+    expect(inserts).toBe(3);
+    expect(insertsWhenOtherWorkRan).toBeGreaterThanOrEqual(0);
+    expect(insertsWhenOtherWorkRan).toBeLessThan(3);
+    expect(await storedReads(resources.map((r) => r.id))).toHaveLength(250);
+    await buffer.close();
+  });
 
   it('when reads are recorded, then the timer writes them in one batch, at least every 250 ms', async () => {
     const timer = manualScheduler();
