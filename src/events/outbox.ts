@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
 import type { EventWriterContext } from '../context.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
+import { notifyAtCommit } from '../db/dialect.js';
 import { writeTogether, type Write } from '../db/write-together.js';
+import { newId } from '../shared/ids.js';
 import type { OutboxEventType } from './event-types.js';
 
 /**
@@ -51,7 +51,7 @@ export async function withOutbox<T>(ctx: EventWriterContext, work: (tx: OutboxTr
       },
       wakeWorkers: async () => {
         wake.requested = true;
-        if (ctx.dialect === 'postgres') await sql`select pg_notify(${WAKEUP_CHANNEL}, current_schema())`.execute(trx);
+        await notifyAtCommit(trx, ctx.dialect, WAKEUP_CHANNEL);
       },
     }),
   );
@@ -88,7 +88,7 @@ async function insertEvent(trx: Trx, createdAt: string, event: NewOutboxEvent): 
 }
 
 function eventInsert(handle: DbOrTrx, createdAt: string, event: NewOutboxEvent): { id: string; write: Write } {
-  const id = randomUUID();
+  const id = newId();
   const write = handle.insertInto('outbox_events').values({
     id,
     clinic_id: event.clinicId,
@@ -103,7 +103,7 @@ function eventInsert(handle: DbOrTrx, createdAt: string, event: NewOutboxEvent):
 /**
  * In-process wake-up for the delivery worker, so that an event reaches its receivers promptly
  * instead of on the next poll. Workers in other processes rely on PostgreSQL LISTEN/NOTIFY
- * (webhooks/wakeup.ts) or their own polling.
+ * (db/notifications.ts) or their own polling.
  */
 export class OutboxNotifier {
   private readonly emitter = new EventEmitter();

@@ -55,8 +55,12 @@ export const adminErrors = {
   500: errorRef('Internal error.'),
 } as const;
 
-/** `T` or null: a field that is always present, null when it has no value. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T` or null: a field that is always present, null when it has no value. A `description` given here
+ * is the field's (on the union, where the OpenAPI document and the generated client show it).
+ */
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
+  Type.Union([schema, Type.Null()], options);
 
 export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
 

@@ -73,5 +73,6 @@ function toPartnerAttempt(row: WebhookDeliveryAttemptTable): PartnerAttemptView 
     duration_ms: row.duration_ms,
     status_code: row.response_status,
     error: attemptErrorKind(row.response_status, row.error),
+    throttled: row.throttled === 1,
   };
 }

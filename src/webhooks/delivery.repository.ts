@@ -1,5 +1,6 @@
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import { forUpdate, plusMs, skipLocked } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { OutboxEventTable } from '../events/outbox.tables.js';
 import type { DeliveryStatus, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from './webhook.tables.js';
@@ -15,15 +16,16 @@ const INSERT_CHUNK = 200;
 
 /** The oldest outbox events not yet fanned out, locked against other dispatchers. */
 export async function lockUndispatchedEvents(trx: Trx, limit: number, dialect: DialectName): Promise<OutboxEventTable[]> {
-  return trx
-    .selectFrom('outbox_events')
-    .selectAll()
-    .where('dispatched_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
-    .execute();
+  return skipLocked(
+    trx
+      .selectFrom('outbox_events')
+      .selectAll()
+      .where('dispatched_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit),
+    dialect,
+  ).execute();
 }
 
 export async function markEventsDispatched(trx: Trx, eventIds: string[], now: string): Promise<void> {
@@ -42,114 +44,14 @@ export async function insertDeliveries(db: DbOrTrx, rows: WebhookDeliveryTable[]
   }
 }
 
-// ---- claiming and recording (worker) ----
-
-export type DueDelivery = Pick<WebhookDeliveryTable, 'id' | 'event_id' | 'endpoint_id' | 'body' | 'attempt_count'>;
-
-/**
- * Pending deliveries whose next attempt is due and that nobody holds a lease on, oldest due first,
- * locked against other workers until the claim commits. Deliveries of an endpoint that already has
- * `perEndpointLimit` leased deliveries (by any worker) are left out, so that one busy endpoint's
- * backlog does not fill the batch; the claim counts again under the endpoint's lock (see
- * `lockEndpointClaims`), as this look is not atomic.
- */
-export async function lockDueDeliveries(
-  trx: Trx,
-  options: { now: string; limit: number; perEndpointLimit: number; dialect: DialectName },
-): Promise<DueDelivery[]> {
-  return trx
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'event_id', 'endpoint_id', 'body', 'attempt_count'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', options.now)]))
-    .where('endpoint_id', 'not in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries as leased')
-        .select('leased.endpoint_id')
-        .where('leased.status', '=', 'pending')
-        .where('leased.claimed_until', '>=', options.now)
-        .groupBy('leased.endpoint_id')
-        .having((h) => h.fn.countAll(), '>=', options.perEndpointLimit),
-    )
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(options.limit)
-    .$if(options.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
-    .execute();
-}
-
-/** Names the advisory locks of `lockEndpointClaims` (with the schema: databases shared by several schemas). */
-const CLAIM_LOCK = 'partner-fulfillment:webhook-endpoint-claim:';
-
-/**
- * PostgreSQL: takes, until the transaction ends, one advisory lock per endpoint, so that two workers
- * claiming deliveries of one endpoint take turns and the second counts the first's leases (the
- * per-endpoint limit holds across workers and instances). Only claims take these locks, each in the
- * same order (by key), so claims cannot deadlock; a claim waits at most for another claim. Row locks
- * on the endpoints would also make claims wait for (and deadlock with) the recording of attempts,
- * which updates the endpoint's health. SQLite needs none: its transactions run one at a time.
- */
-export async function lockEndpointClaims(trx: Trx, endpointIds: string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  // The subquery fixes the order in which the locks are taken (`offset 0` keeps it from being flattened).
-  await sql`
-    select pg_advisory_xact_lock(k.space, k.key)
-    from (
-      select distinct hashtext(${CLAIM_LOCK} || current_schema()) as space, hashtext(id) as key
-      from unnest(${endpointIds}::text[]) as id
-      order by key
-      offset 0
-    ) as k`.execute(trx);
-}
-
-/**
- * How many deliveries of each endpoint are leased now (attempts in flight, whichever worker holds
- * them). A delivery leaves `pending` only when its attempt is recorded (which also ends the lease) or
- * when its endpoint is deleted or disabled (then nothing more is sent to it), so counting pending
- * rows is exact and stays on the (endpoint_id, status) index.
- */
-export async function countLeasesByEndpoint(trx: Trx, endpointIds: string[], now: string): Promise<Map<string, number>> {
-  if (endpointIds.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom('webhook_deliveries')
-    .select(['endpoint_id', (eb) => eb.fn.countAll<number | string>().as('leased')])
-    .where('endpoint_id', 'in', endpointIds)
-    .where('status', '=', 'pending')
-    .where('claimed_until', '>=', now)
-    .groupBy('endpoint_id')
-    .execute();
-  return new Map(rows.map((r) => [r.endpoint_id, Number(r.leased)]));
-}
-
-/** Takes the lease on deliveries: no other worker attempts them before `until`. */
-export async function leaseDeliveries(trx: Trx, ids: string[], until: string, token: string): Promise<void> {
-  if (ids.length === 0) return;
-  await trx.updateTable('webhook_deliveries').set({ claimed_until: until, claim_token: token }).where('id', 'in', ids).execute();
-}
-
-/** The earliest time a pending, unleased delivery becomes due (to sleep until then). */
-export async function earliestDueTime(db: DbOrTrx, now: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .executeTakeFirst();
-  return row?.due ?? null;
-}
+// ---- single deliveries (operator, test call) ----
 
 export async function findDeliveryForUpdate(
   trx: Trx,
   deliveryId: string,
   dialect: DialectName,
 ): Promise<WebhookDeliveryTable | undefined> {
-  return trx
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', deliveryId)
-    .$if(dialect === 'postgres', (q) => q.forUpdate())
-    .executeTakeFirst();
+  return forUpdate(trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId), dialect).executeTakeFirst();
 }
 
 export async function insertDelivery(db: DbOrTrx, row: WebhookDeliveryTable): Promise<void> {
@@ -214,14 +116,6 @@ export async function scheduleRecovery(
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/** `column` (an ISO timestamp) plus `ms` milliseconds, as the same ISO text, in the dialect's SQL. */
-function plusMs(dialect: DialectName, column: 'last_attempt_at', ms: number): RawBuilder<string> {
-  if (dialect === 'postgres') {
-    return sql<string>`to_char((${sql.ref(column)}::timestamptz + ${ms}::double precision * interval '1 millisecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  }
-  return sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', ${sql.ref(column)}, ${`${(ms / 1000).toFixed(3)} seconds`})`;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface SendOutcome {
   responseBody: string | null;
   /** Why no status was received. */
   error: string | null;
+  /** The answer's Retry-After header as received (null when none): see throttle.ts. */
+  retryAfter: string | null;
 }
 
 export interface SendRequest {
@@ -70,6 +72,7 @@ export function createHttpSender(options: { policy: UrlPolicy; timeoutMs: number
         durationMs: elapsed(),
         responseBody: null,
         error: error.slice(0, MAX_ERROR_LENGTH),
+        retryAfter: null,
       });
       let target: URL;
       try {
@@ -95,6 +98,7 @@ export function createHttpSender(options: { policy: UrlPolicy; timeoutMs: number
         const statusCode = response.statusCode;
         const responseBody = await readExcerpt(response.body);
         const ok = statusCode >= 200 && statusCode < 300;
+        const retryAfter = response.headers['retry-after'];
         return {
           ok,
           kind: ok ? 'success' : 'http_error',
@@ -102,6 +106,7 @@ export function createHttpSender(options: { policy: UrlPolicy; timeoutMs: number
           durationMs: elapsed(),
           responseBody,
           error: null,
+          retryAfter: typeof retryAfter === 'string' ? retryAfter.slice(0, 100) : null,
         };
       } catch (error) {
         if (signal.aborted || TIMEOUT_CODES.has(errorCode(error) ?? '')) {

@@ -8,6 +8,7 @@ import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { withOutbox } from '../events/outbox.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import * as deliveries from './delivery.repository.js';
+import * as queue from './queue.repository.js';
 import * as repo from './webhook.repository.js';
 import type { RecoveredView, RecoverWebhookBody } from './webhook.schemas.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
@@ -88,12 +89,14 @@ async function recover(
     // Sending to a disabled endpoint would only fail its deliveries again (the worker skips it):
     // re-enabling is the operator's decision, made on its own route.
     if (endpoint.status !== 'active') throw conflict(messages.disabled);
+    await queue.lockEndpoints(trx, ctx.dialect, [endpoint.id]);
     const scheduled = await deliveries.scheduleRecovery(trx, {
       endpointId: endpoint.id,
       since: from,
       now,
       excludeEventType: TEST_EVENT_TYPE,
     });
+    if (scheduled > 0) await queue.lowerNextDue(trx, [endpoint.id], now);
     await recordChange(trx, now, audit, 'retry', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
     if (scheduled > 0) await wakeWorkers();
     return { scheduled };

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { isoNow } from '../clock.js';
 import * as deliveries from './delivery.repository.js';
+import { repairNextDue } from './queue.repository.js';
 import { JITTER_RATIO } from './retry-schedule.js';
 
 /**
@@ -40,4 +41,16 @@ export async function applyRetryScheduleToWaiting(ctx: ServiceContext): Promise<
     });
   }
   return moved;
+}
+
+/**
+ * What a delivery worker does before its first look at the queue: moves the waiting deliveries to the
+ * current retry schedule, then sets every endpoint nobody owns to look for its earliest pending
+ * delivery (so that what the schedule moved, or a row written by an older version, is found). Both
+ * are idempotent: several workers starting at once are harmless.
+ */
+export async function prepareQueue(ctx: ServiceContext, log: Pick<Console, 'info'>): Promise<void> {
+  const moved = await applyRetryScheduleToWaiting(ctx);
+  if (moved > 0) log.info({ moved }, 'webhook worker: waiting deliveries moved to the current retry schedule');
+  await repairNextDue(ctx.db, isoNow(ctx.clock));
 }

@@ -1,4 +1,4 @@
-import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { AuditedReadContext, EventWriterContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { recordChange } from '../audit/audit.service.js';
 import { isoNow } from '../clock.js';
@@ -6,6 +6,7 @@ import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { conflict, notFound } from '../errors.js';
 import { withOutbox } from '../events/outbox.js';
 import * as deliveries from './delivery.repository.js';
+import { lowerNextDue } from './queue.repository.js';
 import * as repo from './webhook.repository.js';
 import type {
   AttemptView,
@@ -84,6 +85,7 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string,
       claim_token: null,
       updated_at: now,
     });
+    await lowerNextDue(trx, [row.endpoint_id], now);
     await recordChange(trx, now, audit, 'retry', { type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id });
     await wakeWorkers();
     return toDeliveryView({
@@ -103,7 +105,7 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string,
  * the last one. Each one listed is audited as read.
  */
 export async function listEndpoints(
-  ctx: AuditedReadContext,
+  ctx: ServiceContext & AuditedReadContext,
   filter: OperatorEndpointQuery,
   audit: AuditContext,
 ): Promise<OperatorEndpointPageView> {
@@ -117,7 +119,8 @@ export async function listEndpoints(
     },
     limit + 1,
   );
-  const { items, next_cursor } = toPage(rows, limit, (listed) => listed.map(toOperatorEndpoint));
+  const now = ctx.clock();
+  const { items, next_cursor } = toPage(rows, limit, (listed) => listed.map((row) => toOperatorEndpoint(row, now)));
   ctx.audit.recordReads(
     audit,
     items.map((endpoint) => ({ type: 'webhook_endpoint', id: endpoint.webhook_id, clinicId: endpoint.clinic_id })),
@@ -141,6 +144,7 @@ export async function enableEndpoint(
     await repo.enableEndpoint(trx, endpointId);
     const now = isoNow(ctx.clock);
     const requeued = redeliverFailed ? await deliveries.requeueFailedOfEndpoint(trx, endpointId, now) : 0;
+    if (requeued > 0) await lowerNextDue(trx, [endpointId], now);
     await recordChange(trx, now, audit, 'update', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
     if (requeued > 0) await wakeWorkers();
     return requeued;
@@ -148,11 +152,11 @@ export async function enableEndpoint(
   const row = await repo.findEndpointById(ctx.db, endpointId);
   // Deleted by another request since the transaction committed.
   if (!row) throw notFound('Webhook endpoint not found');
-  return { ...toOperatorEndpoint(row), redelivered };
+  return { ...toOperatorEndpoint(row, ctx.clock()), redelivered };
 }
 
-function toOperatorEndpoint(row: WebhookEndpointTable): OperatorEndpointView {
-  return { ...toEndpointView(row), failing_since: row.failing_since };
+function toOperatorEndpoint(row: WebhookEndpointTable, now: Date): OperatorEndpointView {
+  return { ...toEndpointView(row, now), failing_since: row.failing_since };
 }
 
 function toDeliveryView(row: deliveries.DeliveryWithUrl): DeliveryView {
@@ -182,5 +186,6 @@ function toAttemptView(row: WebhookDeliveryAttemptTable): AttemptView {
     response_status: row.response_status,
     response_body: row.response_body,
     error: row.error,
+    throttled: row.throttled === 1,
   };
 }

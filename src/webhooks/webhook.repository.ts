@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
+import type { EndpointLimits } from './endpoint-limits.js';
 import type { StoredSecret } from './endpoint-secret.js';
 import type { EndpointStatus, WebhookEndpointTable } from './webhook.tables.js';
 
@@ -78,6 +79,29 @@ export async function softDeleteEndpoint(db: DbOrTrx, clinicId: string, endpoint
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Sets the partner's limits of a live endpoint of the clinic (only the fields given); the row as
+ * changed, or undefined when there is no such endpoint.
+ */
+export async function updateEndpointLimits(
+  db: DbOrTrx,
+  clinicId: string,
+  endpointId: string,
+  limits: EndpointLimits,
+): Promise<WebhookEndpointTable | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({
+      ...(limits.max_in_flight !== undefined ? { max_in_flight: limits.max_in_flight } : {}),
+      ...(limits.max_per_second !== undefined ? { max_per_second: limits.max_per_second } : {}),
+    })
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', endpointId)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Operator: any endpoint, deleted ones included (unscoped on purpose). */

@@ -15,18 +15,27 @@ import {
   RegisterWebhookBody,
   TestCallOutcome,
   type TestCallOutcomeView,
+  UpdateWebhookBody,
   WebhookEndpoint,
   WebhookIdParams,
   WebhookRef,
 } from './webhook.schemas.js';
 import { listDeliveriesForPartner } from './delivery-log.service.js';
 import { recoverEndpointForPartner } from './recovery.service.js';
-import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, testWebhook } from './webhook.service.js';
+import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
+import {
+  deleteWebhook,
+  listWebhooks,
+  MAX_ENDPOINTS_PER_CLINIC,
+  registerWebhook,
+  testWebhook,
+  updateWebhook,
+} from './webhook.service.js';
 
 const tags = ['Webhooks'];
 const security = [{ apiKey: [] }];
 
-/** The partner's webhook endpoints: register, list, delete, and the test call. See docs/webhooks.md. */
+/** The partner's webhook endpoints: register, list, change, delete, and the test call. See docs/webhooks.md. */
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -42,6 +51,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             '`webhook-timestamp`, `webhook-signature`). The answer carries the endpoint\u2019s signing `secret`, shown only here.',
             `A clinic may have up to ${MAX_ENDPOINTS_PER_CLINIC} endpoints; the same URL twice is refused. The host must be`,
             'public (no loopback, private, link-local or other internal address); production requires `https://`.',
+            `Optional limits, held across all of the pharmacy\u2019s delivery workers: \`max_in_flight\` (attempts at once,`,
+            `${MAX_IN_FLIGHT.min}\u2013${MAX_IN_FLIGHT.max}, default ${MAX_IN_FLIGHT.default}) and \`max_per_second\``,
+            `(${MAX_PER_SECOND.min}\u2013${MAX_PER_SECOND.max}; null or absent: no limit).`,
           ].join(' '),
           body: RegisterWebhookBody,
           response: { 200: Envelope(RegisteredWebhook), ...partnerErrors, ...forbiddenError },
@@ -125,6 +137,39 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           partnerAudit(request),
         );
         return { success: true as const, data, message: 'Webhook deleted successfully' };
+      },
+    );
+
+    app.patch(
+      '/api/external/webhook/:webhookId',
+      {
+        schema: {
+          operationId: 'updateWebhookById',
+          tags,
+          security,
+          summary: 'Change a webhook endpoint\u2019s delivery limits (extension)',
+          description: [
+            'Sets the fields given, keeps the others: `max_in_flight` (attempts to the endpoint at once,',
+            `${MAX_IN_FLIGHT.min}\u2013${MAX_IN_FLIGHT.max}) and \`max_per_second\` (attempts started per second,`,
+            `${MAX_PER_SECOND.min}\u2013${MAX_PER_SECOND.max}; null removes the limit), held across all of the pharmacy\u2019s`,
+            'delivery workers; at least one of them. The clinic is the API key\u2019s; another clinic\u2019s endpoint, or',
+            'one deleted, is not found. A disabled endpoint can be changed too. Answers the endpoint as changed.',
+          ].join(' '),
+          params: WebhookIdParams,
+          body: UpdateWebhookBody,
+          response: { 200: Envelope(WebhookEndpoint), ...partnerErrors, ...notFoundError('Webhook') },
+        },
+      },
+      async (request) => {
+        const identity = partnerOf(request);
+        const data = await updateWebhook(
+          ctx,
+          identity,
+          { clinic_id: identity.clinicId, webhook_id: request.params.webhookId },
+          request.body,
+          partnerAudit(request),
+        );
+        return { success: true as const, data, message: 'Webhook updated successfully' };
       },
     );
 

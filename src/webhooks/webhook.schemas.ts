@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
 import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
+import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
 import { MAX_URL_LENGTH } from './url-safety.js';
 
 const WebhookUrl = Type.String({
@@ -11,23 +12,62 @@ const WebhookUrl = Type.String({
   examples: ['https://partner.example.com/webhooks/fulfillment'],
 });
 
-const aliases = {
-  'x-aliases': {
-    url: 'webhook_url',
-    webhookUrl: 'webhook_url',
-    id: 'webhook_id',
-    webhookId: 'webhook_id',
-    clinicId: 'clinic_id',
+const ALIASES = {
+  url: 'webhook_url',
+  webhookUrl: 'webhook_url',
+  id: 'webhook_id',
+  webhookId: 'webhook_id',
+  clinicId: 'clinic_id',
+};
+const LIMIT_ALIASES = { maxInFlight: 'max_in_flight', maxPerSecond: 'max_per_second' };
+const aliases = { 'x-aliases': ALIASES };
+
+const ACROSS_WORKERS = 'across all of the pharmacy\u2019s delivery workers';
+
+const MaxInFlight = Type.Integer({
+  minimum: MAX_IN_FLIGHT.min,
+  maximum: MAX_IN_FLIGHT.max,
+  description: `At most this many attempts to the endpoint at once, ${ACROSS_WORKERS}: ${MAX_IN_FLIGHT.min} to ${MAX_IN_FLIGHT.max}. Default at registration: ${MAX_IN_FLIGHT.default}.`,
+  examples: [MAX_IN_FLIGHT.default],
+  'x-message': `must be a whole number from ${MAX_IN_FLIGHT.min} to ${MAX_IN_FLIGHT.max}`,
+});
+
+const MaxPerSecond = Nullable(
+  Type.Integer({
+    minimum: MAX_PER_SECOND.min,
+    maximum: MAX_PER_SECOND.max,
+    examples: [20],
+    // On the integer, where Ajv reports a bad value (the null branch's "must be null" is not shown).
+    'x-message': `must be a whole number from ${MAX_PER_SECOND.min} to ${MAX_PER_SECOND.max}, or null for no limit`,
+  }),
+  {
+    description: `At most this many attempts started per second to the endpoint, ${ACROSS_WORKERS}: ${MAX_PER_SECOND.min} to ${MAX_PER_SECOND.max}; null (the default at registration): no limit.`,
   },
+);
+
+/** The partner's limits, in a request body: both optional; `max_per_second` may be null (no limit). */
+const limitFields = {
+  max_in_flight: Type.Optional(MaxInFlight),
+  max_per_second: Type.Optional(MaxPerSecond),
 };
 
 // ---- partner API ----
 
 export const RegisterWebhookBody = Type.Object(
-  { clinic_id: Uuid('Your clinic.'), webhook_url: WebhookUrl },
-  { $id: 'WebhookCreateRequest', additionalProperties: false, ...aliases },
+  { clinic_id: Uuid('Your clinic.'), webhook_url: WebhookUrl, ...limitFields },
+  { $id: 'WebhookCreateRequest', additionalProperties: false, 'x-aliases': { ...ALIASES, ...LIMIT_ALIASES } },
 );
 export type RegisterWebhookBody = Static<typeof RegisterWebhookBody>;
+
+/** `PATCH /api/external/webhook/{webhookId}`: the limits to change (at least one); the others are kept. */
+export const UpdateWebhookBody = Type.Object(limitFields, {
+  $id: 'WebhookUpdateRequest',
+  additionalProperties: false,
+  minProperties: 1,
+  'x-message': 'must change at least one of max_in_flight, max_per_second',
+  'x-aliases': LIMIT_ALIASES,
+});
+export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
 
 export const WebhookRef = Type.Object(
   { clinic_id: Uuid('Your clinic.'), webhook_id: Uuid('The id returned at registration.') },
@@ -92,6 +132,18 @@ export const WebhookEndpoint = Type.Object(
     disabled_at: Nullable(Type.String()),
     disabled_reason: Nullable(Type.String()),
     created_at: Type.String(),
+    max_in_flight: Type.Integer({
+      minimum: MAX_IN_FLIGHT.min,
+      maximum: MAX_IN_FLIGHT.max,
+      description: `At most this many attempts to the endpoint at once, ${ACROSS_WORKERS}.`,
+    }),
+    max_per_second: Nullable(Type.Integer({ minimum: MAX_PER_SECOND.min, maximum: MAX_PER_SECOND.max }), {
+      description: `At most this many attempts started per second, ${ACROSS_WORKERS}; null: no limit.`,
+    }),
+    paused_until: Nullable(Timestamp, {
+      description:
+        'Attempts to this endpoint are held until then (ISO-8601 UTC) because it answered 429, or 503 with Retry-After; null when they are not held.',
+    }),
   },
   { $id: 'Webhook', additionalProperties: false },
 );
@@ -148,6 +200,11 @@ export const PartnerDeliveryQuery = Type.Object(
 );
 export type PartnerDeliveryQuery = Static<typeof PartnerDeliveryQuery>;
 
+const Throttled = Type.Boolean({
+  description:
+    'True when the endpoint asked us to slow down (429, or 503 with Retry-After): its attempts were held for a while, and such an attempt does not count toward disabling the endpoint.',
+});
+
 export const PartnerAttempt = Type.Object(
   {
     attempt_number: Type.Integer({ minimum: 1 }),
@@ -163,6 +220,7 @@ export const PartnerAttempt = Type.Object(
         ].join(' '),
       }),
     ),
+    throttled: Throttled,
   },
   { additionalProperties: false },
 );
@@ -235,6 +293,7 @@ export const Attempt = Type.Object(
     response_status: Nullable(Type.Integer()),
     response_body: Nullable(Type.String()),
     error: Nullable(Type.String()),
+    throttled: Throttled,
   },
   { additionalProperties: false },
 );

@@ -10,6 +10,7 @@ import { isoNow } from '../clock.js';
 import { fieldError, notFound, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import { sendSigned } from './delivery.service.js';
+import { MAX_IN_FLIGHT, type EndpointLimits } from './endpoint-limits.js';
 import { openEndpointSecret, sealEndpointSecret } from './endpoint-secret.js';
 import { eventBody } from './dispatcher.js';
 import { createHttpSender, type WebhookSender } from './http-sender.js';
@@ -25,12 +26,13 @@ export const MAX_ENDPOINTS_PER_CLINIC = 10;
 /**
  * Registers an endpoint for the clinic and returns its signing secret, which is shown only here.
  * The URL is checked for form (https in production) and for SSRF (its host must not be or resolve to
- * an internal address) unless the policy allows internal targets (see `urlPolicyOf`).
+ * an internal address) unless the policy allows internal targets (see `urlPolicyOf`). Limits not
+ * given take their defaults (MAX_IN_FLIGHT.default in flight, no per-second limit).
  */
 export async function registerWebhook(
   ctx: ServiceContext & KeyringContext,
   identity: PartnerIdentity,
-  input: { clinic_id: string; webhook_url: string },
+  input: { clinic_id: string; webhook_url: string } & EndpointLimits,
   audit: AuditContext,
   resolve?: ResolveAll,
 ): Promise<{ webhook_id: string; secret: string }> {
@@ -55,6 +57,13 @@ export async function registerWebhook(
     disabled_reason: null,
     created_at: isoNow(ctx.clock),
     deleted_at: null,
+    max_in_flight: input.max_in_flight ?? MAX_IN_FLIGHT.default,
+    max_per_second: input.max_per_second ?? null,
+    // The delivery engine's own state: nothing pending, not held, not owned by a worker.
+    next_due_at: null,
+    paused_until: null,
+    lease_token: null,
+    leased_until: null,
   };
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -95,6 +104,37 @@ export async function deleteWebhook(
   return { webhook_id: input.webhook_id };
 }
 
+/**
+ * Changes the partner's limits of one of its endpoints (a disabled one too): the fields given are
+ * set, the others kept; `max_per_second: null` removes that limit. The answer is the endpoint as
+ * changed (part of the change: not audited as a read). An unknown, deleted or other clinic's
+ * endpoint is not found.
+ */
+export async function updateWebhook(
+  ctx: ServiceContext,
+  identity: PartnerIdentity,
+  input: { clinic_id: string; webhook_id: string },
+  limits: EndpointLimits,
+  audit: AuditContext,
+): Promise<WebhookEndpointView> {
+  if (limits.max_in_flight === undefined && limits.max_per_second === undefined) {
+    throw fieldError('body', 'must change at least one of max_in_flight, max_per_second');
+  }
+  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const now = ctx.clock();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const updated = await repo.updateEndpointLimits(trx, input.clinic_id, input.webhook_id, limits);
+    if (!updated) throw webhookNotFound();
+    await recordChange(trx, now.toISOString(), audit, 'update', {
+      type: 'webhook_endpoint',
+      id: updated.id,
+      clinicId: updated.clinic_id,
+    });
+    return updated;
+  });
+  return toEndpointView(row, now);
+}
+
 /** The clinic's endpoints (never their secrets); each one listed is audited as read. */
 export async function listWebhooks(
   ctx: ServiceContext & AuditedReadContext,
@@ -108,7 +148,8 @@ export async function listWebhooks(
     audit,
     rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
   );
-  return rows.map(toEndpointView);
+  const now = ctx.clock();
+  return rows.map((row) => toEndpointView(row, now));
 }
 
 /**
@@ -179,6 +220,8 @@ export async function testWebhook(
       response_status: outcome.statusCode,
       response_body: outcome.responseBody,
       error: outcome.error,
+      // Not a throttle even on a 429: a test call is not retried, and never holds the endpoint.
+      throttled: 0,
     });
     await recordChange(trx, at, audit, 'test', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
   });
@@ -199,7 +242,11 @@ export async function testWebhook(
 
 const webhookNotFound = () => notFound('Webhook not found');
 
-export function toEndpointView(row: WebhookEndpointTable): WebhookEndpointView {
+/**
+ * An endpoint as partners and the operator see it (never its secret, nor the delivery engine's lease).
+ * A pause that has ended (`paused_until` at or before `now`) reads null: nothing is held any more.
+ */
+export function toEndpointView(row: WebhookEndpointTable, now: Date): WebhookEndpointView {
   return {
     webhook_id: row.id,
     clinic_id: row.clinic_id,
@@ -208,5 +255,8 @@ export function toEndpointView(row: WebhookEndpointTable): WebhookEndpointView {
     disabled_at: row.disabled_at,
     disabled_reason: row.disabled_reason,
     created_at: row.created_at,
+    max_in_flight: row.max_in_flight,
+    max_per_second: row.max_per_second,
+    paused_until: row.paused_until !== null && Date.parse(row.paused_until) > now.getTime() ? row.paused_until : null,
   };
 }

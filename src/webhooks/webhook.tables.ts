@@ -27,6 +27,20 @@ export interface WebhookEndpointTable {
   created_at: string;
   /** Soft delete: the delivery log keeps pointing at the endpoint. */
   deleted_at: string | null;
+  /** The partner's limit of attempts in flight at once to this endpoint, across every worker (1–50). */
+  max_in_flight: number;
+  /** The partner's limit of attempts started per second (null: none). */
+  max_per_second: number | null;
+  /**
+   * The earliest time this endpoint may have a delivery to attempt: never later than the truth (a
+   * hint that may be early), null when nothing is pending. While a worker owns the endpoint, its lease's end.
+   */
+  next_due_at: string | null;
+  /** The receiver asked us to wait (429 or 503 with Retry-After): no attempt before this time. */
+  paused_until: string | null;
+  /** The worker that owns the endpoint's queue (its token), and until when. */
+  lease_token: string | null;
+  leased_until: string | null;
 }
 
 /**
@@ -47,7 +61,7 @@ export interface WebhookDeliveryTable {
   body: string;
   status: DeliveryStatus;
   attempt_count: number;
-  /** When the next attempt is due (null once final). */
+  /** When the next attempt is due (null once final); while leased, when the lease ends. */
   next_attempt_at: string | null;
   /** Lease of the worker attempting it: nobody else attempts it before this time. */
   claimed_until: string | null;
@@ -73,6 +87,8 @@ export interface WebhookDeliveryAttemptTable {
   response_body: string | null;
   /** Network error, timeout or refusal (SSRF), when no HTTP status was received. */
   error: string | null;
+  /** 1 when the receiver asked us to slow down (429, or 503 with Retry-After): not held against its health. */
+  throttled: number;
 }
 
 export interface WebhookTables {

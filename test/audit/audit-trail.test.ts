@@ -26,7 +26,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
   /** One call from a given client address; answers the body and the X-Request-Id the server gave. */
   async function call(
     who: { apiKey: string } | 'operator',
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
   ): Promise<{ status: number; data: any; requestId: string }> {
@@ -71,7 +71,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     const expected: Row[] = [];
     const ok = async (
       who: typeof partner | 'operator',
-      method: 'GET' | 'POST' | 'DELETE',
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
       url: string,
       body: unknown,
       rows: (data: any, requestId: string) => Row[],
@@ -157,6 +157,10 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
       await ok(partner, 'GET', '/api/external/webhook', undefined, (_d, r) =>
         hooks.map((id) => partnerRow(clinic, r, 'read', 'webhook_endpoint', id)),
       );
+      // Changing the limits is an update; its answer (the endpoint) is part of the change, not a read.
+      await ok(partner, 'PATCH', `/api/external/webhook/${hooks[1]!}`, { max_in_flight: 5 }, (_d, r) => [
+        partnerRow(clinic, r, 'update', 'webhook_endpoint', hooks[1]!),
+      ]);
       const test = await ok(
         partner,
         'POST',

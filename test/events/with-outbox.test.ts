@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNow } from '../../src/clock.js';
 import type { Trx } from '../../src/db/database.js';
-import { withOutbox } from '../../src/events/outbox.js';
-import { listenForWakeups } from '../../src/webhooks/wakeup.js';
+import { listenForNotifications } from '../../src/db/notifications.js';
+import { WAKEUP_CHANNEL, withOutbox } from '../../src/events/outbox.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -91,7 +91,7 @@ describe.each(DIALECTS)('withOutbox on %s', (dialect) => {
       let wakeups = 0;
       const nextWakeup = () => new Promise<void>((resolve) => woken.push(resolve));
       const connected = nextWakeup();
-      const listener = await listenForWakeups(t.ctx, () => {
+      const listener = await listenForNotifications(t.ctx, WAKEUP_CHANNEL, () => {
         wakeups += 1;
         woken.shift()?.();
       });

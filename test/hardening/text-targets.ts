@@ -226,6 +226,8 @@ export function sendApi(world: TextWorld, route: RegisteredRoute, request: ApiRe
       return client.post(url, request.body);
     case 'PUT':
       return client.put(url, request.body);
+    case 'PATCH':
+      return client.patch(url, request.body);
     case 'DELETE':
       return client.delete(url, request.body);
     default:

@@ -187,6 +187,10 @@ export const BASES: Record<string, BaseRequest> = {
     const { webhookId } = await registerEndpoint(w.t, clinic, REFUSING_URL);
     return { apiKey: clinic.apiKey, params: { webhookId } };
   },
+  'PATCH /api/external/webhook/:webhookId': (w) => ({
+    params: { webhookId: w.webhookId },
+    body: { max_in_flight: 5, max_per_second: null },
+  }),
   'GET /api/external/webhook/deliveries': (w) => ({
     query: {
       webhook_id: w.webhookId,

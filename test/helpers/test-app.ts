@@ -131,6 +131,7 @@ export class TestApp {
       get: (url: string) => this.request('GET', url, { headers: headers(false) }),
       post: (url: string, body?: unknown) => this.request('POST', url, { headers: headers(body !== undefined), body }),
       put: (url: string, body?: unknown) => this.request('PUT', url, { headers: headers(body !== undefined), body }),
+      patch: (url: string, body?: unknown) => this.request('PATCH', url, { headers: headers(body !== undefined), body }),
       delete: (url: string, body?: unknown) => this.request('DELETE', url, { headers: headers(body !== undefined), body }),
     };
   }
@@ -145,6 +146,7 @@ export class TestApp {
       get: (url: string) => this.request('GET', url, { headers: headers(false) }),
       post: (url: string, body?: unknown) => this.request('POST', url, { headers: headers(body !== undefined), body }),
       put: (url: string, body?: unknown) => this.request('PUT', url, { headers: headers(body !== undefined), body }),
+      patch: (url: string, body?: unknown) => this.request('PATCH', url, { headers: headers(body !== undefined), body }),
       delete: (url: string, body?: unknown) => this.request('DELETE', url, { headers: headers(body !== undefined), body }),
     };
   }

@@ -107,6 +107,11 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     url: '/api/external/webhook',
     body: { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK },
   }),
+  'PATCH /api/external/webhook/{webhookId}': () => ({
+    method: 'PATCH',
+    url: `/api/external/webhook/${NO_WEBHOOK}`,
+    body: { max_in_flight: 5, max_per_second: 20 },
+  }),
   'GET /api/external/webhook/deliveries': () =>
     get(`/api/external/webhook/deliveries?webhook_id=${NO_WEBHOOK}&status=failed&event_type=order.created&limit=10`),
   'GET /api/external/medications': () => get('/api/external/medications?limit=10'),

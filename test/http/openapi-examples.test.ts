@@ -33,7 +33,7 @@ describe.each(DIALECTS)('the request examples of the OpenAPI document on %s', (d
     for (const [placeholder, id] of ids) text = text.replaceAll(placeholder, id);
     const url = path.replace(/\{(\w+)\}/g, (_: string, name: string) => params[name] ?? '');
     const partner = t.partner(clinic.apiKey);
-    const send = method === 'delete' ? partner.delete : partner.post;
+    const send = method === 'delete' ? partner.delete : method === 'patch' ? partner.patch : partner.post;
     const res = await send(url, JSON.parse(text));
     expect(res.status, `${operationId}: ${JSON.stringify(res.body)}`).toBe(200);
     return res.body.data;
@@ -48,6 +48,8 @@ describe.each(DIALECTS)('the request examples of the OpenAPI document on %s', (d
     expect((await sendExample('createRefillRequest')).medication_order_id).toEqual(expect.any(String));
     ids.set(EXAMPLE_IDS.webhook, (await sendExample('createWebhook')).webhook_id);
     expect((await sendExample('recoverWebhook')).scheduled).toBe(0);
+    const webhookId = ids.get(EXAMPLE_IDS.webhook)!;
+    expect(await sendExample('updateWebhookById', { webhookId })).toMatchObject({ max_in_flight: 5, max_per_second: 20 });
     await sendExample('deleteWebhook');
   });
 

@@ -70,7 +70,14 @@ describe.each(DIALECTS)('the partner\u2019s webhook delivery log on %s', (dialec
       delivered_at: null,
       created_at: expect.any(String),
       attempts: [
-        { attempt_number: 1, attempted_at: expect.any(String), duration_ms: expect.any(Number), status_code: 500, error: null },
+        {
+          attempt_number: 1,
+          attempted_at: expect.any(String),
+          duration_ms: expect.any(Number),
+          status_code: 500,
+          error: null,
+          throttled: false,
+        },
       ],
     });
     // The endpoint's response body is never returned.
@@ -92,6 +99,7 @@ describe.each(DIALECTS)('the partner\u2019s webhook delivery log on %s', (dialec
         duration_ms: expect.any(Number),
         status_code: null,
         error: 'network_error',
+        throttled: false,
       },
     ]);
   });

@@ -8,12 +8,12 @@ import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { emitEvent } from './support.js';
+import { emitEvent, setEndpointLimits } from './support.js';
 
 /**
  * The per-endpoint limit holds across workers: two workers on one database (on PostgreSQL in two
  * runtimes with pools of their own, as two instances; SQLite is one process, so one runtime) never
- * have more than `perEndpointConcurrency` attempts in flight to one endpoint between them. The
+ * have more than the endpoint's `max_in_flight` attempts in flight to it between them. The
  * workers are not started: `drain()` claims what is due and waits for its own attempts, so a drain
  * that returns while the receiver holds answers has looked at the queue and claimed nothing.
  */
@@ -54,13 +54,14 @@ for (const dialect of DIALECTS) {
       receivers.push(receiver);
       const clinic = await createClinic(ctx, { name: `Busy Clinic ${limit}` });
       const key = await issueApiKey(ctx, clinic.clinic_id);
-      await registerWebhook(
+      const { webhook_id } = await registerWebhook(
         ctx,
         { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
         { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
         partnerAuditContext({ clinicId: clinic.clinic_id, apiKeyId: key.api_key_id }),
       );
-      const pair = contexts.map((c) => new WebhookWorker(c, { concurrency: 4, perEndpointConcurrency: limit }));
+      await setEndpointLimits(ctx, webhook_id, { max_in_flight: limit });
+      const pair = contexts.map((c) => new WebhookWorker(c, { concurrency: 4 }));
       workers.push(...pair);
       return { ctx, clinicId: clinic.clinic_id, receiver, pair };
     };

@@ -56,9 +56,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     for (const sender of senders) {
       const runtime = await open();
       // Polling only every hour: within a test, only LISTEN/NOTIFY wakes these workers.
-      workers.push(
-        await WebhookWorker.start(runtime.ctx, { sender, concurrency: 4, perEndpointConcurrency: 4, pollIntervalMs: NO_POLL_MS }),
-      );
+      workers.push(await WebhookWorker.start(runtime.ctx, { sender, concurrency: 4, pollIntervalMs: NO_POLL_MS }));
     }
     receivers = [await WebhookReceiver.start(), await WebhookReceiver.start()];
     const clinic = await createClinic(api.ctx, { name: 'Busy Clinic' });
@@ -102,8 +100,9 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
       for (const receiver of receivers) receiver.respondWith({ heldBy: gate });
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) ids.push(await emitEvent(api.ctx, clinicId));
-      // A worker holds at most 4 attempts (its concurrency) and an endpoint at most 4 across both workers: 8 held
-      // in all (4 at each endpoint) means both workers are at work.
+      // A worker holds at most 4 attempts (its concurrency), so it takes on one endpoint (whose max_in_flight,
+      // 10, is more than that) and leaves the other to the other worker: 8 held in all, 4 at each endpoint,
+      // means both workers are at work, each on its own endpoint.
       for (const [i, receiver] of receivers.entries()) await receiver.waitFor(offset[i]! + 4);
       expect(receivers.map((r) => r.pending)).toEqual([4, 4]);
       expect(senders.map((s, i) => s.sent - sentBefore[i]!)).toEqual([4, 4]);

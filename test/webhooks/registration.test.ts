@@ -56,6 +56,9 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
         disabled_at: null,
         disabled_reason: null,
         created_at: expect.any(String),
+        max_in_flight: 10,
+        max_per_second: null,
+        paused_until: null,
       },
     ]);
     expect(JSON.stringify(res.body)).not.toContain('whsec_');

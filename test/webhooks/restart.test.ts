@@ -123,7 +123,12 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
       const leasedUntil = time.now() + 10 * 60_000;
       await runtime.ctx.db
         .updateTable('webhook_deliveries')
-        .set({ claimed_until: new Date(leasedUntil).toISOString(), claim_token: 'dead-worker' })
+        // A lease makes the delivery due again when it ends (a visibility timeout).
+        .set({
+          claimed_until: new Date(leasedUntil).toISOString(),
+          claim_token: 'dead-worker',
+          next_attempt_at: new Date(leasedUntil).toISOString(),
+        })
         .where('event_id', '=', leased)
         .execute();
 

@@ -26,6 +26,15 @@ export async function registerEndpoint(t: TestApp, clinic: TestClinic, url: stri
   return { webhookId: res.body.data.webhook_id, secret: res.body.data.secret };
 }
 
+/** Sets an endpoint's limits as the partner's PATCH would (setup for tests of the engine). */
+export async function setEndpointLimits(
+  ctx: AppContext,
+  webhookId: string,
+  limits: { max_in_flight?: number; max_per_second?: number | null },
+): Promise<void> {
+  await ctx.db.updateTable('webhook_endpoints').set(limits).where('id', '=', webhookId).execute();
+}
+
 /** Writes an outbox event the way the orders feature does (`withOutbox`: the workers wake after commit). */
 export async function emitEvent(
   ctx: AppContext,

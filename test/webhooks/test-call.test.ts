@@ -66,6 +66,7 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
         response_status: 204,
         response_body: null,
         error: null,
+        throttled: false,
       },
     ]);
   });

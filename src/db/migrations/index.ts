@@ -8,6 +8,7 @@ import * as m006 from './006_audit_events.js';
 import * as m007 from './007_webhook_secret_encryption.js';
 import * as m008 from './008_staff_accounts.js';
 import * as m009 from './009_partner_reads.js';
+import * as m010 from './010_delivery_engine.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '007_webhook_secret_encryption': m007,
   '008_staff_accounts': m008,
   '009_partner_reads': m009,
+  '010_delivery_engine': m010,
 };

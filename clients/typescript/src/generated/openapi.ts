@@ -330,7 +330,7 @@ export interface paths {
     put?: never;
     /**
      * Register a webhook endpoint
-     * @description Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the endpoint’s signing `secret`, shown only here. A clinic may have up to 10 endpoints; the same URL twice is refused. The host must be public (no loopback, private, link-local or other internal address); production requires `https://`.
+     * @description Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the endpoint’s signing `secret`, shown only here. A clinic may have up to 10 endpoints; the same URL twice is refused. The host must be public (no loopback, private, link-local or other internal address); production requires `https://`. Optional limits, held across all of the pharmacy’s delivery workers: `max_in_flight` (attempts at once, 1–50, default 10) and `max_per_second` (1–1000; null or absent: no limit).
      */
     post: operations['createWebhook'];
     /**
@@ -360,7 +360,11 @@ export interface paths {
     delete: operations['deleteWebhookById'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a webhook endpoint’s delivery limits (extension)
+     * @description Sets the fields given, keeps the others: `max_in_flight` (attempts to the endpoint at once, 1–50) and `max_per_second` (attempts started per second, 1–1000; null removes the limit), held across all of the pharmacy’s delivery workers; at least one of them. The clinic is the API key’s; another clinic’s endpoint, or one deleted, is not found. A disabled endpoint can be changed too. Answers the endpoint as changed.
+     */
+    patch: operations['updateWebhookById'];
     trace?: never;
   };
   '/api/external/webhook/deliveries': {
@@ -972,6 +976,13 @@ export interface components {
        * @example https://partner.example.com/webhooks/fulfillment
        */
       webhook_url: string;
+      /**
+       * @description At most this many attempts to the endpoint at once, across all of the pharmacy’s delivery workers: 1 to 50. Default at registration: 10.
+       * @example 10
+       */
+      max_in_flight?: number;
+      /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
+      max_per_second?: number | null;
     };
     WebhookCreated: {
       /** Format: uuid */
@@ -990,6 +1001,12 @@ export interface components {
       disabled_at: string | null;
       disabled_reason: string | null;
       created_at: string;
+      /** @description At most this many attempts to the endpoint at once, across all of the pharmacy’s delivery workers. */
+      max_in_flight: number;
+      /** @description At most this many attempts started per second, across all of the pharmacy’s delivery workers; null: no limit. */
+      max_per_second: number | null;
+      /** @description Attempts to this endpoint are held until then (ISO-8601 UTC) because it answered 429, or 503 with Retry-After; null when they are not held. */
+      paused_until: string | null;
     };
     WebhookReference: {
       /**
@@ -1006,6 +1023,15 @@ export interface components {
     WebhookDeleted: {
       /** Format: uuid */
       webhook_id: string;
+    };
+    WebhookUpdateRequest: {
+      /**
+       * @description At most this many attempts to the endpoint at once, across all of the pharmacy’s delivery workers: 1 to 50. Default at registration: 10.
+       * @example 10
+       */
+      max_in_flight?: number;
+      /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
+      max_per_second?: number | null;
     };
     WebhookTestResult: {
       /** Format: uuid */
@@ -3526,6 +3552,142 @@ export interface operations {
       };
     };
   };
+  updateWebhookById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id returned at registration. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "max_in_flight": 5,
+         *       "max_per_second": 20
+         *     }
+         */
+        'application/json': components['schemas']['WebhookUpdateRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id (yours when well formed); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Webhook'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Webhook not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listWebhookDeliveries: {
     parameters: {
       query?: {
@@ -3588,6 +3750,8 @@ export interface operations {
                   duration_ms: number;
                   status_code: number | null;
                   error: ('timeout' | 'network_error' | 'refused' | 'not_sent') | null;
+                  /** @description True when the endpoint asked us to slow down (429, or 503 with Retry-After): its attempts were held for a while, and such an attempt does not count toward disabling the endpoint. */
+                  throttled: boolean;
                 }[];
               }[];
               next_cursor: string | null;

@@ -67,7 +67,10 @@ export function DeliveryDetails({ delivery }: { delivery: Delivery }) {
                     <Time iso={attempt.attempted_at} />
                   </td>
                   <td class="nowrap">{attempt.duration_ms} ms</td>
-                  <td>{attempt.response_status ?? <span class="muted">no answer</span>}</td>
+                  <td>
+                    {attempt.response_status ?? <span class="muted">no answer</span>}
+                    {attempt.throttled && <span class="muted"> (throttled: not held against the endpoint)</span>}
+                  </td>
                   <td>
                     {attempt.error ?? <span class="muted">—</span>}
                     {attempt.response_body && (

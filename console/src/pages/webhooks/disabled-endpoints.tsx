@@ -74,6 +74,7 @@ export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicD
                 <th scope="col">Clinic</th>
                 <th scope="col">Disabled</th>
                 <th scope="col">Reason</th>
+                <th scope="col">Limits</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -90,6 +91,15 @@ export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicD
                     <Time iso={endpoint.disabled_at} />
                   </td>
                   <td>{endpoint.disabled_reason ?? <span class="muted">—</span>}</td>
+                  <td class="nowrap">
+                    {endpoint.max_in_flight} at once
+                    <br />
+                    {endpoint.max_per_second === null ? (
+                      <span class="muted">no limit per second</span>
+                    ) : (
+                      `${endpoint.max_per_second} per second`
+                    )}
+                  </td>
                   <td>
                     <button type="button" disabled={enabling === endpoint.webhook_id} onClick={handler(() => enable(endpoint))}>
                       Re-enable

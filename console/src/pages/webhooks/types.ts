@@ -27,6 +27,8 @@ export interface Attempt {
   response_status: number | null;
   response_body: string | null;
   error: string | null;
+  /** The endpoint asked us to slow down (429, or 503 with Retry-After): not held against its health. */
+  throttled: boolean;
 }
 
 export interface DeliveryDetail extends Delivery {
@@ -43,4 +45,9 @@ export interface Endpoint {
   disabled_reason: string | null;
   failing_since: string | null;
   created_at: string;
+  /** The partner's limits, across every worker: attempts at once, attempts started per second (null: none). */
+  max_in_flight: number;
+  max_per_second: number | null;
+  /** Attempts are held until then (the endpoint answered 429, or 503 with Retry-After); null: not held. */
+  paused_until: string | null;
 }

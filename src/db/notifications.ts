@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { ServiceContext } from '../context.js';
 import { runInBackground } from '../background.js';
-import { WAKEUP_CHANNEL } from '../events/outbox.js';
 
 /**
- * Wake-ups of delivery workers in other processes: they LISTEN on the outbox's NOTIFY channel
- * (events/outbox.ts). SQLite is single-process: the in-process OutboxNotifier is enough.
+ * Notifications between processes: PostgreSQL LISTEN on a channel whose payload is the schema
+ * (see `notifyAtCommit` in dialect.ts). SQLite is single-process: in-process events are enough, so
+ * listening there is a no-op.
  */
 
 /**
@@ -15,19 +15,21 @@ import { WAKEUP_CHANNEL } from '../events/outbox.js';
  */
 const endQuietly = (client: pg.Client): Promise<void> => client.end().catch(() => undefined);
 
-export interface WakeupListener {
+export interface NotificationListener {
   close(): Promise<void>;
 }
 
 /**
- * Listens for NOTIFY wake-ups on a dedicated PostgreSQL connection (reconnecting after a loss);
- * a no-op on SQLite. Wake-ups are only a hint: the worker also polls, so a lost one only delays.
+ * Listens for NOTIFY on `channel` on a dedicated PostgreSQL connection (reconnecting a second after
+ * a loss, and calling `onWake` once listening again, for what was missed meanwhile); a no-op on
+ * SQLite. Notifications are only a hint: a listener must also poll, so a lost one only delays.
  */
-export async function listenForWakeups(
+export async function listenForNotifications(
   ctx: ServiceContext,
+  channel: string,
   onWake: () => void,
   onError: (error: unknown) => void = () => undefined,
-): Promise<WakeupListener> {
+): Promise<NotificationListener> {
   const database = ctx.config.database;
   if (ctx.dialect !== 'postgres' || database.kind !== 'postgres') return { close: async () => undefined };
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.db);
@@ -40,7 +42,7 @@ export async function listenForWakeups(
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: database.url });
     next.on('notification', (message) => {
-      if (message.channel === WAKEUP_CHANNEL && message.payload === schema) onWake();
+      if (message.channel === channel && message.payload === schema) onWake();
     });
     next.on('error', (error) => {
       onError(error);
@@ -49,7 +51,7 @@ export async function listenForWakeups(
     next.on('end', () => reconnectLater(next));
     client = next;
     await next.connect();
-    await next.query(`listen ${WAKEUP_CHANNEL}`);
+    await next.query(`listen ${next.escapeIdentifier(channel)}`);
     if (closed) await endQuietly(next);
     // Events committed while we were not listening: let the worker look.
     else onWake();

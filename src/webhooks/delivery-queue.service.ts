@@ -1,0 +1,231 @@
+import type { ServiceContext } from '../context.js';
+import type { Trx } from '../db/database.js';
+import * as deliveries from './delivery.repository.js';
+import { planOutcome, type ClaimedDelivery, type FinishedAttempt, type RecordedAttempt } from './delivery.service.js';
+import { applyFanOut, FAN_OUT_BATCH, planFanOut } from './dispatcher.js';
+import * as queue from './queue.repository.js';
+import { DISABLE_AFTER_MS } from './retry-schedule.js';
+import * as endpoints from './webhook.repository.js';
+
+/**
+ * The worker's one transaction per look at the queue (`exchange`): fan out new events, record the
+ * attempts that finished, keep the endpoints it owns (their new settings, more of their due
+ * deliveries), give up those with nothing left, and take on endpoints with work waiting. A worker
+ * makes one such transaction however many attempts finished since the last, so recording costs a
+ * transaction per batch, not two per attempt. See docs/webhooks.md, "Running the delivery worker".
+ */
+
+/** What the worker asks of one endpoint it owns. */
+export interface LaneRequest {
+  endpointId: string;
+  /** How many more of its due deliveries to take now. */
+  want: number;
+  /** Deliveries taken but not to be sent (the endpoint paused, the worker stopping): due again at once. */
+  handBack: readonly string[];
+  /** Give the endpoint up: `idle` if nothing more is taken (the worker has nothing of it left). */
+  release: 'no' | 'idle' | 'now';
+}
+
+export interface ExchangeRequest {
+  /** The worker's token: its leases on endpoints and deliveries. */
+  token: string;
+  /** How long a lease lasts: on an endpoint (renewed at every exchange), on a taken delivery. */
+  endpointLeaseMs: number;
+  deliveryLeaseMs: number;
+  finished: readonly FinishedAttempt[];
+  lanes: readonly LaneRequest[];
+  /** How many endpoints with work waiting to take on, and how many deliveries to take of each. */
+  newLanes: number;
+  wantOf: (endpoint: queue.LaneEndpoint) => number;
+  /** Whether to fan out outbox events in this exchange. */
+  fanOut: boolean;
+}
+
+export interface LaneUpdate {
+  /** The endpoint as it is now, or null: no longer ours (lease lost, or given up). */
+  endpoint: queue.LaneEndpoint | null;
+  taken: ClaimedDelivery[];
+}
+
+export interface ExchangeResult {
+  recorded: RecordedAttempt[];
+  lanes: Map<string, LaneUpdate>;
+  claimed: { endpoint: queue.LaneEndpoint; taken: ClaimedDelivery[] }[];
+  /** Events fanned out: a full batch means more may be waiting. */
+  fannedOut: number;
+  /** Endpoints their receiver paused in this exchange, until when. */
+  paused: Map<string, string>;
+}
+
+export async function exchange(ctx: ServiceContext, request: ExchangeRequest): Promise<ExchangeResult> {
+  const nowDate = ctx.clock();
+  const now = nowDate.toISOString();
+  const endpointUntil = new Date(nowDate.getTime() + request.endpointLeaseMs).toISOString();
+  const deliveryUntil = new Date(nowDate.getTime() + request.deliveryLeaseMs).toISOString();
+  const take = (trx: Trx, endpointId: string, limit: number) =>
+    queue
+      .takeDueDeliveries(trx, ctx.dialect, { endpointId, now, limit, token: request.token, until: deliveryUntil })
+      .then((rows) => rows.map((row): ClaimedDelivery => ({ ...row, token: request.token })));
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const fanOut = request.fanOut ? await planFanOut(trx, ctx, FAN_OUT_BATCH) : null;
+    await queue.lockEndpoints(trx, ctx.dialect, [
+      ...(fanOut?.endpointIds ?? []),
+      ...request.lanes.map((l) => l.endpointId),
+      ...request.finished.map((f) => f.delivery.endpoint_id),
+    ]);
+    if (fanOut) await applyFanOut(trx, ctx, fanOut);
+    const { recorded, paused } = await recordFinished(trx, ctx, request.finished);
+
+    const lanes = new Map<string, LaneUpdate>();
+    const kept = request.lanes.filter((l) => l.release !== 'now');
+    const current = new Map(
+      (
+        await queue.renewEndpoints(trx, {
+          token: request.token,
+          endpointIds: kept.map((l) => l.endpointId),
+          until: endpointUntil,
+        })
+      ).map((e) => [e.id, e]),
+    );
+    for (const lane of request.lanes) {
+      const endpoint = current.get(lane.endpointId) ?? null;
+      const usable =
+        endpoint !== null && endpoint.status === 'active' && endpoint.deleted_at === null && !paused.has(lane.endpointId);
+      const taken = usable && lane.release !== 'now' ? await take(trx, lane.endpointId, lane.want) : [];
+      await queue.returnDeliveries(trx, { deliveryIds: lane.handBack, token: request.token, dueAt: now });
+      const giveUp = lane.release === 'now' || (lane.release === 'idle' && taken.length === 0) || endpoint === null;
+      if (giveUp) await queue.releaseEndpoint(trx, { endpointId: lane.endpointId, token: request.token, pausedUntil: null });
+      lanes.set(lane.endpointId, { endpoint: giveUp ? null : endpoint, taken });
+    }
+
+    const claimed: ExchangeResult['claimed'] = [];
+    if (request.newLanes > 0) {
+      const fresh = await queue.claimEndpoints(trx, ctx.dialect, {
+        now,
+        limit: request.newLanes,
+        token: request.token,
+        until: endpointUntil,
+      });
+      for (const endpoint of fresh) {
+        const taken = await take(trx, endpoint.id, request.wantOf(endpoint));
+        // Found through a `next_due_at` that was early (a hint): give it back with the exact one.
+        if (taken.length === 0)
+          await queue.releaseEndpoint(trx, { endpointId: endpoint.id, token: request.token, pausedUntil: null });
+        else claimed.push({ endpoint, taken });
+      }
+    }
+    return { recorded, lanes, claimed, fannedOut: fanOut?.eventIds.length ?? 0, paused };
+  });
+}
+
+/**
+ * Records finished attempts (their endpoints locked), then moves each endpoint's health on: a
+ * success ends its failure streak, a failure starts one, an endpoint failing for DISABLE_AFTER_MS
+ * or answering 410 Gone is disabled and its pending deliveries fail. Throttles and failures on our
+ * side are not held against an endpoint; a throttle pauses it.
+ */
+async function recordFinished(
+  trx: Trx,
+  ctx: ServiceContext,
+  finished: readonly FinishedAttempt[],
+): Promise<{ recorded: RecordedAttempt[]; paused: Map<string, string> }> {
+  const paused = new Map<string, string>();
+  if (finished.length === 0) return { recorded: [], paused };
+  const plans = finished.map((f) => ({ finished: f, plan: planOutcome(ctx.config.webhookRetryScheduleMs, f, Math.random()) }));
+  const ok = await queue.recordAttempts(
+    trx,
+    ctx.dialect,
+    plans.map(({ plan }) => ({ ...plan, expectedStatus: 'pending' })),
+  );
+  // Closed while in flight (the endpoint was deleted or disabled): the attempt is recorded, the
+  // status kept, unless it was delivered (that is the truth whatever happened meanwhile).
+  const closed = await queue.statusOfLeased(
+    trx,
+    plans
+      .filter(({ plan }) => !ok.has(plan.delivery.id))
+      .map(({ finished: f }) => ({ id: f.delivery.id, token: f.delivery.token })),
+  );
+  const reclosed = await queue.recordAttempts(
+    trx,
+    ctx.dialect,
+    plans.flatMap(({ plan }) => {
+      const status = closed.get(plan.delivery.id);
+      if (status === undefined) return [];
+      const delivered = plan.delivery.status === 'delivered';
+      const delivery = { ...plan.delivery, status: delivered ? plan.delivery.status : status, next_attempt_at: null };
+      return [{ delivery, attempt: plan.attempt, expectedStatus: status }];
+    }),
+  );
+
+  const results = new Map<string, RecordedAttempt>();
+  for (const { finished: f, plan } of plans) {
+    const written = ok.has(f.delivery.id) || reclosed.has(f.delivery.id);
+    results.set(f.delivery.id, {
+      deliveryId: f.delivery.id,
+      eventId: f.delivery.event_id,
+      endpointId: f.delivery.endpoint_id,
+      attemptNumber: plan.attempt.attempt_number,
+      outcome: f.outcome,
+      status: written ? plan.delivery.status : null,
+      nextAttemptAt: written ? plan.delivery.next_attempt_at : null,
+      throttled: plan.pausedUntil !== null,
+      pausedUntil: plan.pausedUntil?.toISOString() ?? null,
+      endpointDisabled: false,
+      ...(f.endpointAtFault ? {} : { secretUnavailable: f.outcome.error ?? 'not sent' }),
+    });
+    if (written && plan.pausedUntil !== null) {
+      const until = plan.pausedUntil.toISOString();
+      if ((paused.get(f.delivery.endpoint_id) ?? '') < until) paused.set(f.delivery.endpoint_id, until);
+    }
+  }
+  for (const [endpointId, until] of paused) await queue.pauseEndpoint(trx, endpointId, until);
+
+  // Throttles, and failures on our side, say nothing of the endpoint's health.
+  const byEndpoint = new Map<string, FinishedAttempt[]>();
+  for (const { finished: f, plan } of plans) {
+    if (results.get(f.delivery.id)?.status === null || plan.pausedUntil !== null || !f.endpointAtFault) continue;
+    const list = byEndpoint.get(f.delivery.endpoint_id) ?? [];
+    list.push(f);
+    byEndpoint.set(f.delivery.endpoint_id, list);
+  }
+  for (const [endpointId, attempts] of byEndpoint) {
+    const disabled = await moveHealth(trx, endpointId, attempts);
+    if (!disabled) continue;
+    for (const f of attempts) {
+      const result = results.get(f.delivery.id);
+      if (!result) continue;
+      result.endpointDisabled = true;
+      if (result.status === 'pending') {
+        result.status = 'failed';
+        result.nextAttemptAt = null;
+      }
+    }
+  }
+  return { recorded: [...results.values()], paused };
+}
+
+/** One endpoint's health after a batch of its attempts (in the order made); true when it was disabled now. */
+async function moveHealth(trx: Trx, endpointId: string, attempts: FinishedAttempt[]): Promise<boolean> {
+  const ordered = [...attempts].sort((a, b) => a.attemptedAt.getTime() - b.attemptedAt.getTime());
+  let lastSuccess = -1;
+  ordered.forEach((a, i) => {
+    if (a.outcome.ok) lastSuccess = i;
+  });
+  const failures = ordered.slice(lastSuccess + 1);
+  if (lastSuccess >= 0) await endpoints.markEndpointHealthy(trx, endpointId);
+  const first = failures[0];
+  if (first === undefined) return false;
+  const last = failures[failures.length - 1] ?? first;
+  const failingSince = await endpoints.markEndpointFailing(trx, endpointId, first.attemptedAt.toISOString());
+  const reason = failures.some((a) => a.outcome.statusCode === 410)
+    ? 'the endpoint answered 410 Gone'
+    : failingSince !== null && last.attemptedAt.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_MS
+      ? `every attempt has failed since ${failingSince}`
+      : null;
+  if (reason === null) return false;
+  const at = last.attemptedAt.toISOString();
+  if (!(await endpoints.disableEndpoint(trx, endpointId, at, reason))) return false;
+  await deliveries.closePendingOfEndpoint(trx, endpointId, 'failed', at, `endpoint disabled: ${reason}`);
+  return true;
+}

@@ -1,0 +1,116 @@
+import type { Keyring } from '../secrets/keyring.js';
+import { SecretUnavailableError } from '../secrets/keyring.js';
+import type { ClaimedDelivery } from './delivery.service.js';
+import type { LaneRequest } from './delivery-queue.service.js';
+import { openEndpointSecret } from './endpoint-secret.js';
+import type { LaneEndpoint } from './queue.repository.js';
+
+/** A lane buffers up to this many times its endpoint's `max_in_flight` (so at most as many timeouts wait). */
+export const PREFETCH_FACTOR = 4;
+
+/**
+ * One endpoint this worker owns, in memory: its deliveries taken and not yet sent, the attempts in
+ * flight, and the partner's limits (`max_in_flight`, `max_per_second`) and the receiver's pause,
+ * which hold across every worker because only the owner sends. No I/O: the worker asks it what may
+ * start now and what to ask of the queue.
+ */
+export class EndpointLane {
+  readonly buffer: ClaimedDelivery[] = [];
+  inFlight = 0;
+  /** The receiver asked us to wait until then (ms): nothing starts, the buffer is handed back. */
+  pausedUntil: number | null = null;
+  /** Deleted, disabled, or its lease lost: nothing more starts. */
+  gone = false;
+  /** The signing secret, decrypted once per lane; or why it cannot be. */
+  secret: { value: string } | { unavailable: string };
+  /** The last look gave fewer deliveries than asked: ask again only once something changes. */
+  dry = false;
+  /** When the last attempts started (ms), at most `max_per_second` of them. */
+  private readonly starts: number[] = [];
+
+  constructor(
+    public endpoint: LaneEndpoint,
+    keyring: Keyring,
+  ) {
+    this.secret = openSecret(keyring, endpoint);
+  }
+
+  /** Takes the endpoint's current settings (the partner may have changed them), or its end. */
+  update(endpoint: LaneEndpoint | null): void {
+    if (endpoint === null || endpoint.status !== 'active' || endpoint.deleted_at !== null) {
+      this.gone = true;
+      // Its deliveries were closed with the endpoint, or are leased to us until they are due again.
+      this.buffer.length = 0;
+      return;
+    }
+    this.endpoint = { ...endpoint, secret: this.endpoint.secret, secret_key_id: this.endpoint.secret_key_id };
+  }
+
+  /** True when the buffer runs low and the queue may have more: time to ask for it. */
+  wantsMore(): boolean {
+    if (this.gone || this.dry || this.pausedUntil !== null) return false;
+    return this.buffer.length + this.inFlight < laneCapacity(this.endpoint) && this.buffer.length < this.endpoint.max_in_flight;
+  }
+
+  /** Takes what a look at the queue gave; fewer than asked means nothing more is due for now. */
+  receive(taken: readonly ClaimedDelivery[], asked: number): void {
+    this.buffer.push(...taken);
+    this.dry = taken.length < asked;
+  }
+
+  idle(): boolean {
+    return this.buffer.length === 0 && this.inFlight === 0;
+  }
+
+  /** What the worker asks of the queue for this lane in its next look. */
+  request(stopping: boolean): LaneRequest {
+    const handBack = this.gone || this.pausedUntil !== null || stopping ? this.buffer.splice(0).map((d) => d.id) : [];
+    const idle = this.idle();
+    const release = stopping && idle ? 'now' : this.gone && idle ? 'now' : idle || this.pausedUntil !== null ? 'idle' : 'no';
+    const want =
+      release === 'now' || this.gone || this.pausedUntil !== null
+        ? 0
+        : laneCapacity(this.endpoint) - this.buffer.length - this.inFlight;
+    return { endpointId: this.endpoint.id, want: Math.max(0, want), handBack, release: this.inFlight > 0 ? 'no' : release };
+  }
+
+  /** Whether an attempt may start at `now` (ms): in-flight and per-second limits, pause. */
+  canStart(now: number): boolean {
+    if (this.gone || this.buffer.length === 0 || this.inFlight >= this.endpoint.max_in_flight) return false;
+    if (this.pausedUntil !== null) return false;
+    return this.nextStartAt(now) <= now;
+  }
+
+  /** The earliest moment (ms) the per-second limit lets another attempt start. */
+  nextStartAt(now: number): number {
+    const perSecond = this.endpoint.max_per_second;
+    if (perSecond === null) return now;
+    while (this.starts.length > 0 && (this.starts[0] ?? 0) <= now - 1000) this.starts.shift();
+    if (this.starts.length < perSecond) return now;
+    return (this.starts[this.starts.length - perSecond] ?? now) + 1000;
+  }
+
+  /** Takes the next delivery to send and counts it in flight. */
+  start(now: number): ClaimedDelivery | undefined {
+    const delivery = this.buffer.shift();
+    if (!delivery) return undefined;
+    this.inFlight += 1;
+    if (this.endpoint.max_per_second !== null) this.starts.push(now);
+    return delivery;
+  }
+}
+
+/** How many deliveries a lane holds at most: enough to keep `max_in_flight` busy between looks. */
+export function laneCapacity(endpoint: Pick<LaneEndpoint, 'max_in_flight' | 'max_per_second'>): number {
+  const cap = endpoint.max_in_flight * PREFETCH_FACTOR;
+  return Math.max(1, endpoint.max_per_second === null ? cap : Math.min(cap, endpoint.max_per_second * 2));
+}
+
+function openSecret(keyring: Keyring, endpoint: LaneEndpoint): EndpointLane['secret'] {
+  try {
+    return { value: openEndpointSecret(keyring, endpoint) };
+  } catch (error) {
+    if (!(error instanceof SecretUnavailableError)) throw error;
+    return { unavailable: `not sent: ${error.message}` };
+  }
+}
