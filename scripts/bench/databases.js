@@ -34,18 +34,24 @@ function answers(url, defaultPort) {
 const withDatabase = (url, name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
 
 /**
- * Two fresh databases on the PostgreSQL of DATABASE_URL (or the local one): `project` for the
- * server, `raw` for the pg ceiling. Null when none answers. `drop()` removes both.
+ * Fresh databases on the PostgreSQL of DATABASE_URL (or the local one): `project` for the server,
+ * `raw` for the pg ceiling, and one per name of `extra` (the drain's server, the server with its
+ * workers apart), each named `<project>_<name>`. Null when none answers. `urlOf(key)` is the URL of
+ * one of them; `drop()` removes them all.
  */
-export async function createPostgresDatabases() {
+export async function createPostgresDatabases(extra = []) {
   const adminUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : LOCAL_POSTGRES;
   if (!(await answers(adminUrl, 5432))) return null;
   const base = `bench_${randomBytes(5).toString('hex')}`;
-  const names = { project: base, raw: `${base}_raw` };
+  const names = { project: base, raw: `${base}_raw`, ...Object.fromEntries(extra.map((key) => [key, `${base}_${key}`])) };
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     for (const name of Object.values(names)) await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    // The caller registers drop() only once this resolves: leave none of them behind.
+    for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+    throw error;
   } finally {
     await admin.end();
   }
@@ -53,6 +59,7 @@ export async function createPostgresDatabases() {
     names,
     projectUrl: withDatabase(adminUrl, names.project),
     rawUrl: withDatabase(adminUrl, names.raw),
+    urlOf: (key) => withDatabase(adminUrl, names[key]),
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

@@ -28,7 +28,8 @@ const running = new Set();
 /**
  * Spawns `node args…` on `cpu` with standard output to `logFile` (a file, so that the server's
  * logs cost it the same as in production and none of our CPU), and resolves once that output
- * matches `ready` (its first group is the port). Rejects with the output if it exits first.
+ * matches `ready` (its first group is the port; a process without one, a webhook worker, has port
+ * null). Rejects with the output if it exits first.
  */
 export async function startNode({ name, args, env, cpu, cwd, logFile, ready, timeoutMs = 60_000 }) {
   const [command, commandArgs] = nodeCommand(cpu, args);
@@ -56,7 +57,8 @@ export async function startNode({ name, args, env, cpu, cwd, logFile, ready, tim
         const tail = readFileSync(logFile, 'utf8').slice(-4000);
         throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${tail}\n${stderr}`);
       };
-      return { name, child, pid: child.pid, port: Number(match[1]), assertAlive, stop: () => stopChild(child, exited) };
+      const port = match[1] === undefined ? null : Number(match[1]);
+      return { name, child, pid: child.pid, port, assertAlive, stop: () => stopChild(child, exited) };
     }
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${name} exited before it listened:\n${output.slice(-4000)}\n${stderr}`);

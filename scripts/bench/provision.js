@@ -1,5 +1,6 @@
 // Provisioning through the real HTTP APIs, as an operator and a partner would: a clinic with its
 // formulary and key (operator API), then practitioners, patients and orders (partner API).
+import { performance } from 'node:perf_hooks';
 import { fetch } from 'undici';
 import { MEDICATION, orderBody, patientBody, practitionerBody } from './bodies.js';
 import { ADMIN_TOKEN } from './servers.js';
@@ -9,6 +10,8 @@ const PATIENTS = 20;
 const ORDERS_TO_READ = 20;
 /** Requests in flight while provisioning many orders: quick without swamping SQLite. */
 const PROVISION_CONCURRENCY = 8;
+/** Requests in flight while creating the drain's orders: enough to keep the server busy. */
+const ORDER_BATCH_CONCURRENCY = 16;
 
 /** `fetch` that resolves with `data` of a 2xx envelope, or throws with what the server answered. */
 async function call(baseUrl, method, path, { body, key } = {}) {
@@ -37,9 +40,10 @@ async function inParallel(count, limit, task) {
 
 /**
  * A clinic ready for every scenario: its formulary, a development key, practitioners, patients (in
- * California, which every default carrier serves) and a few orders to read back.
+ * California, which every default carrier serves) and a few orders to read back (`ordersToRead`:
+ * none for a clinic that only creates orders, the webhook ones).
  */
-export async function provisionClinic(baseUrl, name) {
+export async function provisionClinic(baseUrl, name, { ordersToRead = ORDERS_TO_READ } = {}) {
   const clinic = await call(baseUrl, 'POST', '/api/admin/clinics', { body: { name } });
   const clinicId = clinic.clinic_id;
   await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/medications`, { body: { name: MEDICATION } });
@@ -58,7 +62,7 @@ export async function provisionClinic(baseUrl, name) {
   }
   const clinicSetup = { baseUrl, clinicId, key, practitionerIds, patients };
   const orderIds = [];
-  for (let n = 0; n < ORDERS_TO_READ; n++) orderIds.push(await createOrder(clinicSetup, n));
+  for (let n = 0; n < ordersToRead; n++) orderIds.push(await createOrder(clinicSetup, n));
   return { ...clinicSetup, orderIds };
 }
 
@@ -69,6 +73,31 @@ async function createOrder({ baseUrl, clinicId, key, patients }, n) {
     key,
   });
   return data.medication_request_id;
+}
+
+/**
+ * `count` orders of the clinic, at most 16 requests at once, as fast as the server answers (the
+ * drain's waiting events). Never throws for a refused order: resolves with the ids of the orders
+ * created, each request's latency in ms, the failures and the first one's answer, and the seconds
+ * it all took.
+ */
+export async function createOrders(clinic, count) {
+  const ids = [];
+  const latencies = [];
+  let failures = 0;
+  let firstFailure = null;
+  const started = performance.now();
+  await inParallel(count, ORDER_BATCH_CONCURRENCY, async (n) => {
+    const sent = performance.now();
+    try {
+      ids.push(await createOrder(clinic, n));
+      latencies.push(performance.now() - sent);
+    } catch (error) {
+      failures++;
+      firstFailure ??= error.message;
+    }
+  });
+  return { ids, latencies, failures, firstFailure, seconds: (performance.now() - started) / 1000 };
 }
 
 /**
@@ -108,10 +137,31 @@ export async function deleteWebhook(clinic, webhookId) {
   await call(clinic.baseUrl, 'DELETE', `/api/external/webhook/${webhookId}`, { key: clinic.key });
 }
 
-/** The webhook queue from the operator's /metrics: outbox events not fanned out, deliveries not delivered. */
+/**
+ * The partner's recovery after an outage (docs/webhooks.md, "Recovering after an outage"): every
+ * failed or waiting delivery of the endpoint is due now. Resolves with `{ scheduled }`.
+ */
+export async function recoverWebhook(clinic, webhookId) {
+  return call(clinic.baseUrl, 'POST', '/api/external/webhook/recover', {
+    body: { clinic_id: clinic.clinicId, webhook_id: webhookId },
+    key: clinic.key,
+  });
+}
+
+/**
+ * The webhook queue from the operator's /metrics: outbox events not fanned out, deliveries not
+ * delivered, and the attempts this server's own worker made (every outcome; 0 with RUN_WORKER=false).
+ * NaN for a figure the server does not show.
+ */
 export async function webhookBacklog(baseUrl) {
   const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const text = await response.text();
   const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { outbox: gauge('webhook_outbox_backlog'), deliveries: gauge('webhook_delivery_backlog') };
+  const attempts = [...text.matchAll(/^webhook_delivery_attempts_total(?:\{[^}]*\})? (\S+)$/gm)].map((m) => Number(m[1]));
+  return {
+    outbox: gauge('webhook_outbox_backlog'),
+    deliveries: gauge('webhook_delivery_backlog'),
+    // A counter without any attempt yet may show no sample at all, only its TYPE line.
+    attempts: text.includes('# TYPE webhook_delivery_attempts_total') ? attempts.reduce((sum, n) => sum + n, 0) : Number.NaN,
+  };
 }

@@ -3,7 +3,9 @@
 import { log } from './log.js';
 import { runLoad } from './load-runner.js';
 import { issueKey, provisionShippedOrders } from './provision.js';
-import { ceilingLoad } from './setup.js';
+import { runDrainScenario } from './drain-scenario.js';
+import { runsOn } from './scenarios.js';
+import { ceilingLoad, processesOf } from './setup.js';
 import { runWebhookScenario } from './webhook-scenario.js';
 
 /**
@@ -30,15 +32,24 @@ async function fillRefillPool(target, needed) {
 const headersOf = (key) => ({ 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) });
 
 function describe(name, measured) {
-  const { result } = measured;
+  const { result, drain } = measured;
+  if (drain) {
+    const empty = drain.timeToEmptyMs === null ? 'not empty' : `empty after ${Math.round(drain.timeToEmptyMs)} ms`;
+    return `  ${name}: ${drain.created} events, ${Math.round(drain.eventsPerSecond)} events/s, ${empty}`;
+  }
   const failures = result.non2xx + result.errors + result.timeouts;
   const round1 = (value) => Math.round(value * 10) / 10;
   return `  ${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${round1(result.p50)} ms, p99 ${round1(result.p99)} ms${failures ? `, ${failures} FAILED` : ''}`;
 }
 
 async function runScenario({ scenario, target, options, receiver, prefix, figures }) {
-  if (scenario.name === 'webhook-delivery') {
-    return runWebhookScenario({ server: target.server, clinic: target.webhookClinic, receiver, options, prefix });
+  if (scenario.kind === 'webhook') {
+    const host = scenario.target === 'workers' ? target.workers : target;
+    return runWebhookScenario({ server: host.server, clinic: host.webhookClinic, receiver, options, prefix });
+  }
+  if (scenario.kind === 'drain') {
+    const { server, clinic } = target.drain;
+    return runDrainScenario({ server, clinic, receiver, options, database: target.database });
   }
   let pool = null;
   if (scenario.name === 'post-refill') {
@@ -65,7 +76,7 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
 
 /**
  * Runs the rounds; resolves with `{ ceilings: { key: [round…] }, scenarios: { "db/name": [round…] } }`,
- * each round `{ result, peakRssMb, webhook? }`.
+ * each round `{ result, peakRssMb, webhook?, drain? }`.
  */
 export async function runRounds({ options, targets, ceilings, receiver, scenarios }) {
   const figures = { ceilings: {}, scenarios: {} };
@@ -90,10 +101,10 @@ export async function runRounds({ options, targets, ceilings, receiver, scenario
       log(describe(`ceiling ${key}`, measured));
     }
     for (const target of targets) {
-      for (const scenario of scenarios) {
+      for (const scenario of scenarios.filter((s) => runsOn(s, target.database))) {
         const key = `${target.database}/${scenario.name}`;
         const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
-        target.server.assertAlive();
+        for (const child of processesOf(scenario, target)) child.assertAlive();
         (figures.scenarios[key] ??= []).push(measured);
         log(describe(key, measured));
       }

@@ -14,7 +14,7 @@ import { killAll } from './processes.js';
 import { memoryMb } from './load-runner.js';
 import { markdown, writeReport } from './report.js';
 import { runRounds } from './rounds.js';
-import { SCENARIO_NAMES, SCENARIOS } from './scenarios.js';
+import { runsOn, SCENARIO_NAMES, SCENARIOS } from './scenarios.js';
 import { setUp } from './setup.js';
 import { summariseCeiling, summariseScenario } from './summary.js';
 
@@ -59,19 +59,25 @@ async function bench(options) {
 
   const { targets, ceilings, receiver, created } = await setUp({ options, tmp, onCleanup, scenarios });
   const figures = await runRounds({ options, targets, ceilings, receiver, scenarios });
-  const serverPeakMb = Object.fromEntries(targets.map((t) => [t.database, memoryMb(t.server.pid, 'VmHWM')]));
+  // Every project process: the main server on each database (keyed by the database, as before), the
+  // drain's server, and the server and workers of the workers-apart scenario.
+  const serverPeakMb = Object.fromEntries(
+    targets.flatMap((t) => t.processes.map(({ label, pid }) => [label, memoryMb(pid, 'VmHWM')])),
+  );
 
   const rows = targets.flatMap(({ database }) =>
-    scenarios.map((scenario) => {
-      const ceilingKey = scenario.ceiling(database);
-      return summariseScenario({
-        scenarioName: scenario.name,
-        database,
-        rounds: figures.scenarios[`${database}/${scenario.name}`],
-        ceilingRounds: ceilingKey ? figures.ceilings[ceilingKey] : null,
-        webhookRate: options.webhookRate,
-      });
-    }),
+    scenarios
+      .filter((scenario) => runsOn(scenario, database))
+      .map((scenario) => {
+        const ceilingKey = scenario.ceiling(database);
+        return summariseScenario({
+          scenarioName: scenario.name,
+          database,
+          rounds: figures.scenarios[`${database}/${scenario.name}`],
+          ceilingRounds: ceilingKey ? figures.ceilings[ceilingKey] : null,
+          webhookRate: options.webhookRate,
+        });
+      }),
   );
   const report = {
     startedAt: startedAt.toISOString(),
@@ -84,7 +90,7 @@ async function bench(options) {
     ceilings: Object.entries(figures.ceilings).map(([key, rounds]) => summariseCeiling(key, rounds)),
     created,
   };
-  const text = `${markdown(report)}\nPeak RSS of each project server over the whole run (VmHWM): ${Object.entries(serverPeakMb)
+  const text = `${markdown(report)}\nPeak RSS of each project process over the whole run (VmHWM): ${Object.entries(serverPeakMb)
     .map(([database, mb]) => `${database} ${mb === null ? '–' : `${Math.round(mb)} MB`}`)
     .join(', ')}. Run took ${report.seconds} s.\n`;
   process.stdout.write(text);

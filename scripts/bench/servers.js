@@ -1,5 +1,6 @@
 // The servers under test, each a child process on 127.0.0.1 pinned to the server core: the project
-// (node dist/main.js, as `npm start` runs it) and the three ceilings.
+// (node dist/main.js, as `npm start` runs it), its webhook workers (node dist/worker.js, as
+// `npm run worker` runs it) where a scenario runs them apart, and the three ceilings.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import process from 'node:process';
@@ -17,13 +18,15 @@ const cleanEnvironment = () => Object.fromEntries(Object.entries(process.env).fi
 export const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 /**
- * The project server on `databaseUrl` (a SQLite file or a PostgreSQL URL), with Redis when
- * `redisUrl` is given. Development mode (no TLS proxy needed), JSON logs at the default level into
- * `logFile` (they are part of the real cost), a rate limit no run reaches, private webhook targets
- * allowed (the receiver is on 127.0.0.1). Runs in `workDir`, so that nothing lands in ./data.
+ * The environment of a project process (server or webhook worker) on `databaseUrl` (a SQLite file or
+ * a PostgreSQL URL), with Redis when `redisUrl` is given, and `extra` variables on top (RUN_WORKER,
+ * WEBHOOK_RETRY_SCHEDULE). Development mode (no TLS proxy needed), JSON logs at the default level
+ * (they are part of the real cost), a rate limit no run reaches, private webhook targets allowed
+ * (the receiver is on 127.0.0.1), and a data encryption key of its own: every process sharing one
+ * database must get the same environment (the workers read the secrets the server encrypted).
  */
-export function startProjectServer({ main, name, databaseUrl, redisUrl, workDir, logFile }) {
-  const env = {
+export function projectEnvironment({ databaseUrl, redisUrl, extra = {} }) {
+  return {
     ...cleanEnvironment(),
     FULFILLMENT_ENV: 'development',
     HOST: '127.0.0.1',
@@ -35,7 +38,15 @@ export function startProjectServer({ main, name, databaseUrl, redisUrl, workDir,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...extra,
   };
+}
+
+/**
+ * The project server (`node dist/main.js`, as `npm start` runs it) with `env` (projectEnvironment),
+ * its logs into `logFile`. Runs in `workDir`, so that nothing lands in ./data.
+ */
+export function startProjectServer({ main, name, env, workDir, logFile }) {
   return startNode({
     name,
     cwd: workDir,
@@ -44,6 +55,23 @@ export function startProjectServer({ main, name, databaseUrl, redisUrl, workDir,
     cpu: SERVER_CPU,
     logFile,
     ready: /API reference: https?:\/\/[^\s]+:(\d+)\/docs/,
+  });
+}
+
+/**
+ * A webhook worker process (`node dist/worker.js`, as `npm run worker` runs it, next to `main`) with
+ * the server's `env`, pinned to the server's core like the server: it has no port, and is ready once
+ * it has logged that it started.
+ */
+export function startWorker({ main, name, env, workDir, logFile }) {
+  return startNode({
+    name,
+    cwd: workDir,
+    args: [path.join(path.dirname(path.resolve(main)), 'worker.js')],
+    env,
+    cpu: SERVER_CPU,
+    logFile,
+    ready: /"msg":"webhook worker started"/,
   });
 }
 

@@ -1,58 +1,165 @@
-// Everything a run needs before the first round: the databases, the project server on each, their
-// clinics, the ceilings and the webhook receiver. Each thing started registers how to undo it
-// with `onCleanup`, before anything else can fail.
+// Everything a run needs before the first round: the databases, the project servers on each (the
+// main one; the drain's; on PostgreSQL the one whose webhook workers run apart, with them), their
+// clinics, the ceilings and the webhook receiver. Each thing started registers how to undo it with
+// `onCleanup`, before anything else can fail.
 import { fetch } from 'undici';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPostgresDatabases, findRedis } from './databases.js';
+import { DRAIN_RETRY_SCHEDULE } from './drain-scenario.js';
 import { log } from './log.js';
-import { provisionClinic, registerWebhook } from './provision.js';
-import { startCeiling, startProjectServer } from './servers.js';
-import { CEILINGS } from './scenarios.js';
-import { startReceiver } from './webhook-scenario.js';
+import { provisionClinic } from './provision.js';
+import { projectEnvironment, startCeiling, startProjectServer, startWorker } from './servers.js';
+import { CEILINGS, runsOn } from './scenarios.js';
+import { connectEndpoint, startReceiver } from './webhook-scenario.js';
 
-/** The databases to run on: SQLite always, PostgreSQL (with Redis when it answers) unless told not to. */
-async function prepareDatabases({ options, tmp, onCleanup }) {
-  const databases = [{ database: 'sqlite', url: path.join(tmp, 'project.sqlite'), redisUrl: null }];
-  if (options.sqliteOnly) return { databases, postgres: null };
-  const postgres = await createPostgresDatabases();
+/** Worker processes of the `workers` target (issue 18: two, beside a server with RUN_WORKER=false). */
+const WORKER_PROCESSES = 2;
+
+/** Which servers the chosen scenarios need on `database`: `main`, `drain`, `workers`. */
+const needs = (scenarios, database, target) =>
+  scenarios.some((scenario) => scenario.target === target && runsOn(scenario, database));
+
+/**
+ * The databases to run on: SQLite always, PostgreSQL (with Redis when it answers) unless told not
+ * to. Each server gets a database of its own (`urls`: main, drain, workers), so that no other
+ * server's worker delivers its events.
+ */
+async function prepareDatabases({ options, tmp, onCleanup, scenarios }) {
+  const sqliteUrls = { main: path.join(tmp, 'project.sqlite'), drain: path.join(tmp, 'drain.sqlite') };
+  const databases = [{ database: 'sqlite', urls: sqliteUrls, redisUrl: null }];
+  const postgresOnly = scenarios.filter((scenario) => !runsOn(scenario, 'sqlite')).map((scenario) => scenario.name);
+  const skipped = () => postgresOnly.length > 0 && log(`no PostgreSQL: ${postgresOnly.join(', ')} not run (PostgreSQL only)`);
+  if (options.sqliteOnly) {
+    skipped();
+    return { databases, postgres: null };
+  }
+  const extra = ['drain', 'workers'].filter((target) => needs(scenarios, 'postgres', target));
+  const postgres = await createPostgresDatabases(extra);
   if (!postgres) {
     log('PostgreSQL does not answer: SQLite only');
+    skipped();
     return { databases, postgres: null };
   }
   onCleanup(() => postgres.drop());
   const redis = await findRedis();
   if (redis) onCleanup(() => redis.clean());
   log(`PostgreSQL databases ${Object.values(postgres.names).join(', ')}${redis ? `, Redis ${redis.url}` : ', no Redis'}`);
-  databases.push({ database: 'postgres', url: postgres.projectUrl, redisUrl: redis?.url ?? null });
+  const urls = { main: postgres.projectUrl, ...Object.fromEntries(extra.map((key) => [key, postgres.urlOf(key)])) };
+  databases.push({ database: 'postgres', urls, redisUrl: redis?.url ?? null });
   return { databases, postgres };
 }
 
-/** The project server on each database, with its clinic (and the webhook clinic when needed). */
-async function startTargets({ options, tmp, onCleanup, databases, receiver }) {
+/** A project server started with `env`, stopped at cleanup; its base URL added. */
+async function startServer({ options, tmp, onCleanup, name, env, logName }) {
+  const server = await startProjectServer({
+    main: options.server,
+    name,
+    env,
+    workDir: tmp,
+    logFile: path.join(tmp, `${logName}.log`),
+  });
+  onCleanup(() => server.stop());
+  return { ...server, baseUrl: `http://127.0.0.1:${server.port}` };
+}
+
+/**
+ * The servers each database needs, with their clinics: `server`, `clinic` (and `webhookClinic`,
+ * whose endpoint points at the receiver: a clinic of its own, so that the other scenarios' orders
+ * send no deliveries) on the main server; `drain` and `workers` when a chosen scenario runs there.
+ * `processes` names every process of the target, for the memory line and the cleanup check.
+ */
+async function startTargets({ options, tmp, onCleanup, databases, receiver, scenarios }) {
   const targets = [];
-  for (const { database, url, redisUrl } of databases) {
-    const server = await startProjectServer({
-      main: options.server,
-      name: `project server (${database})`,
-      databaseUrl: url,
-      redisUrl,
-      workDir: tmp,
-      logFile: path.join(tmp, `project-${database}.log`),
-    });
-    onCleanup(() => server.stop());
-    const baseUrl = `http://127.0.0.1:${server.port}`;
-    log(`project server on ${database}: ${baseUrl} (pid ${server.pid}); provisioning`);
-    const clinic = await provisionClinic(baseUrl, `Bench clinic (${database})`);
-    let webhookClinic = null;
-    if (receiver) {
-      // A clinic of its own, so that the other scenarios' orders send no deliveries.
-      webhookClinic = await provisionClinic(baseUrl, `Bench webhook clinic (${database})`);
-      webhookClinic.webhookId = (await registerWebhook(webhookClinic, receiver.url)).webhook_id;
+  for (const { database, urls, redisUrl } of databases) {
+    const target = { database, server: null, clinic: null, webhookClinic: null, refillPool: [], drain: null, workers: null };
+    target.processes = [];
+    if (needs(scenarios, database, 'main')) {
+      const env = projectEnvironment({ databaseUrl: urls.main, redisUrl });
+      const server = await startServer({
+        options,
+        tmp,
+        onCleanup,
+        name: `project server (${database})`,
+        env,
+        logName: `project-${database}`,
+      });
+      target.processes.push({ label: database, pid: server.pid });
+      log(`project server on ${database}: ${server.baseUrl} (pid ${server.pid}); provisioning`);
+      target.server = server;
+      target.clinic = await provisionClinic(server.baseUrl, `Bench clinic (${database})`);
+      if (scenarios.some((scenario) => scenario.kind === 'webhook' && scenario.target === 'main')) {
+        target.webhookClinic = await provisionClinic(server.baseUrl, `Bench webhook clinic (${database})`, { ordersToRead: 0 });
+        await connectEndpoint(target.webhookClinic, receiver, `live-${database}`);
+      }
     }
-    targets.push({ database, server: { ...server, baseUrl }, clinic, webhookClinic, refillPool: [] });
+    if (needs(scenarios, database, 'drain')) {
+      const env = projectEnvironment({
+        databaseUrl: urls.drain,
+        redisUrl,
+        extra: { WEBHOOK_RETRY_SCHEDULE: DRAIN_RETRY_SCHEDULE },
+      });
+      const server = await startServer({
+        options,
+        tmp,
+        onCleanup,
+        name: `drain server (${database})`,
+        env,
+        logName: `drain-${database}`,
+      });
+      target.processes.push({ label: `${database} drain`, pid: server.pid });
+      log(
+        `drain server on ${database}: ${server.baseUrl} (pid ${server.pid}, WEBHOOK_RETRY_SCHEDULE=${DRAIN_RETRY_SCHEDULE}); provisioning`,
+      );
+      const clinic = await provisionClinic(server.baseUrl, `Bench drain clinic (${database})`, { ordersToRead: 0 });
+      // Its endpoint is registered by each drain run (drain-scenario.js).
+      target.drain = { server, clinic: { ...clinic, receiverName: `drain-${database}`, webhookId: null } };
+    }
+    if (needs(scenarios, database, 'workers')) {
+      // One environment for the server and its workers: the same database, and the same data key.
+      const env = projectEnvironment({ databaseUrl: urls.workers, redisUrl, extra: { RUN_WORKER: 'false' } });
+      const name = `project server (${database}, RUN_WORKER=false)`;
+      // The server first: it migrates the database before any worker opens it.
+      const server = await startServer({ options, tmp, onCleanup, name, env, logName: `workers-${database}-server` });
+      target.processes.push({ label: `${database} RUN_WORKER=false`, pid: server.pid });
+      // The workers start together; each registers its cleanup as soon as it is up, and a failure
+      // is thrown only once all have settled, so that none starts after the cleanup ran.
+      const started = await Promise.allSettled(
+        Array.from({ length: WORKER_PROCESSES }, async (_, i) => {
+          const worker = await startWorker({
+            main: options.server,
+            name: `webhook worker ${i + 1} (${database})`,
+            env,
+            workDir: tmp,
+            logFile: path.join(tmp, `workers-${database}-worker-${i + 1}.log`),
+          });
+          onCleanup(() => worker.stop());
+          return worker;
+        }),
+      );
+      const failed = started.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+      const workers = started.map((outcome) => outcome.value);
+      workers.forEach((worker, i) => target.processes.push({ label: `${database} worker ${i + 1}`, pid: worker.pid }));
+      log(
+        `server on ${database} with ${WORKER_PROCESSES} webhook workers apart: ${server.baseUrl} (pids ${server.pid}, ${workers.map((w) => w.pid).join(', ')}); provisioning`,
+      );
+      const webhookClinic = await provisionClinic(server.baseUrl, `Bench webhook clinic (${database}, workers apart)`, {
+        ordersToRead: 0,
+      });
+      await connectEndpoint(webhookClinic, receiver, `live-${database}-${WORKER_PROCESSES}-workers`);
+      target.workers = { server, workers, webhookClinic };
+    }
+    targets.push(target);
   }
   return targets;
+}
+
+/** Every process the target's scenario runs on: its server, and the workers apart when it has them. */
+export function processesOf(scenario, target) {
+  if (scenario.target === 'drain') return [target.drain.server];
+  if (scenario.target === 'workers') return [target.workers.server, ...target.workers.workers];
+  return [target.server];
 }
 
 /** The ceilings the chosen scenarios compare to, started; keyed as CEILINGS. */
@@ -87,21 +194,27 @@ async function carriersAnswerBytes(target) {
 
 /** Starts and provisions everything for `scenarios`; resolves with `{ targets, ceilings, receiver, created }`. */
 export async function setUp({ options, tmp, onCleanup, scenarios }) {
-  const needsWebhook = scenarios.some((s) => s.name === 'webhook-delivery');
   let receiver = null;
-  if (needsWebhook) {
+  if (scenarios.some((scenario) => scenario.kind !== 'requests')) {
     receiver = await startReceiver(path.join(tmp, 'receiver.log'));
     onCleanup(() => receiver.stop());
   }
-  const { databases, postgres } = await prepareDatabases({ options, tmp, onCleanup });
-  const targets = await startTargets({ options, tmp, onCleanup, databases, receiver });
-  const needed = new Set(targets.flatMap(({ database }) => scenarios.map((s) => s.ceiling(database)).filter(Boolean)));
-  const carriersBytes = await carriersAnswerBytes(targets[0]);
+  const { databases, postgres } = await prepareDatabases({ options, tmp, onCleanup, scenarios });
+  const targets = await startTargets({ options, tmp, onCleanup, databases, receiver, scenarios });
+  const needed = new Set(
+    targets.flatMap(({ database }) =>
+      scenarios
+        .filter((scenario) => runsOn(scenario, database))
+        .map((scenario) => scenario.ceiling(database))
+        .filter(Boolean),
+    ),
+  );
+  const carriersBytes = needed.has('bare') ? await carriersAnswerBytes(targets[0]) : 0;
   const ceilings = await startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes });
   // What the run created, named in the JSON report so that a test can check it is all gone afterwards.
   const created = {
     pids: [
-      ...targets.map((t) => t.server.pid),
+      ...targets.flatMap((t) => t.processes.map((p) => p.pid)),
       ...Object.values(ceilings).map((c) => c.pid),
       ...(receiver ? [receiver.pid] : []),
     ],

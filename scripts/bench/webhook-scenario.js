@@ -10,7 +10,13 @@ import { deleteWebhook, registerWebhook, webhookBacklog } from './provision.js';
 import { LOAD_CPU, startNode } from './processes.js';
 import { percentile } from './stats.js';
 
-/** Starts the receiver; `take()` resolves with the arrivals noted since the last take, as a Map id → ms. */
+/**
+ * Starts the receiver (webhook-receiver.js). Each endpoint has a name (its path /webhooks/<name>):
+ * `urlOf(name)` is the URL to register, `configure(name, { secret, up, reset })` sets its secret
+ * (signatures are checked with it), whether it is up (204) or down (503), and forgets what it noted;
+ * `take(name)` resolves with the arrivals noted since the last take (`arrivals`, a Map order id → ms)
+ * and the endpoint's counters (deliveries, distinct, refused, duplicates, badSignatures, lastAt…).
+ */
 export async function startReceiver(logFile) {
   const receiver = await startNode({
     name: 'webhook receiver',
@@ -20,12 +26,47 @@ export async function startReceiver(logFile) {
     logFile,
     ready: /listening on (\d+)/,
   });
-  const take = () =>
-    new Promise((resolve) => {
-      receiver.child.once('message', (message) => resolve(new Map(message.arrivals)));
-      receiver.child.send('take');
+  const waiting = new Map();
+  let lastId = 0;
+  receiver.child.on('message', (message) => {
+    const request = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error) request?.reject(new Error(`webhook receiver: ${message.error}`));
+    else request?.resolve(message);
+  });
+  receiver.child.once('exit', () => {
+    for (const request of waiting.values()) request.reject(new Error('the webhook receiver exited'));
+    waiting.clear();
+  });
+  const ask = (message) =>
+    new Promise((resolve, reject) => {
+      const id = ++lastId;
+      waiting.set(id, { resolve, reject });
+      receiver.child.send({ id, ...message });
     });
-  return { ...receiver, url: `http://127.0.0.1:${receiver.port}/webhooks`, take };
+  const pathOf = (name) => `/webhooks/${name}`;
+  return {
+    ...receiver,
+    urlOf: (name) => `http://127.0.0.1:${receiver.port}${pathOf(name)}`,
+    configure: (name, settings) => ask({ op: 'configure', path: pathOf(name), ...settings }),
+    take: async (name) => {
+      const { id: _, arrivals, ...counters } = await ask({ op: 'take', path: pathOf(name) });
+      return { ...counters, arrivals: new Map(arrivals) };
+    },
+  };
+}
+
+/**
+ * Registers a new webhook endpoint of `clinic` at the receiver's endpoint `name` and gives the
+ * receiver its secret (returned only at registration), so that it checks every signature; `up`
+ * false registers it down (its deliveries answered 503). Sets `clinic.webhookId`.
+ */
+export async function connectEndpoint(clinic, receiver, name, { up = true } = {}) {
+  await receiver.configure(name, { up, reset: true, secret: null });
+  const { webhook_id: webhookId, secret } = await registerWebhook(clinic, receiver.urlOf(name));
+  await receiver.configure(name, { secret });
+  clinic.webhookId = webhookId;
+  clinic.receiverName = name;
 }
 
 const QUIET_WAIT_MS = 30_000;
@@ -50,14 +91,18 @@ async function emptyQueue(server, clinic, receiver) {
   if (await waitForEmptyQueue(server.baseUrl, 'all', QUIET_WAIT_MS)) return 'drained';
   await deleteWebhook(clinic, clinic.webhookId);
   const fannedOut = await waitForEmptyQueue(server.baseUrl, 'outbox', QUIET_WAIT_MS * 2);
-  clinic.webhookId = (await registerWebhook(clinic, receiver.url)).webhook_id;
+  await connectEndpoint(clinic, receiver, clinic.receiverName);
   log(`  the webhook queue did not drain: endpoint replaced${fannedOut ? '' : ', outbox still not empty'}`);
   return fannedOut ? 'endpoint replaced' : 'not empty';
 }
 
-/** Runs the scenario against `server` for `clinic` (whose webhook points at `receiver`). */
+/**
+ * Runs the scenario against `server` for `clinic` (whose webhook points at `receiver`, see
+ * connectEndpoint); the server delivers in process, or its workers apart (the same measure).
+ */
 export async function runWebhookScenario({ server, clinic, receiver, options, prefix }) {
-  await receiver.take();
+  const name = clinic.receiverName;
+  await receiver.configure(name, { reset: true });
   let measureStart = 0;
   const { result, answered, peakRssMb } = await runLoad(
     {
@@ -74,7 +119,7 @@ export async function runWebhookScenario({ server, clinic, receiver, options, pr
     { serverPid: server.pid, onMeasure: () => (measureStart = Date.now()) },
   );
   const stoppedAt = Date.now();
-  const arrivals = await receiver.take();
+  const { arrivals } = await receiver.take(name);
   const pending = () => answered.filter(([id]) => !arrivals.has(id)).length;
   const backlogAtStop = pending();
   const deliveredInInterval = answered.filter(([id]) => (arrivals.get(id) ?? Infinity) <= stoppedAt).length;
@@ -83,8 +128,12 @@ export async function runWebhookScenario({ server, clinic, receiver, options, pr
   const deadline = Date.now() + Math.max(10_000, options.duration * 1000);
   while (pending() > 0 && Date.now() < deadline) {
     await sleep(100);
-    for (const [id, at] of await receiver.take()) arrivals.set(id, at);
+    for (const [id, at] of (await receiver.take(name)).arrivals) arrivals.set(id, at);
   }
+  // Every delivery of the run, its signature checked; one whose webhook-id came before is a duplicate.
+  const last = await receiver.take(name);
+  for (const [id, at] of last.arrivals) arrivals.set(id, at);
+  const { duplicates, badSignatures, unverified } = last;
   const latencies = answered.filter(([id]) => arrivals.has(id)).map(([id, at]) => arrivals.get(id) - at);
   const seconds = (stoppedAt - measureStart) / 1000;
   const queueAfterwards = await emptyQueue(server, clinic, receiver);
@@ -98,6 +147,9 @@ export async function runWebhookScenario({ server, clinic, receiver, options, pr
       p99: percentile(latencies, 99),
       backlogAtStop,
       neverDelivered: pending(),
+      duplicates,
+      badSignatures,
+      unverified,
       queueAfterwards,
     },
   };

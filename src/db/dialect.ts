@@ -28,6 +28,17 @@ export function forUpdate<DB, TB extends keyof DB, O>(
   return dialect === 'postgres' ? query.forUpdate() : query;
 }
 
+/**
+ * Locks rows of `table` by id, in id order, until the transaction ends: transactions that lock
+ * several rows of a table all take them in the same order, so they cannot deadlock on them.
+ * Nothing to do on SQLite (one transaction at a time), so no statement is run there.
+ */
+export async function lockRowsInOrder(trx: Trx, dialect: DialectName, table: string, ids: readonly string[]): Promise<void> {
+  if (dialect !== 'postgres' || ids.length === 0) return;
+  const sorted = [...new Set(ids)].sort();
+  await sql`select id from ${sql.table(table)} where id in (${sql.join(sorted)}) order by id for update`.execute(trx);
+}
+
 /** `column` (an ISO timestamp) plus `ms` milliseconds, as the same ISO text, in the dialect's SQL. */
 export function plusMs(dialect: DialectName, column: string, ms: number): RawBuilder<string> {
   if (dialect === 'postgres') {

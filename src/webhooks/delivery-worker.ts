@@ -36,6 +36,15 @@ export interface WebhookWorkerOptions {
 
 /** Endpoints taken on per look at the queue at most. */
 const CLAIM_BATCH = 16;
+/** A busy worker still looks for other endpoints' work this often (a fresh event wakes it at once). */
+const CLAIM_INTERVAL_MS = 50;
+/**
+ * Finished attempts are recorded together: this many, or after this long. Nothing waits on a
+ * record but the lease, so the window is longer than Convoy's 2 ms: a look costs about the same for
+ * one attempt as for sixty-four (docs/performance.md).
+ */
+const RECORD_BATCH = 64;
+const RECORD_WINDOW_MS = 20;
 
 const silent: WorkerLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -63,7 +72,11 @@ export class WebhookWorker {
   private idleWaiters: (() => void)[] = [];
   private looking: Promise<ExchangeResult | null> | null = null;
   private again = false;
+  /** Why the next look must do more than record and top up: events to fan out, endpoints to look for. */
   private newEvents = true;
+  private claimWanted = true;
+  private lastClaimAt = 0;
+  private soonTimer: NodeJS.Timeout | null = null;
   private prepared = false;
   private started = false;
   private stopped = false;
@@ -117,6 +130,8 @@ export class WebhookWorker {
     if (this.stopped) return;
     this.stopped = true;
     this.clearTimer();
+    if (this.soonTimer) clearTimeout(this.soonTimer);
+    this.soonTimer = null;
     this.unsubscribe?.();
     await this.listener?.close();
     await this.looking;
@@ -135,6 +150,7 @@ export class WebhookWorker {
     try {
       for (;;) {
         this.newEvents = true;
+        this.claimWanted = true;
         const result = await this.look();
         const moved = result !== null && (result.recorded.length > 0 || result.fannedOut > 0 || taken(result) > 0);
         if (!moved && this.attempts.size === 0 && this.finished.length === 0) return;
@@ -162,9 +178,26 @@ export class WebhookWorker {
   /** New events committed (in-process or NOTIFY): look at once. */
   readonly wake = (): void => {
     this.newEvents = true;
+    this.claimWanted = true;
     for (const lane of this.lanes.values()) lane.dry = false;
     this.kick();
   };
+
+  /**
+   * After an attempt: the slot it frees is used at once if the lane holds more; the look that records
+   * it waits for others (RECORD_BATCH of them, or RECORD_WINDOW_MS), unless a lane runs low.
+   */
+  private lookSoon(): void {
+    this.pump();
+    if (this.finished.length >= RECORD_BATCH || [...this.lanes.values()].some((l) => l.wantsMore() || l.idle())) {
+      this.kick();
+      return;
+    }
+    this.soonTimer ??= setTimeout(() => {
+      this.soonTimer = null;
+      this.kick();
+    }, RECORD_WINDOW_MS);
+  }
 
   /** Looks at the queue now, or right after the look under way. */
   readonly kick = (): void => {
@@ -174,6 +207,8 @@ export class WebhookWorker {
       return;
     }
     this.clearTimer();
+    if (this.soonTimer) clearTimeout(this.soonTimer);
+    this.soonTimer = null;
     this.look()
       .catch((error: unknown) => {
         this.log.error({ err: error }, 'webhook worker: look at the queue failed; trying again');
@@ -211,7 +246,13 @@ export class WebhookWorker {
     const finished = this.finished.splice(0);
     const lanes = [...this.lanes.values()].map((lane) => lane.request(stopping));
     this.asked = new Map(lanes.map((l) => [l.endpointId, l.want]));
-    this.newLanes = stopping ? 0 : this.room();
+    const now = this.ctx.clock().getTime();
+    const claim = this.claimWanted || now - this.lastClaimAt >= CLAIM_INTERVAL_MS;
+    this.newLanes = stopping || !claim ? 0 : this.room();
+    if (claim) {
+      this.claimWanted = false;
+      this.lastClaimAt = now;
+    }
     const result = await exchange(this.ctx, {
       token: this.token,
       endpointLeaseMs: this.endpointLeaseMs,
@@ -228,6 +269,7 @@ export class WebhookWorker {
     });
     this.apply(result);
     if (fanOut && result.fannedOut > 0) this.newEvents = true;
+    if (this.newLanes > 0 && result.claimed.length === this.newLanes) this.claimWanted = true;
     this.pump();
     this.schedule(result);
     return result;
@@ -299,7 +341,7 @@ export class WebhookWorker {
       .finally(() => {
         lane.inFlight -= 1;
         this.attempts.delete(done);
-        this.kick();
+        this.lookSoon();
       });
     this.attempts.add(done);
   }
@@ -323,9 +365,7 @@ export class WebhookWorker {
     }
     if (lanes.length > 0) {
       const now = this.ctx.clock().getTime();
-      const waits = lanes.map((l) =>
-        l.pausedUntil !== null ? l.pausedUntil - now : l.buffer.length > 0 ? l.nextStartAt(now) - now : Infinity,
-      );
+      const waits = lanes.map((l) => (l.pausedUntil !== null ? l.pausedUntil - now : l.heldBackFor(now)));
       this.plan(Math.min(this.endpointLeaseMs / 3, ...waits));
       return;
     }
@@ -344,6 +384,9 @@ export class WebhookWorker {
     this.timer = setTimeout(
       () => {
         this.timer = null;
+        // The poll: also the safety net for a wake-up lost with the NOTIFY connection.
+        this.newEvents = true;
+        this.claimWanted = true;
         this.kick();
       },
       Math.max(0, delayMs),
@@ -355,8 +398,12 @@ export class WebhookWorker {
     this.timer = null;
   }
 
+  private isLooking(): boolean {
+    return this.looking !== null || this.soonTimer !== null;
+  }
+
   private isIdle(): boolean {
-    const busy = this.looking !== null || this.again || this.attempts.size > 0 || this.finished.length > 0 || this.draining > 0;
+    const busy = this.isLooking() || this.again || this.attempts.size > 0 || this.finished.length > 0 || this.draining > 0;
     return !busy && [...this.lanes.values()].every((lane) => lane.buffer.length === 0);
   }
 

@@ -67,8 +67,11 @@ export class EndpointLane {
     const handBack = this.gone || this.pausedUntil !== null || stopping ? this.buffer.splice(0).map((d) => d.id) : [];
     const idle = this.idle();
     const release = stopping && idle ? 'now' : this.gone && idle ? 'now' : idle || this.pausedUntil !== null ? 'idle' : 'no';
+    // Topped up only once the buffer runs low, so that most looks only record: a look that takes
+    // costs an UPDATE of the rows taken, whatever their number.
+    const low = this.buffer.length < this.endpoint.max_in_flight;
     const want =
-      release === 'now' || this.gone || this.pausedUntil !== null
+      release === 'now' || this.gone || this.pausedUntil !== null || !low
         ? 0
         : laneCapacity(this.endpoint) - this.buffer.length - this.inFlight;
     return { endpointId: this.endpoint.id, want: Math.max(0, want), handBack, release: this.inFlight > 0 ? 'no' : release };
@@ -88,6 +91,15 @@ export class EndpointLane {
     while (this.starts.length > 0 && (this.starts[0] ?? 0) <= now - 1000) this.starts.shift();
     if (this.starts.length < perSecond) return now;
     return (this.starts[this.starts.length - perSecond] ?? now) + 1000;
+  }
+
+  /**
+   * How long (ms) only the per-second limit keeps a waiting delivery from starting: Infinity when
+   * nothing waits, or when a finishing attempt frees the slot it needs (that wakes the worker).
+   */
+  heldBackFor(now: number): number {
+    if (this.gone || this.buffer.length === 0 || this.inFlight >= this.endpoint.max_in_flight) return Infinity;
+    return Math.max(0, this.nextStartAt(now) - now);
   }
 
   /** Takes the next delivery to send and counts it in flight. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
-import { forUpdate, skipLocked, updateRows } from '../db/dialect.js';
+import { lockRowsInOrder, skipLocked, updateRows } from '../db/dialect.js';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from './webhook.tables.js';
 
 /**
@@ -37,11 +37,9 @@ export type TakenDelivery = Pick<
   'id' | 'event_id' | 'endpoint_id' | 'body' | 'attempt_count' | 'created_at'
 >;
 
-/** Locks endpoint rows in id order until the transaction ends (PostgreSQL; see the lock order above). */
+/** Locks endpoint rows in id order until the transaction ends (see the lock order above). */
 export async function lockEndpoints(trx: Trx, dialect: DialectName, endpointIds: readonly string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  const ids = [...new Set(endpointIds)].sort();
-  await forUpdate(trx.selectFrom('webhook_endpoints').select('id').where('id', 'in', ids).orderBy('id'), dialect).execute();
+  await lockRowsInOrder(trx, dialect, 'webhook_endpoints', endpointIds);
 }
 
 /**

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildServer } from '../helpers/server-process.js';
 
 /**
- * `npm run bench -- --smoke` (issue 12): one short round of every scenario, so that the benchmark
- * cannot rot. Structure only, never speed: every scenario ran on every database present without a
- * failed request, has its ceiling and ratio, and appears in the Markdown; and nothing it started
- * outlives it.
+ * `npm run bench -- --smoke` (issues 12 and 18): one short round of every scenario, so that the
+ * benchmark cannot rot. Structure only, never speed: every scenario ran on every database present
+ * without a failed request, has its ceiling and ratio, and appears in the Markdown; the webhook
+ * scenarios (live, with two workers apart on PostgreSQL, and the drain of a small backlog after a
+ * recovery) delivered every event once, signed; and nothing it started outlives it.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,8 +27,16 @@ const SCENARIOS = [
   'post-order',
   'post-refill',
   'webhook-delivery',
+  'webhook-delivery-2-workers',
+  'webhook-drain',
 ];
+/** Workers apart from the server share the database through PostgreSQL only. */
+const POSTGRES_ONLY = ['webhook-delivery-2-workers'];
 const DATABASES = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+const scenariosOn = (database: string) =>
+  SCENARIOS.filter((scenario) => database === 'postgres' || !POSTGRES_ONLY.includes(scenario));
+/** The smoke run's drain (scripts/bench/options.js). */
+const DRAIN_EVENTS = 200;
 
 function isRunning(pid: number): boolean {
   try {
@@ -59,7 +68,7 @@ describe('the benchmark smoke run', { timeout: 240_000 }, () => {
   it('when it runs, then every scenario ran on every database present, every request succeeded', () => {
     expect(report.databases).toEqual(DATABASES);
     const ran = report.rows.map((row: any) => `${row.database}/${row.scenario}`);
-    expect(ran).toEqual(DATABASES.flatMap((database) => SCENARIOS.map((scenario) => `${database}/${scenario}`)));
+    expect(ran).toEqual(DATABASES.flatMap((database) => scenariosOn(database).map((scenario) => `${database}/${scenario}`)));
     for (const row of report.rows) {
       expect(row.requestsPerSecond, `${row.database}/${row.scenario}`).toBeGreaterThan(0);
       expect({
@@ -77,7 +86,7 @@ describe('the benchmark smoke run', { timeout: 240_000 }, () => {
   });
 
   it('when it runs, then each request scenario has its ceiling from the same run and a ratio to it', () => {
-    for (const row of report.rows.filter((r: any) => r.scenario !== 'webhook-delivery')) {
+    for (const row of report.rows.filter((r: any) => r.kind === 'requests')) {
       expect(row.ceiling, row.scenario).toMatch(/^(bare-node-http|raw-sqlite-tx|raw-pg-tx)$/);
       expect(row.ceilingRequestsPerSecond, row.scenario).toBeGreaterThan(0);
       expect(row.ratio, row.scenario).toBeGreaterThan(0);
@@ -86,12 +95,54 @@ describe('the benchmark smoke run', { timeout: 240_000 }, () => {
     expect(orders).toEqual(DATABASES.map((database) => (database === 'sqlite' ? 'raw-sqlite-tx' : 'raw-pg-tx')));
   });
 
-  it('when orders are created at a steady rate, then each one’s order.created reaches the receiver', () => {
-    for (const row of report.rows.filter((r: any) => r.scenario === 'webhook-delivery')) {
-      expect(row.webhook.deliveriesPerSecond).toBeGreaterThan(0);
-      expect(row.webhook.neverDelivered).toBe(0);
-      expect(row.webhook.p50).toBeGreaterThanOrEqual(0);
+  it('when orders are created at a steady rate, then each one’s order.created reaches the receiver once, signed', () => {
+    const live = report.rows.filter((r: any) => r.kind === 'webhook');
+    expect(live.map((r: any) => `${r.database}/${r.scenario}/${r.webhook.workers}`)).toEqual(
+      DATABASES.flatMap((database) => [
+        `${database}/webhook-delivery/0`,
+        ...(database === 'postgres' ? ['postgres/webhook-delivery-2-workers/2'] : []),
+      ]),
+    );
+    for (const row of live) {
+      const name = `${row.database}/${row.scenario}`;
+      expect(row.webhook.deliveriesPerSecond, name).toBeGreaterThan(0);
+      expect(row.webhook.neverDelivered, name).toBe(0);
+      expect(row.webhook.duplicates, name).toBe(0);
+      expect(row.webhook.badSignatures, name).toBe(0);
+      expect(row.webhook.p50, name).toBeGreaterThanOrEqual(0);
+      expect(row.target, name).toContain('e2e p99 < 500 ms');
     }
+  });
+
+  it('when a backlog waits for a recovery, then the drain delivers every event once, signed, and has its figures and goal', () => {
+    const drains = report.rows.filter((r: any) => r.kind === 'drain');
+    expect(drains.map((r: any) => `${r.database}/${r.scenario}`)).toEqual(
+      DATABASES.map((database) => `${database}/webhook-drain`),
+    );
+    for (const row of drains) {
+      expect({ database: row.database, ...row.drain, eventsPerSecond: undefined, recoverMs: undefined }).toEqual({
+        database: row.database,
+        events: DRAIN_EVENTS,
+        created: DRAIN_EVENTS,
+        scheduled: DRAIN_EVENTS,
+        delivered: DRAIN_EVENTS,
+        eventsPerSecond: undefined,
+        recoverMs: undefined,
+        drainSeconds: expect.any(Number),
+        timeToEmptyMs: expect.any(Number),
+        drained: [true],
+        missing: 0,
+        duplicates: 0,
+        badSignatures: 0,
+        unverified: 0,
+        notes: [],
+      });
+      expect(row.drain.eventsPerSecond, row.database).toBeGreaterThan(0);
+      expect(row.drain.recoverMs, row.database).toBeGreaterThanOrEqual(0);
+      expect(row.target, row.database).toContain('≥ 2,000 events/s');
+      expect(typeof row.met, row.database).toBe('boolean');
+    }
+    expect(markdown).toContain('| webhook drain after recover | SQLite | 200 |');
   });
 
   it('when it runs, then the Markdown (printed and written) has a row per scenario and database, the machine and the commit', () => {
@@ -105,11 +156,19 @@ describe('the benchmark smoke run', { timeout: 240_000 }, () => {
   });
 
   it('when it ends, then its processes, temporary files and databases are gone', async () => {
-    expect(report.created.pids.length).toBeGreaterThan(0);
+    // Every project process it started (the servers, and the workers apart) is among the pids checked.
+    const projectProcesses = DATABASES.flatMap((database) => [
+      database,
+      `${database} drain`,
+      ...(database === 'postgres' ? ['postgres RUN_WORKER=false', 'postgres worker 1', 'postgres worker 2'] : []),
+    ]);
+    expect(Object.keys(report.serverPeakMb)).toEqual(projectProcesses);
+    expect(report.created.pids.length).toBeGreaterThan(projectProcesses.length);
     expect(report.created.pids.filter(isRunning)).toEqual([]);
     expect(existsSync(report.created.tmp)).toBe(false);
     if (!postgresUrl) return;
-    expect(report.created.postgresDatabases).toHaveLength(2);
+    // The project's, the pg ceiling's, the drain server's and the one of the server with its workers apart.
+    expect(report.created.postgresDatabases).toHaveLength(4);
     const client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
     try {

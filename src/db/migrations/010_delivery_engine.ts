@@ -45,7 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('webhook_deliveries_endpoint_due_idx')
     .on('webhook_deliveries')
-    .columns(['endpoint_id', 'status', 'next_attempt_at'])
+    .columns(['endpoint_id', 'status', 'next_attempt_at', 'id'])
     .execute();
   // Covered by the index above (its first two columns).
   await db.schema.dropIndex('webhook_deliveries_endpoint_idx').execute();
