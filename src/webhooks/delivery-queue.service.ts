@@ -57,15 +57,21 @@ export interface ExchangeResult {
   paused: Map<string, string>;
 }
 
+/** How many deliveries a look took, for lanes owned and endpoints taken on together. */
+export const takenCount = (result: ExchangeResult): number =>
+  result.claimed.reduce((n, c) => n + c.taken.length, 0) + [...result.lanes.values()].reduce((n, l) => n + l.taken.length, 0);
+
 export async function exchange(ctx: ServiceContext, request: ExchangeRequest): Promise<ExchangeResult> {
   const nowDate = ctx.clock();
   const now = nowDate.toISOString();
   const endpointUntil = new Date(nowDate.getTime() + request.endpointLeaseMs).toISOString();
   const deliveryUntil = new Date(nowDate.getTime() + request.deliveryLeaseMs).toISOString();
+  // A second's margin for the recording after the attempt's timeout.
+  const startBy = nowDate.getTime() + request.deliveryLeaseMs - ctx.config.webhookTimeoutMs - 1000;
   const take = (trx: Trx, endpointId: string, limit: number) =>
     queue
       .takeDueDeliveries(trx, ctx.dialect, { endpointId, now, limit, token: request.token, until: deliveryUntil })
-      .then((rows) => rows.map((row): ClaimedDelivery => ({ ...row, token: request.token })));
+      .then((rows) => rows.map((row): ClaimedDelivery => ({ ...row, token: request.token, startBy })));
 
   return ctx.db.transaction().execute(async (trx) => {
     const fanOut = request.fanOut ? await planFanOut(trx, ctx, FAN_OUT_BATCH) : null;

@@ -11,6 +11,11 @@ import type { DeliveryStatus, WebhookDeliveryAttemptTable } from './webhook.tabl
 export interface ClaimedDelivery extends TakenDelivery {
   /** The lease's token: the outcome is recorded only while the lease is still ours. */
   token: string;
+  /**
+   * The last moment (ms) an attempt may start and still end, timed out at worst, within the lease:
+   * one not started by then is left to be taken again when its lease ends, never sent twice.
+   */
+  startBy: number;
 }
 
 /** An attempt made (or refused before sending), waiting to be recorded. */

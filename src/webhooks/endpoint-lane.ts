@@ -79,6 +79,8 @@ export class EndpointLane {
 
   /** Whether an attempt may start at `now` (ms): in-flight and per-second limits, pause. */
   canStart(now: number): boolean {
+    // Held so long that their lease could end during the attempt: dropped, taken again once it has.
+    while (this.buffer.length > 0 && (this.buffer[0]?.startBy ?? now) < now) this.buffer.shift();
     if (this.gone || this.buffer.length === 0 || this.inFlight >= this.endpoint.max_in_flight) return false;
     if (this.pausedUntil !== null) return false;
     return this.nextStartAt(now) <= now;

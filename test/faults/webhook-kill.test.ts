@@ -34,8 +34,6 @@ const ORDERS = 60;
 const CLIENTS = 4;
 /** The endpoint's `max_in_flight` (the default, given explicitly): the attempts held at the kill. */
 const MAX_IN_FLIGHT = 10;
-/** The endpoint's `max_in_flight` (the default, given explicitly): the attempts held at the kill. */
-const MAX_IN_FLIGHT = 10;
 /** Long enough that no held attempt times out before the kill (a timeout would be recorded and retried). */
 const WEBHOOK_TIMEOUT_MS = 20_000;
 /** How long after the restart (at most: its start takes some of it) the dead worker's delivery leases end. */

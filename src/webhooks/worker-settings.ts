@@ -1,0 +1,51 @@
+import type { AppContext, EventWriterContext, KeyringContext } from '../context.js';
+import { silentLogger, type WorkerLogger } from './attempt-log.js';
+import { createHttpSender, type WebhookSender } from './http-sender.js';
+import { urlPolicyOf } from './url-safety.js';
+
+/** What the delivery worker runs on: an event writer's context, and the metrics that count its attempts. */
+export type WorkerContext = EventWriterContext & KeyringContext & Pick<AppContext, 'metrics'>;
+
+export interface WebhookWorkerOptions {
+  /** Attempts in flight at once in this worker, all endpoints together (default 200). */
+  concurrency?: number;
+  /** Endpoints this worker owns at once at most (default 64). */
+  maxEndpoints?: number;
+  /** Longest sleep between looks at the queue (default 2 s); events and due retries wake it sooner. */
+  pollIntervalMs?: number;
+  /**
+   * How long a taken delivery is ours (default 5 × the attempt timeout + 30 s: a lane holds at most
+   * 4 × max_in_flight deliveries, so the last waits at most 4 timeouts before its own: endpoint-lane.ts).
+   */
+  leaseMs?: number;
+  /** How long an endpoint is ours without a look at the queue (default 30 s); renewed at every look. */
+  endpointLeaseMs?: number;
+  /** Defaults to the HTTP sender with the deployment's SSRF policy and timeout. */
+  sender?: WebhookSender;
+  logger?: WorkerLogger;
+}
+
+/** A busy worker still looks for other endpoints' work this often (a fresh event wakes it at once). */
+export const CLAIM_INTERVAL_MS = 50;
+
+/**
+ * Finished attempts are recorded together: this many, or after this long. Nothing waits on a
+ * record but the lease, so the window is longer than Convoy's 2 ms: a look costs about the same for
+ * one attempt as for sixty-four (docs/performance.md).
+ */
+export const RECORD_BATCH = 64;
+export const RECORD_WINDOW_MS = 20;
+
+/** The options with their defaults. */
+export function workerSettings(ctx: WorkerContext, options: WebhookWorkerOptions) {
+  const timeoutMs = ctx.config.webhookTimeoutMs;
+  return {
+    pollIntervalMs: options.pollIntervalMs ?? 2000,
+    leaseMs: options.leaseMs ?? 5 * timeoutMs + 30_000,
+    endpointLeaseMs: options.endpointLeaseMs ?? 30_000,
+    ownsSender: options.sender === undefined,
+    sender: options.sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs }),
+    log: options.logger ?? silentLogger,
+    limits: { concurrency: options.concurrency ?? 200, maxEndpoints: options.maxEndpoints ?? 64 },
+  };
+}
