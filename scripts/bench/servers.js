@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import process from 'node:process';
-import { SERVER_CPU, startNode } from './processes.js';
+import { LOAD_CPU, SERVER_CPU, startNode } from './processes.js';
 
 const CEILINGS = path.join(import.meta.dirname, 'ceilings');
 
@@ -60,8 +60,9 @@ export function startProjectServer({ main, name, env, workDir, logFile }) {
 
 /**
  * A webhook worker process (`node dist/worker.js`, as `npm run worker` runs it, next to `main`) with
- * the server's `env`, pinned to the server's core like the server: it has no port, and is ready once
- * it has logged that it started.
+ * the server's `env`: it has no port, and is ready once it has logged that it started. Workers run
+ * apart to scale out, onto other cores than the API's: on this 2-core machine they get the other
+ * core, which they share with the load generator and the receiver (the server keeps its own).
  */
 export function startWorker({ main, name, env, workDir, logFile }) {
   return startNode({
@@ -69,7 +70,7 @@ export function startWorker({ main, name, env, workDir, logFile }) {
     cwd: workDir,
     args: [path.join(path.dirname(path.resolve(main)), 'worker.js')],
     env,
-    cpu: SERVER_CPU,
+    cpu: LOAD_CPU,
     logFile,
     ready: /"msg":"webhook worker started"/,
   });

@@ -12,6 +12,7 @@ import {
   CLAIM_INTERVAL_MS,
   RECORD_BATCH,
   RECORD_WINDOW_MS,
+  WAKE_SPACING_MS,
   workerSettings,
   type WebhookWorkerOptions,
   type WorkerContext,
@@ -39,6 +40,8 @@ export class WebhookWorker {
   private newEvents = true;
   private claimWanted = true;
   private lastClaimAt = 0;
+  /** When the last look started (performance.now()): wake-ups are gathered under load. */
+  private lastLookAt = -Infinity;
   private prepared = false;
   private started = false;
   private stopped = false;
@@ -124,12 +127,17 @@ export class WebhookWorker {
     return this.listeners.add(listener);
   }
 
-  /** New events committed (in-process or NOTIFY): look at once. */
+  /**
+   * New events committed (in-process or NOTIFY): look at once, unless a look started less than
+   * WAKE_SPACING_MS ago; then the events of the burst are gathered into the look at its end.
+   */
   readonly wake = (): void => {
     this.newEvents = true;
     this.claimWanted = true;
     this.pool.refresh();
-    this.kick();
+    const since = performance.now() - this.lastLookAt;
+    if (!this.looking && since >= WAKE_SPACING_MS) this.kick();
+    else this.timers.gather(WAKE_SPACING_MS - since, this.kick);
   };
 
   /** Looks at the queue now, or right after the look under way. */
@@ -170,6 +178,7 @@ export class WebhookWorker {
   /** One look at the queue (one transaction), then the attempts it allows; one look at a time. */
   private async look(): Promise<ExchangeResult> {
     while (this.looking) await this.looking;
+    this.lastLookAt = performance.now();
     const run = this.exchangeOnce();
     this.looking = run;
     try {

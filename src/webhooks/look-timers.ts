@@ -1,11 +1,13 @@
 /**
  * The delivery worker's two timers: the next planned look at the queue (a due retry, a pause's end,
- * a lease to renew, the poll), and the short wait that gathers finished attempts into one record.
+ * a lease to renew, the poll), and the short wait that gathers finished attempts, or events
+ * committed in a burst, into one look.
  * Setting either replaces it; `clear` ends both (a look is starting, or the worker stopping).
  */
 export class LookTimers {
   private planned: NodeJS.Timeout | null = null;
   private gathering: NodeJS.Timeout | null = null;
+  private gatherAt = 0;
 
   /** Runs `then` in `delayMs` (at once if negative), instead of the look planned before. */
   plan(delayMs: number, then: () => void): void {
@@ -19,12 +21,19 @@ export class LookTimers {
     );
   }
 
-  /** Runs `then` in `delayMs` unless a wait is already running (which `then` will end the same way). */
+  /** Runs `then` in `delayMs` at the latest: a wait already running ends then too, or sooner if it was set so. */
   gather(delayMs: number, then: () => void): void {
-    this.gathering ??= setTimeout(() => {
-      this.gathering = null;
-      then();
-    }, delayMs);
+    const at = performance.now() + Math.max(0, delayMs);
+    if (this.gathering && this.gatherAt <= at) return;
+    if (this.gathering) clearTimeout(this.gathering);
+    this.gatherAt = at;
+    this.gathering = setTimeout(
+      () => {
+        this.gathering = null;
+        then();
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   /** Whether finished attempts are being gathered for a look soon. */

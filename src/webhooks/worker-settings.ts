@@ -25,6 +25,14 @@ export interface WebhookWorkerOptions {
   logger?: WorkerLogger;
 }
 
+/**
+ * Under a steady stream of events, looks start at most this often for them: a look costs about the
+ * same for one event as for fifty (a transaction, and on SQLite the connection the requests share),
+ * so one per committed order took the server's core from its requests (docs/performance.md). An event
+ * after a quiet moment is looked at at once.
+ */
+export const WAKE_SPACING_MS = 10;
+
 /** A busy worker still looks for other endpoints' work this often (a fresh event wakes it at once). */
 export const CLAIM_INTERVAL_MS = 50;
 
