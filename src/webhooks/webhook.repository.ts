@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import { lockRowsInOrder } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { EndpointLimits } from './endpoint-limits.js';
 import type { StoredSecret } from './endpoint-secret.js';
@@ -16,8 +17,7 @@ export async function insertEndpoint(db: DbOrTrx, row: WebhookEndpointTable): Pr
  * per-clinic maximum holds under concurrent registrations. SQLite transactions are already serial.
  */
 export async function lockClinicEndpoints(trx: Trx, clinicId: string, dialect: DialectName): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await trx.selectFrom('clinics').select('id').where('id', '=', clinicId).forUpdate().execute();
+  await lockRowsInOrder(trx, dialect, 'clinics', [clinicId]);
 }
 
 export async function countLiveEndpoints(db: DbOrTrx, clinicId: string): Promise<number> {

@@ -8,7 +8,7 @@ import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { emitEvent, setEndpointLimits } from './support.js';
+import { emitEvent, fakeClock, setEndpointLimits } from './support.js';
 
 /**
  * The per-endpoint limit holds across workers: two workers on one database (on PostgreSQL in two
@@ -143,6 +143,75 @@ for (const dialect of DIALECTS) {
       await b.drain();
       expect(busy.receiver.received).toHaveLength(3);
       expect(busy.receiver.peakPending).toBe(1);
+    });
+  });
+}
+
+/**
+ * The per-second limit holds across workers too (issue 18, item 2): two workers on one database (on
+ * PostgreSQL, two runtimes as two instances) and one clock the test moves by hand, so that "within
+ * one second" is exact whatever the machine's speed.
+ */
+for (const dialect of DIALECTS) {
+  describe(`the per-second limit across two webhook workers on ${dialect}`, () => {
+    let database: TestDatabase;
+    const runtimes: Runtime[] = [];
+    const time = fakeClock();
+    let receiver: WebhookReceiver;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+      const config = loadConfig({ LOG_LEVEL: 'silent', RUN_WORKER: 'false' });
+      const open = async () => {
+        const runtime = await openRuntime(
+          { ...config, database: database.config },
+          { clock: time.clock, ...(database.schema ? { postgres: { schema: database.schema, poolSize: 4 } } : {}) },
+        );
+        runtimes.push(runtime);
+        return runtime.ctx;
+      };
+      await open();
+      if (dialect === 'postgres') await open();
+      receiver = await WebhookReceiver.start();
+    });
+    afterAll(async () => {
+      await receiver.stop();
+      await Promise.all(runtimes.map((r) => r.close()));
+      await database.drop();
+    });
+
+    it('when both workers drain an endpoint that allows 2 attempts a second, then it gets 2 in each second between them', async () => {
+      const contexts = runtimes.map((r) => r.ctx);
+      const ctx = contexts[0]!;
+      const clinic = await createClinic(ctx, { name: 'Rate Clinic' });
+      const key = await issueApiKey(ctx, clinic.clinic_id);
+      const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
+      const { webhook_id } = await registerWebhook(
+        ctx,
+        identity,
+        { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
+        partnerAuditContext(identity),
+      );
+      await setEndpointLimits(ctx, webhook_id, { max_per_second: 2 });
+      for (let i = 0; i < 7; i++) await emitEvent(ctx, clinic.clinic_id);
+      const pair = [new WebhookWorker(ctx), new WebhookWorker(contexts[1] ?? ctx)];
+      try {
+        const start = time.now();
+        for (const [second, expected] of [
+          [0, 2],
+          [1, 4],
+          [2, 6],
+          [3, 7],
+        ] as const) {
+          time.set(start + second * 1000);
+          await Promise.all(pair.map((w) => w.drain()));
+          // Again, now that the other worker's drain is over too: still nothing more this second.
+          await Promise.all(pair.map((w) => w.drain()));
+          expect(receiver.received).toHaveLength(expected);
+        }
+      } finally {
+        await Promise.all(pair.map((w) => w.stop()));
+      }
     });
   });
 }
