@@ -5,8 +5,13 @@ import type { LaneRequest } from './delivery-queue.service.js';
 import { openEndpointSecret } from './endpoint-secret.js';
 import type { LaneEndpoint } from './queue.repository.js';
 
-/** A lane buffers up to this many times its endpoint's `max_in_flight` (so at most as many timeouts wait). */
-export const PREFETCH_FACTOR = 4;
+/**
+ * A lane holds up to this many times its endpoint's `max_in_flight`, and is topped up at half: enough
+ * to keep the endpoint busy through a look at the queue (on PostgreSQL a look is several round trips,
+ * 10 ms under load: at 4 the lane ran dry during each look, docs/performance.md). The delivery lease
+ * covers that many timeouts of waiting (worker-settings.ts).
+ */
+export const PREFETCH_FACTOR = 8;
 
 /**
  * One endpoint this worker owns, in memory: its deliveries taken and not yet sent, the attempts in
@@ -49,7 +54,12 @@ export class EndpointLane {
   /** True when the buffer runs low and the queue may have more: time to ask for it. */
   wantsMore(): boolean {
     if (this.gone || this.dry || this.pausedUntil !== null) return false;
-    return this.buffer.length + this.inFlight < laneCapacity(this.endpoint) && this.buffer.length < this.endpoint.max_in_flight;
+    return this.buffer.length + this.inFlight < laneCapacity(this.endpoint) && this.runsLow();
+  }
+
+  /** Fewer deliveries waiting than half the lane holds: time to top up while the rest keep it busy. */
+  private runsLow(): boolean {
+    return this.buffer.length < Math.ceil(laneCapacity(this.endpoint) / 2);
   }
 
   /** Takes what a look at the queue gave; fewer than asked means nothing more is due for now. */
@@ -69,12 +79,18 @@ export class EndpointLane {
     const release = stopping && idle ? 'now' : this.gone && idle ? 'now' : idle || this.pausedUntil !== null ? 'idle' : 'no';
     // Topped up only once the buffer runs low, so that most looks only record: a look that takes
     // costs an UPDATE of the rows taken, whatever their number.
-    const low = this.buffer.length < this.endpoint.max_in_flight;
+    const low = this.runsLow();
     const want =
       release === 'now' || this.gone || this.pausedUntil !== null || !low
         ? 0
         : laneCapacity(this.endpoint) - this.buffer.length - this.inFlight;
-    return { endpointId: this.endpoint.id, want: Math.max(0, want), handBack, release: this.inFlight > 0 ? 'no' : release };
+    return {
+      endpointId: this.endpoint.id,
+      want: Math.max(0, want),
+      handBack,
+      release: this.inFlight > 0 ? 'no' : release,
+      healthy: this.endpoint.failing_since === null,
+    };
   }
 
   /** Whether an attempt may start at `now` (ms): in-flight and per-second limits, pause. */

@@ -86,6 +86,13 @@ export class LanePool {
       lane.receive(taken, laneCapacity(endpoint));
       this.lanes.set(endpoint.id, lane);
     }
+    // A failure held against an endpoint starts its streak: until the next look reads it, assume so.
+    for (const attempt of result.recorded) {
+      const lane = this.lanes.get(attempt.endpointId);
+      const atFault = !attempt.outcome.ok && !attempt.throttled && attempt.secretUnavailable === undefined;
+      if (lane && atFault && attempt.status !== null)
+        lane.endpoint = { ...lane.endpoint, failing_since: lane.endpoint.failing_since ?? 'unknown' };
+    }
     for (const [id, until] of result.paused) {
       const lane = this.lanes.get(id);
       if (lane) lane.pausedUntil = Date.parse(until);

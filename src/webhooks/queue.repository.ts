@@ -17,7 +17,7 @@ import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpoint
 /** What a worker needs of an endpoint it owns. */
 export type LaneEndpoint = Pick<
   WebhookEndpointTable,
-  'id' | 'url' | 'secret' | 'secret_key_id' | 'status' | 'deleted_at' | 'max_in_flight' | 'max_per_second'
+  'id' | 'url' | 'secret' | 'secret_key_id' | 'status' | 'deleted_at' | 'max_in_flight' | 'max_per_second' | 'failing_since'
 >;
 
 const LANE_COLUMNS = [
@@ -29,6 +29,7 @@ const LANE_COLUMNS = [
   'deleted_at',
   'max_in_flight',
   'max_per_second',
+  'failing_since',
 ] as const satisfies readonly (keyof WebhookEndpointTable)[];
 
 /** A delivery taken from an endpoint's queue: leased to the taker until its lease ends. */

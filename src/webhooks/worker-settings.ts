@@ -1,5 +1,6 @@
 import type { AppContext, EventWriterContext, KeyringContext } from '../context.js';
 import { silentLogger, type WorkerLogger } from './attempt-log.js';
+import { PREFETCH_FACTOR } from './endpoint-lane.js';
 import { createHttpSender, type WebhookSender } from './http-sender.js';
 import { urlPolicyOf } from './url-safety.js';
 
@@ -14,8 +15,9 @@ export interface WebhookWorkerOptions {
   /** Longest sleep between looks at the queue (default 2 s); events and due retries wake it sooner. */
   pollIntervalMs?: number;
   /**
-   * How long a taken delivery is ours (default 5 × the attempt timeout + 30 s: a lane holds at most
-   * 4 × max_in_flight deliveries, so the last waits at most 4 timeouts before its own: endpoint-lane.ts).
+   * How long a taken delivery is ours (default (PREFETCH_FACTOR + 1) × the attempt timeout + 30 s,
+   * 120 s by default: a lane holds at most PREFETCH_FACTOR × max_in_flight deliveries, so the last
+   * waits at most that many timeouts before its own: endpoint-lane.ts).
    */
   leaseMs?: number;
   /** How long an endpoint is ours without a look at the queue (default 30 s); renewed at every look. */
@@ -49,7 +51,7 @@ export function workerSettings(ctx: WorkerContext, options: WebhookWorkerOptions
   const timeoutMs = ctx.config.webhookTimeoutMs;
   return {
     pollIntervalMs: options.pollIntervalMs ?? 2000,
-    leaseMs: options.leaseMs ?? 5 * timeoutMs + 30_000,
+    leaseMs: options.leaseMs ?? (PREFETCH_FACTOR + 1) * timeoutMs + 30_000,
     endpointLeaseMs: options.endpointLeaseMs ?? 30_000,
     ownsSender: options.sender === undefined,
     sender: options.sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs }),

@@ -17,6 +17,7 @@ const endpoint = (limits: Partial<LaneEndpoint> = {}): LaneEndpoint => ({
   deleted_at: null,
   max_in_flight: 2,
   max_per_second: null,
+  failing_since: null,
   ...limits,
 });
 const delivery = (n: number, startBy = Number.MAX_SAFE_INTEGER): ClaimedDelivery => ({
@@ -64,12 +65,12 @@ describe('an endpoint lane', () => {
     lane.receive([delivery(1), delivery(2)], 2);
     lane.pausedUntil = 20_000;
     expect(lane.canStart(0)).toBe(false);
-    expect(lane.request(false)).toEqual({ endpointId: 'e1', want: 0, handBack: ['d1', 'd2'], release: 'idle' });
+    expect(lane.request(false)).toEqual({ endpointId: 'e1', want: 0, handBack: ['d1', 'd2'], release: 'idle', healthy: true });
   });
 
-  it('when the limits are set, then a lane holds four times max_in_flight, and at most two seconds of its per-second limit', () => {
-    expect(laneCapacity({ max_in_flight: 10, max_per_second: null })).toBe(40);
+  it('when the limits are set, then a lane holds eight times max_in_flight, and at most two seconds of its per-second limit', () => {
+    expect(laneCapacity({ max_in_flight: 10, max_per_second: null })).toBe(80);
     expect(laneCapacity({ max_in_flight: 10, max_per_second: 3 })).toBe(6);
-    expect(laneCapacity({ max_in_flight: 1, max_per_second: null })).toBe(4);
+    expect(laneCapacity({ max_in_flight: 1, max_per_second: null })).toBe(8);
   });
 });
