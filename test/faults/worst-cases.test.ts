@@ -47,10 +47,25 @@ interface TimedAnswer extends RawAnswer {
  */
 function httpClient(baseUrl: string) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const send = (
-    request: { method: string; url: string; headers: Record<string, string>; payload?: string },
-    timeoutMs = 30_000,
-  ) =>
+  interface Request {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }
+  /**
+   * Writing a request can fail with EPIPE or ECONNRESET before any answer is read: on a keep-alive
+   * connection the server was closing as it was handed over (`request.reusedSocket`, the case Node's
+   * documentation retries), or when the server refused a large body before it was all sent and
+   * closed the connection (its answer is then lost to Node's client). Such a request is sent once
+   * more on a fresh connection; every worst case is refused, so a second try changes nothing.
+   */
+  const send = (request: Request, timeoutMs = 30_000): Promise<TimedAnswer> =>
+    sendOnce(request, timeoutMs).catch((error: unknown) => {
+      if (!(error instanceof StaleSocketError)) throw error;
+      return sendOnce(request, timeoutMs);
+    });
+  const sendOnce = (request: Request, timeoutMs: number) =>
     new Promise<TimedAnswer>((resolve, reject) => {
       let sentAt = 0;
       const outgoing = http.request(
@@ -71,10 +86,20 @@ function httpClient(baseUrl: string) {
       );
       outgoing.on('finish', () => (sentAt = performance.now()));
       outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      outgoing.on('error', reject);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        const stale = error.code === 'EPIPE' || error.code === 'ECONNRESET';
+        reject(stale ? new StaleSocketError(error) : error);
+      });
       outgoing.end(request.payload);
     });
   return { send, close: () => agent.destroy() };
+}
+
+/** The connection was closed by the server while this request was being written on it (see `send`). */
+class StaleSocketError extends Error {
+  constructor(cause: Error) {
+    super(`stale keep-alive connection: ${cause.message}`, { cause });
+  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
