@@ -74,21 +74,22 @@ export class EndpointLane {
 
   /** What the worker asks of the queue for this lane in its next look. */
   request(stopping: boolean): LaneRequest {
-    const handBack = this.gone || this.pausedUntil !== null || stopping ? this.buffer.splice(0).map((d) => d.id) : [];
+    // Nothing more goes out while the endpoint is gone or paused, nor once the worker stops.
+    const holding = this.gone || this.pausedUntil !== null;
+    const handBack = holding || stopping ? this.buffer.splice(0).map((d) => d.id) : [];
     const idle = this.idle();
-    const release = stopping && idle ? 'now' : this.gone && idle ? 'now' : idle || this.pausedUntil !== null ? 'idle' : 'no';
+    let release: LaneRequest['release'] = 'no';
+    if (idle && (stopping || this.gone)) release = 'now';
+    else if (this.inFlight === 0 && (idle || this.pausedUntil !== null)) release = 'idle';
     // Topped up only once the buffer runs low, so that most looks only record: a look that takes
     // costs an UPDATE of the rows taken, whatever their number.
-    const low = this.runsLow();
     const want =
-      release === 'now' || this.gone || this.pausedUntil !== null || !low
-        ? 0
-        : laneCapacity(this.endpoint) - this.buffer.length - this.inFlight;
+      release === 'now' || holding || !this.runsLow() ? 0 : laneCapacity(this.endpoint) - this.buffer.length - this.inFlight;
     return {
       endpointId: this.endpoint.id,
       want: Math.max(0, want),
       handBack,
-      release: this.inFlight > 0 ? 'no' : release,
+      release,
       healthy: this.endpoint.failing_since === null,
     };
   }
