@@ -8,7 +8,7 @@ import { startBanner } from './start-banner.js';
 import { logDestination } from './log-format.js';
 import { loadHttpsOptions } from './http/tls.js';
 import { shutDown } from './shutdown.js';
-import { startSandboxAutoAdvance } from './medication-requests/sandbox-auto-advance.js';
+import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MEDICATION_REQUEST_STATUSES } from '../medication-requests/medication-request-status.js';
+import { ORDER_STATUSES } from '../orders/order-status.js';
 import { STAFF_ROLES } from '../staff/staff.tables.js';
 
 /*
@@ -56,7 +56,7 @@ interface CommandSpec {
   optional: Flag[];
 }
 
-const STATUSES_TO_MOVE_TO = MEDICATION_REQUEST_STATUSES.filter((status) => status !== 'pending');
+const STATUSES_TO_MOVE_TO = ORDER_STATUSES.filter((status) => status !== 'pending');
 
 export const COMMANDS = {
   'create-clinic': { summary: '--name <name> [--free-shipping]', required: ['name'], optional: ['free-shipping'] },

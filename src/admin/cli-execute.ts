@@ -10,8 +10,8 @@ import {
 } from '../clinics/clinic.service.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
-import type { MedicationRequestStatus } from '../medication-requests/medication-request-status.js';
-import { transitionMedicationRequest } from '../medication-requests/medication-request-transition.service.js';
+import type { OrderStatus } from '../orders/order-status.js';
+import { transitionOrder } from '../orders/order-transition.service.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
 import { createStaffMember } from '../staff/staff.service.js';
@@ -99,11 +99,11 @@ export async function executeCommand(
     case 'recover-endpoint':
       return recoverEndpointForOperator(ctx, need('webhook'), flags.since, CLI_AUDIT);
     case 'move-order':
-      return transitionMedicationRequest(
+      return transitionOrder(
         ctx,
         'all',
         need('order'),
-        need('status') as MedicationRequestStatus,
+        need('status') as OrderStatus,
         'operator',
         CLI_AUDIT,
         flags['tracking-number'],

@@ -3,6 +3,13 @@ import { Text, Timestamp, Uuid } from '../http/schemas.js';
 
 /* Clinics and their API keys as the operator sees them (request bodies strict, responses allow-lists). */
 
+export const ClinicParams = Type.Object({ clinicId: Uuid('The clinic\u2019s id.') });
+export const ApiKeyParams = Type.Object({ apiKeyId: Uuid('The API key\u2019s id (not the key).') });
+export const MedicationParams = Type.Object({
+  clinicId: Uuid('The clinic\u2019s id.'),
+  medicationId: Uuid('The medication\u2019s id.'),
+});
+
 const Environment = (description?: string) =>
   Type.Union([Type.Literal('development'), Type.Literal('production')], description ? { description } : {});
 export const Clinic = Type.Object(

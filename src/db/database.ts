@@ -4,7 +4,8 @@ import type { ClinicTables } from '../clinics/clinic.tables.js';
 import type { OutboxTables } from '../events/outbox.tables.js';
 import type { IdempotencyTables } from '../idempotency/idempotency.tables.js';
 import type { MedicationTables } from '../medications/medication.tables.js';
-import type { MedicationRequestTables } from '../medication-requests/medication-request.tables.js';
+import type { OrderTables } from '../orders/order.tables.js';
+import type { RefillTables } from '../refills/refill.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { ShippingTables } from '../shipping/shipping.tables.js';
@@ -25,7 +26,8 @@ export interface Database
     MedicationTables,
     ShippingTables,
     OutboxTables,
-    MedicationRequestTables,
+    OrderTables,
+    RefillTables,
     WebhookTables,
     AuditTables,
     StaffTables,

@@ -82,3 +82,9 @@ export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
 };
+
+/** The operator API's security requirement (the operator token or a staff session). */
+export const operatorSecurity = [{ operatorToken: [] }];
+
+/** Error responses of operator routes that create something with a unique name or id. */
+export const createErrors = (what: string) => ({ ...adminErrors, ...conflictError(`${what} already exists.`) });

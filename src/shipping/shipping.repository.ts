@@ -81,43 +81,6 @@ export interface ShippingChoice {
   state_price_cents: number | null;
 }
 
-/**
- * Everything an order's shipping choice is priced from, in one query: the clinic's free shipping,
- * the carrier, its service and the service's own price for the state. Carrier and service columns
- * are null when the id names none (no row at all: the clinic does not exist).
- */
-export async function findShippingChoice(
-  db: DbOrTrx,
-  clinicId: string,
-  carrierId: string,
-  serviceId: string,
-  stateCode: string,
-): Promise<ShippingChoice | undefined> {
-  return db
-    .selectFrom('clinics')
-    .leftJoin('carriers', (join) => join.on('carriers.id', '=', carrierId))
-    .leftJoin('shipping_services', (join) =>
-      join.onRef('shipping_services.carrier_id', '=', 'carriers.id').on('shipping_services.id', '=', serviceId),
-    )
-    .leftJoin('shipping_service_state_prices as own', (join) =>
-      join
-        .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
-        .onRef('own.service_id', '=', 'shipping_services.id')
-        .on('own.state_code', '=', stateCode),
-    )
-    .select([
-      'clinics.free_shipping',
-      'carriers.id as carrier_id',
-      'carriers.name as carrier_name',
-      'shipping_services.id as service_id',
-      'shipping_services.name as service_name',
-      'shipping_services.price_cents',
-      'own.price_cents as state_price_cents',
-    ])
-    .where('clinics.id', '=', clinicId)
-    .executeTakeFirst();
-}
-
 export async function insertService(trx: Trx, row: ShippingServiceTable): Promise<void> {
   await trx.insertInto('shipping_services').values(row).execute();
 }

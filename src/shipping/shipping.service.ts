@@ -1,6 +1,5 @@
 import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext } from '../context.js';
-import type { DbOrTrx } from '../db/database.js';
 import { AppError, notFound } from '../errors.js';
 import { findPatientOfClinic } from '../patients/patient.service.js';
 import { stateName } from '../reference/us-states.js';
@@ -28,26 +27,8 @@ export interface UnknownShippingChoice {
 }
 
 /**
- * Prices one carrier service for an order of `clinicId` shipped to `stateCode`, or says which id is
- * unknown (the caller decides which error that is). Takes a handle so that an order can quote
- * inside its own transaction.
- */
-export async function quoteShippingService(
-  db: DbOrTrx,
-  clinicId: string,
-  carrierId: string,
-  serviceId: string,
-  stateCode: string,
-): Promise<ShippingQuote | UnknownShippingChoice> {
-  const code = stateCode.trim().toUpperCase();
-  const choice = await repo.findShippingChoice(db, clinicId, carrierId, serviceId, code);
-  if (!choice) throw notFound('Clinic not found');
-  return priceShippingChoice(choice, code);
-}
-
-/**
  * Prices a shipping choice read with its clinic's free shipping and the service's own price for
- * `stateCode` (repo.findShippingChoice, or an order's checks in one query), or says which id is
+ * `stateCode` (an order's checks read it in one query: orders/order.repository.ts findOrderParties), or says which id is
  * unknown.
  */
 export function priceShippingChoice(choice: ShippingChoice, stateCode: string): ShippingQuote | UnknownShippingChoice {

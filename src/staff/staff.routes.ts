@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { adminErrors, createErrors, operatorSecurity } from '../admin/admin.schemas.js';
+import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
 import type { AppContext } from '../context.js';
 import { AppError, unauthorized } from '../errors.js';
 import { admitOperatorAttempt, SESSION_COOKIE } from '../http/admin-guard.js';

@@ -14,7 +14,7 @@ import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { medicationRequestBody } from '../helpers/factories.js';
+import { orderBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 
 const run = promisify(execFile);
@@ -446,10 +446,7 @@ describe('operator command line (child process on a SQLite file)', () => {
       const patientId = (await partner('/api/external/patient', patientBody(clinicId, { practitioner_id: practitionerId })))
         .patient_id as string;
       const orderId = (
-        await partner(
-          '/api/external/medication-order',
-          medicationRequestBody({ clinic: { clinicId }, practitionerId, patientId }),
-        )
+        await partner('/api/external/medication-order', orderBody({ clinic: { clinicId }, practitionerId, patientId }))
       ).medication_request_id as string;
 
       const processing = await cli(['move-order', '--order', orderId, '--status', 'processing']);

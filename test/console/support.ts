@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { SESSION_COOKIE } from '../../src/http/admin-guard.js';
-import { medicationRequestBody, type OrderParties } from '../helpers/factories.js';
+import { orderBody, type OrderParties } from '../helpers/factories.js';
 import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { runAdminCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { call, OPERATOR_TOKEN } from '../instances/support.js';
@@ -158,7 +158,7 @@ export async function placeOrder(
   parties: OrderParties,
   overrides: Record<string, unknown> = {},
 ): Promise<string> {
-  const body = medicationRequestBody(parties, overrides);
+  const body = orderBody(parties, overrides);
   return dataOf(await call(server, 'POST', '/api/external/medication-order', { apiKey, body }), 'create order')
     .medication_request_id;
 }

@@ -2,12 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/create-db.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import {
-  createMedicationRequest,
-  createMedicationRequestSetup,
-  getMedicationRequest,
-  type MedicationRequestSetup,
-} from '../helpers/factories.js';
+import { createOrder, createOrderSetup, getOrder, type OrderSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -23,17 +18,17 @@ const TEST_ONLY_UNDO: Record<string, RawBuilder<unknown>> = {
 
 describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => {
   let t: TestApp;
-  let setup: MedicationRequestSetup;
+  let setup: OrderSetup;
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
-    setup = await createMedicationRequestSetup(t);
+    setup = await createOrderSetup(t);
   });
   afterAll(async () => t.close());
 
   it('when a database from before 004_medication_items holds medication requests, then upgrading keeps every medication item', async () => {
-    const id = await createMedicationRequest(t, setup);
-    const before = await getMedicationRequest(t, setup.clinic, id);
+    const id = await createOrder(t, setup);
+    const before = await getOrder(t, setup.clinic, id);
     expect(before.medication_requests.length).toBeGreaterThan(0);
 
     // Put the database back as 003 left it, with its data: the migrations after 004 undone (newest
@@ -74,12 +69,10 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
         'medication_items_prescription_id_fkey',
       ]);
     }
-    expect(await getMedicationRequest(t, setup.clinic, id)).toEqual(before);
+    expect(await getOrder(t, setup.clinic, id)).toEqual(before);
     // New medication requests are stored in the renamed table.
-    const next = await createMedicationRequest(t, setup);
-    expect((await getMedicationRequest(t, setup.clinic, next)).medication_requests).toHaveLength(
-      before.medication_requests.length,
-    );
+    const next = await createOrder(t, setup);
+    expect((await getOrder(t, setup.clinic, next)).medication_requests).toHaveLength(before.medication_requests.length);
   });
 
   async function currentSchema(): Promise<string> {

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { medicationRequestBody } from '../helpers/factories.js';
+import { orderBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/private-redis.js';
 import { killServerProcesses, sandboxCredentials, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -110,7 +110,7 @@ describe('examples/receiver.mjs', { timeout: 30_000 }, () => {
     );
     const { medication_request_id: orderId } = await partner(
       '/api/external/medication-order',
-      medicationRequestBody({ clinic: { clinicId }, practitionerId, patientId }),
+      orderBody({ clinic: { clinicId }, practitionerId, patientId }),
     );
 
     const line = await receiver.line(new RegExp(`^order\\.created .*medication_request_id=${orderId}`));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
-import { itemBody, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { itemBody, orderBody, type OrderSetup } from '../helpers/factories.js';
 import { freshProcessDatabase, inDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -88,7 +88,7 @@ class Restartable {
 /** POST of an order with its key: the answer, or null when the connection failed (the server died). */
 async function sendOrder(
   server: ServerProcess,
-  partner: MedicationRequestSetup,
+  partner: OrderSetup,
   entry: LedgerEntry,
 ): Promise<{ status: number; body: any; headers: Headers } | null> {
   try {
@@ -108,10 +108,10 @@ async function sendOrder(
   }
 }
 
-function newEntry(partner: MedicationRequestSetup, key: string, random: () => number): LedgerEntry {
+function newEntry(partner: OrderSetup, key: string, random: () => number): LedgerEntry {
   const items = 1 + Math.floor(random() * 3);
   const medication_requests = Array.from({ length: items }, (_, i) => itemBody({ direction: `Inject weekly [${key}/${i}]` }));
-  return { key, items, body: medicationRequestBody(partner, { medication_requests }) };
+  return { key, items, body: orderBody(partner, { medication_requests }) };
 }
 
 /** The request key a stored item came from (see newEntry). */

@@ -1,4 +1,4 @@
-import { TEST_FORMULARY, type MedicationRequestSetup } from '../helpers/factories.js';
+import { TEST_FORMULARY, type OrderSetup } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import type { ProcessDatabase } from '../helpers/process-database.js';
 import { PRODUCTION_BEHIND_PROXY, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -32,12 +32,9 @@ export function dataOf(answer: Answer, what: string): any {
 
 /**
  * A clinic provisioned as the operator does (a key, the formulary's first medication), then its
- * practitioner and patient as the partner creates them: ready for `medicationRequestBody`.
+ * practitioner and patient as the partner creates them: ready for `orderBody`.
  */
-export async function createOrderingPartner(
-  server: Pick<ServerProcess, 'baseUrl'>,
-  clinicName?: string,
-): Promise<MedicationRequestSetup> {
+export async function createOrderingPartner(server: Pick<ServerProcess, 'baseUrl'>, clinicName?: string): Promise<OrderSetup> {
   const clinic = await createPartner(server, clinicName);
   return { clinic, ...(await prepareToOrder(server, clinic)) };
 }

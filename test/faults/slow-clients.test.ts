@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { orderBody, type OrderSetup } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { within } from '../helpers/raw-connection.js';
 import { FORWARDED_HTTPS, killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
@@ -36,7 +36,7 @@ for (const dialect of DIALECTS) {
   describe(`slow clients during partner traffic, on ${dialect}`, { timeout: 60_000 }, () => {
     let database: ProcessDatabase;
     let server: ServerProcess;
-    let partner: MedicationRequestSetup;
+    let partner: OrderSetup;
 
     beforeAll(async () => {
       database = await freshProcessDatabase(dialect, 'slow-clients');
@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
         const order = await request(
           'POST',
           '/api/external/medication-order',
-          medicationRequestBody(partner, { patient_id: patient?.patient_id }),
+          orderBody(partner, { patient_id: patient?.patient_id }),
         );
         await request('GET', `/api/external/medication-order/${order?.medication_request_id as string}`);
       }

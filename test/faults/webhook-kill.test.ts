@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { orderBody, type OrderSetup } from '../helpers/factories.js';
 import { freshProcessDatabase, inDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../helpers/self-signed.js';
 import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
@@ -180,7 +180,7 @@ for (const dialect of DIALECTS) {
 }
 
 /** `ORDERS` orders from `CLIENTS` partner clients at once; their ids. */
-async function createOrders(server: ServerProcess, partner: MedicationRequestSetup): Promise<string[]> {
+async function createOrders(server: ServerProcess, partner: OrderSetup): Promise<string[]> {
   const perClient = ORDERS / CLIENTS;
   const ids = await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -188,7 +188,7 @@ async function createOrders(server: ServerProcess, partner: MedicationRequestSet
       for (let i = 0; i < perClient; i++) {
         const created = await call(server, 'POST', '/api/external/medication-order', {
           apiKey: partner.clinic.apiKey,
-          body: medicationRequestBody(partner),
+          body: orderBody(partner),
         });
         mine.push(dataOf(created, 'create order').medication_request_id);
       }

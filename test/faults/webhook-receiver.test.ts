@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { orderBody, type OrderSetup } from '../helpers/factories.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../helpers/self-signed.js';
 import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
 import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
@@ -62,7 +62,7 @@ for (const dialect of DIALECTS) {
     let database: ProcessDatabase;
     let server: ServerProcess;
     let receiver: WebhookReceiver;
-    let partner: MedicationRequestSetup;
+    let partner: OrderSetup;
     let webhookId: string;
     let secret: string;
 
@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
           [0, 1, 2].map(async () => {
             const ids: string[] = [];
             for (let i = 0; i < 2; i++) {
-              const created = await partnerCall('POST', '/api/external/medication-order', medicationRequestBody(partner));
+              const created = await partnerCall('POST', '/api/external/medication-order', orderBody(partner));
               ids.push(dataOf(created, 'create order').medication_request_id);
             }
             return ids;

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
-  advanceMedicationRequest,
-  createMedicationRequest,
-  createMedicationRequestSetup,
+  advanceOrder,
+  createOrder,
+  createOrderSetup,
   expectOk,
   itemBody,
-  medicationRequestBody,
+  orderBody,
   requestRefill,
-  type MedicationRequestSetup,
+  type OrderSetup,
 } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
@@ -21,7 +21,7 @@ import { registerEndpoint } from '../webhooks/support.js';
  */
 export interface TextWorld {
   t: TestApp;
-  setup: MedicationRequestSetup;
+  setup: OrderSetup;
   orderId: string;
   refillId: string;
   /** An endpoint of the setup's clinic at an address that refuses connections: test calls fail at once. */
@@ -60,11 +60,11 @@ const REFUSING_URL = 'http://127.0.0.1:9/hooks/orders';
 
 /** Builds a world through the partner and operator APIs (one per database; each fuzz call goes to every world). */
 export async function createTextWorld(t: TestApp): Promise<TextWorld> {
-  const setup = await createMedicationRequestSetup(t);
+  const setup = await createOrderSetup(t);
   const { clinic } = setup;
-  const orderId = await createMedicationRequest(t, setup);
-  const shipped = await createMedicationRequest(t, setup);
-  await advanceMedicationRequest(t, clinic, shipped, 'shipped');
+  const orderId = await createOrder(t, setup);
+  const shipped = await createOrder(t, setup);
+  await advanceOrder(t, clinic, shipped, 'shipped');
   const refill = await requestRefill(t, clinic, shipped);
   const { webhookId } = await registerEndpoint(t, clinic, REFUSING_URL);
   // A second endpoint, so that the endpoint list has a second page.
@@ -126,8 +126,8 @@ async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: s
 
 /** A new order of the setup's clinic, moved on to `status`: for bases that change an order's status. */
 async function orderIn(world: TextWorld, status: 'pending' | 'processing' | 'shipped'): Promise<string> {
-  const id = await createMedicationRequest(world.t, world.setup);
-  if (status !== 'pending') await advanceMedicationRequest(world.t, world.setup.clinic, id, status);
+  const id = await createOrder(world.t, world.setup);
+  if (status !== 'pending') await advanceOrder(world.t, world.setup.clinic, id, status);
   return id;
 }
 
@@ -145,7 +145,7 @@ export const BASES: Record<string, BaseRequest> = {
     query: { patientId: w.setup.patientId },
   }),
   'POST /api/external/medication-order': (w) => ({
-    body: medicationRequestBody(w.setup, {
+    body: orderBody(w.setup, {
       shipment_group_id: 'group-7',
       medication_requests: [
         itemBody({

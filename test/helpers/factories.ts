@@ -2,7 +2,7 @@
  * Typed factories that build test data through the partner HTTP API, as a partner would.
  * Each throws with the response body when the API refuses, so a broken setup fails loudly.
  */
-import type { MedicationRequestStatus } from '../../src/medication-requests/medication-request-status.js';
+import type { OrderStatus } from '../../src/orders/order-status.js';
 import { patientBody, practitionerBody, veterinarianBody } from './fixtures.js';
 import type { Reply, TestApp, TestClinic } from './test-app.js';
 
@@ -52,14 +52,14 @@ export function itemBody(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
-export interface MedicationRequestSetup {
+export interface OrderSetup {
   clinic: TestClinic;
   practitionerId: string;
   patientId: string;
 }
 
 /** A clinic with its formulary, a practitioner and a patient (human by default, or a vet and a dog). */
-export async function createMedicationRequestSetup(
+export async function createOrderSetup(
   t: TestApp,
   options: {
     freeShipping?: boolean;
@@ -69,7 +69,7 @@ export async function createMedicationRequestSetup(
     /** Fields of the patient's body (fixtures.ts patientBody) to replace. */
     patient?: Record<string, unknown>;
   } = {},
-): Promise<MedicationRequestSetup> {
+): Promise<OrderSetup> {
   const clinic = await t.createClinic({
     freeShipping: options.freeShipping ?? false,
     formulary: options.formulary ?? TEST_FORMULARY,
@@ -85,12 +85,12 @@ export async function createMedicationRequestSetup(
 }
 
 /** What an order's body names: the clinic, its practitioner and its patient. */
-export type OrderParties = Pick<MedicationRequestSetup, 'practitionerId' | 'patientId'> & {
+export type OrderParties = Pick<OrderSetup, 'practitionerId' | 'patientId'> & {
   clinic: Pick<TestClinic, 'clinicId'>;
 };
 
 /** A valid POST /api/external/medication-order body for the setup, overridable field by field. */
-export function medicationRequestBody(setup: OrderParties, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function orderBody(setup: OrderParties, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     patient_id: setup.patientId,
     practitioner_id: setup.practitionerId,
@@ -102,31 +102,22 @@ export function medicationRequestBody(setup: OrderParties, overrides: Record<str
   };
 }
 
-export async function createMedicationRequest(
-  t: TestApp,
-  setup: MedicationRequestSetup,
-  overrides: Record<string, unknown> = {},
-): Promise<string> {
+export async function createOrder(t: TestApp, setup: OrderSetup, overrides: Record<string, unknown> = {}): Promise<string> {
   return expectOk(
-    await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', medicationRequestBody(setup, overrides)),
+    await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', orderBody(setup, overrides)),
     'create order',
   ).medication_request_id;
 }
 
 /** Moves an order through the sandbox (to its next status, or to `to` through the legal path). */
-export async function advanceMedicationRequest(
-  t: TestApp,
-  clinic: TestClinic,
-  orderId: string,
-  to?: MedicationRequestStatus,
-): Promise<any> {
+export async function advanceOrder(t: TestApp, clinic: TestClinic, orderId: string, to?: OrderStatus): Promise<any> {
   return expectOk(
     await t.partner(clinic.apiKey).post(`/api/external/sandbox/medication-order/${orderId}/advance`, to ? { to } : {}),
     `advance order to ${to ?? 'next'}`,
   );
 }
 
-export async function getMedicationRequest(t: TestApp, clinic: TestClinic, orderId: string): Promise<any> {
+export async function getOrder(t: TestApp, clinic: TestClinic, orderId: string): Promise<any> {
   return expectOk(await t.partner(clinic.apiKey).get(`/api/external/medication-order/${orderId}`), 'get order');
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { MAX_DETAILS } from '../../src/http/validation.js';
-import { itemBody, medicationRequestBody, TEST_FORMULARY, type MedicationRequestSetup } from './factories.js';
+import { itemBody, orderBody, TEST_FORMULARY, type OrderSetup } from './factories.js';
 import { patientBody, practitionerBody } from './fixtures.js';
 import { ADMIN_TOKEN } from './test-app.js';
 import { worstCasesOf, type BaseRequest, type RouteInput, type SchemaNode, type WorstCase } from './worst-cases.js';
@@ -29,7 +29,7 @@ export type SendRaw = (request: {
 }) => Promise<RawAnswer>;
 
 /** What the base requests refer to: a clinic ready to order (key, formulary, practitioner, patient) and one order. */
-export interface WorstCaseFixture extends MedicationRequestSetup {
+export interface WorstCaseFixture extends OrderSetup {
   orderId: string;
 }
 
@@ -95,7 +95,7 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     post('/api/external/patient', patientBody(f.clinic.clinicId, { practitioner_id: f.practitionerId, middle_name: 'May' })),
   'GET /api/external/carriers/{carrierId}/services': (f) => get(`/api/external/carriers/fedex/services?patientId=${f.patientId}`),
   'POST /api/external/medication-order': (f) =>
-    post('/api/external/medication-order', medicationRequestBody(f, { medication_requests: [itemBody({ notes: 'Keep cold' })] })),
+    post('/api/external/medication-order', orderBody(f, { medication_requests: [itemBody({ notes: 'Keep cold' })] })),
   'POST /api/external/refill-request': (f) => post('/api/external/refill-request', { medication_request_id: f.orderId }),
   'POST /api/external/sandbox/medication-order/{id}/advance': (f) =>
     post(`/api/external/sandbox/medication-order/${f.orderId}/advance`, { to: 'processing' }),
@@ -234,9 +234,8 @@ export async function createWorstCaseFixture(send: SendRaw): Promise<WorstCaseFi
     )
   ).patient_id;
   const setup = { clinic, practitionerId, patientId };
-  const orderId: string = (
-    await call('partner', clinic.apiKey, 'POST', '/api/external/medication-order', medicationRequestBody(setup))
-  ).medication_request_id;
+  const orderId: string = (await call('partner', clinic.apiKey, 'POST', '/api/external/medication-order', orderBody(setup)))
+    .medication_request_id;
   return { ...setup, orderId };
 }
 

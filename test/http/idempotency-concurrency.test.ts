@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMedicationRequestSetup, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { createOrderSetup, orderBody, type OrderSetup } from '../helpers/factories.js';
 import { TestApp, type Reply, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -15,7 +15,7 @@ const LOCK_TIMEOUT_MS = 90_000;
  */
 describe.each(DIALECTS)('Idempotency-Key while its first request is running on %s', (dialect) => {
   let t: TestApp;
-  let setup: MedicationRequestSetup;
+  let setup: OrderSetup;
   const clock = fakeClock();
   const receivers: WebhookReceiver[] = [];
 
@@ -26,7 +26,7 @@ describe.each(DIALECTS)('Idempotency-Key while its first request is running on %
       clock: clock.clock,
       env: fastEnv({ WEBHOOK_TIMEOUT_MS: '60000', IDEMPOTENCY_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) }),
     });
-    setup = await createMedicationRequestSetup(t);
+    setup = await createOrderSetup(t);
   });
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.stop()));
@@ -105,9 +105,7 @@ describe.each(DIALECTS)('Idempotency-Key while its first request is running on %
         .length;
     const before = await orders();
     const replies = await Promise.all(
-      Array.from({ length: N }, () =>
-        post(setup.clinic, '/api/external/medication-order', medicationRequestBody(setup), 'burst-1'),
-      ),
+      Array.from({ length: N }, () => post(setup.clinic, '/api/external/medication-order', orderBody(setup), 'burst-1')),
     );
     expect(await orders()).toBe(before + 1);
     const created = replies.filter((r) => r.status === 200 && r.headers['idempotent-replayed'] === undefined);

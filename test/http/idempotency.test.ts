@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMedicationRequest,
-  createMedicationRequestSetup,
-  itemBody,
-  medicationRequestBody,
-  type MedicationRequestSetup,
-} from '../helpers/factories.js';
+import { createOrder, createOrderSetup, itemBody, orderBody, type OrderSetup } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import { TestApp, type Reply, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -16,14 +10,14 @@ const UNKNOWN_ID = '0b5e7c9a-1d2f-4e3a-8b4c-5d6e7f809a1b';
 
 describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
   let t: TestApp;
-  let setup: MedicationRequestSetup;
+  let setup: OrderSetup;
   let keyNumber = 0;
   /** A fresh key per use, so that tests sharing the clinic never meet each other's keys. */
   const newKey = () => `key-${dialect}-${(keyNumber += 1)}`;
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect });
-    setup = await createMedicationRequestSetup(t);
+    setup = await createOrderSetup(t);
   });
   afterAll(async () => t.close());
 
@@ -51,12 +45,12 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when an order is retried with its key and the same body, then the first status and body come back, marked as a replay, and nothing is created', async () => {
     const key = newKey();
-    const first = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+    const first = await post(setup.clinic, ORDERS, orderBody(setup), key);
     expect(first.status).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const [orders, events] = [await count('medication_requests'), await count('outbox_events')];
 
-    const retry = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+    const retry = await post(setup.clinic, ORDERS, orderBody(setup), key);
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers['idempotent-replayed']).toBe('true');
@@ -99,7 +93,7 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when the retry writes the same body with its keys in another order and other spacing, then it is the same request', async () => {
     const key = newKey();
-    const body = medicationRequestBody(setup);
+    const body = orderBody(setup);
     const first = await post(setup.clinic, ORDERS, body, key);
     const reordered = JSON.stringify(Object.fromEntries(Object.entries(body).reverse()), null, 2);
     const retry = await post(setup.clinic, ORDERS, undefined, key, reordered);
@@ -110,15 +104,10 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when the key comes back with a different body, then 422 IDEMPOTENCY_KEY_REUSED names the header and nothing is created', async () => {
     const key = newKey();
-    expect((await post(setup.clinic, ORDERS, medicationRequestBody(setup), key)).status).toBe(200);
+    expect((await post(setup.clinic, ORDERS, orderBody(setup), key)).status).toBe(200);
     const orders = await count('medication_requests');
 
-    const other = await post(
-      setup.clinic,
-      ORDERS,
-      medicationRequestBody(setup, { medication_requests: [itemBody({ dose: '0.5mg' })] }),
-      key,
-    );
+    const other = await post(setup.clinic, ORDERS, orderBody(setup, { medication_requests: [itemBody({ dose: '0.5mg' })] }), key);
     expect(other.status).toBe(422);
     expect(other.body).toEqual({
       success: false,
@@ -135,8 +124,8 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when no Idempotency-Key is sent, then every request runs as before and no key is stored', async () => {
     const [orders, keys] = [await count('medication_requests'), await count('idempotency_keys')];
-    const first = await post(setup.clinic, ORDERS, medicationRequestBody(setup));
-    const second = await post(setup.clinic, ORDERS, medicationRequestBody(setup));
+    const first = await post(setup.clinic, ORDERS, orderBody(setup));
+    const second = await post(setup.clinic, ORDERS, orderBody(setup));
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(second.body.data.medication_request_id).not.toBe(first.body.data.medication_request_id);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
@@ -145,9 +134,9 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when another clinic sends the same key, then its request runs on its own', async () => {
     const key = newKey();
-    const other = await createMedicationRequestSetup(t);
-    const mine = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
-    const theirs = await post(other.clinic, ORDERS, medicationRequestBody(other), key);
+    const other = await createOrderSetup(t);
+    const mine = await post(setup.clinic, ORDERS, orderBody(setup), key);
+    const theirs = await post(other.clinic, ORDERS, orderBody(other), key);
     expect([mine.status, theirs.status]).toEqual([200, 200]);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.body.data.medication_request_id).not.toBe(mine.body.data.medication_request_id);
@@ -170,7 +159,7 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when one key cancels two different orders, then the second is 422: the path is part of the request', async () => {
     const key = newKey();
-    const [a, b] = [await createMedicationRequest(t, setup), await createMedicationRequest(t, setup)];
+    const [a, b] = [await createOrder(t, setup), await createOrder(t, setup)];
     const first = await post(setup.clinic, `${ORDERS}/${a}/cancel`, undefined, key);
     expect(first.status).toBe(200);
     const second = await post(setup.clinic, `${ORDERS}/${b}/cancel`, undefined, key);
@@ -191,7 +180,7 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
     ['a control character', 'key\u0001', 'must contain only printable ASCII characters (space to ~)'],
   ])('when the key is %s, then 400 VALIDATION_ERROR names Idempotency-Key and nothing runs', async (_what, key, problem) => {
     const orders = await count('medication_requests');
-    const res = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+    const res = await post(setup.clinic, ORDERS, orderBody(setup), key);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'VALIDATION_ERROR',
@@ -204,9 +193,9 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
   it('when the key has 255 printable characters with inner spaces, then it is accepted, and spaces around it are not part of it', async () => {
     const key = `${newKey()} ~!"#$%&'()*+,-./:;<=>?@[\\]^_\`{|}`.padEnd(255, 'x');
     expect(key).toHaveLength(255);
-    const first = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+    const first = await post(setup.clinic, ORDERS, orderBody(setup), key);
     expect(first.status).toBe(200);
-    const retry = await post(setup.clinic, ORDERS, medicationRequestBody(setup), `  ${key}  `);
+    const retry = await post(setup.clinic, ORDERS, orderBody(setup), `  ${key}  `);
     expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 
@@ -218,9 +207,9 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
 
   it('when the body fails validation, then nothing is stored: the corrected body with the same key runs', async () => {
     const key = newKey();
-    const invalid = await post(setup.clinic, ORDERS, medicationRequestBody(setup, { carrier_id: 42 }), key);
+    const invalid = await post(setup.clinic, ORDERS, orderBody(setup, { carrier_id: 42 }), key);
     expect(invalid.status).toBe(400);
-    const valid = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+    const valid = await post(setup.clinic, ORDERS, orderBody(setup), key);
     expect(valid.status).toBe(200);
     expect(valid.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -228,17 +217,17 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
   it('when the request is refused with 401, then nothing is stored and the key stays free', async () => {
     const key = newKey();
     const keys = await count('idempotency_keys');
-    const refused = await post({ ...setup.clinic, apiKey: 'dev_not-a-key' }, ORDERS, medicationRequestBody(setup), key);
+    const refused = await post({ ...setup.clinic, apiKey: 'dev_not-a-key' }, ORDERS, orderBody(setup), key);
     expect(refused.status).toBe(401);
     expect(await count('idempotency_keys')).toBe(keys);
-    const accepted = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+    const accepted = await post(setup.clinic, ORDERS, orderBody(setup), key);
     expect(accepted.status).toBe(200);
     expect(accepted.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('when the handler answers a 4xx, then that answer is stored and replayed', async () => {
     const key = newKey();
-    const body = medicationRequestBody(setup, { patient_id: UNKNOWN_ID });
+    const body = orderBody(setup, { patient_id: UNKNOWN_ID });
     const first = await post(setup.clinic, ORDERS, body, key);
     expect(first.status).toBe(404);
     const retry = await post(setup.clinic, ORDERS, body, key);
@@ -276,7 +265,7 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
           .execute(t.ctx.db);
       }
       const orders = await count('medication_requests');
-      const failed = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+      const failed = await post(setup.clinic, ORDERS, orderBody(setup), key);
       expect(failed.status).toBe(500);
       const stored = await t.ctx.db.selectFrom('idempotency_keys').select('id').where('idempotency_key', '=', key).execute();
       expect(stored).toEqual([]);
@@ -284,7 +273,7 @@ describe.each(DIALECTS)('Idempotency-Key on partner POSTs on %s', (dialect) => {
       await sql
         .raw(dialect === 'sqlite' ? `drop trigger ${trigger}` : `drop trigger ${trigger} on medication_requests`)
         .execute(t.ctx.db);
-      const retry = await post(setup.clinic, ORDERS, medicationRequestBody(setup), key);
+      const retry = await post(setup.clinic, ORDERS, orderBody(setup), key);
       expect(retry.status).toBe(200);
       expect(retry.headers['idempotent-replayed']).toBeUndefined();
       expect(await count('medication_requests')).toBe(orders + 1);

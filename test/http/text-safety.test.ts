@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
-import { itemBody, medicationRequestBody } from '../helpers/factories.js';
+import { itemBody, orderBody } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('text fields on %s', (dialect) => {
     const notes = 'Line one\r\n\tindented line two\nemoji 💊 and accents é';
     const created = await t
       .partner(setup.clinic.apiKey)
-      .post('/api/external/medication-order', medicationRequestBody(setup, { medication_requests: [itemBody({ notes })] }));
+      .post('/api/external/medication-order', orderBody(setup, { medication_requests: [itemBody({ notes })] }));
     expect(created.status).toBe(200);
     const read = await t
       .partner(setup.clinic.apiKey)
@@ -113,7 +113,7 @@ describe.each(DIALECTS)('text fields on %s', (dialect) => {
     for (const notes of ['a\u0000b', 'a\ud83db']) {
       const reply = await t
         .partner(setup.clinic.apiKey)
-        .post('/api/external/medication-order', medicationRequestBody(setup, { medication_requests: [itemBody({ notes })] }));
+        .post('/api/external/medication-order', orderBody(setup, { medication_requests: [itemBody({ notes })] }));
       expect(reply.status).toBe(400);
       expect(reply.body.error.details['medication_requests[0].notes']).toMatch(/control characters/);
     }

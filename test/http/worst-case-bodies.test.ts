@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/config.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../src/http/json-shape.js';
 import { validatorCompiler } from '../../src/http/validation.js';
-import { itemBody, medicationRequestBody } from '../helpers/factories.js';
+import { itemBody, orderBody } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -129,7 +129,7 @@ describe.each(DIALECTS)('worst-case requests on %s', (dialect) => {
 
   it('when a body has more problems than details holds, then 20 are named and the message says how many more', async () => {
     const items = Array.from({ length: 20 }, () => itemBody({ quantity: -1 }));
-    const body = medicationRequestBody(fixture, { medication_requests: items, carrier_id: undefined, service_id: 7 });
+    const body = orderBody(fixture, { medication_requests: items, carrier_id: undefined, service_id: 7 });
     const answer = await sendJson('/api/external/medication-order', body);
     const { error } = JSON.parse(answer.body);
     expect(answer.status).toBe(400);
@@ -165,10 +165,7 @@ describe.each(DIALECTS)('worst-case requests on %s', (dialect) => {
 
   it('when a body holds more entries than the parser takes, then 400 says so for the whole body', async () => {
     const items = Array.from({ length: MAX_JSON_ENTRIES }, () => ({}));
-    const answer = await sendJson(
-      '/api/external/medication-order',
-      medicationRequestBody(fixture, { medication_requests: items }),
-    );
+    const answer = await sendJson('/api/external/medication-order', orderBody(fixture, { medication_requests: items }));
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body).error.details).toEqual({
       body: `must hold at most ${MAX_JSON_ENTRIES} array items and object fields in all`,
@@ -177,10 +174,7 @@ describe.each(DIALECTS)('worst-case requests on %s', (dialect) => {
 
   it('when an array holds as many items as the parser takes, then its own maximum refuses it before any item is checked', async () => {
     const items = Array.from({ length: MAX_JSON_ENTRIES - 100 }, () => ({}));
-    const answer = await sendJson(
-      '/api/external/medication-order',
-      medicationRequestBody(fixture, { medication_requests: items }),
-    );
+    const answer = await sendJson('/api/external/medication-order', orderBody(fixture, { medication_requests: items }));
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body).error.details).toEqual({ medication_requests: 'must have at most 20 items' });
   });

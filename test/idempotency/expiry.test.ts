@@ -2,19 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PURGE_INTERVAL_MS, startIdempotencyKeyPurge } from '../../src/idempotency/idempotency-purge.js';
 import { KEY_TTL_MS, purgeExpiredIdempotencyKeys } from '../../src/idempotency/idempotency.service.js';
 import type { IntervalScheduler } from '../../src/shared/interval-scheduler.js';
-import { createMedicationRequestSetup, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { createOrderSetup, orderBody, type OrderSetup } from '../helpers/factories.js';
 import { TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
 
 describe.each(DIALECTS)('expiry and purge of idempotency keys on %s', (dialect) => {
   let t: TestApp;
-  let setup: MedicationRequestSetup;
+  let setup: OrderSetup;
   const clock = fakeClock();
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, clock: clock.clock });
-    setup = await createMedicationRequestSetup(t);
+    setup = await createOrderSetup(t);
   });
   afterAll(async () => t.close());
 
@@ -26,7 +26,7 @@ describe.each(DIALECTS)('expiry and purge of idempotency keys on %s', (dialect) 
         'content-type': 'application/json',
         'idempotency-key': key,
       },
-      body: medicationRequestBody(setup, overrides),
+      body: orderBody(setup, overrides),
     });
   const keyRows = (key?: string) =>
     t.ctx.db

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IDEMPOTENCY_LOCK_TIMEOUT_MS } from '../../src/config.js';
-import { createMedicationRequestSetup, medicationRequestBody, type MedicationRequestSetup } from '../helpers/factories.js';
+import { createOrderSetup, orderBody, type OrderSetup } from '../helpers/factories.js';
 import { TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
@@ -13,19 +13,19 @@ import { fakeClock } from '../webhooks/support.js';
  */
 describe.each(DIALECTS)('an idempotent request whose answer was never stored, on %s', (dialect) => {
   let t: TestApp;
-  let setup: MedicationRequestSetup;
+  let setup: OrderSetup;
   const clock = fakeClock();
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, clock: clock.clock });
-    setup = await createMedicationRequestSetup(t);
+    setup = await createOrderSetup(t);
   });
   afterAll(async () => t.close());
 
   const order = (key: string): Promise<Reply> =>
     t.request('POST', '/api/external/medication-order', {
       headers: { 'x-api-key': setup.clinic.apiKey, 'content-type': 'application/json', 'idempotency-key': key },
-      body: medicationRequestBody(setup),
+      body: orderBody(setup),
     });
   const orders = async () =>
     Number(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pharmacistRoutes } from '../../src/staff/operator-roles.js';
 import { SESSION_MAX_AGE_MS, SIGN_IN_LOCK_MS } from '../../src/staff/staff.service.js';
-import { createMedicationRequest, createMedicationRequestSetup } from '../helpers/factories.js';
+import { createOrder, createOrderSetup } from '../helpers/factories.js';
 import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
@@ -308,8 +308,8 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
 
   describe('the audit trail', () => {
     it('when a staff member acts through the console, then the trail names them (id and email) and filters by them', async () => {
-      const setup = await createMedicationRequestSetup(t);
-      const orderId = await createMedicationRequest(t, setup);
+      const setup = await createOrderSetup(t);
+      const orderId = await createOrder(t, setup);
       const { email, staffId } = await createStaff('pharmacist');
       const cookie = await session(email);
       const moved = await asStaff(cookie, 'POST', `/api/admin/medication-requests/${orderId}/status`, { status: 'processing' });

@@ -3,14 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS, type WebhookEventType } from '../../src/events/event.schemas.js';
 import { eventSchemaName } from '../../src/openapi-webhooks.js';
-import {
-  advanceMedicationRequest,
-  createMedicationRequest,
-  createMedicationRequestSetup,
-  itemBody,
-  outboxEventsOf,
-  requestRefill,
-} from '../helpers/factories.js';
+import { advanceOrder, createOrder, createOrderSetup, itemBody, outboxEventsOf, requestRefill } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -37,13 +30,13 @@ describe.each(DIALECTS)('the webhook event schemas of the OpenAPI document on %s
   afterAll(async () => t.close());
 
   it('when orders are created, shipped, delivered, cancelled and refilled, then every event written matches its published schema', async () => {
-    const setup = await createMedicationRequestSetup(t);
-    const delivered = await createMedicationRequest(t, setup, { medication_requests: [itemBody({ refills: '2' })] });
-    await advanceMedicationRequest(t, setup.clinic, delivered, 'delivered');
+    const setup = await createOrderSetup(t);
+    const delivered = await createOrder(t, setup, { medication_requests: [itemBody({ refills: '2' })] });
+    await advanceOrder(t, setup.clinic, delivered, 'delivered');
     const refill = await requestRefill(t, setup.clinic, delivered);
-    const cancelled = await createMedicationRequest(t, setup);
-    await advanceMedicationRequest(t, setup.clinic, cancelled, 'processing');
-    await advanceMedicationRequest(t, setup.clinic, cancelled, 'cancelled');
+    const cancelled = await createOrder(t, setup);
+    await advanceOrder(t, setup.clinic, cancelled, 'processing');
+    await advanceOrder(t, setup.clinic, cancelled, 'cancelled');
 
     const events = [
       ...(await outboxEventsOf(t, delivered)),

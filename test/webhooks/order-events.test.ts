@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import {
-  advanceMedicationRequest,
-  createMedicationRequest,
-  createMedicationRequestSetup,
-  requestRefill,
-  type MedicationRequestSetup,
-} from '../helpers/factories.js';
+import { advanceOrder, createOrder, createOrderSetup, requestRefill, type OrderSetup } from '../helpers/factories.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
 import { WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
@@ -21,14 +15,14 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
   let t: TestApp;
   let worker: WebhookWorker;
   let receiver: WebhookReceiver;
-  let setup: MedicationRequestSetup;
+  let setup: OrderSetup;
   let endpoint: Registered;
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, env: fastEnv() });
     worker = await startWorker(t);
     receiver = await WebhookReceiver.start();
-    setup = await createMedicationRequestSetup(t);
+    setup = await createOrderSetup(t);
     endpoint = await registerEndpoint(t, setup.clinic, receiver.url());
   });
   afterAll(async () => {
@@ -49,7 +43,7 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
     const before = receiver.received.length;
     // The worker polls only hourly: once idle, only the wake-up of the order's commit can send this.
     await worker.whenIdle();
-    const orderId = await createMedicationRequest(t, setup);
+    const orderId = await createOrder(t, setup);
     const got = await receiver.waitFor(before + 1);
     const request = got[before]!;
     const [event] = verifiedEvents(endpoint.secret, [request]);
@@ -60,12 +54,12 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
 
   it('when an order ships, is delivered, is refilled and a refill is cancelled, then order.fulfilled, order.delivered, order.created, refill.ready and order.cancelled arrive signed with their documented payloads', async () => {
     const base = receiver.received.length;
-    const orderId = await createMedicationRequest(t, setup);
+    const orderId = await createOrder(t, setup);
     const before = base + 1; // after this order's own order.created
     await receiver.waitFor(before);
 
-    await advanceMedicationRequest(t, setup.clinic, orderId, 'shipped');
-    await advanceMedicationRequest(t, setup.clinic, orderId, 'delivered');
+    await advanceOrder(t, setup.clinic, orderId, 'shipped');
+    await advanceOrder(t, setup.clinic, orderId, 'delivered');
     const refill = await requestRefill(t, setup.clinic, orderId);
     const cancel = await t
       .partner(setup.clinic.apiKey)

@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
-import { allowedNext } from '../../../src/medication-requests/medication-request-status.js';
-import { StatusBadge, type MedicationRequestStatus, type OrderDetail, type OrderView } from './order-shared';
+import { allowedNext } from '../../../src/orders/order-status.js';
+import { StatusBadge, type OrderStatus, type OrderDetail, type OrderView } from './order-shared';
 
 /** The button of each status an order can move to (nothing moves back to pending). */
-const ACTION_LABEL: Partial<Record<MedicationRequestStatus, string>> = {
+const ACTION_LABEL: Partial<Record<OrderStatus, string>> = {
   processing: 'Start processing',
   shipped: 'Mark shipped',
   delivered: 'Mark delivered',
@@ -26,7 +26,7 @@ export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChange
   const summary = useRef<HTMLDivElement>(null);
   const next = allowedNext(order.status);
 
-  const change = async (to: MedicationRequestStatus, trackingNumber?: string) => {
+  const change = async (to: OrderStatus, trackingNumber?: string) => {
     setBusy(true);
     setError(null);
     setDone(null);

@@ -3,11 +3,11 @@
  * as far as the Orders pages use it, and how they write it.
  */
 import {
-  MEDICATION_REQUEST_STATUSES,
-  type MedicationRequestStatus,
-} from '../../../src/medication-requests/medication-request-status.js';
+  ORDER_STATUSES,
+  type OrderStatus,
+} from '../../../src/orders/order-status.js';
 
-export { MEDICATION_REQUEST_STATUSES, type MedicationRequestStatus };
+export { ORDER_STATUSES, type OrderStatus };
 
 /** A row of GET /api/admin/medication-requests. */
 export interface QueueItem {
@@ -15,7 +15,7 @@ export interface QueueItem {
   clinic_id: string;
   clinic_name: string;
   patient_name: string;
-  status: MedicationRequestStatus;
+  status: OrderStatus;
   item_count: number;
   carrier_name: string;
   service_name: string;
@@ -39,7 +39,7 @@ export interface OrderItem {
 export interface OrderView {
   medication_request_id: string;
   clinic_id: string;
-  status: MedicationRequestStatus;
+  status: OrderStatus;
   is_refrigerated: boolean;
   medication_requests: OrderItem[];
   shipping: {
@@ -60,7 +60,7 @@ export interface OrderView {
 
 export interface ChainEntry {
   medication_request_id: string;
-  status: MedicationRequestStatus;
+  status: OrderStatus;
   refill_of: string | null;
   created_at: string;
 }
@@ -97,6 +97,6 @@ export function withNewState(order: OrderDetail, answer: OrderView): OrderDetail
 const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const dollars = (amount: number): string => DOLLARS.format(amount);
 
-export function StatusBadge({ status }: { status: MedicationRequestStatus }) {
+export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span class={`status status-${status}`}>{status}</span>;
 }

@@ -4,7 +4,7 @@ import { api, query, type Page } from '../api';
 import { ErrorMessage, Empty, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useResource } from '../components/use-resource';
-import { MEDICATION_REQUEST_STATUSES, StatusBadge, type QueueItem } from './order-shared';
+import { ORDER_STATUSES, StatusBadge, type QueueItem } from './order-shared';
 
 export { OrderPage } from './order';
 
@@ -51,7 +51,7 @@ export function OrdersPage() {
           Status
           <select value={filters.status} onChange={(event) => setFilters({ status: event.currentTarget.value })}>
             <option value="">All statuses</option>
-            {MEDICATION_REQUEST_STATUSES.map((status) => (
+            {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {status}
               </option>

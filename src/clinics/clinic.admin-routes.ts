@@ -1,0 +1,242 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  createClinic,
+  getClinic,
+  issueApiKey,
+  listApiKeys,
+  listClinics,
+  revokeApiKey,
+  setFreeShipping,
+} from './clinic.service.js';
+import type { AppContext } from '../context.js';
+import { Envelope } from '../http/schemas.js';
+import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
+import {
+  ApiKeySummary,
+  Clinic,
+  CreateClinicBody,
+  FreeShippingBody,
+  IssueApiKeyBody,
+  IssuedApiKey,
+  RevokedApiKey,
+} from './clinic.schemas.js';
+import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
+import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
+import { ApiKeyParams, ClinicParams, MedicationParams } from './clinic.schemas.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+
+const tags = ['Operator'];
+const security = operatorSecurity;
+
+/** Operator routes for clinics, their API keys, formulary and free shipping (behind ADMIN_TOKEN). */
+export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/admin/clinics',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'createOperatorClinic',
+          summary: 'Create a clinic',
+          body: CreateClinicBody,
+          response: { 200: Envelope(Clinic), ...adminErrors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await createClinic(ctx, request.body), message: 'Clinic created' }),
+    );
+
+    app.get(
+      '/api/admin/clinics',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'listOperatorClinics',
+          summary: 'List clinics',
+          response: {
+            200: Envelope(Type.Object({ clinics: Type.Array(Clinic) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
+        },
+      },
+      async () => ({ success: true as const, data: { clinics: await listClinics(ctx) }, message: 'Clinics' }),
+    );
+
+    app.get(
+      '/api/admin/clinics/:clinicId',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'getOperatorClinic',
+          summary: 'Get a clinic',
+          params: ClinicParams,
+          response: { 200: Envelope(Clinic), ...adminErrors },
+        },
+      },
+      async (request) => ({ success: true as const, data: await getClinic(ctx, request.params.clinicId), message: 'Clinic' }),
+    );
+
+    app.put(
+      '/api/admin/clinics/:clinicId/shipping',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'updateOperatorClinicShipping',
+          summary: 'Turn a clinic\u2019s free shipping on or off',
+          description:
+            'With free shipping every service costs the clinic 0 (`totalCost` 0, `freeShipmentType` `clinic_specific`).',
+          params: ClinicParams,
+          body: FreeShippingBody,
+          response: { 200: Envelope(Clinic), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await setFreeShipping(ctx, request.params.clinicId, request.body.free_shipping),
+        message: request.body.free_shipping ? 'Free shipping enabled' : 'Free shipping disabled',
+      }),
+    );
+
+    app.post(
+      '/api/admin/clinics/:clinicId/api-keys',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'createOperatorClinicApiKey',
+          summary: 'Issue an API key for a clinic',
+          description:
+            'The response is the only time the key is shown; only its hash is stored. The environment defaults to the server\u2019s.',
+          params: ClinicParams,
+          body: IssueApiKeyBody,
+          response: { 200: Envelope(IssuedApiKey), ...adminErrors },
+        },
+        // The body is optional: a POST without one means `{}` (the server's environment).
+        preValidation: emptyBodyWhenAbsent,
+      },
+      async (request) => ({
+        success: true as const,
+        data: await issueApiKey(ctx, request.params.clinicId, request.body.environment),
+        message: 'API key issued: store it now, it is not shown again',
+      }),
+    );
+
+    app.get(
+      '/api/admin/clinics/:clinicId/api-keys',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'listOperatorClinicApiKeys',
+          summary: 'List a clinic\u2019s API keys (prefixes only)',
+          params: ClinicParams,
+          response: {
+            200: Envelope(Type.Object({ api_keys: Type.Array(ApiKeySummary) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { api_keys: await listApiKeys(ctx, request.params.clinicId) },
+        message: 'API keys',
+      }),
+    );
+
+    app.delete(
+      '/api/admin/api-keys/:apiKeyId',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'revokeOperatorApiKey',
+          summary: 'Revoke an API key',
+          description: 'The next request made with the key is refused with 401. Revoking a revoked key is harmless.',
+          params: ApiKeyParams,
+          response: { 200: Envelope(RevokedApiKey), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await revokeApiKey(ctx, request.params.apiKeyId),
+        message: 'API key revoked',
+      }),
+    );
+
+    app.post(
+      '/api/admin/clinics/:clinicId/medications',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'createOperatorClinicMedication',
+          summary: 'Add a medication to a clinic\u2019s formulary',
+          description:
+            'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
+          params: ClinicParams,
+          body: AddMedicationBody,
+          response: { 200: Envelope(Medication), ...createErrors('A medication of that name') },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await addMedication(ctx, request.params.clinicId, request.body),
+        message: 'Medication added to the formulary',
+      }),
+    );
+
+    app.get(
+      '/api/admin/clinics/:clinicId/medications',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'listOperatorClinicMedications',
+          summary: 'List a clinic\u2019s formulary',
+          params: ClinicParams,
+          response: {
+            200: Envelope(Type.Object({ medications: Type.Array(Medication) }, { additionalProperties: false })),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: { medications: await listFormulary(ctx, request.params.clinicId) },
+        message: 'Formulary',
+      }),
+    );
+
+    app.delete(
+      '/api/admin/clinics/:clinicId/medications/:medicationId',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'deleteOperatorClinicMedication',
+          summary: 'Remove a medication from a clinic\u2019s formulary',
+          params: MedicationParams,
+          response: {
+            200: Envelope(Type.Object({ medication_id: Type.String() }, { additionalProperties: false })),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) => {
+        const { clinicId, medicationId } = request.params;
+        // Tells an unknown clinic apart from an unknown medication.
+        await getClinic(ctx, clinicId);
+        await removeMedication(ctx, clinicId, medicationId);
+        return {
+          success: true as const,
+          data: { medication_id: medicationId },
+          message: 'Medication removed from the formulary',
+        };
+      },
+    );
+  };
+}

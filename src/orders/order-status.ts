@@ -1,0 +1,85 @@
+/**
+ * The fulfillment lifecycle of a medication request, without I/O:
+ *
+ *   pending → processing → shipped → delivered
+ *   pending, processing → cancelled
+ *
+ * Nothing else is allowed; an order never moves backwards (see docs/orders.md).
+ */
+export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Who changed an order's status (stored in its history). */
+export const ACTORS = ['operator', 'partner', 'sandbox'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+const ALLOWED: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  pending: ['processing', 'cancelled'],
+  processing: ['shipped', 'cancelled'],
+  shipped: ['delivered'],
+  delivered: [],
+  cancelled: [],
+};
+
+/** The fulfillment path, in order (cancelled is a side exit, not a step). */
+const FORWARD: readonly OrderStatus[] = ['pending', 'processing', 'shipped', 'delivered'];
+
+/** Position in the lifecycle (cancelled last): the order in which an order can enter the states. */
+export const statusRank = (status: string): number => (ORDER_STATUSES as readonly string[]).indexOf(status);
+
+export const isOrderStatus = (value: string): value is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(value);
+
+/** The status fields of a medication request created at `now` (an original or a refill): pending, nothing done yet. */
+export function initialStatusFields(now: string) {
+  return {
+    status: 'pending' as OrderStatus,
+    tracking_number: null,
+    shipped_at: null,
+    delivered_at: null,
+    cancelled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The statuses an order in `from` may move to directly. */
+export const allowedNext = (from: OrderStatus): readonly OrderStatus[] => ALLOWED[from];
+
+export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => ALLOWED[from].includes(to);
+
+/** delivered and cancelled are final. */
+export const isFinal = (status: OrderStatus): boolean => ALLOWED[status].length === 0;
+
+/** The next step of the fulfillment path, or null from a final state. */
+export function nextStatus(from: OrderStatus): OrderStatus | null {
+  const index = FORWARD.indexOf(from);
+  if (index < 0 || index === FORWARD.length - 1) return null;
+  return FORWARD[index + 1] ?? null;
+}
+
+/**
+ * The legal steps from `from` to `to` (excluding `from`, including `to`), or null when `to` cannot
+ * be reached: `pending` → `shipped` is `[processing, shipped]`; `processing` → `cancelled` is `[cancelled]`.
+ */
+export function pathTo(from: OrderStatus, to: OrderStatus): OrderStatus[] | null {
+  if (canTransition(from, to)) return [to];
+  const steps: OrderStatus[] = [];
+  let current: OrderStatus = from;
+  for (;;) {
+    const next = nextStatus(current);
+    if (next === null) return null;
+    steps.push(next);
+    if (next === to) return steps;
+    current = next;
+  }
+}
+
+/** Refills may be requested of shipped and delivered orders only (the spec's rule 1). */
+export const isRefillable = (status: OrderStatus): boolean => status === 'shipped' || status === 'delivered';
+
+/** The message of a refused transition: names the current and the requested state. */
+export function illegalTransitionMessage(from: OrderStatus, to: OrderStatus): string {
+  const allowed = ALLOWED[from];
+  const tail = allowed.length === 0 ? `${from} is a final state` : `from ${from} it can only become ${allowed.join(' or ')}`;
+  return `Cannot change the medication request from ${from} to ${to}: ${tail}`;
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { EventWriterContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { recordChange } from '../audit/audit.service.js';
+import type { Trx } from '../db/database.js';
+import { isoNow } from '../clock.js';
+import { conflict, fieldError, notFound } from '../errors.js';
+import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
+import type { OutboxEventType } from '../events/event-types.js';
+import {
+  allowedNext,
+  canTransition,
+  illegalTransitionMessage,
+  nextStatus,
+  pathTo,
+  type Actor,
+  type OrderStatus,
+} from './order-status.js';
+import { loadOrderView } from './order-view.js';
+import type { OrderTable } from './order.tables.js';
+import type { OrderViewData } from './order.schemas.js';
+import * as repo from './order.repository.js';
+import { closeRefillRequest } from '../refills/refill.repository.js';
+import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
+
+/** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
+export type Scope = { clinicId: string } | 'all';
+
+const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
+  shipped: 'order.fulfilled',
+  delivered: 'order.delivered',
+  cancelled: 'order.cancelled',
+};
+
+/**
+ * Applies one transition inside the caller's transaction: refuses an illegal one (409 naming both
+ * states), moves the order only if it is still in the state it was read in (so that of many
+ * simultaneous identical transitions exactly one succeeds), records the history row and the
+ * partner-facing event, and closes the refill request an order fulfils or cancels.
+ * Returns the order as it now is.
+ */
+export async function applyTransition(
+  { trx, recordEvent }: OutboxTransaction,
+  now: string,
+  order: OrderTable,
+  to: OrderStatus,
+  actor: Actor,
+  trackingNumber?: string,
+): Promise<OrderTable> {
+  const from = order.status as OrderStatus;
+  if (!canTransition(from, to)) throw illegalTransition(from, to);
+
+  const changes: repo.StatusChanges = {};
+  if (to === 'shipped') {
+    changes.tracking_number = trackingNumber ?? generateTrackingNumber(trackingFormatOf(order.carrier_id, order.carrier_name));
+    changes.shipped_at = now;
+  }
+  if (to === 'delivered') changes.delivered_at = now;
+  if (to === 'cancelled') changes.cancelled_at = now;
+
+  if (!(await repo.updateStatusIf(trx, order.id, from, to, now, changes))) {
+    // Another change committed between our read and our update: refuse against the state it left.
+    const current = await repo.findOrderUnscoped(trx, order.id);
+    throw illegalTransition((current?.status ?? from) as OrderStatus, to);
+  }
+  const updated: OrderTable = { ...order, ...changes, status: to, updated_at: now };
+
+  const type = EVENT_OF[to];
+  if (type) await recordEvent(now, { clinicId: order.clinic_id, type, payload: eventPayload(updated, from) });
+  await repo.insertHistory(trx, {
+    id: randomUUID(),
+    medication_request_id: order.id,
+    from_status: from,
+    to_status: to,
+    actor,
+    at: now,
+  });
+
+  if (order.refill_of !== null && (to === 'shipped' || to === 'delivered' || to === 'cancelled')) {
+    const closed = await closeRefillRequest(trx, order.id, to === 'cancelled' ? 'cancelled' : 'fulfilled', now);
+    if (closed && to === 'cancelled') {
+      // A cancelled refill was never dispensed: its medications get their refill back.
+      const items = await repo.listItemsOfOrder(trx, order.id);
+      await repo.releaseRefills(
+        trx,
+        items.map((i) => i.origin_item_id),
+      );
+    }
+  }
+  return updated;
+}
+
+/** The payload of an order's status event: ids, statuses and shipping facts, never PHI. */
+function eventPayload(order: OrderTable, from: OrderStatus): Record<string, unknown> {
+  switch (order.status) {
+    case 'shipped':
+      return {
+        medication_request_id: order.id,
+        status: 'shipped',
+        tracking_number: order.tracking_number,
+        carrier_id: order.carrier_id,
+        shipped_at: order.shipped_at,
+      };
+    case 'delivered':
+      return { medication_request_id: order.id, status: 'delivered', delivered_at: order.delivered_at };
+    default:
+      return { medication_request_id: order.id, status: order.status, previous_status: from, cancelled_at: order.cancelled_at };
+  }
+}
+
+export function illegalTransition(from: OrderStatus, to: OrderStatus) {
+  const allowed = allowedNext(from);
+  return conflict(illegalTransitionMessage(from, to), {
+    status: allowed.length === 0 ? `is ${from}, a final state` : `is ${from}; allowed next: ${allowed.join(', ')}`,
+  });
+}
+
+async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<OrderTable> {
+  const order = scope === 'all' ? await repo.findOrderUnscoped(trx, orderId) : await repo.findOrder(trx, scope.clinicId, orderId);
+  if (!order) throw notFound('Medication request not found');
+  return order;
+}
+
+/**
+ * One transition of one order (operator status change, partner cancellation), in its own
+ * transaction, audited in it (`transition`, or `cancel` for a partner's cancellation). `shipped`
+ * needs a tracking number from the operator; only `shipped` takes one.
+ */
+export async function transitionOrder(
+  ctx: EventWriterContext,
+  scope: Scope,
+  orderId: string,
+  to: OrderStatus,
+  actor: Actor,
+  audit: AuditContext,
+  trackingNumber?: string,
+): Promise<OrderViewData> {
+  if (trackingNumber !== undefined && to !== 'shipped') {
+    throw fieldError('tracking_number', 'is only accepted with status shipped');
+  }
+  if (to === 'shipped' && trackingNumber === undefined && actor !== 'sandbox') {
+    throw fieldError('tracking_number', 'is required when status is shipped');
+  }
+  const order = await withOutbox(ctx, async (tx) => {
+    const current = await loadForUpdate(tx.trx, scope, orderId);
+    const now = isoNow(ctx.clock);
+    const updated = await applyTransition(tx, now, current, to, actor, trackingNumber?.trim());
+    const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
+    await recordChange(tx.trx, now, audit, action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+    return updated;
+  });
+  return loadOrderView(ctx.db, order);
+}
+
+/** POST /api/external/medication-order/{id}/cancel: pending and processing orders only. */
+export async function cancelOrder(
+  ctx: EventWriterContext,
+  identity: PartnerIdentity,
+  orderId: string,
+  audit: AuditContext,
+): Promise<OrderViewData> {
+  return transitionOrder(ctx, { clinicId: identity.clinicId }, orderId, 'cancelled', 'partner', audit);
+}
+
+/**
+ * The sandbox: moves an order to its next state, or to `to` through every legal step, all in one
+ * transaction (each step gets its history row and event; shipping gets a test tracking number).
+ * A partner's advance is audited as one `transition`; the development timer's (no request, no
+ * actor, `audit` null) is not.
+ */
+export async function advanceOrder(
+  ctx: EventWriterContext,
+  scope: Scope,
+  orderId: string,
+  audit: AuditContext | null,
+  to?: OrderStatus,
+): Promise<OrderViewData> {
+  const order = await withOutbox(ctx, async (tx) => {
+    let current = await loadForUpdate(tx.trx, scope, orderId);
+    const from = current.status as OrderStatus;
+    let steps: OrderStatus[] | null;
+    if (to === undefined) {
+      const next = nextStatus(from);
+      if (next === null)
+        throw conflict(`The medication request is ${from}, a final state: it cannot advance`, {
+          status: `is ${from}, a final state`,
+        });
+      steps = [next];
+    } else {
+      steps = pathTo(from, to);
+      if (steps === null) throw illegalTransition(from, to);
+    }
+    const start = ctx.clock().getTime();
+    for (const [i, step] of steps.entries()) {
+      // One millisecond apart, so that history rows and events sort in the order they happened
+      // (the outbox is delivered in (created_at, id) order).
+      const at = new Date(start + i).toISOString();
+      current = await applyTransition(tx, at, current, step, 'sandbox');
+    }
+    if (audit) {
+      await recordChange(tx.trx, isoNow(ctx.clock), audit, 'transition', {
+        type: 'medication_request',
+        id: current.id,
+        clinicId: current.clinic_id,
+      });
+    }
+    return current;
+  });
+  return loadOrderView(ctx.db, order);
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { operatorAudit } from '../http/audit-context.js';
+import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
+import { getOrderForOperator, listOrders } from './order-admin.service.js';
+import { transitionOrder } from './order-transition.service.js';
+import { AdminListQuery, AdminOrderDetail, AdminOrderSummary, AdminStatusBody } from './order-admin.schemas.js';
+import { IdParams, OrderView } from './order.schemas.js';
+
+const tags = ['Operator'];
+const security = [{ operatorToken: [] }];
+
+/** The pharmacy's order endpoints (behind ADMIN_TOKEN): the queue, one order, status changes. */
+export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/admin/medication-requests',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'listOperatorMedicationRequests',
+          summary: 'List medication requests',
+          description:
+            'The fulfillment queue: newest first, optionally filtered by status, clinic and order id; pass `next_cursor` back as `cursor` for the next page. Each item names its clinic and patient: every order and every patient listed is recorded as read in the audit trail.',
+          querystring: AdminListQuery,
+          response: { 200: Envelope(Page(AdminOrderSummary)), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await listOrders(ctx, request.query, operatorAudit(request)),
+        message: 'Medication requests',
+      }),
+    );
+
+    app.get(
+      '/api/admin/medication-requests/:id',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'getOperatorMedicationRequest',
+          summary: 'Read a medication request',
+          description:
+            'Any clinic\u2019s order in full (the partner view), with its clinic\u2019s name, the patient\u2019s name and shipping address, and the orders of its refill chain. Recorded in the audit trail as reads of the order, its patient and the chain\u2019s other orders.',
+          params: IdParams,
+          response: { 200: Envelope(AdminOrderDetail), ...adminErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await getOrderForOperator(ctx, request.params.id, operatorAudit(request)),
+        message: 'Medication request retrieved successfully',
+      }),
+    );
+
+    app.post(
+      '/api/admin/medication-requests/:id/status',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'updateOperatorMedicationRequestStatus',
+          summary: 'Change the status of a medication request',
+          description:
+            'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',
+          params: IdParams,
+          body: AdminStatusBody,
+          response: {
+            200: Envelope(OrderView),
+            ...adminErrors,
+            ...conflictError('The transition is not allowed from the current status.'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await transitionOrder(
+          ctx,
+          'all',
+          request.params.id,
+          request.body.status,
+          'operator',
+          operatorAudit(request),
+          request.body.tracking_number,
+        );
+        return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+  };
+}

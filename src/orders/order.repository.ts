@@ -1,0 +1,258 @@
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Write } from '../db/write-together.js';
+import type { PatientTable } from '../patients/patient.tables.js';
+import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
+import type { ShippingChoice } from '../shipping/shipping.repository.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
+import type { OrderTable, MedicationItemTable, PrescriptionTable, StatusHistoryTable } from './order.tables.js';
+import type { OrderStatus } from './order-status.js';
+
+export function orderInsert(handle: DbOrTrx, row: OrderTable): Write {
+  return handle.insertInto('medication_requests').values(row);
+}
+
+export function prescriptionInsert(handle: DbOrTrx, row: PrescriptionTable): Write {
+  return handle.insertInto('prescriptions').values(row);
+}
+
+export function itemsInsert(handle: DbOrTrx, items: MedicationItemTable[]): Write {
+  return handle.insertInto('medication_items').values(items);
+}
+
+export function historyInsert(handle: DbOrTrx, row: StatusHistoryTable): Write {
+  return handle.insertInto('medication_request_status_history').values(row);
+}
+
+export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<void> {
+  await trx.executeQuery(historyInsert(trx, row).compile());
+}
+
+/** One of the clinic's orders; another clinic's is not found. Primary key lookup. */
+export async function findOrder(db: DbOrTrx, clinicId: string, orderId: string): Promise<OrderTable | undefined> {
+  return db
+    .selectFrom('medication_requests')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+}
+
+/** The operator's and the sandbox timer's lookup: unscoped on purpose (they act for the pharmacy). */
+export async function findOrderUnscoped(db: DbOrTrx, orderId: string): Promise<OrderTable | undefined> {
+  return db.selectFrom('medication_requests').selectAll().where('id', '=', orderId).executeTakeFirst();
+}
+
+export async function findPrescriptionOfOrder(db: DbOrTrx, orderId: string): Promise<PrescriptionTable | undefined> {
+  return db.selectFrom('prescriptions').selectAll().where('medication_request_id', '=', orderId).executeTakeFirst();
+}
+
+/** The items of an order's prescription, in the order they were written (one query). */
+export async function listItemsOfOrder(db: DbOrTrx, orderId: string): Promise<MedicationItemTable[]> {
+  return db
+    .selectFrom('medication_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+    .selectAll('medication_items')
+    .where('prescriptions.medication_request_id', '=', orderId)
+    .orderBy('medication_items.position')
+    .execute();
+}
+
+/** The items of several orders, each with its order's id, in the order they were written (one query). */
+export async function listItemsOfOrders(
+  db: DbOrTrx,
+  orderIds: string[],
+): Promise<(MedicationItemTable & { medication_request_id: string })[]> {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('medication_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+    .selectAll('medication_items')
+    .select('prescriptions.medication_request_id')
+    .where('prescriptions.medication_request_id', 'in', orderIds)
+    .orderBy('medication_items.position')
+    .execute();
+}
+
+/** Items by id (the origin items of a chain, which hold its refill counters). */
+export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<MedicationItemTable[]> {
+  if (itemIds.length === 0) return [];
+  return db.selectFrom('medication_items').selectAll().where('id', 'in', itemIds).orderBy('position').execute();
+}
+
+/** The status history of several orders (one query), each order's rows in the order they were written. */
+export async function listHistories(db: DbOrTrx, orderIds: string[]): Promise<StatusHistoryTable[]> {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('medication_request_status_history')
+    .selectAll()
+    .where('medication_request_id', 'in', orderIds)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+}
+
+export type StatusChanges = Partial<Pick<OrderTable, 'tracking_number' | 'shipped_at' | 'delivered_at' | 'cancelled_at'>>;
+
+/**
+ * Moves an order from `from` to `to` only if it is still in `from`: the conditional update that
+ * makes simultaneous transitions safe (PostgreSQL re-checks the WHERE after a concurrent commit).
+ * Returns false when another change won.
+ */
+export async function updateStatusIf(
+  trx: Trx,
+  orderId: string,
+  from: OrderStatus,
+  to: OrderStatus,
+  at: string,
+  changes: StatusChanges,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('medication_requests')
+    .set({ status: to, updated_at: at, ...changes })
+    .where('id', '=', orderId)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Counts one refill against an origin item if it has one left. Conditional, so that two refills
+ * of one chain at once never exceed the prescription's refills.
+ */
+export async function useRefill(trx: Trx, originItemId: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('medication_items')
+    .set((eb) => ({ refills_used: eb('refills_used', '+', 1) }))
+    .where('id', '=', originItemId)
+    .where('do_not_refill', '=', 0)
+    .where((eb) => eb('refills_used', '<', eb.ref('refills')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives back the refills a cancelled refill order had used. */
+export async function releaseRefills(trx: Trx, originItemIds: string[]): Promise<void> {
+  if (originItemIds.length === 0) return;
+  await trx
+    .updateTable('medication_items')
+    .set((eb) => ({ refills_used: eb('refills_used', '-', 1) }))
+    .where('id', 'in', originItemIds)
+    .where('refills_used', '>', 0)
+    .execute();
+}
+
+export interface ClinicOrderFilter {
+  status?: OrderStatus | undefined;
+  patientId?: string | undefined;
+  /** Only orders older than this position. */
+  before?: PagePosition | undefined;
+  limit: number;
+}
+
+/** A page of one clinic's orders, newest first, keyset-paginated on (created_at, id) (the partner's list). */
+export async function listOrdersOfClinic(db: DbOrTrx, clinicId: string, filter: ClinicOrderFilter): Promise<OrderTable[]> {
+  let query = db.selectFrom('medication_requests').selectAll().where('clinic_id', '=', clinicId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.patientId) query = query.where('patient_id', '=', filter.patientId);
+  if (filter.before) query = query.where(olderThan({ createdAt: 'created_at', id: 'id' }, filter.before));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/**
+ * The sandbox timer's work list: orders still moving whose last change is at least `before` old,
+ * oldest first. Unscoped on purpose (a development-only background task).
+ */
+export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, limit: number): Promise<OrderTable[]> {
+  return db
+    .selectFrom('medication_requests')
+    .selectAll()
+    .where('status', 'in', ['pending', 'processing', 'shipped'])
+    .where('updated_at', '<=', updatedBefore)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** What a new order is checked against, read at once (findOrderParties). */
+export interface OrderParties {
+  patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code'> | null;
+  practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian'> | null;
+  /** Priced for the patient's state (none without a patient). */
+  shipping: ShippingChoice;
+}
+
+/**
+ * The clinic's patient and practitioner, and the shipping choice with the clinic's free shipping and
+ * the service's own price for the patient's state, in one query: an order's checks ask the
+ * database once for all of them instead of six times. Another clinic's patient or practitioner is
+ * absent (null), as an unknown id is. Undefined when the clinic does not exist.
+ */
+export async function findOrderParties(
+  db: DbOrTrx,
+  clinicId: string,
+  ids: { patientId: string; practitionerId: string; carrierId: string; serviceId: string },
+): Promise<OrderParties | undefined> {
+  const row = await db
+    .selectFrom('clinics')
+    .leftJoin('patients', (join) => join.onRef('patients.clinic_id', '=', 'clinics.id').on('patients.id', '=', ids.patientId))
+    .leftJoin('practitioners', (join) =>
+      join.onRef('practitioners.clinic_id', '=', 'clinics.id').on('practitioners.id', '=', ids.practitionerId),
+    )
+    .leftJoin('carriers', (join) => join.on('carriers.id', '=', ids.carrierId))
+    .leftJoin('shipping_services', (join) =>
+      join.onRef('shipping_services.carrier_id', '=', 'carriers.id').on('shipping_services.id', '=', ids.serviceId),
+    )
+    // Stored states are upper-case codes (the schemas admit only those).
+    .leftJoin('shipping_service_state_prices as own', (join) =>
+      join
+        .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
+        .onRef('own.service_id', '=', 'shipping_services.id')
+        .onRef('own.state_code', '=', 'patients.state'),
+    )
+    .select([
+      'patients.id as patient_id',
+      'patients.species',
+      'patients.address_line_1',
+      'patients.city',
+      'patients.state',
+      'patients.postal_code',
+      'practitioners.id as practitioner_id',
+      'practitioners.is_veterinarian',
+      'clinics.free_shipping',
+      'carriers.id as carrier_id',
+      'carriers.name as carrier_name',
+      'shipping_services.id as service_id',
+      'shipping_services.name as service_name',
+      'shipping_services.price_cents',
+      'own.price_cents as state_price_cents',
+    ])
+    .where('clinics.id', '=', clinicId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    patient:
+      row.patient_id === null || row.species === null
+        ? null
+        : {
+            id: row.patient_id,
+            species: row.species,
+            address_line_1: row.address_line_1,
+            city: row.city,
+            state: row.state,
+            postal_code: row.postal_code,
+          },
+    practitioner:
+      row.practitioner_id === null || row.is_veterinarian === null
+        ? null
+        : { id: row.practitioner_id, is_veterinarian: row.is_veterinarian },
+    shipping: {
+      free_shipping: row.free_shipping,
+      carrier_id: row.carrier_id,
+      carrier_name: row.carrier_name,
+      service_id: row.service_id,
+      service_name: row.service_name,
+      price_cents: row.price_cents,
+      state_price_cents: row.state_price_cents,
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, OpaqueId, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { ACTORS, ORDER_STATUSES } from './order-status.js';
+
+/** Limits the spec leaves open (documented in docs/orders.md). */
+export const ORDER_LIMITS = {
+  maxItems: 20,
+  medication: 200,
+  dose: 100,
+  unitOfMeasure: 30,
+  direction: 1000,
+  flavor: 100,
+  notes: 2000,
+  reason: 500,
+  reasonContext: 2000,
+  shipmentGroupId: 100,
+  maxQuantity: 100_000,
+  maxDaysSupply: 365,
+  maxRefills: 99,
+} as const;
+
+/** Optional free text: blank is treated as absent. */
+export const OptionalText = (max: number, description?: string) =>
+  Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
+
+/** Free text a prescriber writes over several lines: tabs and line breaks allowed (http/validation.ts). */
+const OptionalFreeText = (max: number) => Type.Optional(Type.String({ maxLength: max, 'x-free-text': true }));
+
+export const StatusSchema = Type.Union(
+  ORDER_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'pending → processing → shipped → delivered; pending or processing → cancelled.' },
+);
+
+export const MedicationItemBody = Type.Object(
+  {
+    medication: Text(ORDER_LIMITS.medication, {
+      description: 'Name of a medication in the clinic\u2019s formulary (case and surrounding spaces are ignored).',
+    }),
+    dose: Text(ORDER_LIMITS.dose, { description: 'e.g. `10mg`, `0.5 mL`, `1 tablet`.' }),
+    unit_of_measure: Type.Optional(
+      Text(ORDER_LIMITS.unitOfMeasure, {
+        description: 'Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…).',
+      }),
+    ),
+    quantity: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: ORDER_LIMITS.maxQuantity,
+      'x-message': `must be a number greater than 0 and at most ${ORDER_LIMITS.maxQuantity}`,
+    }),
+    refills: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,2}$',
+        description: 'Refills authorized, a whole number from 0 to 99 written as a string. Default "0".',
+        'x-message': 'must be a whole number of refills from 0 to 99, written as a string (e.g. "3")',
+      }),
+    ),
+    direction: Text(ORDER_LIMITS.direction, { description: 'Directions for use.', 'x-free-text': true }),
+    days_supply: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: ORDER_LIMITS.maxDaysSupply,
+        'x-message': `must be a whole number of days from 1 to ${ORDER_LIMITS.maxDaysSupply}`,
+      }),
+    ),
+    flavor: OptionalText(ORDER_LIMITS.flavor),
+    notes: OptionalFreeText(ORDER_LIMITS.notes),
+    do_not_refill: Type.Optional(Type.Boolean({ description: 'This item is never refilled.' })),
+    do_not_fill: Type.Optional(Type.Boolean()),
+    patient_contact_requested: Type.Optional(Type.Boolean()),
+    reason_for_compounding: OptionalFreeText(ORDER_LIMITS.reason),
+    reason_for_compounding_additional_context: OptionalFreeText(ORDER_LIMITS.reasonContext),
+  },
+  {
+    additionalProperties: false,
+    'x-aliases': { name: 'medication', directions: 'direction', uom: 'unit_of_measure', unit: 'unit_of_measure' },
+  },
+);
+export type MedicationItemInput = Static<typeof MedicationItemBody>;
+
+export const CreateOrderBody = Type.Object(
+  {
+    patient_id: Uuid('An existing patient of the clinic.'),
+    practitioner_id: Uuid('An existing practitioner of the clinic.'),
+    clinic_id: Uuid('The API key\u2019s clinic.'),
+    carrier_id: OpaqueId('An id from GET /api/external/carriers.'),
+    service_id: OpaqueId('An id from GET /api/external/carriers/{carrierId}/services.'),
+    is_refrigerated: Type.Optional(Type.Boolean()),
+    shipment_group_id: OptionalText(ORDER_LIMITS.shipmentGroupId, 'Groups shipments.'),
+    medication_requests: Type.Array(MedicationItemBody, { minItems: 1, maxItems: ORDER_LIMITS.maxItems }),
+  },
+  {
+    $id: 'MedicationOrderCreateRequest',
+    additionalProperties: false,
+    'x-aliases': { medications: 'medication_requests', items: 'medication_requests', assigned_clinic: 'clinic_id' },
+  },
+);
+export type CreateOrderInput = Static<typeof CreateOrderBody>;
+
+export const CreateOrderData = Type.Object(
+  { medication_request_id: Uuid() },
+  { $id: 'MedicationOrderCreated', additionalProperties: false },
+);
+
+export const IdParams = Type.Object({ id: Uuid() });
+
+export const MedicationItemView = Type.Object(
+  {
+    medication: Type.String(),
+    dose: Type.String(),
+    unit_of_measure: Nullable(Type.String()),
+    quantity: Type.Number(),
+    refills: Type.String({
+      description: 'Refills this prescription authorized, as ordered (a refill\u2019s prescription carries what was left).',
+    }),
+    direction: Type.String(),
+    days_supply: Nullable(Type.Integer()),
+    flavor: Nullable(Type.String()),
+    notes: Nullable(Type.String()),
+    do_not_refill: Type.Boolean(),
+    do_not_fill: Type.Boolean(),
+    patient_contact_requested: Type.Boolean(),
+    reason_for_compounding: Nullable(Type.String()),
+    reason_for_compounding_additional_context: Nullable(Type.String()),
+    refills_authorized: Type.Integer({
+      description: 'Refills the chain\u2019s first prescription authorized for this medication.',
+    }),
+    refills_used: Type.Integer(),
+    refills_remaining: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const OrderView = Type.Object(
+  {
+    medication_request_id: Uuid(),
+    clinic_id: Uuid(),
+    patient_id: Uuid(),
+    practitioner_id: Uuid(),
+    status: StatusSchema,
+    prescription_id: Uuid(),
+    is_refrigerated: Type.Boolean(),
+    shipment_group_id: Nullable(Type.String()),
+    medication_requests: Type.Array(MedicationItemView),
+    refills: Type.Object(
+      {
+        authorized: Type.Integer(),
+        used: Type.Integer(),
+        remaining: Type.Integer({ description: 'A refill may be requested while this is above 0.' }),
+      },
+      { additionalProperties: false },
+    ),
+    shipping: Type.Object(
+      {
+        carrier_id: Type.String(),
+        carrier_name: Type.String(),
+        service_id: Type.String(),
+        service_name: Type.String(),
+        original_cost: Type.Number({ description: 'US dollars, the service\u2019s price when ordered.' }),
+        total_cost: Type.Number({ description: 'US dollars charged; 0 with free shipping.' }),
+        is_free_shipment: Type.Boolean(),
+        free_shipment_type: Nullable(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    tracking_number: Nullable(Type.String()),
+    shipped_at: Nullable(Timestamp),
+    delivered_at: Nullable(Timestamp),
+    cancelled_at: Nullable(Timestamp),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    refill_of: Nullable(Type.String({ format: 'uuid', description: 'The medication request this one refills.' })),
+    chain_origin_id: Nullable(Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' })),
+    refill_request_id: Nullable(Type.String({ format: 'uuid', description: 'The refill request that created this one.' })),
+    status_history: Type.Array(
+      Type.Object(
+        {
+          from: Nullable(Type.String()),
+          to: Type.String(),
+          at: Timestamp,
+          actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'MedicationOrder', additionalProperties: false },
+);
+export type OrderViewData = Static<typeof OrderView>;
+
+/** `GET /api/external/medication-orders`: filters and page of the clinic's orders. */
+export const ListOrdersQuery = Type.Object(
+  {
+    status: Type.Optional(StatusSchema),
+    patient_id: Type.Optional(Uuid('Only this patient\u2019s orders.')),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type ListOrdersQuery = Static<typeof ListOrdersQuery>;
+
+export const OrderPage = Page(OrderView);
+
+/** Sandbox: the optional target of an advance. */
+export const AdvanceBody = Type.Object(
+  {
+    to: Type.Optional(
+      Type.Union(
+        ORDER_STATUSES.map((s) => Type.Literal(s)),
+        {
+          description: 'Target status, reached through the legal path; default: the next status.',
+        },
+      ),
+    ),
+  },
+  { $id: 'MedicationOrderAdvanceRequest', additionalProperties: false },
+);

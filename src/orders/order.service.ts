@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { assertClinicScope } from '../clinics/clinic.service.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { changeRecord } from '../audit/audit.service.js';
+import { isoNow } from '../clock.js';
+import { toFlag } from '../db/columns.js';
+import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
+import { AppError, notFound, type ErrorDetails } from '../errors.js';
+import { writeWithEvents, type NewOutboxEvent, type OutboxTransaction } from '../events/outbox.js';
+import type { DbOrTrx } from '../db/database.js';
+import type { Write } from '../db/write-together.js';
+import { blankToNull } from '../shared/text.js';
+import { medicationKey } from '../medications/medication-name.js';
+import { findFormularyEntries } from '../medications/medication.service.js';
+import { deriveUnitOfMeasure } from './dose-unit.js';
+import { checkShippable, checkShipping, checkSpecies } from './order-rules.js';
+import { initialStatusFields } from './order-status.js';
+import { loadOrderView, loadOrderViews } from './order-view.js';
+import type { OrderTable, MedicationItemTable } from './order.tables.js';
+import type { CreateOrderInput, ListOrdersQuery, MedicationItemInput, OrderViewData } from './order.schemas.js';
+import * as repo from './order.repository.js';
+
+/**
+ * POST /api/external/medication-order: checks the clinic, the patient and practitioner (404 naming
+ * which), then every business rule at once (one 400 naming each problem), and stores the order, its
+ * prescription and items, the priced shipping choice, the first history row and `order.created` in
+ * one transaction, in status `pending`.
+ */
+export async function createOrder(
+  ctx: EventWriterContext,
+  identity: PartnerIdentity,
+  input: CreateOrderInput,
+  audit: AuditContext,
+): Promise<{ medication_request_id: string }> {
+  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const clinicId = identity.clinicId;
+
+  const keys = input.medication_requests.map((item) => medicationKey(item.medication));
+  const [parties, entries] = await Promise.all([
+    repo.findOrderParties(ctx.db, clinicId, {
+      patientId: input.patient_id,
+      practitionerId: input.practitioner_id,
+      carrierId: input.carrier_id,
+      serviceId: input.service_id,
+    }),
+    findFormularyEntries(ctx, clinicId, [...new Set(keys)]),
+  ]);
+  if (!parties) throw notFound('Clinic not found');
+  const { patient, practitioner } = parties;
+  if (!patient || !practitioner) {
+    const details: ErrorDetails = {};
+    if (!patient) details.patient_id = 'no patient with this id in your clinic';
+    if (!practitioner) details.practitioner_id = 'no practitioner with this id in your clinic';
+    const what = !patient && !practitioner ? 'Patient and practitioner' : !patient ? 'Patient' : 'Practitioner';
+    throw new AppError('NOT_FOUND', 404, `${what} not found`, details);
+  }
+
+  const problems: { message: string; details: ErrorDetails }[] = [];
+  const species = checkSpecies(patient, practitioner);
+  if (species) problems.push(species);
+  const address = checkShippable(patient, 'patient_id');
+  if (address) problems.push(address);
+
+  const formulary = new Map(entries.map((m) => [m.name_key, m]));
+  const unknown = input.medication_requests.flatMap((item, i) => (formulary.has(keys[i] ?? '') ? [] : [{ item, i }]));
+  if (unknown.length > 0) {
+    const details: ErrorDetails = {};
+    for (const { i } of unknown) details[`medication_requests[${i}].medication`] = 'is not in the clinic\u2019s formulary';
+    const names = [...new Set(unknown.map(({ item }) => item.medication.trim()))];
+    problems.push({ message: `Not in the clinic\u2019s formulary: ${names.join(', ')}`, details });
+  }
+
+  const shipping = checkShipping(parties.shipping, patient, input.carrier_id, input.service_id);
+  if ('message' in shipping) problems.push(shipping);
+
+  if (problems.length > 0 || 'message' in shipping) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      400,
+      `Validation failed: ${problems.map((p) => p.message).join('; ')}`,
+      Object.assign({}, ...problems.map((p) => p.details)) as ErrorDetails,
+    );
+  }
+
+  const now = isoNow(ctx.clock);
+  const order: OrderTable = {
+    id: randomUUID(),
+    clinic_id: clinicId,
+    patient_id: patient.id,
+    practitioner_id: practitioner.id,
+    carrier_id: shipping.carrierId,
+    carrier_name: shipping.carrierName,
+    service_id: shipping.serviceId,
+    service_name: shipping.serviceName,
+    shipping_original_cents: shipping.originalCents,
+    shipping_total_cents: shipping.totalCents,
+    free_shipment_type: shipping.freeShipmentType,
+    is_refrigerated: toFlag(input.is_refrigerated),
+    shipment_group_id: blankToNull(input.shipment_group_id),
+    refill_of: null,
+    chain_origin_id: null,
+    ...initialStatusFields(now),
+  };
+  const prescriptionId = randomUUID();
+  const items = input.medication_requests.map((item, position) => {
+    const entry = formulary.get(keys[position] ?? '');
+    return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
+  });
+
+  await writeWithEvents(
+    ctx,
+    {
+      writes: (handle) => [
+        ...newOrderWrites(handle, order, { id: prescriptionId, original_prescription_id: null }, items),
+        changeRecord(handle, now, audit, 'create', { type: 'medication_request', id: order.id, clinicId }),
+      ],
+      events: [{ createdAt: now, event: orderCreated(order) }],
+    },
+    audit.withinChange,
+  );
+  return { medication_request_id: order.id };
+}
+
+/**
+ * Stores a new medication request (an original or a refill) inside the caller's transaction: the
+ * request, its prescription and items, the first history row (pending, by the partner) and the
+ * `order.created` event.
+ */
+export async function storeNewOrder(
+  { trx, recordEvent }: OutboxTransaction,
+  request: OrderTable,
+  prescription: { id: string; original_prescription_id: string | null },
+  items: MedicationItemTable[],
+): Promise<void> {
+  for (const write of newOrderWrites(trx, request, prescription, items)) await trx.executeQuery(write.compile());
+  await recordEvent(request.created_at, orderCreated(request));
+}
+
+/** The rows of a new medication request: the request, its prescription and items, the first history row. */
+function newOrderWrites(
+  handle: DbOrTrx,
+  request: OrderTable,
+  prescription: { id: string; original_prescription_id: string | null },
+  items: MedicationItemTable[],
+): Write[] {
+  const at = request.created_at;
+  return [
+    repo.orderInsert(handle, request),
+    repo.prescriptionInsert(handle, {
+      ...prescription,
+      clinic_id: request.clinic_id,
+      medication_request_id: request.id,
+      created_at: at,
+    }),
+    ...(items.length > 0 ? [repo.itemsInsert(handle, items)] : []),
+    repo.historyInsert(handle, {
+      id: randomUUID(),
+      medication_request_id: request.id,
+      from_status: null,
+      to_status: 'pending',
+      actor: 'partner',
+      at,
+    }),
+  ];
+}
+
+/** `order.created`: ids and the status only (never PHI). */
+function orderCreated(request: OrderTable): NewOutboxEvent {
+  return {
+    clinicId: request.clinic_id,
+    type: 'order.created',
+    payload: {
+      medication_request_id: request.id,
+      status: 'pending',
+      patient_id: request.patient_id,
+      practitioner_id: request.practitioner_id,
+      refill_of: request.refill_of,
+    },
+  };
+}
+
+/** GET /api/external/medication-order/{id}: another clinic's order is not found. Audited as a read. */
+export async function getOrder(
+  ctx: AuditedReadContext,
+  identity: PartnerIdentity,
+  orderId: string,
+  audit: AuditContext,
+): Promise<OrderViewData> {
+  const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
+  if (!order) throw notFound('Medication request not found');
+  ctx.audit.recordReads(audit, [{ type: 'medication_request', id: order.id, clinicId: order.clinic_id }]);
+  return loadOrderView(ctx.db, order);
+}
+
+/**
+ * GET /api/external/medication-orders: a page of the clinic's orders, newest first, each as
+ * `GET /api/external/medication-order/{id}` shows it, loaded for the whole page at once (five queries
+ * a page, whatever its length). Another clinic's patient matches nothing. Each order listed is
+ * audited as a read, as its single GET is.
+ */
+export async function listOrders(
+  ctx: AuditedReadContext,
+  identity: PartnerIdentity,
+  query: ListOrdersQuery,
+  audit: AuditContext,
+): Promise<Page<OrderViewData>> {
+  const limit = query.limit ?? 50;
+  const rows = await repo.listOrdersOfClinic(ctx.db, identity.clinicId, {
+    status: query.status,
+    patientId: query.patient_id,
+    before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  const listed = rows.slice(0, limit);
+  const views = await loadOrderViews(ctx.db, listed);
+  const page = toPage(rows, limit, () => views);
+  ctx.audit.recordReads(
+    audit,
+    listed.map((order) => ({ type: 'medication_request', id: order.id, clinicId: order.clinic_id })),
+  );
+  return page;
+}
+
+function toItemRow(
+  item: MedicationItemInput,
+  position: number,
+  prescriptionId: string,
+  medicationId: string | null,
+  medicationName: string,
+): MedicationItemTable {
+  const id = randomUUID();
+  const unit = blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose);
+  return {
+    id,
+    prescription_id: prescriptionId,
+    position,
+    origin_item_id: id,
+    medication_id: medicationId,
+    medication: medicationName,
+    dose: item.dose.trim(),
+    unit_of_measure: unit,
+    quantity: item.quantity,
+    refills: Number(item.refills ?? '0'),
+    refills_used: 0,
+    direction: item.direction.trim(),
+    days_supply: item.days_supply ?? null,
+    flavor: blankToNull(item.flavor),
+    notes: blankToNull(item.notes),
+    do_not_refill: toFlag(item.do_not_refill),
+    do_not_fill: toFlag(item.do_not_fill),
+    patient_contact_requested: toFlag(item.patient_contact_requested),
+    reason_for_compounding: blankToNull(item.reason_for_compounding),
+    reason_for_compounding_additional_context: blankToNull(item.reason_for_compounding_additional_context),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Row types of the order tables (migration 002_orders). Same conventions as the foundation:
+ * text ids, ISO-8601 UTC text timestamps, 0/1 booleans, integer cents.
+ */
+
+/** A medication request (the partner's "medication order"): one shipment of one prescription. */
+export interface OrderTable {
+  id: string;
+  clinic_id: string;
+  patient_id: string;
+  practitioner_id: string;
+  /** pending | processing | shipped | delivered | cancelled (see medication-request-status.ts). */
+  status: string;
+  carrier_id: string;
+  carrier_name: string;
+  service_id: string;
+  service_name: string;
+  /** The service's price at the time of ordering, for the patient's state. */
+  shipping_original_cents: number;
+  /** What the clinic pays: 0 with free shipping. */
+  shipping_total_cents: number;
+  free_shipment_type: string | null;
+  is_refrigerated: number;
+  shipment_group_id: string | null;
+  /** The order this one refills (null for an original order). */
+  refill_of: string | null;
+  /** The first order of the refill chain, whose prescription bounds the chain's refills (null for an original). */
+  chain_origin_id: string | null;
+  tracking_number: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The prescription an order fills; a refill writes a new one, linked to the chain's first. */
+export interface PrescriptionTable {
+  id: string;
+  clinic_id: string;
+  medication_request_id: string;
+  /** The first prescription of the chain (null for an original). */
+  original_prescription_id: string | null;
+  created_at: string;
+}
+
+/** One medication of a prescription. */
+export interface MedicationItemTable {
+  id: string;
+  prescription_id: string;
+  position: number;
+  /** The item of the chain's first prescription this one copies (its own id for an original). */
+  origin_item_id: string;
+  /** The formulary entry matched at ordering time (no foreign key: the formulary may change). */
+  medication_id: string | null;
+  medication: string;
+  dose: string;
+  unit_of_measure: string | null;
+  quantity: number;
+  /** Refills this prescription authorizes (original: as ordered; refill: what was left). */
+  refills: number;
+  /** Origin items only: refills of the chain counted against this item (not cancelled). */
+  refills_used: number;
+  direction: string;
+  days_supply: number | null;
+  flavor: string | null;
+  notes: string | null;
+  do_not_refill: number;
+  do_not_fill: number;
+  patient_contact_requested: number;
+  reason_for_compounding: string | null;
+  reason_for_compounding_additional_context: string | null;
+}
+
+/** Every status change of an order, its creation included (from_status null). */
+export interface StatusHistoryTable {
+  id: string;
+  medication_request_id: string;
+  from_status: string | null;
+  to_status: string;
+  /** operator | partner | sandbox */
+  actor: string;
+  at: string;
+}
+
+export interface OrderTables {
+  medication_requests: OrderTable;
+  prescriptions: PrescriptionTable;
+  medication_items: MedicationItemTable;
+  medication_request_status_history: StatusHistoryTable;
+}

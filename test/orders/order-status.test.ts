@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canTransition,
+  illegalTransitionMessage,
+  isFinal,
+  isRefillable,
+  nextStatus,
+  ORDER_STATUSES,
+  pathTo,
+  type OrderStatus,
+} from '../../src/orders/order-status.js';
+
+const LEGAL: [OrderStatus, OrderStatus][] = [
+  ['pending', 'processing'],
+  ['pending', 'cancelled'],
+  ['processing', 'shipped'],
+  ['processing', 'cancelled'],
+  ['shipped', 'delivered'],
+];
+const isLegal = (from: OrderStatus, to: OrderStatus) => LEGAL.some(([f, t]) => f === from && t === to);
+const ALL_PAIRS = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]));
+
+describe('the order lifecycle (pure)', () => {
+  it.each(LEGAL)('when an order is %s, then it may become %s', (from, to) => {
+    expect(canTransition(from, to)).toBe(true);
+  });
+
+  it.each(ALL_PAIRS.filter(([f, t]) => !isLegal(f, t)))('when an order is %s, then it may not become %s', (from, to) => {
+    expect(canTransition(from, to)).toBe(false);
+  });
+
+  it('when a transition is refused, then the message names the current and the requested state', () => {
+    expect(illegalTransitionMessage('shipped', 'processing')).toBe(
+      'Cannot change the medication request from shipped to processing: from shipped it can only become delivered',
+    );
+    expect(illegalTransitionMessage('delivered', 'cancelled')).toBe(
+      'Cannot change the medication request from delivered to cancelled: delivered is a final state',
+    );
+  });
+
+  it('when asked for the next step, then it follows pending → processing → shipped → delivered', () => {
+    expect(nextStatus('pending')).toBe('processing');
+    expect(nextStatus('processing')).toBe('shipped');
+    expect(nextStatus('shipped')).toBe('delivered');
+    expect(nextStatus('delivered')).toBeNull();
+    expect(nextStatus('cancelled')).toBeNull();
+  });
+
+  it('when a target is several steps away, then the path goes through every legal step', () => {
+    expect(pathTo('pending', 'delivered')).toEqual(['processing', 'shipped', 'delivered']);
+    expect(pathTo('pending', 'shipped')).toEqual(['processing', 'shipped']);
+    expect(pathTo('processing', 'cancelled')).toEqual(['cancelled']);
+    expect(pathTo('shipped', 'processing')).toBeNull();
+    expect(pathTo('shipped', 'cancelled')).toBeNull();
+    expect(pathTo('pending', 'pending')).toBeNull();
+    expect(pathTo('delivered', 'delivered')).toBeNull();
+  });
+
+  it('when asked which states are final and refillable, then delivered/cancelled are final and shipped/delivered refillable', () => {
+    expect(ORDER_STATUSES.filter(isFinal)).toEqual(['delivered', 'cancelled']);
+    expect(ORDER_STATUSES.filter(isRefillable)).toEqual(['shipped', 'delivered']);
+  });
+});
