@@ -47,6 +47,50 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // One shape for every change (src/changes/run-change.ts): outside it, no service opens a
+    // transaction of its own or writes a change's audit rows, events or idempotency mark. The
+    // exceptions are named: the delivery engine's own queue transactions, the sandbox seed (other
+    // services' writes over one transaction at start-up) and the re-encryption of secrets at rest.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/changes/**',
+      'src/db/**',
+      'src/webhooks/dispatcher.ts',
+      'src/webhooks/delivery-queue.service.ts',
+      'src/webhooks/secret-encryption.service.ts',
+      'src/sandbox-seed.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(transaction|startTransaction)$/]:not([callee.object.name='change'])",
+          message: 'Write through runChange (src/changes/run-change.ts): it gives the work its transaction.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/changes/change-rows.js'],
+              message: 'Only runChange writes a change’s audit rows, events and idempotency mark.',
+            },
+            {
+              group: ['**/audit/audit.repository.js'],
+              message: 'The audit trail is written by runChange (changes) and the read trail (audit/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The audit trail's own folder reads and writes its table.
+    files: ['src/audit/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     // Tests read JSON response bodies (`any` by design) and assert on values they just checked exist.
     files: ['test/**/*.ts'],
     rules: {

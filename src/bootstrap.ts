@@ -2,11 +2,11 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type PostgresOptions } from './db/create-db.js';
 import { systemClock, type Clock } from './clock.js';
-import { OutboxNotifier } from './events/outbox.js';
+import { OutboxNotifier } from './events/outbox-notifier.js';
 import { Metrics, registerBacklogGauges } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 import { pino, type Logger } from 'pino';
-import { AuditReadBuffer, type FlushScheduler } from './audit/audit-buffer.js';
+import { AuditReadBuffer, type BatchScheduler } from './audit/audit-buffer.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { logDestination } from './log-format.js';
 import { openKeyring } from './secrets/key-source.js';
@@ -32,8 +32,8 @@ export async function openRuntime(
     postgres?: PostgresOptions;
     /** The development key file used when DATA_ENCRYPTION_KEY is unset (default ./data/encryption.key). */
     keyFile?: string;
-    /** Where the audit buffer logs a failed write (default: stdout at LOG_LEVEL); tests pass a scheduler to flush by hand. */
-    audit?: { logger?: Logger; scheduler?: FlushScheduler };
+    /** Where the audit trail logs a failed write (default: stdout at LOG_LEVEL); tests pass a scheduler to hold a batch. */
+    audit?: { logger?: Logger; scheduler?: BatchScheduler };
     /** false: no Redis even with REDIS_URL (the command line and the worker count no requests). */
     redis?: boolean;
     /** Where the runtime's own lines (Redis outages) go; a JSON logger on stdout by default. */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/database.js';
 import type { Clock } from './clock.js';
-import type { OutboxNotifier } from './events/outbox.js';
+import type { OutboxNotifier } from './events/outbox-notifier.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
 import type { Metrics } from './metrics.js';
 import type { AuditReadBuffer } from './audit/audit-buffer.js';
@@ -43,11 +43,11 @@ export type ReadContext = Pick<AppContext, 'db'>;
 /** Reads that the audit trail records (who was shown which patient, order...). */
 export type AuditedReadContext = Pick<AppContext, 'db' | 'audit'>;
 
-/** A service that writes: the database (and its dialect), the clock and the settings. */
-export type ServiceContext = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config'>;
-
-/** A service whose writes record outbox events, and so wakes the delivery worker after commit. */
-export type EventWriterContext = ServiceContext & Pick<AppContext, 'outbox'>;
+/**
+ * A service that writes: the database (and its dialect), the clock, the settings, and the wake-up of
+ * the delivery worker (its changes may record events: changes/run-change.ts).
+ */
+export type ServiceContext = Pick<AppContext, 'db' | 'dialect' | 'clock' | 'config' | 'outbox'>;
 
 /** A service that encrypts or decrypts values at rest (webhook signing secrets). */
 export type KeyringContext = Pick<AppContext, 'keyring'>;

@@ -55,11 +55,29 @@ export async function createPostgresDatabases(extra = []) {
   } finally {
     await admin.end();
   }
+  const rawUrl = withDatabase(adminUrl, names.raw);
   return {
     names,
     projectUrl: withDatabase(adminUrl, names.project),
-    rawUrl: withDatabase(adminUrl, names.raw),
+    rawUrl,
     urlOf: (key) => withDatabase(adminUrl, names[key]),
+    /**
+     * A schema of the raw database (the composite ceilings' home, beside the pg ceiling's tables in
+     * `public`), created; resolves with a URL whose connections use it (search_path), for the
+     * project and the ceilings alike. Dropped with the database.
+     */
+    async schemaUrl(schema) {
+      const client = new pg.Client({ connectionString: rawUrl });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA ${schema}`);
+      } finally {
+        await client.end();
+      }
+      const url = new URL(rawUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return url.toString();
+    },
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

@@ -16,9 +16,10 @@ function wrap(text, indent, width) {
 export const HELP = `Usage: npm run bench -- [flags]
 
 Measures the server against the machine's own ceilings in one run (issue 12): a bare node:http
-server, Fastify + better-sqlite3, Fastify + pg; and its webhook delivery (issue 18): live, with the
-worker in the server and (PostgreSQL) in two worker processes, and the drain of a backlog after a
-partner's recovery call. Prints a Markdown table and writes it, with a JSON file, to the output folder.
+server, Fastify + better-sqlite3, Fastify + pg, and per route and database a composite ceiling doing
+the route's work in plain code (issue 19), with each process's CPU time per request; and its webhook
+delivery (issue 18): live, with the worker in the server and (PostgreSQL) in two worker processes,
+and the drain of a backlog after a partner's recovery call. Prints a Markdown table and writes it, with a JSON file, to the output folder.
 
   --rounds N           rounds, each running every ceiling and scenario once (default 3)
   --duration S         measured seconds per scenario (default 10)

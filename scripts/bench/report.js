@@ -11,11 +11,18 @@ const ms = (value) =>
   value === null || value === undefined ? '–' : `${fixed(value, value < 10 && !Number.isInteger(value) ? 1 : 0)} ms`;
 const DATABASE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
+const cpu = (value) => (value === null || value === undefined ? '–' : `${fixed(value)} µs`);
+const ratio = (value) => (value === null || value === undefined ? '–' : fixed(value, 2));
+
 function scenarioTable(rows) {
   if (rows.every((row) => row.drain)) return [];
   const lines = [
-    '| scenario | database | req/s | p50 | p99 | peak RSS | errors | ceiling | ceiling req/s | ratio | target | met |',
-    '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|',
+    'ratio: req/s ÷ the ceiling’s in the same round (median of the rounds); bare: the ceiling doing less (a fixed',
+    'body, or five inserts into tables of its own); composite: Fastify doing the same work as the route in plain code, on',
+    'the project’s tables; CPU/req: the server process’s user + system CPU time over the measured interval ÷ its answers.',
+    '',
+    '| scenario | database | req/s | p50 | p99 | CPU/req | peak RSS | errors | bare ceiling | bare req/s | ratio | composite req/s | composite CPU/req | ratio | target | met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---|',
   ];
   // The drain's figures are of another kind: its own table.
   for (const row of rows.filter((r) => !r.drain)) {
@@ -23,8 +30,10 @@ function scenarioTable(rows) {
     const met = row.met ? 'yes' : `**no**: ${row.misses.join(', ')}`;
     lines.push(
       `| ${row.label} | ${DATABASE_NAMES[row.database]} | ${fixed(row.requestsPerSecond)} | ${ms(row.p50)} | ${ms(row.p99)} | ` +
-        `${row.peakRssMb === null ? '–' : `${fixed(row.peakRssMb)} MB`} | ${errors} | ${row.ceilingLabel ?? '–'} | ` +
-        `${fixed(row.ceilingRequestsPerSecond)} | ${row.ratio === null ? '–' : fixed(row.ratio, 2)} | ${row.target} | ${met} |`,
+        `${cpu(row.cpuUsPerRequest)} | ${row.peakRssMb === null ? '–' : `${fixed(row.peakRssMb)} MB`} | ${errors} | ` +
+        `${row.ceilingLabel ?? '–'} | ${fixed(row.ceilingRequestsPerSecond)} | ${ratio(row.ratio)} | ` +
+        `${fixed(row.compositeRequestsPerSecond)} | ${cpu(row.compositeCpuUsPerRequest)} | ${ratio(row.compositeRatio)} | ` +
+        `${row.target} | ${met} |`,
     );
   }
   return lines;
@@ -91,9 +100,12 @@ function ceilingTable(ceilings) {
     '',
     'Ceilings (median of the rounds):',
     '',
-    '| ceiling | req/s | p50 | p99 | errors |',
-    '|---|---:|---:|---:|---:|',
-    ...ceilings.map((c) => `| ${c.label} | ${fixed(c.requestsPerSecond)} | ${ms(c.p50)} | ${ms(c.p99)} | ${c.failures} |`),
+    '| ceiling | req/s | p50 | p99 | CPU/req | errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...ceilings.map(
+      (c) =>
+        `| ${c.label} | ${fixed(c.requestsPerSecond)} | ${ms(c.p50)} | ${ms(c.p99)} | ${cpu(c.cpuUsPerRequest)} | ${c.failures} |`,
+    ),
   ];
 }
 
@@ -114,6 +126,14 @@ export function markdown(report) {
       ...webhookTable(report.rows),
       ...drainTable(report.rows, options),
       ...ceilingTable(report.ceilings),
+      ...(report.compositeDifferences.length > 0
+        ? [
+            '',
+            'Composite ceilings that did not answer their first request as the project did (their ratios compare other work):',
+            '',
+            ...report.compositeDifferences.map(({ ceiling, differences }) => `- ${ceiling}: ${differences.join('; ')}`),
+          ]
+        : []),
       ...(failures.length > 0
         ? [
             '',

@@ -39,7 +39,11 @@ function describe(name, measured) {
   }
   const failures = result.non2xx + result.errors + result.timeouts;
   const round1 = (value) => Math.round(value * 10) / 10;
-  return `  ${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${round1(result.p50)} ms, p99 ${round1(result.p99)} ms${failures ? `, ${failures} FAILED` : ''}`;
+  const cpu =
+    measured.cpuUsPerRequest === null || measured.cpuUsPerRequest === undefined
+      ? ''
+      : `, ${Math.round(measured.cpuUsPerRequest)} µs CPU/req`;
+  return `  ${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${round1(result.p50)} ms, p99 ${round1(result.p99)} ms${cpu}${failures ? `, ${failures} FAILED` : ''}`;
 }
 
 async function runScenario({ scenario, target, options, receiver, prefix, figures }) {
@@ -76,7 +80,7 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
 
 /**
  * Runs the rounds; resolves with `{ ceilings: { key: [round…] }, scenarios: { "db/name": [round…] } }`,
- * each round `{ result, peakRssMb, webhook?, drain? }`.
+ * each round `{ result, peakRssMb, cpuUsPerRequest, webhook?, drain? }`.
  */
 export async function runRounds({ options, targets, ceilings, receiver, scenarios }) {
   const figures = { ceilings: {}, scenarios: {} };
@@ -89,8 +93,8 @@ export async function runRounds({ options, targets, ceilings, receiver, scenario
           connections: options.connections,
           warmup: options.warmup,
           duration: options.duration,
-          headers: headersOf(null),
-          load: ceilingLoad(key),
+          headers: headersOf(ceiling.apiKey),
+          load: ceiling.load ?? ceilingLoad(key),
           overallRate: options.rateCap,
           prefix: `r${round}`,
         },

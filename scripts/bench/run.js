@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { checkComposites } from './composites.js';
 import { log } from './log.js';
 import { describeMachine } from './machine.js';
 import { HELP, parseOptions } from './options.js';
@@ -58,6 +59,7 @@ async function bench(options) {
   const onCleanup = (step) => cleanups.push(step);
 
   const { targets, ceilings, receiver, created } = await setUp({ options, tmp, onCleanup, scenarios });
+  const compositeDifferences = await checkComposites({ targets, ceilings });
   const figures = await runRounds({ options, targets, ceilings, receiver, scenarios });
   // Every project process: the main server on each database (keyed by the database, as before), the
   // drain's server, and the server and workers of the workers-apart scenario.
@@ -70,11 +72,13 @@ async function bench(options) {
       .filter((scenario) => runsOn(scenario, database))
       .map((scenario) => {
         const ceilingKey = scenario.ceiling(database);
+        const compositeKey = scenario.composite(database);
         return summariseScenario({
           scenarioName: scenario.name,
           database,
           rounds: figures.scenarios[`${database}/${scenario.name}`],
           ceilingRounds: ceilingKey ? figures.ceilings[ceilingKey] : null,
+          compositeRounds: compositeKey ? figures.ceilings[compositeKey] : null,
           webhookRate: options.webhookRate,
         });
       }),
@@ -88,6 +92,7 @@ async function bench(options) {
     serverPeakMb,
     rows,
     ceilings: Object.entries(figures.ceilings).map(([key, rounds]) => summariseCeiling(key, rounds)),
+    compositeDifferences,
     created,
   };
   const text = `${markdown(report)}\nPeak RSS of each project process over the whole run (VmHWM): ${Object.entries(serverPeakMb)

@@ -1,6 +1,6 @@
 // The servers under test, each a child process on 127.0.0.1 pinned to the server core: the project
 // (node dist/main.js, as `npm start` runs it), its webhook workers (node dist/worker.js, as
-// `npm run worker` runs it) where a scenario runs them apart, and the three ceilings.
+// `npm run worker` runs it) where a scenario runs them apart, and the ceilings (ceilings/*.js).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import process from 'node:process';
@@ -76,7 +76,7 @@ export function startWorker({ main, name, env, workDir, logFile }) {
   });
 }
 
-/** A ceiling from ceilings/<script>.js with `env`; `dist` is the compiled server's folder (the order schema). */
+/** A ceiling from ceilings/<script>.js with `env`; `dist` is the compiled server's folder (its schemas: ceilings/project-modules.js). */
 export function startCeiling({ name, script, env, dist, logFile }) {
   return startNode({
     name,

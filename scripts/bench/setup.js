@@ -1,7 +1,8 @@
 // Everything a run needs before the first round: the databases, the project servers on each (the
 // main one; the drain's; on PostgreSQL the one whose webhook workers run apart, with them), their
-// clinics, the ceilings and the webhook receiver. Each thing started registers how to undo it with
-// `onCleanup`, before anything else can fail.
+// clinics, the ceilings (the composite ones on a database the project migrated and provisioned) and
+// the webhook receiver. Each thing started registers how to undo it with `onCleanup`, before anything
+// else can fail.
 import { fetch } from 'undici';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -10,8 +11,9 @@ import { DRAIN_RETRY_SCHEDULE } from './drain-scenario.js';
 import { log } from './log.js';
 import { provisionClinic } from './provision.js';
 import { projectEnvironment, startCeiling, startProjectServer, startWorker } from './servers.js';
-import { CEILINGS, runsOn } from './scenarios.js';
+import { CEILINGS, runsOn, SCENARIOS } from './scenarios.js';
 import { connectEndpoint, startReceiver } from './webhook-scenario.js';
+import { provisionCompositeHomes } from './composites.js';
 
 /** Worker processes of the `workers` target (issue 18: two, beside a server with RUN_WORKER=false). */
 const WORKER_PROCESSES = 2;
@@ -162,26 +164,45 @@ export function processesOf(scenario, target) {
   return [target.server];
 }
 
-/** The ceilings the chosen scenarios compare to, started; keyed as CEILINGS. */
-async function startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes }) {
-  const dist = path.dirname(path.resolve(options.server));
-  const env = {
-    bare: { BENCH_BODY_BYTES: String(carriersBytes) },
-    'raw-sqlite': { BENCH_SQLITE_FILE: path.join(tmp, 'raw.sqlite') },
-    'raw-pg': { BENCH_PG_URL: postgres?.rawUrl ?? '' },
+/** The environment of each kind of ceiling. */
+function ceilingEnvironment(key, { tmp, postgres, carriersBytes, homes }) {
+  if (key === 'bare') return { BENCH_BODY_BYTES: String(carriersBytes) };
+  if (key === 'raw-sqlite') return { BENCH_SQLITE_FILE: path.join(tmp, 'raw.sqlite') };
+  if (key === 'raw-pg') return { BENCH_PG_URL: postgres?.rawUrl ?? '' };
+  const { database } = CEILINGS[key];
+  const home = homes[database];
+  return {
+    ...(database === 'sqlite' ? { BENCH_SQLITE_FILE: home.url } : { BENCH_PG_URL: home.url }),
+    ...(home.redisUrl ? { BENCH_REDIS_URL: home.redisUrl } : {}),
+    // As the project server's (servers.js): a limit no run reaches.
+    RATE_LIMIT_PER_MINUTE: '1000000',
   };
-  const scripts = { bare: 'bare-http', 'raw-sqlite': 'raw-sqlite', 'raw-pg': 'raw-pg' };
+}
+
+/**
+ * The ceilings the chosen scenarios compare to, started; keyed as CEILINGS. A composite one carries
+ * the load its scenario sends to its own clinic (`load`) and its key (`apiKey`).
+ */
+async function startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes, homes }) {
+  const dist = path.dirname(path.resolve(options.server));
   const ceilings = {};
   for (const key of needed) {
+    const { label, script, scenario, database } = CEILINGS[key];
     const ceiling = await startCeiling({
-      name: CEILINGS[key].label,
-      script: scripts[key],
-      env: env[key],
+      name: label,
+      script,
+      env: ceilingEnvironment(key, { tmp, postgres, carriersBytes, homes }),
       dist,
-      logFile: path.join(tmp, `${key}.log`),
+      logFile: path.join(tmp, `${key.replaceAll('/', '-')}.log`),
     });
     onCleanup(() => ceiling.stop());
-    ceilings[key] = { ...ceiling, baseUrl: `http://127.0.0.1:${ceiling.port}` };
+    const composite = scenario
+      ? {
+          load: SCENARIOS.find((s) => s.name === scenario).load(homes[database].clinic),
+          apiKey: homes[database].keys[key],
+        }
+      : { load: null, apiKey: null };
+    ceilings[key] = { ...ceiling, ...composite, baseUrl: `http://127.0.0.1:${ceiling.port}` };
   }
   return ceilings;
 }
@@ -205,16 +226,27 @@ export async function setUp({ options, tmp, onCleanup, scenarios }) {
     targets.flatMap(({ database }) =>
       scenarios
         .filter((scenario) => runsOn(scenario, database))
-        .map((scenario) => scenario.ceiling(database))
+        .flatMap((scenario) => [scenario.ceiling(database), scenario.composite(database)])
         .filter(Boolean),
     ),
   );
   const carriersBytes = needed.has('bare') ? await carriersAnswerBytes(targets[0]) : 0;
-  const ceilings = await startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes });
+  const startProvisioner = ({ database, env }) =>
+    startServer({
+      options,
+      tmp,
+      onCleanup,
+      name: `provisioning server of the composite ceilings (${database})`,
+      env,
+      logName: `composite-${database}`,
+    });
+  const homes = await provisionCompositeHomes({ tmp, needed, databases, postgres, startProvisioner });
+  const ceilings = await startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes, homes });
   // What the run created, named in the JSON report so that a test can check it is all gone afterwards.
   const created = {
     pids: [
       ...targets.flatMap((t) => t.processes.map((p) => p.pid)),
+      ...Object.values(homes).map((home) => home.pid),
       ...Object.values(ceilings).map((c) => c.pid),
       ...(receiver ? [receiver.pid] : []),
     ],
@@ -224,7 +256,10 @@ export async function setUp({ options, tmp, onCleanup, scenarios }) {
   return { targets, ceilings, receiver, created };
 }
 
-/** The load a ceiling gets: the bare one a GET, the raw-database ones the order body (ids need not exist). */
+/**
+ * The load a bare ceiling gets: the bare one a GET, the raw-database ones the order body (ids need
+ * not exist). A composite one brings its own (startCeilings).
+ */
 export function ceilingLoad(key) {
   if (key === 'bare') return { kind: 'fixed', method: 'GET', path: '/' };
   const patients = Array.from({ length: 20 }, () => ({ patientId: randomUUID(), practitionerId: randomUUID() }));

@@ -1,4 +1,4 @@
-import type { Trx } from '../db/database.js';
+import type { Claim } from '../idempotency/claim.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 
 /**
@@ -24,10 +24,10 @@ export interface AuditContext {
   /** The client's address as the server saw it (after TRUST_PROXY); null without an HTTP request. */
   readonly clientAddress: string | null;
   /**
-   * What else must commit with the request's change, in its transaction: an idempotent request marks
-   * its key carried out there (http/audit-context.ts), so that a retry never runs it twice.
+   * The Idempotency-Key this request holds, if it sent one: its change marks it carried out in the
+   * same transaction (changes/run-change.ts), so that a retry never runs it twice.
    */
-  readonly withinChange?: (trx: Trx) => Promise<void>;
+  readonly idempotencyClaim?: Claim;
 }
 
 /** The audit context of a partner's call made without HTTP (tests, scripts). */

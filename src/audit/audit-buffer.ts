@@ -5,159 +5,155 @@ import { isoNow, type Clock } from '../clock.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import type { AuditContext } from './audit-actor.js';
+import { auditRow } from './audit-row.js';
 import type { AuditedResource } from './audit-vocabulary.js';
 import { insertAuditEvents } from './audit.repository.js';
-import { auditRow } from './audit.service.js';
 import type { AuditEventTable } from './audit.tables.js';
 
-/** Runs `tick` every `intervalMs` until the returned cancel function is called. */
-export type FlushScheduler = (intervalMs: number, tick: () => void) => () => void;
+/** Runs `write` soon: after the reads of this turn of the event loop have been recorded (default: setImmediate). */
+export type BatchScheduler = (write: () => void) => void;
 
-/** The default: an unref'd setInterval (it never keeps the process alive). */
-export const intervalFlushScheduler: FlushScheduler = (intervalMs, tick) => {
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-};
+export const immediateBatchScheduler: BatchScheduler = (write) => void setImmediate(write);
 
 /**
- * Rows per INSERT of a flush, with the event loop let go between them: on SQLite a write blocks the
- * process, and one INSERT of 500 rows into the trail and its indexes held every request behind it
- * for milliseconds (the p99 of a busy GET: docs/performance.md).
+ * Rows waiting at most (being written, or waiting for the write under way to end). Past it, reads
+ * are refused at once (503) rather than queued without bound behind a trail that cannot keep up.
  */
-const FLUSH_CHUNK = 100;
-
-/** Reads are visible in the trail within this long (the issue asks for one second). */
-export const DEFAULT_FLUSH_INTERVAL_MS = 250;
-
-/**
- * Rows the buffer holds at most while the trail cannot be written (about 30 MB). Past it, reads of
- * PHI are refused (503) rather than served unrecorded or held in memory without bound.
- */
-export const DEFAULT_MAX_PENDING = 100_000;
+export const DEFAULT_MAX_PENDING = 20_000;
 
 export interface AuditReadBufferOptions {
   db: DbOrTrx;
   clock: Clock;
   logger: Pick<Logger, 'warn' | 'error' | 'info'>;
   metrics?: Metrics;
-  intervalMs?: number;
-  /** How flushes are scheduled (default: `intervalFlushScheduler`); tests inject their own and call `flush()`. */
-  scheduler?: FlushScheduler;
-  /** Rows held at most before reads are refused (default DEFAULT_MAX_PENDING). */
+  /** When a batch is written (default: `immediateBatchScheduler`); tests inject their own to hold one. */
+  scheduler?: BatchScheduler;
+  /** Rows waiting at most before reads are refused (default DEFAULT_MAX_PENDING). */
   maxPending?: number;
 }
 
+interface Batch {
+  readonly rows: AuditEventTable[];
+  readonly written: Promise<void>;
+  readonly settle: (error?: unknown) => void;
+}
+
 /**
- * The read half of the audit trail. A read must not wait for, or fail because of, a write to the
- * trail, so reads are recorded here, in memory, and written in batches (one multi-row INSERT per up
- * to 500 rows) every `intervalMs`. Nothing is dropped: rows leave the buffer only once written; a
- * failed write keeps them, in order, for the next flush (logged once per outage, counted in the
- * metrics). `close()` writes what is left on graceful shutdown. Changes are not buffered: they are
- * written in their own transaction (audit.service.ts `recordChange`).
+ * The read half of the audit trail, written by group commit: a read's answer leaves only once its
+ * row is committed (HIPAA §164.312(b): a `kill -9` right after an answer must not leave a hole), yet
+ * reads do not each pay a transaction. Rows recorded in the same turn of the event loop form one
+ * batch, written as one INSERT (500 rows per statement at most); rows recorded while a batch is
+ * being written wait for it and go in the next one, at once. A write that fails refuses every read
+ * of its batch (503, logged once per outage, counted in the metrics): PHI is never handed out
+ * without its read on record. Changes are not recorded here: their rows go with the change
+ * (changes/run-change.ts).
  */
 export class AuditReadBuffer {
-  private readonly pending: AuditEventTable[] = [];
-  /** The flushes run one after another: each writes what is pending when its turn comes. */
-  private tail: Promise<void> = Promise.resolve();
-  private inFlight = 0;
+  /** The batch taking rows: written once the batch under way (if any) is. */
+  private open: Batch | null = null;
+  private writing: Promise<void> | null = null;
+  private waiting = 0;
   private failing = false;
   private closed = false;
-  private readonly cancelTimer: () => void;
 
-  constructor(private readonly options: AuditReadBufferOptions) {
-    const schedule = options.scheduler ?? intervalFlushScheduler;
-    this.cancelTimer = schedule(options.intervalMs ?? DEFAULT_FLUSH_INTERVAL_MS, () => this.tick());
-  }
+  constructor(private readonly options: AuditReadBufferOptions) {}
 
   /**
-   * Records that `audit`'s actor was shown these resources, now. Never waits for the database; throws
-   * 503 SERVICE_UNAVAILABLE when the trail has been failing long enough to fill the buffer.
+   * Records that `audit`'s actor was shown these resources, now: resolves once the rows are
+   * committed, rejects with 503 SERVICE_UNAVAILABLE when they cannot be (the read must then not be
+   * answered), or at once when too many rows are already waiting.
    */
-  recordReads(audit: AuditContext, resources: readonly AuditedResource[]): void {
-    if (resources.length === 0) return;
+  recordReads(audit: AuditContext, resources: readonly AuditedResource[]): Promise<void> {
+    if (resources.length === 0) return Promise.resolve();
     // After close nothing would write them: refusing loudly beats losing them.
-    if (this.closed) throw new Error('The audit buffer is closed: reads can no longer be recorded');
-    if (this.pending.length + resources.length > (this.options.maxPending ?? DEFAULT_MAX_PENDING)) {
-      // Fail closed: PHI is never handed out without its read on record.
-      throw new AppError('SERVICE_UNAVAILABLE', 503, 'The audit trail cannot be written right now: try again shortly');
+    if (this.closed) return Promise.reject(new Error('The audit trail is closed: reads can no longer be recorded'));
+    if (this.waiting + resources.length > (this.options.maxPending ?? DEFAULT_MAX_PENDING)) {
+      return Promise.reject(unavailable());
     }
     const at = isoNow(this.options.clock);
-    for (const resource of resources) this.pending.push(auditRow(at, audit, 'read', resource));
-    this.options.metrics?.auditBufferedReads.set(this.pending.length);
+    let batch = this.open;
+    if (batch === null) {
+      batch = this.open = newBatch();
+      // With a write under way, it takes this batch when it ends (writeOpen); otherwise soon.
+      if (this.writing === null)
+        (this.options.scheduler ?? immediateBatchScheduler)(() => runInBackground(this.writeOpen(), () => undefined));
+    }
+    for (const resource of resources) batch.rows.push(auditRow(at, audit, 'read', resource));
+    this.waiting += resources.length;
+    this.options.metrics?.auditBufferedReads.set(this.waiting);
+    return batch.written;
   }
 
   /** Rows recorded and not yet written. */
   get size(): number {
-    return this.pending.length;
+    return this.waiting;
   }
 
-  /**
-   * Writes every row recorded before this call (and any recorded meanwhile). Rejects when the
-   * database refuses; the rows stay buffered, and the next flush (the timer's or a caller's) writes them.
-   */
-  flush(): Promise<void> {
-    this.inFlight += 1;
-    const run = this.tail.then(() => this.writePending()).finally(() => (this.inFlight -= 1));
-    this.tail = run.catch(() => undefined);
-    return run;
+  /** Resolves once every row recorded before this call has been written or refused. */
+  async flush(): Promise<void> {
+    const pending = [this.writing, this.open?.written].filter((p): p is Promise<void> => p !== null && p !== undefined);
+    await Promise.allSettled(pending);
   }
 
-  /** Resolves once the flushes under way (the timer's included) have ended, without starting one. */
-  whenIdle(): Promise<void> {
-    return this.tail;
-  }
-
-  /**
-   * Stops the timer and writes what is left (graceful shutdown; runtime.close() calls it before
-   * closing the database). If that last write fails, the rows go to the error log (ids only, no
-   * PHI) so that they still exist somewhere, and the error is rethrown.
-   */
+  /** Refuses further reads and waits for the rows already recorded (graceful shutdown, before the database closes). */
   async close(): Promise<void> {
-    if (this.closed) return this.tail;
     this.closed = true;
-    this.cancelTimer();
-    try {
-      await this.flush();
-    } catch (error) {
-      this.options.logger.error(
-        { err: error, audit_events: this.pending },
-        `audit trail: ${this.pending.length} read rows could not be written at shutdown; they are in this log line`,
-      );
-      throw error;
+    // The batch taking rows may not have been scheduled yet (or its scheduler is held): write it now.
+    await this.writeOpen();
+    await this.flush();
+  }
+
+  /** Writes the open batch, then the one that filled meanwhile, and so on until none is open. */
+  private async writeOpen(): Promise<void> {
+    if (this.writing !== null) return;
+    for (let batch = this.takeOpen(); batch !== null; batch = this.takeOpen()) {
+      const run = this.write(batch);
+      this.writing = run;
+      await run;
+      this.writing = null;
     }
   }
 
-  private tick(): void {
-    // An outage makes writes slow to fail: never queue a second attempt behind the one under way.
-    if (this.pending.length === 0 || this.inFlight > 0) return;
-    runInBackground(this.flush(), () => undefined);
+  private takeOpen(): Batch | null {
+    const batch = this.open;
+    this.open = null;
+    return batch;
   }
 
-  private async writePending(): Promise<void> {
+  private async write(batch: Batch): Promise<void> {
     try {
-      while (this.pending.length > 0) {
-        // Only this loop removes rows, from the front, once written; recordReads appends at the end.
-        const batch = this.pending.slice(0, FLUSH_CHUNK);
-        await insertAuditEvents(this.options.db, batch);
-        this.pending.splice(0, batch.length);
-        this.options.metrics?.auditBufferedReads.set(this.pending.length);
-        if (this.pending.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      await insertAuditEvents(this.options.db, batch.rows);
+      batch.settle();
+      if (this.failing) {
+        this.failing = false;
+        this.options.logger.info('audit trail: reads are written again');
       }
     } catch (error) {
       this.options.metrics?.auditFlushFailures.inc();
       if (!this.failing) {
         this.failing = true;
         this.options.logger.warn(
-          { err: error, buffered: this.pending.length },
-          'audit trail: writing buffered reads failed; they are kept and retried',
+          { err: error, refused: batch.rows.length },
+          'audit trail: writing reads failed; those reads are refused (503)',
         );
       }
-      throw error;
-    }
-    if (this.failing) {
-      this.failing = false;
-      this.options.logger.info('audit trail: buffered reads written again');
+      batch.settle(error ?? new Error('audit write failed'));
+    } finally {
+      this.waiting -= batch.rows.length;
+      this.options.metrics?.auditBufferedReads.set(this.waiting);
     }
   }
+}
+
+const unavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', 503, 'The audit trail cannot be written right now: try again shortly');
+
+function newBatch(): Batch {
+  let settle: Batch['settle'] = () => undefined;
+  const written = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error instanceof AppError ? error : unavailable()));
+  });
+  // A batch whose requests have all gone (refused, or closed) must not be an unhandled rejection.
+  written.catch(() => undefined);
+  return { rows: [], written, settle };
 }

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { Write } from '../db/write-together.js';
+import type { Write } from '../db/write.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { AuditEventTable } from './audit.tables.js';
 
@@ -15,18 +15,21 @@ const INSERT_CHUNK = 500;
  * whether its last attempt committed (a connection lost after the commit).
  */
 export async function insertAuditEvents(db: DbOrTrx, rows: readonly AuditEventTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.executeQuery(auditInsert(db, rows.slice(i, i + INSERT_CHUNK)).compile());
-  }
+  for (const write of auditInserts(db, rows)) await db.executeQuery(write.compile());
 }
 
-/** One INSERT of at most INSERT_CHUNK rows, not yet run. */
-export function auditInsert(db: DbOrTrx, rows: readonly AuditEventTable[]): Write {
-  if (rows.length > INSERT_CHUNK) throw new RangeError(`at most ${INSERT_CHUNK} audit rows per INSERT, got ${rows.length}`);
-  return db
-    .insertInto('audit_events')
-    .values([...rows])
-    .onConflict((oc) => oc.column('id').doNothing());
+/** The INSERTs of `rows`, at most INSERT_CHUNK rows each, not yet run (a change runs them with its own rows). */
+export function auditInserts(db: DbOrTrx, rows: readonly AuditEventTable[]): Write[] {
+  const writes: Write[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    writes.push(
+      db
+        .insertInto('audit_events')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.column('id').doNothing()),
+    );
+  }
+  return writes;
 }
 
 export interface AuditEventFilter {

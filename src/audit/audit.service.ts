@@ -1,67 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { AuditedReadContext, ReadContext } from '../context.js';
-import type { DbOrTrx, Trx } from '../db/database.js';
-import type { Write } from '../db/write-together.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { AuditContext } from './audit-actor.js';
-import type { AuditAction, AuditedResource, AuditResourceType } from './audit-vocabulary.js';
+import type { AuditResourceType } from './audit-vocabulary.js';
 import * as repo from './audit.repository.js';
 import type { AuditEventListQuery, AuditEventView } from './audit.schemas.js';
 import type { AuditEventTable } from './audit.tables.js';
-
-/** The row recording that `audit`'s actor did `action` to `resource` at `at`. Ids only. */
-export function auditRow(at: string, audit: AuditContext, action: AuditAction, resource: AuditedResource): AuditEventTable {
-  const { actor } = audit;
-  return {
-    id: randomUUID(),
-    at,
-    actor_type: actor.type,
-    actor_id: actor.type === 'partner' ? actor.apiKeyId : actor.type === 'staff' ? actor.staffId : null,
-    actor_email: actor.type === 'staff' ? actor.email : null,
-    // A partner only reaches its own clinic's resources; the operator's row names the resource's.
-    clinic_id: actor.type === 'partner' ? actor.clinicId : resource.clinicId,
-    action,
-    resource_type: resource.type,
-    resource_id: resource.id,
-    request_id: audit.requestId,
-    client_address: audit.clientAddress,
-  };
-}
-
-/**
- * Records a change in the transaction that makes it (the `Trx` type says so): the row exists if and
- * only if the change commits. Reads go through the buffer instead (audit-buffer.ts).
- */
-export async function recordChange(
-  trx: Trx,
-  at: string,
-  audit: AuditContext,
-  action: AuditAction,
-  ...resources: AuditedResource[]
-): Promise<void> {
-  await repo.insertAuditEvents(
-    trx,
-    resources.map((resource) => auditRow(at, audit, action, resource)),
-  );
-  await audit.withinChange?.(trx);
-}
-
-/**
- * The write recording a change, for writeTogether (db/write-together.ts), which runs it with the
- * change itself; pass `audit.withinChange` along as its `within`.
- */
-export function changeRecord(
-  handle: DbOrTrx,
-  at: string,
-  audit: AuditContext,
-  action: AuditAction,
-  ...resources: AuditedResource[]
-): Write {
-  return repo.auditInsert(
-    handle,
-    resources.map((resource) => auditRow(at, audit, action, resource)),
-  );
-}
 
 /**
  * An idempotent replay hands the actor the stored answer of an earlier request (ids, an order, a
@@ -75,7 +18,7 @@ export async function recordReplayReads(
   originalRequestId: string,
 ): Promise<void> {
   const rows = await repo.findResourcesChangedByRequest(ctx.db, clinicId, originalRequestId);
-  ctx.audit.recordReads(
+  await ctx.audit.recordReads(
     audit,
     rows.map((row) => ({
       type: row.resource_type as AuditResourceType,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import type { Environment } from '../config.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import type { PartnerIdentity } from '../partner-identity.js';
@@ -10,7 +10,7 @@ import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView
 
 export async function createClinic(ctx: ServiceContext, input: { name: string; free_shipping?: boolean }): Promise<ClinicView> {
   const clinic = {
-    id: randomUUID(),
+    id: newId(),
     name: input.name.trim(),
     free_shipping: input.free_shipping ? 1 : 0,
     created_at: isoNow(ctx.clock),
@@ -49,7 +49,7 @@ export async function issueApiKey(ctx: ServiceContext, clinicId: string, environ
   const env = environment ?? ctx.config.env;
   const key = generateApiKey(env);
   const row = {
-    id: randomUUID(),
+    id: newId(),
     clinic_id: clinicId,
     environment: env,
     key_hash: hashApiKey(key),

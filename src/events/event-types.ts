@@ -8,3 +8,11 @@ export type OutboxEventType = (typeof EVENT_TYPES)[number];
 
 /** The event type of a partner's test call (`POST /api/external/webhook/test`): in the delivery log, never in the outbox. */
 export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** An event a change records (changes/run-change.ts), for delivery to the clinic's webhooks. */
+export interface NewOutboxEvent {
+  clinicId: string;
+  type: OutboxEventType;
+  /** Ids and statuses only: this reaches partners' webhooks and must never hold PHI. */
+  payload: Record<string, unknown>;
+}

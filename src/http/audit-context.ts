@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { partnerAuditContext, type AuditActor, type AuditContext } from '../audit/audit-actor.js';
-import { markIdempotentRequestExecuted } from '../idempotency/idempotency.service.js';
 import { partnerOf } from './partner-guard.js';
 import { clientAddress } from './client-address.js';
 
@@ -13,9 +12,9 @@ import { clientAddress } from './client-address.js';
 /** A partner request (behind the partner guard): its API key and clinic. */
 export function partnerAudit(request: FastifyRequest): AuditContext {
   const context = partnerAuditContext(partnerOf(request), { requestId: request.id, clientAddress: clientAddress(request) });
-  // Every change is recorded in its transaction: an idempotent request's key is marked carried out there.
+  // An idempotent request's change marks its key carried out in the change's transaction.
   const claim = request.idempotency?.claim;
-  return claim ? { ...context, withinChange: (trx) => markIdempotentRequestExecuted(trx, claim) } : context;
+  return claim ? { ...context, idempotencyClaim: claim } : context;
 }
 
 /** An operator request (behind the operator guard): the staff member signed in, or the token's holder. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { DbOrTrx, Trx } from '../db/database.js';
+import type { DbOrTrx } from '../db/database.js';
 import type { IdempotencyKeyTable } from './idempotency.tables.js';
 import type { SealedValue } from '../secrets/keyring.js';
 
@@ -108,20 +108,6 @@ export async function completeKey(
     .where('state', 'in', ['in_progress', 'executed'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * Marks the holder's request as carried out, in the transaction of its change: from the commit on,
- * the key is never run again, even if the answer is never stored (the process stopped in between).
- */
-export async function markKeyExecuted(trx: Trx, id: string, token: string): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ state: 'executed' })
-    .where('id', '=', id)
-    .where('lock_token', '=', token)
-    .where('state', 'in', ['in_progress', 'executed'])
-    .execute();
 }
 
 /** Frees a key its holder could not complete (a 5xx), so that a retry runs again. */

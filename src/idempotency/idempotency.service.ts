@@ -1,6 +1,7 @@
+import { newId } from '../shared/ids.js';
 import { randomUUID } from 'node:crypto';
 import type { KeyringContext, ServiceContext } from '../context.js';
-import type { Trx } from '../db/database.js';
+import type { Claim } from './claim.js';
 import * as repo from './idempotency.repository.js';
 import type { Holder, IdempotencyKeyRow, KeyScope, StoredResponse } from './idempotency.repository.js';
 
@@ -9,11 +10,7 @@ export type { KeyScope, StoredResponse } from './idempotency.repository.js';
 /** How long a key holds its first response (Stripe's 24 hours). */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** A key held by the current request: what it needs to store its response or let the key go. */
-export interface Claim {
-  readonly id: string;
-  readonly token: string;
-}
+export type { Claim } from './claim.js';
 
 export type ClaimOutcome =
   /** This request holds the key: run it, then `completeIdempotentRequest` or `releaseIdempotencyKey`. */
@@ -52,7 +49,7 @@ export async function claimIdempotencyKey(
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + KEY_TTL_MS).toISOString(),
     };
-    const id = randomUUID();
+    const id = newId();
     if (await repo.insertKeyIfAbsent(ctx.db, id, scope, holder)) return claimed(id, holder);
 
     const row = await repo.findKey(ctx.db, scope);
@@ -88,11 +85,6 @@ export async function completeIdempotentRequest(
   response: StoredResponse,
 ): Promise<boolean> {
   return repo.completeKey(ctx.db, claim.id, claim.token, { ...response, body: ctx.keyring.seal(response.body, claim.id) });
-}
-
-/** Marks a claimed request carried out, in its change's transaction (see repo.markKeyExecuted). */
-export async function markIdempotentRequestExecuted(trx: Trx, claim: Claim): Promise<void> {
-  await repo.markKeyExecuted(trx, claim.id, claim.token);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
@@ -22,7 +22,7 @@ export interface NewMedication {
 export async function addMedication(ctx: ServiceContext, clinicId: string, input: NewMedication): Promise<MedicationView> {
   await getClinic(ctx, clinicId); // 404 for an unknown clinic
   const row: MedicationTable = {
-    id: randomUUID(),
+    id: newId(),
     clinic_id: clinicId,
     name: input.name.trim().replace(/\s+/g, ' '),
     name_key: medicationKey(input.name),

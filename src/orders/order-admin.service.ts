@@ -41,7 +41,7 @@ export async function listOrders(
     rows.slice(0, limit).map((r) => r.id),
   );
   const page = toPage(rows, limit, (listed) => listed.map((r) => toAdminSummary(r, counts.get(r.id) ?? 0)));
-  ctx.audit.recordReads(audit, [
+  await ctx.audit.recordReads(audit, [
     ...page.items.map((r): AuditedResource => ({
       type: 'medication_request',
       id: r.medication_request_id,
@@ -77,7 +77,7 @@ export async function getOrderForOperator(
   ]);
   // The foreign keys make this impossible; the guard tells the type checker.
   if (!party) throw new Error(`Order ${order.id} has no patient ${order.patient_id} in its clinic`);
-  ctx.audit.recordReads(audit, [
+  await ctx.audit.recordReads(audit, [
     { type: 'medication_request', id: order.id, clinicId: order.clinic_id },
     { type: 'patient', id: order.patient_id, clinicId: order.clinic_id },
     ...chain

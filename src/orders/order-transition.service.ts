@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { EventWriterContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { Trx } from '../db/database.js';
-import { isoNow } from '../clock.js';
 import { conflict, fieldError, notFound } from '../errors.js';
-import { withOutbox, type OutboxTransaction } from '../events/outbox.js';
 import type { OutboxEventType } from '../events/event-types.js';
 import {
   allowedNext,
@@ -22,6 +19,7 @@ import type { OrderTable } from './order.tables.js';
 import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
 import { closeRefillRequest } from '../refills/refill.repository.js';
+import { newId } from '../shared/ids.js';
 import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
@@ -34,14 +32,15 @@ const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
 };
 
 /**
- * Applies one transition inside the caller's transaction: refuses an illegal one (409 naming both
+ * Applies one transition as part of the caller's change: refuses an illegal one (409 naming both
  * states), moves the order only if it is still in the state it was read in (so that of many
  * simultaneous identical transitions exactly one succeeds), records the history row and the
  * partner-facing event, and closes the refill request an order fulfils or cancels.
  * Returns the order as it now is.
  */
 export async function applyTransition(
-  { trx, recordEvent }: OutboxTransaction,
+  change: SystemChange,
+  trx: Trx,
   now: string,
   order: OrderTable,
   to: OrderStatus,
@@ -67,15 +66,10 @@ export async function applyTransition(
   const updated: OrderTable = { ...order, ...changes, status: to, updated_at: now };
 
   const type = EVENT_OF[to];
-  if (type) await recordEvent(now, { clinicId: order.clinic_id, type, payload: eventPayload(updated, from) });
-  await repo.insertHistory(trx, {
-    id: randomUUID(),
-    medication_request_id: order.id,
-    from_status: from,
-    to_status: to,
-    actor,
-    at: now,
-  });
+  if (type) change.event({ clinicId: order.clinic_id, type, payload: eventPayload(updated, from) }, now);
+  change.write(
+    repo.historyInsert(trx, { id: newId(), medication_request_id: order.id, from_status: from, to_status: to, actor, at: now }),
+  );
 
   if (order.refill_of !== null && (to === 'shipped' || to === 'delivered' || to === 'cancelled')) {
     const closed = await closeRefillRequest(trx, order.id, to === 'cancelled' ? 'cancelled' : 'fulfilled', now);
@@ -123,12 +117,12 @@ async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<O
 }
 
 /**
- * One transition of one order (operator status change, partner cancellation), in its own
- * transaction, audited in it (`transition`, or `cancel` for a partner's cancellation). `shipped`
+ * One transition of one order (operator status change, partner cancellation), as one change,
+ * audited with it (`transition`, or `cancel` for a partner's cancellation). `shipped`
  * needs a tracking number from the operator; only `shipped` takes one.
  */
 export async function transitionOrder(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   scope: Scope,
   orderId: string,
   to: OrderStatus,
@@ -142,12 +136,12 @@ export async function transitionOrder(
   if (to === 'shipped' && trackingNumber === undefined && actor !== 'sandbox') {
     throw fieldError('tracking_number', 'is required when status is shipped');
   }
-  const order = await withOutbox(ctx, async (tx) => {
-    const current = await loadForUpdate(tx.trx, scope, orderId);
-    const now = isoNow(ctx.clock);
-    const updated = await applyTransition(tx, now, current, to, actor, trackingNumber?.trim());
+  const order = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    const current = await loadForUpdate(trx, scope, orderId);
+    const updated = await applyTransition(change, trx, change.at, current, to, actor, trackingNumber?.trim());
     const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
-    await recordChange(tx.trx, now, audit, action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+    change.audit(action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
     return updated;
   });
   return loadOrderView(ctx.db, order);
@@ -155,7 +149,7 @@ export async function transitionOrder(
 
 /** POST /api/external/medication-order/{id}/cancel: pending and processing orders only. */
 export async function cancelOrder(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   orderId: string,
   audit: AuditContext,
@@ -165,19 +159,20 @@ export async function cancelOrder(
 
 /**
  * The sandbox: moves an order to its next state, or to `to` through every legal step, all in one
- * transaction (each step gets its history row and event; shipping gets a test tracking number).
+ * change (each step gets its history row and event; shipping gets a test tracking number).
  * A partner's advance is audited as one `transition`; the development timer's (no request, no
  * actor, `audit` null) is not.
  */
 export async function advanceOrder(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   scope: Scope,
   orderId: string,
   audit: AuditContext | null,
   to?: OrderStatus,
 ): Promise<OrderViewData> {
-  const order = await withOutbox(ctx, async (tx) => {
-    let current = await loadForUpdate(tx.trx, scope, orderId);
+  const advance = async (change: SystemChange): Promise<OrderTable> => {
+    const trx = await change.transaction();
+    let current = await loadForUpdate(trx, scope, orderId);
     const from = current.status as OrderStatus;
     let steps: OrderStatus[] | null;
     if (to === undefined) {
@@ -196,16 +191,17 @@ export async function advanceOrder(
       // One millisecond apart, so that history rows and events sort in the order they happened
       // (the outbox is delivered in (created_at, id) order).
       const at = new Date(start + i).toISOString();
-      current = await applyTransition(tx, at, current, step, 'sandbox');
-    }
-    if (audit) {
-      await recordChange(tx.trx, isoNow(ctx.clock), audit, 'transition', {
-        type: 'medication_request',
-        id: current.id,
-        clinicId: current.clinic_id,
-      });
+      current = await applyTransition(change, trx, at, current, step, 'sandbox');
     }
     return current;
-  });
+  };
+  const order =
+    audit === null
+      ? await runChange(ctx, null, advance)
+      : await runChange(ctx, audit, async (change) => {
+          const advanced = await advance(change);
+          change.audit('transition', { type: 'medication_request', id: advanced.id, clinicId: advanced.clinic_id });
+          return advanced;
+        });
   return loadOrderView(ctx.db, order);
 }

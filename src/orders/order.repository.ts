@@ -1,5 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { Write } from '../db/write-together.js';
+import type { Write } from '../db/write.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import type { ShippingChoice } from '../shipping/shipping.repository.js';
@@ -21,10 +21,6 @@ export function itemsInsert(handle: DbOrTrx, items: MedicationItemTable[]): Writ
 
 export function historyInsert(handle: DbOrTrx, row: StatusHistoryTable): Write {
   return handle.insertInto('medication_request_status_history').values(row);
-}
-
-export async function insertHistory(trx: Trx, row: StatusHistoryTable): Promise<void> {
-  await trx.executeQuery(historyInsert(trx, row).compile());
 }
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */

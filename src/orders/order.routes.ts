@@ -5,7 +5,8 @@ import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import { cancelOrder } from './order-transition.service.js';
 import { CreateOrderBody, CreateOrderData, IdParams, ListOrdersQuery, OrderPage, OrderView } from './order.schemas.js';
-import { createOrder, getOrder, listOrders } from './order.service.js';
+import { getOrder, listOrders } from './order-read.service.js';
+import { createOrder } from './order-create.service.js';
 
 const security = [{ apiKey: [] }];
 

@@ -1,10 +1,10 @@
-import type { AppContext, EventWriterContext } from '../context.js';
+import type { AppContext, ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { advanceOrder } from './order-transition.service.js';
 import * as repo from './order.repository.js';
 import { setIntervalScheduler, type IntervalScheduler } from '../shared/interval-scheduler.js';
 
-type Ctx = EventWriterContext & Pick<AppContext, 'logger'>;
+type Ctx = ServiceContext & Pick<AppContext, 'logger'>;
 
 const BATCH = 100;
 

@@ -1,4 +1,4 @@
-import type { Write } from '../db/write-together.js';
+import type { Write } from '../db/write.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PatientTable } from './patient.tables.js';
 

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { changeRecord } from '../audit/audit.service.js';
-import { writeTogether } from '../db/write-together.js';
+import { runChange } from '../changes/run-change.js';
 import type { PatientTable } from './patient.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -46,7 +45,7 @@ export async function createPatient(
 
   const contacts: Contact[] = (input.contacts ?? []).map((c) => ({ key: c.key, value: c.value.trim() }));
   const row: PatientTable = {
-    id: randomUUID(),
+    id: newId(),
     clinic_id: identity.clinicId,
     practitioner_id: practitionerId,
     first_name: input.first_name.trim(),
@@ -64,15 +63,10 @@ export async function createPatient(
     postal_code: address.postalCode,
     created_at: isoNow(ctx.clock),
   };
-  await writeTogether(
-    ctx.db,
-    ctx.dialect,
-    (handle) => [
-      repo.patientInsert(handle, row),
-      changeRecord(handle, row.created_at, audit, 'create', { type: 'patient', id: row.id, clinicId: row.clinic_id }),
-    ],
-    audit.withinChange,
-  );
+  await runChange(ctx, audit, (change) => {
+    change.write(repo.patientInsert(ctx.db, row));
+    change.audit('create', { type: 'patient', id: row.id, clinicId: row.clinic_id });
+  });
   return { patient_id: row.id };
 }
 
@@ -85,7 +79,7 @@ export async function getPatient(
 ): Promise<PatientRecord> {
   const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
   if (!row) throw notFound('Patient not found');
-  ctx.audit.recordReads(audit, [{ type: 'patient', id: row.id, clinicId: row.clinic_id }]);
+  await ctx.audit.recordReads(audit, [{ type: 'patient', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
 }
 

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { changeRecord } from '../audit/audit.service.js';
-import { writeTogether } from '../db/write-together.js';
+import { runChange } from '../changes/run-change.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
@@ -38,7 +37,7 @@ export async function createPractitioner(
   if (Object.keys(problems).length > 0) throw invalidFields(problems);
 
   const row: PractitionerTable = {
-    id: randomUUID(),
+    id: newId(),
     clinic_id: identity.clinicId,
     first_name: input.first_name.trim(),
     last_name: input.last_name.trim(),
@@ -55,15 +54,10 @@ export async function createPractitioner(
     status: INITIAL_STATUS,
     created_at: isoNow(ctx.clock),
   };
-  await writeTogether(
-    ctx.db,
-    ctx.dialect,
-    (handle) => [
-      repo.practitionerInsert(handle, row),
-      changeRecord(handle, row.created_at, audit, 'create', { type: 'practitioner', id: row.id, clinicId: row.clinic_id }),
-    ],
-    audit.withinChange,
-  );
+  await runChange(ctx, audit, (change) => {
+    change.write(repo.practitionerInsert(ctx.db, row));
+    change.audit('create', { type: 'practitioner', id: row.id, clinicId: row.clinic_id });
+  });
   return { practitioner_id: row.id };
 }
 
@@ -76,7 +70,7 @@ export async function getPractitioner(
 ): Promise<PractitionerRecord> {
   const row = await repo.findPractitioner(ctx.db, identity.clinicId, practitionerId);
   if (!row) throw notFound('Practitioner not found');
-  ctx.audit.recordReads(audit, [{ type: 'practitioner', id: row.id, clinicId: row.clinic_id }]);
+  await ctx.audit.recordReads(audit, [{ type: 'practitioner', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
 }
 

@@ -1,11 +1,12 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Write } from '../db/write.js';
 import type { RefillRequestTable } from './refill.tables.js';
 
 export type RefillRequestStatus = 'open' | 'fulfilled' | 'cancelled';
 
-/** Throws a unique violation when the order already has an open refill request (partial unique index). */
-export async function insertRefillRequest(trx: Trx, row: RefillRequestTable): Promise<void> {
-  await trx.insertInto('refill_requests').values(row).execute();
+/** A new refill request; its change fails with a unique violation when the order already has an open one (partial unique index). */
+export function refillRequestInsert(handle: DbOrTrx, row: RefillRequestTable): Write {
+  return handle.insertInto('refill_requests').values(row);
 }
 
 export async function findRefillRequest(

@@ -1,18 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { AuditedReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
 import { type AppError, notFound, validationError } from '../errors.js';
-import { withOutbox } from '../events/outbox.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
 import { checkShippable, checkShipping } from '../orders/order-rules.js';
 import { initialStatusFields, type OrderStatus } from '../orders/order-status.js';
-import { storeNewOrder } from '../orders/order.service.js';
+import { storeNewOrder } from '../orders/order-create.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
@@ -41,7 +40,7 @@ const refillError = (message: string, problem: string): AppError => validationEr
  * at today's prices), with `order.created` and `refill.ready`.
  */
 export async function createRefill(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: RefillInput,
   audit: AuditContext,
@@ -105,10 +104,10 @@ export async function createRefill(
   }
 
   const now = isoNow(ctx.clock);
-  const refillRequestId = randomUUID();
+  const refillRequestId = newId();
   const newOrder: OrderTable = {
     ...order,
-    id: randomUUID(),
+    id: newId(),
     carrier_name: shipping.carrierName,
     service_name: shipping.serviceName,
     shipping_original_cents: shipping.originalCents,
@@ -121,8 +120,8 @@ export async function createRefill(
   };
 
   try {
-    await withOutbox(ctx, async (tx) => {
-      const { trx, recordEvent } = tx;
+    await runChange(ctx, audit, async (change) => {
+      const trx = await change.transaction();
       // Count the refill first, conditionally: two refills of one chain at once never exceed it.
       const counted: string[] = [];
       for (const item of left) if (await requests.useRefill(trx, item.id)) counted.push(item.id);
@@ -130,39 +129,42 @@ export async function createRefill(
       const after = await requests.findItems(trx, counted);
 
       const originPrescription = await requests.findPrescriptionOfOrder(trx, originId);
-      const prescriptionId = randomUUID();
-      await storeNewOrder(
-        tx,
+      const prescriptionId = newId();
+      storeNewOrder(
+        change,
+        trx,
         newOrder,
         { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
       );
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
-      await recordEvent(new Date(Date.parse(now) + 1).toISOString(), {
-        clinicId,
-        type: 'refill.ready',
-        payload: {
-          refill_request_id: refillRequestId,
-          medication_request_id: newOrder.id,
-          original_medication_request_id: order.id,
-          status: 'open',
+      change.event(
+        {
+          clinicId,
+          type: 'refill.ready',
+          payload: {
+            refill_request_id: refillRequestId,
+            medication_request_id: newOrder.id,
+            original_medication_request_id: order.id,
+            status: 'open',
+          },
         },
-      });
+        new Date(Date.parse(now) + 1).toISOString(),
+      );
       // Last: the partial unique index refuses a second open refill request that raced past the check above.
-      await refills.insertRefillRequest(trx, {
-        id: refillRequestId,
-        clinic_id: clinicId,
-        medication_request_id: order.id,
-        new_medication_request_id: newOrder.id,
-        status: 'open',
-        shipment_group_id: newOrder.shipment_group_id,
-        created_at: now,
-        updated_at: now,
-      });
-      await recordChange(
-        trx,
-        now,
-        audit,
+      change.write(
+        refills.refillRequestInsert(trx, {
+          id: refillRequestId,
+          clinic_id: clinicId,
+          medication_request_id: order.id,
+          new_medication_request_id: newOrder.id,
+          status: 'open',
+          shipment_group_id: newOrder.shipment_group_id,
+          created_at: now,
+          updated_at: now,
+        }),
+      );
+      change.audit(
         'create',
         { type: 'refill_request', id: refillRequestId, clinicId },
         { type: 'medication_request', id: newOrder.id, clinicId },
@@ -184,7 +186,7 @@ export async function getRefillRequest(
 ): Promise<RefillRequestViewData> {
   const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
   if (!row) throw notFound('Refill request not found');
-  ctx.audit.recordReads(audit, [{ type: 'refill_request', id: row.id, clinicId: row.clinic_id }]);
+  await ctx.audit.recordReads(audit, [{ type: 'refill_request', id: row.id, clinicId: row.clinic_id }]);
   const order = await requests.findOrder(ctx.db, identity.clinicId, row.new_medication_request_id);
   return {
     refill_request_id: row.id,
@@ -212,7 +214,7 @@ function exhausted(authorized: MedicationItemTable[]): AppError {
 function copyItem(origin: MedicationItemTable, position: number, prescriptionId: string): MedicationItemTable {
   return {
     ...origin,
-    id: randomUUID(),
+    id: newId(),
     prescription_id: prescriptionId,
     position,
     origin_item_id: origin.id,

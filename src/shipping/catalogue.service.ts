@@ -1,3 +1,4 @@
+import { runChange } from '../changes/run-change.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
@@ -80,7 +81,8 @@ export async function addService(ctx: ServiceContext, carrierId: string, input: 
   const statePrices = statePricesInCents(input.state_prices ?? {});
   const row: ShippingServiceTable = { carrier_id: carrierId, id, name, price_cents: priceCents, created_at: isoNow(ctx.clock) };
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await runChange(ctx, null, async (change) => {
+    const trx = await change.transaction();
     if (!(await repo.findCarrier(trx, carrierId))) throw notFound('Carrier not found');
     try {
       await repo.insertService(trx, row);
@@ -116,7 +118,8 @@ export async function updateService(
   const priceCents = changes.price === undefined ? undefined : priceInCents(changes.price, 'price');
   const statePrices = changes.state_prices === undefined ? undefined : statePricesInCents(changes.state_prices);
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return runChange(ctx, null, async (change) => {
+    const trx = await change.transaction();
     if (!(await repo.findCarrier(trx, carrierId))) throw notFound('Carrier not found');
     if (!(await repo.findService(trx, carrierId, serviceId))) throw notFound('Service not found');
     await repo.updateService(trx, carrierId, serviceId, {

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { runChange } from '../changes/run-change.js';
 import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { conflict, notFound } from '../errors.js';
@@ -61,7 +62,7 @@ export async function createStaffMember(
   // Before the (deliberately slow) password hash; the unique constraint still settles a race.
   if (await repo.findStaffByEmail(ctx.db, email)) throw emailTaken();
   const row: StaffMemberTable = {
-    id: randomUUID(),
+    id: newId(),
     email,
     name: input.name.trim(),
     role: input.role,
@@ -70,9 +71,10 @@ export async function createStaffMember(
     disabled_at: null,
   };
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await runChange(ctx, audit, async (change) => {
+      const trx = await change.transaction();
       await repo.insertStaffMember(trx, row);
-      if (audit) await recordChange(trx, row.created_at, audit, 'create', staffResource(row.id));
+      change.audit?.('create', staffResource(row.id));
     });
   } catch (error) {
     if (constraintViolation(error) === 'unique') throw emailTaken();
@@ -96,10 +98,11 @@ export async function listStaffMembers(ctx: ServiceContext): Promise<StaffView[]
 /** Disables an account and ends its sessions, in one transaction. Disabling a disabled account changes nothing. */
 export async function disableStaffMember(ctx: ServiceContext, staffId: string, audit: AuditContext): Promise<StaffView> {
   const at = ctx.clock().toISOString();
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     if (await repo.markStaffDisabled(trx, staffId, at)) {
       await repo.deleteSessionsOf(trx, staffId);
-      await recordChange(trx, at, audit, 'update', staffResource(staffId));
+      change.audit('update', staffResource(staffId));
     }
     return repo.findStaffById(trx, staffId);
   });
@@ -148,7 +151,8 @@ export async function signIn(ctx: ServiceContext, email: string, password: strin
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS);
-  await ctx.db.transaction().execute(async (trx) => {
+  await runChange(ctx, null, async (change) => {
+    const trx = await change.transaction();
     await repo.clearSignInFailures(trx, emailDigest);
     await repo.deleteEndedSessionsOf(trx, member.id, iso, idleSince(ctx, now));
     await repo.insertSession(trx, {

@@ -43,7 +43,7 @@ export async function listDeliveriesForPartner(
       ),
     ),
   );
-  ctx.audit.recordReads(
+  await ctx.audit.recordReads(
     audit,
     listed.map((row) => ({ type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id })),
   );

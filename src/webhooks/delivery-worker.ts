@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listenForNotifications, type NotificationListener } from '../db/notifications.js';
-import { WAKEUP_CHANNEL } from '../events/outbox.js';
+import { WAKEUP_CHANNEL } from '../events/outbox-notifier.js';
 import { AttemptListeners, type WorkerLogger } from './attempt-log.js';
 import { takenCount, type ExchangeResult } from './delivery-queue.service.js';
 import type { RecordedAttempt } from './delivery.service.js';

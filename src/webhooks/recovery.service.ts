@@ -1,11 +1,10 @@
-import type { EventWriterContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { runChange } from '../changes/run-change.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { Trx } from '../db/database.js';
 import { conflict, fieldError, notFound } from '../errors.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
-import { withOutbox } from '../events/outbox.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import * as deliveries from './delivery.repository.js';
 import * as queue from './queue.repository.js';
@@ -44,7 +43,7 @@ export function recoverySince(since: string | undefined, now: Date): string {
 
 /** The operator's recovery of any clinic's endpoint. */
 export async function recoverEndpointForOperator(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   endpointId: string,
   since: string | undefined,
   audit: AuditContext,
@@ -60,7 +59,7 @@ export async function recoverEndpointForOperator(
  * (another clinic's id: 403), and another clinic's endpoint is not found (404), like an unknown one.
  */
 export async function recoverEndpointForPartner(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: RecoverWebhookBody,
   audit: AuditContext,
@@ -74,7 +73,7 @@ export async function recoverEndpointForPartner(
 }
 
 async function recover(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   since: string | undefined,
   audit: AuditContext,
   findEndpoint: (trx: Trx) => Promise<WebhookEndpointTable | undefined>,
@@ -83,7 +82,8 @@ async function recover(
   const nowDate = ctx.clock();
   const from = recoverySince(since, nowDate);
   const now = nowDate.toISOString();
-  return withOutbox(ctx, async ({ trx, wakeWorkers }) => {
+  return runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     const endpoint = await findEndpoint(trx);
     if (!endpoint || endpoint.deleted_at !== null) throw notFound(messages.notFound);
     // Sending to a disabled endpoint would only fail its deliveries again (the worker skips it):
@@ -97,8 +97,8 @@ async function recover(
       excludeEventType: TEST_EVENT_TYPE,
     });
     if (scheduled > 0) await queue.lowerNextDue(trx, [endpoint.id], now);
-    await recordChange(trx, now, audit, 'retry', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
-    if (scheduled > 0) await wakeWorkers();
+    change.audit('retry', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
+    if (scheduled > 0) change.wakeWorkers();
     return { scheduled };
   });
 }

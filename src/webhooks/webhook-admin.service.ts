@@ -1,10 +1,9 @@
-import type { AuditedReadContext, EventWriterContext, ServiceContext } from '../context.js';
+import type { AuditedReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { conflict, notFound } from '../errors.js';
-import { withOutbox } from '../events/outbox.js';
 import * as deliveries from './delivery.repository.js';
 import { lowerNextDue } from './queue.repository.js';
 import * as repo from './webhook.repository.js';
@@ -42,7 +41,7 @@ export async function listDeliveries(
     limit + 1,
   );
   const page = toPage(rows, limit, (listed) => listed.map(toDeliveryView));
-  ctx.audit.recordReads(
+  await ctx.audit.recordReads(
     audit,
     page.items.map((d) => ({ type: 'webhook_delivery', id: d.delivery_id, clinicId: d.clinic_id })),
   );
@@ -53,7 +52,7 @@ export async function listDeliveries(
 export async function getDelivery(ctx: AuditedReadContext, deliveryId: string, audit: AuditContext): Promise<DeliveryDetailView> {
   const row = await deliveries.findDeliveryWithUrl(ctx.db, deliveryId);
   if (!row) throw notFound('Webhook delivery not found');
-  ctx.audit.recordReads(audit, [{ type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id }]);
+  await ctx.audit.recordReads(audit, [{ type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id }]);
   const attempts = await deliveries.listAttempts(ctx.db, deliveryId);
   return { ...toDeliveryView(row), body: row.body, attempts: attempts.map(toAttemptView) };
 }
@@ -64,8 +63,9 @@ export async function getDelivery(ctx: AuditedReadContext, deliveryId: string, a
  * worker makes the attempt (this answers at once, with the delivery queued); if it fails, the
  * schedule continues from the attempts already made, so an exhausted delivery fails again.
  */
-export async function retryDelivery(ctx: EventWriterContext, deliveryId: string, audit: AuditContext): Promise<DeliveryView> {
-  return withOutbox(ctx, async ({ trx, wakeWorkers }) => {
+export async function retryDelivery(ctx: ServiceContext, deliveryId: string, audit: AuditContext): Promise<DeliveryView> {
+  return runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     const row = await deliveries.findDeliveryForUpdate(trx, deliveryId, ctx.dialect);
     if (!row) throw notFound('Webhook delivery not found');
     const endpoint = await repo.findEndpointById(trx, row.endpoint_id);
@@ -86,8 +86,8 @@ export async function retryDelivery(ctx: EventWriterContext, deliveryId: string,
       updated_at: now,
     });
     await lowerNextDue(trx, [row.endpoint_id], now);
-    await recordChange(trx, now, audit, 'retry', { type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id });
-    await wakeWorkers();
+    change.audit('retry', { type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id });
+    change.wakeWorkers();
     return toDeliveryView({
       ...row,
       url: endpoint.url,
@@ -121,7 +121,7 @@ export async function listEndpoints(
   );
   const now = ctx.clock();
   const { items, next_cursor } = toPage(rows, limit, (listed) => listed.map((row) => toOperatorEndpoint(row, now)));
-  ctx.audit.recordReads(
+  await ctx.audit.recordReads(
     audit,
     items.map((endpoint) => ({ type: 'webhook_endpoint', id: endpoint.webhook_id, clinicId: endpoint.clinic_id })),
   );
@@ -133,20 +133,21 @@ export async function listEndpoints(
  * failed deliveries are queued again, due now: the events it missed while failing.
  */
 export async function enableEndpoint(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   endpointId: string,
   redeliverFailed: boolean,
   audit: AuditContext,
 ): Promise<EnabledEndpointView> {
-  const redelivered = await withOutbox(ctx, async ({ trx, wakeWorkers }) => {
+  const redelivered = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     const endpoint = await repo.findEndpointById(trx, endpointId);
     if (!endpoint || endpoint.deleted_at !== null) throw notFound('Webhook endpoint not found');
     await repo.enableEndpoint(trx, endpointId);
     const now = isoNow(ctx.clock);
     const requeued = redeliverFailed ? await deliveries.requeueFailedOfEndpoint(trx, endpointId, now) : 0;
     if (requeued > 0) await lowerNextDue(trx, [endpointId], now);
-    await recordChange(trx, now, audit, 'update', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
-    if (requeued > 0) await wakeWorkers();
+    change.audit('update', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
+    if (requeued > 0) change.wakeWorkers();
     return requeued;
   });
   const row = await repo.findEndpointById(ctx.db, endpointId);

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, KeyringContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { recordChange } from '../audit/audit.service.js';
+import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { isoNow } from '../clock.js';
@@ -43,7 +43,7 @@ export async function registerWebhook(
   const hostProblem = await checkHostIsPublic(form.url.hostname, policy, resolve);
   if (hostProblem) throw fieldError('webhook_url', hostProblem);
 
-  const id = randomUUID();
+  const id = newId();
   const secret = generateSecret();
   const row: WebhookEndpointTable = {
     id,
@@ -66,7 +66,8 @@ export async function registerWebhook(
     leased_until: null,
   };
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await runChange(ctx, audit, async (change) => {
+      const trx = await change.transaction();
       await repo.lockClinicEndpoints(trx, row.clinic_id, ctx.dialect);
       if (await repo.findLiveEndpointByUrl(trx, row.clinic_id, row.url)) throw duplicateUrl();
       if ((await repo.countLiveEndpoints(trx, row.clinic_id)) >= MAX_ENDPOINTS_PER_CLINIC) {
@@ -76,7 +77,7 @@ export async function registerWebhook(
         );
       }
       await repo.insertEndpoint(trx, row);
-      await recordChange(trx, row.created_at, audit, 'create', { type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id });
+      change.audit('create', { type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id });
     });
   } catch (error) {
     if (constraintViolation(error) === 'unique') throw duplicateUrl();
@@ -95,11 +96,12 @@ export async function deleteWebhook(
   audit: AuditContext,
 ): Promise<{ webhook_id: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
-  await ctx.db.transaction().execute(async (trx) => {
+  await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     const now = isoNow(ctx.clock);
     if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw webhookNotFound();
     await deliveries.closePendingOfEndpoint(trx, input.webhook_id, 'cancelled', now, 'endpoint deleted');
-    await recordChange(trx, now, audit, 'delete', { type: 'webhook_endpoint', id: input.webhook_id, clinicId: input.clinic_id });
+    change.audit('delete', { type: 'webhook_endpoint', id: input.webhook_id, clinicId: input.clinic_id });
   });
   return { webhook_id: input.webhook_id };
 }
@@ -122,10 +124,11 @@ export async function updateWebhook(
   }
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const now = ctx.clock();
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     const updated = await repo.updateEndpointLimits(trx, input.clinic_id, input.webhook_id, limits);
     if (!updated) throw webhookNotFound();
-    await recordChange(trx, now.toISOString(), audit, 'update', {
+    change.audit('update', {
       type: 'webhook_endpoint',
       id: updated.id,
       clinicId: updated.clinic_id,
@@ -144,7 +147,7 @@ export async function listWebhooks(
 ): Promise<WebhookEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
   const rows = await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId);
-  ctx.audit.recordReads(
+  await ctx.audit.recordReads(
     audit,
     rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
   );
@@ -173,7 +176,7 @@ export async function testWebhook(
   // A secret the server cannot decrypt (its key is not configured) is our fault: a 500, logged with the reason.
   const secret = openEndpointSecret(ctx.keyring, endpoint);
 
-  const eventId = randomUUID();
+  const eventId = newId();
   const body = eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
     webhook_id: endpoint.id,
     clinic_id: endpoint.clinic_id,
@@ -188,8 +191,9 @@ export async function testWebhook(
   }
   const { attemptedAt, outcome } = result;
   const at = attemptedAt.toISOString();
-  const deliveryId = randomUUID();
-  await ctx.db.transaction().execute(async (trx) => {
+  const deliveryId = newId();
+  await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
     await deliveries.insertDelivery(trx, {
       id: deliveryId,
       event_id: eventId,
@@ -210,7 +214,7 @@ export async function testWebhook(
       updated_at: at,
     });
     await deliveries.insertAttempt(trx, {
-      id: randomUUID(),
+      id: newId(),
       delivery_id: deliveryId,
       endpoint_id: endpoint.id,
       event_id: eventId,
@@ -223,7 +227,7 @@ export async function testWebhook(
       // Not a throttle even on a 429: a test call is not retried, and never holds the endpoint.
       throttled: 0,
     });
-    await recordChange(trx, at, audit, 'test', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
+    change.audit('test', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
   });
   return {
     webhook_id: endpoint.id,

@@ -1,11 +1,11 @@
-import type { AppContext, EventWriterContext, KeyringContext } from '../context.js';
+import type { AppContext, ServiceContext, KeyringContext } from '../context.js';
 import { silentLogger, type WorkerLogger } from './attempt-log.js';
 import { PREFETCH_FACTOR } from './endpoint-lane.js';
 import { createHttpSender, type WebhookSender } from './http-sender.js';
 import { urlPolicyOf } from './url-safety.js';
 
 /** What the delivery worker runs on: an event writer's context, and the metrics that count its attempts. */
-export type WorkerContext = EventWriterContext & KeyringContext & Pick<AppContext, 'metrics'>;
+export type WorkerContext = ServiceContext & KeyringContext & Pick<AppContext, 'metrics'>;
 
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once in this worker, all endpoints together (default 200). */

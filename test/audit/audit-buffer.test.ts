@@ -30,7 +30,7 @@ function capturingLogger() {
   return { warn: vi.fn(), error: vi.fn(), info: vi.fn() };
 }
 
-describe.each(DIALECTS)('the audit read buffer on %s', (dialect) => {
+describe.each(DIALECTS)('the audit read trail (group commit) on %s', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -41,133 +41,158 @@ describe.each(DIALECTS)('the audit read buffer on %s', (dialect) => {
   const storedReads = async (ids: string[]) =>
     t.ctx.db.selectFrom('audit_events').select(['resource_id', 'request_id']).where('resource_id', 'in', ids).execute();
 
-  it('when a flush writes many rows, then other work runs between its INSERTs (a long flush does not hold every request)', async () => {
-    let inserts = 0;
-    const counting: KyselyPlugin = {
+  /** A database handle that counts INSERTs and can hold the next one until `release()`. */
+  function watchedDb() {
+    const state = { inserts: 0, hold: null as Promise<void> | null };
+    let release = (): void => undefined;
+    const plugin: KyselyPlugin = {
       transformQuery: (args) => {
-        if (InsertQueryNode.is(args.node)) inserts += 1;
+        if (InsertQueryNode.is(args.node)) state.inserts += 1;
         return args.node;
       },
-      transformResult: async (args) => args.result,
+      transformResult: async (args) => {
+        if (state.hold) await state.hold;
+        return args.result;
+      },
     };
-    const buffer = new AuditReadBuffer({
-      db: t.ctx.db.withPlugin(counting),
+    return {
+      db: t.ctx.db.withPlugin(plugin),
+      state,
+      holdNext: () => {
+        state.hold = new Promise<void>((resolve) => (release = resolve));
+      },
+      release: () => {
+        state.hold = null;
+        release();
+      },
+    };
+  }
+
+  it('when reads arrive together, then they share one INSERT, and each resolves only once its row is committed', async () => {
+    const watched = watchedDb();
+    const batches = manualScheduler();
+    const trail = new AuditReadBuffer({
+      db: watched.db,
       clock: t.ctx.clock,
       logger: capturingLogger(),
-      scheduler: manualScheduler().scheduler,
+      scheduler: batches.scheduler,
     });
-    const resources = Array.from({ length: 250 }, (_, i) => ({ ...patient(0), id: randomUUID(), n: i }));
-    buffer.recordReads(audit, resources);
-    const flushed = buffer.flush();
-    let insertsWhenOtherWorkRan = -1;
-    setImmediate(() => (insertsWhenOtherWorkRan = inserts));
-    await flushed;
-    expect(inserts).toBe(3);
-    expect(insertsWhenOtherWorkRan).toBeGreaterThanOrEqual(0);
-    expect(insertsWhenOtherWorkRan).toBeLessThan(3);
-    expect(await storedReads(resources.map((r) => r.id))).toHaveLength(250);
-    await buffer.close();
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    let settled = 0;
+    const reads = ids.map((id) => trail.recordReads(audit, [{ ...patient(0), id }]).then(() => (settled += 1)));
+    expect(batches.queued).toBe(1);
+    expect(trail.size).toBe(3);
+    // Not written yet: nobody may answer.
+    await Promise.resolve();
+    expect(settled).toBe(0);
+    expect(await storedReads(ids)).toEqual([]);
+
+    batches.fire();
+    await Promise.all(reads);
+    expect(watched.state.inserts).toBe(1);
+    expect(await storedReads(ids)).toHaveLength(3);
+    expect(trail.size).toBe(0);
+    await trail.close();
   });
 
-  it('when reads are recorded, then the timer writes them in one batch, at least every 250 ms', async () => {
-    const timer = manualScheduler();
-    const buffer = new AuditReadBuffer({
-      db: t.ctx.db,
+  it('when reads arrive while a batch is being written, then they wait for it and go together in the next one, at once', async () => {
+    const watched = watchedDb();
+    const batches = manualScheduler();
+    const trail = new AuditReadBuffer({
+      db: watched.db,
       clock: t.ctx.clock,
       logger: capturingLogger(),
-      scheduler: timer.scheduler,
+      scheduler: batches.scheduler,
     });
-    buffer.recordReads(audit, [patient(1), patient(2)]);
-    expect(timer.state.intervalMs).toBe(250);
-    expect(buffer.size).toBe(2);
-
-    timer.tick();
-    await buffer.whenIdle();
-    expect(buffer.size).toBe(0);
-    expect(await storedReads([patient(1).id, patient(2).id])).toHaveLength(2);
-    await buffer.close();
-    expect(timer.state.cancelled).toBe(true);
+    const first = randomUUID();
+    watched.holdNext();
+    const firstRead = trail.recordReads(audit, [{ ...patient(0), id: first }]);
+    batches.fire();
+    await vi.waitUntil(() => watched.state.inserts === 1);
+    const later = [randomUUID(), randomUUID()];
+    const laterReads = later.map((id) => trail.recordReads(audit, [{ ...patient(0), id }]));
+    // The write under way takes the next batch itself: nothing new is scheduled.
+    expect(batches.queued).toBe(0);
+    watched.release();
+    await Promise.all([firstRead, ...laterReads]);
+    expect(watched.state.inserts).toBe(2);
+    expect(await storedReads([first, ...later])).toHaveLength(3);
+    await trail.close();
   });
 
-  it('when writing fails, then the rows are kept, the failure is logged once, and a later flush writes each row once', async () => {
-    const timer = manualScheduler();
+  it('when a batch has more than 500 rows, then it is written 500 rows per INSERT', async () => {
+    const watched = watchedDb();
+    const trail = new AuditReadBuffer({ db: watched.db, clock: t.ctx.clock, logger: capturingLogger() });
+    const resources = Array.from({ length: 501 }, () => ({ ...patient(0), id: randomUUID() }));
+    await trail.recordReads(audit, resources);
+    expect(watched.state.inserts).toBe(2);
+    expect(await storedReads(resources.map((r) => r.id))).toHaveLength(501);
+    await trail.close();
+  });
+
+  it('when writing fails, then every read of the batch is refused with 503, logged once, and the next batch is written', async () => {
     const logger = capturingLogger();
-    const buffer = new AuditReadBuffer({
-      db: t.ctx.db,
-      clock: t.ctx.clock,
-      logger,
-      metrics: t.ctx.metrics,
-      scheduler: timer.scheduler,
-    });
+    const failuresBefore = (await t.ctx.metrics.auditFlushFailures.get()).values[0]?.value ?? 0;
+    const trail = new AuditReadBuffer({ db: t.ctx.db, clock: t.ctx.clock, logger, metrics: t.ctx.metrics });
     const rows = [patient(3), patient(4), patient(5)];
     const restore = await refuseAuditRows(t.ctx, `new.resource_id = '${patient(4).id}'`);
     try {
-      buffer.recordReads(audit, rows);
-      timer.tick();
-      await buffer.whenIdle();
-      await expect(buffer.flush()).rejects.toThrow(/refused by the test/);
-      expect(buffer.size).toBe(3);
+      const refused = expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 });
+      const reads = rows.map((row) => trail.recordReads(audit, [row]));
+      for (const read of reads) await expect(read).rejects.toEqual(refused);
+      await expect(trail.recordReads(audit, [patient(4)])).rejects.toEqual(refused);
       expect(await storedReads(rows.map((r) => r.id))).toEqual([]);
       expect(logger.warn).toHaveBeenCalledTimes(1);
-      expect((await t.ctx.metrics.auditFlushFailures.get()).values[0]?.value).toBe(2);
+      expect((await t.ctx.metrics.auditFlushFailures.get()).values[0]?.value).toBe(failuresBefore + 2);
     } finally {
       await restore();
     }
-
-    timer.tick();
-    await buffer.whenIdle();
-    expect(buffer.size).toBe(0);
+    await trail.recordReads(audit, rows);
     const stored = await storedReads(rows.map((r) => r.id));
     expect(stored.map((r) => r.resource_id).sort()).toEqual(rows.map((r) => r.id));
     expect(stored.every((r) => r.request_id === 'req-1')).toBe(true);
-    expect(logger.info).toHaveBeenCalledWith('audit trail: buffered reads written again');
-    await buffer.close();
+    expect(logger.info).toHaveBeenCalledWith('audit trail: reads are written again');
+    expect(trail.size).toBe(0);
+    await trail.close();
   });
 
-  it('when the trail has failed long enough to fill the buffer, then further reads are refused with 503 until it is written', async () => {
-    const timer = manualScheduler();
-    const buffer = new AuditReadBuffer({
+  it('when too many rows are already waiting, then a further read is refused with 503 at once', async () => {
+    const batches = manualScheduler();
+    const trail = new AuditReadBuffer({
       db: t.ctx.db,
       clock: t.ctx.clock,
       logger: capturingLogger(),
-      scheduler: timer.scheduler,
+      scheduler: batches.scheduler,
       maxPending: 2,
     });
-    const restore = await refuseAuditRows(t.ctx, `new.resource_id = '${patient(6).id}'`);
-    try {
-      buffer.recordReads(audit, [patient(6), patient(7)]);
-      await expect(buffer.flush()).rejects.toThrow(/refused by the test/);
-      expect(() => buffer.recordReads(audit, [patient(8)])).toThrow(
-        expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 }),
-      );
-      expect(buffer.size).toBe(2);
-    } finally {
-      await restore();
-    }
-    await buffer.flush();
-    buffer.recordReads(audit, [patient(8)]);
-    expect(buffer.size).toBe(1);
-    await buffer.close();
+    const waiting = trail.recordReads(audit, [patient(6), patient(7)]);
+    await expect(trail.recordReads(audit, [patient(8)])).rejects.toEqual(
+      expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 }),
+    );
+    expect(trail.size).toBe(2);
+    batches.fire();
+    await waiting;
+    await trail.recordReads(audit, [patient(8)]);
+    await trail.close();
   });
 
-  it('when the last write at shutdown fails, then close rejects and the rows are in the error log', async () => {
-    const logger = capturingLogger();
-    const buffer = new AuditReadBuffer({ db: t.ctx.db, clock: t.ctx.clock, logger, scheduler: manualScheduler().scheduler });
-    const restore = await refuseAuditRows(t.ctx, `new.resource_id = '${patient(6).id}'`);
-    try {
-      buffer.recordReads(audit, [patient(6)]);
-      await expect(buffer.close()).rejects.toThrow(/refused by the test/);
-    } finally {
-      await restore();
-    }
-    expect(logger.error).toHaveBeenCalledTimes(1);
-    expect(logger.error.mock.calls[0]?.[0].audit_events).toEqual([
-      expect.objectContaining({ action: 'read', resource_type: 'patient', resource_id: patient(6).id, request_id: 'req-1' }),
-    ]);
-    expect(() => buffer.recordReads(audit, [patient(7)])).toThrow(/closed/);
+  it('when the trail closes, then the reads waiting are written first, and a later read is refused', async () => {
+    const batches = manualScheduler();
+    const trail = new AuditReadBuffer({
+      db: t.ctx.db,
+      clock: t.ctx.clock,
+      logger: capturingLogger(),
+      scheduler: batches.scheduler,
+    });
+    const id = randomUUID();
+    const read = trail.recordReads(audit, [{ ...patient(0), id }]);
+    await trail.close();
+    await read;
+    expect(await storedReads([id])).toHaveLength(1);
+    await expect(trail.recordReads(audit, [patient(7)])).rejects.toThrow(/closed/);
   });
 
-  it('when the server shuts down, then reads still in the buffer are written before the database closes', async () => {
+  it('when the server shuts down with a read waiting for its batch, then the read is written before the database closes, and answered', async () => {
     const database = await persistentDatabase(dialect);
     const config = {
       ...loadConfig({ ADMIN_TOKEN: 'x'.repeat(32), LOG_LEVEL: 'silent', RUN_WORKER: 'false' }),
@@ -175,7 +200,7 @@ describe.each(DIALECTS)('the audit read buffer on %s', (dialect) => {
     };
     const open = () =>
       openRuntime(config, {
-        // The timer never fires: only the shutdown can write the read.
+        // The batch is never scheduled: only the shutdown can write the read.
         audit: { scheduler: manualScheduler().scheduler },
         ...(database.schema ? { postgres: { schema: database.schema, poolSize: 2 } } : {}),
       });
@@ -192,13 +217,15 @@ describe.each(DIALECTS)('the audit read buffer on %s', (dialect) => {
         payload: JSON.stringify(patientBody(clinic.clinic_id)),
       });
       const patientId: string = created.json().data.patient_id;
-      const read = await app.inject({ method: 'GET', url: `/api/external/patient/${patientId}`, headers });
-      expect(read.statusCode).toBe(200);
-      expect(first.ctx.audit.size).toBe(1);
+      const reading = app.inject({ method: 'GET', url: `/api/external/patient/${patientId}`, headers });
+      await vi.waitUntil(() => first.ctx.audit.size === 1);
 
-      // main.ts's shutdown: the server, then the runtime.
-      await app.close();
+      // main.ts's shutdown: the server, then the runtime (whose trail writes the read and lets it be answered).
+      const closing = app.close();
       await first.close();
+      const read = await reading;
+      await closing;
+      expect(read.statusCode).toBe(200);
 
       const second = await open();
       try {

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { AuditEventTable } from '../../src/audit/audit.tables.js';
 import type { AppContext } from '../../src/context.js';
-import type { FlushScheduler } from '../../src/audit/audit-buffer.js';
+import type { BatchScheduler } from '../../src/audit/audit-buffer.js';
 
-/** Every audit row, oldest first, without its (random) id; buffered reads are written first. */
+/** Every audit row, oldest first, without its id (reads waiting for their batch are written first). */
 export async function auditRows(ctx: AppContext): Promise<Omit<AuditEventTable, 'id'>[]> {
   await ctx.audit.flush();
   const rows = await ctx.db.selectFrom('audit_events').selectAll().execute();
@@ -46,15 +46,17 @@ export async function refuseAuditRows(ctx: AppContext, condition: string): Promi
   };
 }
 
-/** A flush timer the test fires by hand. */
+/** A batch scheduler the test fires by hand: each batch of reads waits until `fire()`. */
 export function manualScheduler() {
-  const state = { intervalMs: 0, tick: (): void => undefined, cancelled: false };
-  const scheduler: FlushScheduler = (intervalMs, tick) => {
-    state.intervalMs = intervalMs;
-    state.tick = tick;
-    return () => {
-      state.cancelled = true;
-    };
+  const queued: (() => void)[] = [];
+  const scheduler: BatchScheduler = (write) => void queued.push(write);
+  return {
+    scheduler,
+    get queued() {
+      return queued.length;
+    },
+    fire: () => {
+      for (const write of queued.splice(0)) write();
+    },
   };
-  return { scheduler, state, tick: () => state.tick() };
 }

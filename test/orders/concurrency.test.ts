@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { withOutbox } from '../../src/events/outbox.js';
+import { runChange } from '../../src/changes/run-change.js';
 import { applyTransition } from '../../src/orders/order-transition.service.js';
 import { findOrderUnscoped } from '../../src/orders/order.repository.js';
 import {
@@ -88,7 +88,9 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     if (!stale) throw new Error('order missing');
     await advanceOrder(t, setup.clinic, id, 'processing');
 
-    const attempt = withOutbox(t.ctx, (tx) => applyTransition(tx, new Date().toISOString(), stale, 'processing', 'operator'));
+    const attempt = runChange(t.ctx, null, async (change) =>
+      applyTransition(change, await change.transaction(), new Date().toISOString(), stale, 'processing', 'operator'),
+    );
     await expect(attempt).rejects.toSatisfy(
       (error: unknown) =>
         error instanceof AppError && error.statusCode === 409 && error.message.includes('from processing to processing'),

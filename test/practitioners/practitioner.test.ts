@@ -4,7 +4,8 @@ import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const NOW = new Date('2025-06-15T12:00:00.000Z');
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** New rows get time-ordered ids: UUIDv7 (RFC 9562). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const URL_ = '/api/external/practitioner';
 
 describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../src/context.js';
 import type { OutboxEventType } from '../../src/events/event-types.js';
-import { withOutbox } from '../../src/events/outbox.js';
+import { runChange } from '../../src/changes/run-change.js';
 import { isoNow } from '../../src/clock.js';
 import { WebhookWorker, type RecordedAttempt, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
@@ -35,14 +35,14 @@ export async function setEndpointLimits(
   await ctx.db.updateTable('webhook_endpoints').set(limits).where('id', '=', webhookId).execute();
 }
 
-/** Writes an outbox event the way the orders feature does (`withOutbox`: the workers wake after commit). */
+/** Writes an outbox event the way the orders feature does (`runChange`: the workers wake after commit). */
 export async function emitEvent(
   ctx: AppContext,
   clinicId: string,
   type: OutboxEventType = 'order.created',
   payload: Record<string, unknown> = { medication_request_id: '00000000-0000-4000-8000-000000000001', status: 'pending' },
 ): Promise<string> {
-  return withOutbox(ctx, ({ recordEvent }) => recordEvent(isoNow(ctx.clock), { clinicId, type, payload }));
+  return runChange(ctx, null, (change) => change.event({ clinicId, type, payload }, isoNow(ctx.clock)));
 }
 
 /** A poll so long that no test ever sees it: only wake-ups and due retries move a started worker. */

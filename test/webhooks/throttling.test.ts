@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isoNow } from '../../src/clock.js';
-import { withOutbox } from '../../src/events/outbox.js';
+import { runChange } from '../../src/changes/run-change.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -217,9 +216,9 @@ describe.each(DIALECTS)('fairness between endpoints on %s', (dialect) => {
       const quiet = await withEndpoint();
       const BACKLOG = 2000;
       for (let i = 0; i < BACKLOG; i += 200) {
-        await withOutbox(t.ctx, async ({ recordEvent }) => {
+        await runChange(t.ctx, null, (change) => {
           for (let j = 0; j < 200; j++) {
-            await recordEvent(isoNow(t.ctx.clock), {
+            change.event({
               clinicId: busy.clinic.clinicId,
               type: 'order.created',
               payload: { status: 'pending' },

@@ -2,10 +2,7 @@
  * What the operator API answers about orders (src/medication-requests/medication-request-admin.schemas.ts),
  * as far as the Orders pages use it, and how they write it.
  */
-import {
-  ORDER_STATUSES,
-  type OrderStatus,
-} from '../../../src/orders/order-status.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';
 
 export { ORDER_STATUSES, type OrderStatus };
 

@@ -1,25 +1,23 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { AuditedReadContext, EventWriterContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { changeRecord } from '../audit/audit.service.js';
+import { runChange, type SystemChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
-import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
-import { writeWithEvents, type NewOutboxEvent, type OutboxTransaction } from '../events/outbox.js';
+import type { NewOutboxEvent } from '../events/event-types.js';
 import type { DbOrTrx } from '../db/database.js';
-import type { Write } from '../db/write-together.js';
+import type { Write } from '../db/write.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
 import { checkShippable, checkShipping, checkSpecies } from './order-rules.js';
 import { initialStatusFields } from './order-status.js';
-import { loadOrderView, loadOrderViews } from './order-view.js';
 import type { OrderTable, MedicationItemTable } from './order.tables.js';
-import type { CreateOrderInput, ListOrdersQuery, MedicationItemInput, OrderViewData } from './order.schemas.js';
+import type { CreateOrderInput, MedicationItemInput } from './order.schemas.js';
 import * as repo from './order.repository.js';
 
 /**
@@ -29,7 +27,7 @@ import * as repo from './order.repository.js';
  * one transaction, in status `pending`.
  */
 export async function createOrder(
-  ctx: EventWriterContext,
+  ctx: ServiceContext,
   identity: PartnerIdentity,
   input: CreateOrderInput,
   audit: AuditContext,
@@ -86,7 +84,7 @@ export async function createOrder(
 
   const now = isoNow(ctx.clock);
   const order: OrderTable = {
-    id: randomUUID(),
+    id: newId(),
     clinic_id: clinicId,
     patient_id: patient.id,
     practitioner_id: practitioner.id,
@@ -103,39 +101,33 @@ export async function createOrder(
     chain_origin_id: null,
     ...initialStatusFields(now),
   };
-  const prescriptionId = randomUUID();
+  const prescriptionId = newId();
   const items = input.medication_requests.map((item, position) => {
     const entry = formulary.get(keys[position] ?? '');
     return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
 
-  await writeWithEvents(
-    ctx,
-    {
-      writes: (handle) => [
-        ...newOrderWrites(handle, order, { id: prescriptionId, original_prescription_id: null }, items),
-        changeRecord(handle, now, audit, 'create', { type: 'medication_request', id: order.id, clinicId }),
-      ],
-      events: [{ createdAt: now, event: orderCreated(order) }],
-    },
-    audit.withinChange,
-  );
+  await runChange(ctx, audit, (change) => {
+    storeNewOrder(change, ctx.db, order, { id: prescriptionId, original_prescription_id: null }, items);
+    change.audit('create', { type: 'medication_request', id: order.id, clinicId });
+  });
   return { medication_request_id: order.id };
 }
 
 /**
- * Stores a new medication request (an original or a refill) inside the caller's transaction: the
- * request, its prescription and items, the first history row (pending, by the partner) and the
- * `order.created` event.
+ * Stores a new order (an original or a refill) as part of the caller's change: the order, its
+ * prescription and items, the first history row (pending, by the partner) and the `order.created`
+ * event. `handle` builds the writes (any will do: the change runs them).
  */
-export async function storeNewOrder(
-  { trx, recordEvent }: OutboxTransaction,
+export function storeNewOrder(
+  change: SystemChange,
+  handle: DbOrTrx,
   request: OrderTable,
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
-): Promise<void> {
-  for (const write of newOrderWrites(trx, request, prescription, items)) await trx.executeQuery(write.compile());
-  await recordEvent(request.created_at, orderCreated(request));
+): void {
+  change.write(...newOrderWrites(handle, request, prescription, items));
+  change.event(orderCreated(request), request.created_at);
 }
 
 /** The rows of a new medication request: the request, its prescription and items, the first history row. */
@@ -156,7 +148,7 @@ function newOrderWrites(
     }),
     ...(items.length > 0 ? [repo.itemsInsert(handle, items)] : []),
     repo.historyInsert(handle, {
-      id: randomUUID(),
+      id: newId(),
       medication_request_id: request.id,
       from_status: null,
       to_status: 'pending',
@@ -181,48 +173,6 @@ function orderCreated(request: OrderTable): NewOutboxEvent {
   };
 }
 
-/** GET /api/external/medication-order/{id}: another clinic's order is not found. Audited as a read. */
-export async function getOrder(
-  ctx: AuditedReadContext,
-  identity: PartnerIdentity,
-  orderId: string,
-  audit: AuditContext,
-): Promise<OrderViewData> {
-  const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
-  if (!order) throw notFound('Medication request not found');
-  ctx.audit.recordReads(audit, [{ type: 'medication_request', id: order.id, clinicId: order.clinic_id }]);
-  return loadOrderView(ctx.db, order);
-}
-
-/**
- * GET /api/external/medication-orders: a page of the clinic's orders, newest first, each as
- * `GET /api/external/medication-order/{id}` shows it, loaded for the whole page at once (five queries
- * a page, whatever its length). Another clinic's patient matches nothing. Each order listed is
- * audited as a read, as its single GET is.
- */
-export async function listOrders(
-  ctx: AuditedReadContext,
-  identity: PartnerIdentity,
-  query: ListOrdersQuery,
-  audit: AuditContext,
-): Promise<Page<OrderViewData>> {
-  const limit = query.limit ?? 50;
-  const rows = await repo.listOrdersOfClinic(ctx.db, identity.clinicId, {
-    status: query.status,
-    patientId: query.patient_id,
-    before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
-    limit: limit + 1,
-  });
-  const listed = rows.slice(0, limit);
-  const views = await loadOrderViews(ctx.db, listed);
-  const page = toPage(rows, limit, () => views);
-  ctx.audit.recordReads(
-    audit,
-    listed.map((order) => ({ type: 'medication_request', id: order.id, clinicId: order.clinic_id })),
-  );
-  return page;
-}
-
 function toItemRow(
   item: MedicationItemInput,
   position: number,
@@ -230,7 +180,7 @@ function toItemRow(
   medicationId: string | null,
   medicationName: string,
 ): MedicationItemTable {
-  const id = randomUUID();
+  const id = newId();
   const unit = blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose);
   return {
     id,
