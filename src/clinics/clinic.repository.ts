@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export async function insertClinic(db: DbOrTrx, clinic: ClinicTable): Promise<void> {
   await db.insertInto('clinics').values(clinic).execute();
@@ -43,8 +44,13 @@ export async function insertApiKey(db: DbOrTrx, key: ApiKeyTable): Promise<void>
  * Authentication's lookup: unscoped on purpose (the key is what tells us the clinic).
  * The hash column is unique and indexed.
  */
+const apiKeyByHash = reusableQuery((db, keyHash: string) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash),
+);
+
+/** Every partner request's lookup: compiled once (db/reusable-query.ts). */
 export async function findApiKeyByHash(db: DbOrTrx, keyHash: string): Promise<ApiKeyTable | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  return (await apiKeyByHash(db, keyHash))[0];
 }
 
 export async function findApiKey(db: DbOrTrx, apiKeyId: string): Promise<ApiKeyTable | undefined> {

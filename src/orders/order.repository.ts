@@ -6,6 +6,7 @@ import type { ShippingChoice } from '../shipping/shipping.repository.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { OrderTable, MedicationItemTable, PrescriptionTable, StatusHistoryTable } from './order.tables.js';
 import type { OrderStatus } from './order-status.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export function orderInsert(handle: DbOrTrx, row: OrderTable): Write {
   return handle.insertInto('medication_requests').values(row);
@@ -25,13 +26,12 @@ export function historyInsert(handle: DbOrTrx, row: StatusHistoryTable): Write {
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */
 export async function findOrder(db: DbOrTrx, clinicId: string, orderId: string): Promise<OrderTable | undefined> {
-  return db
-    .selectFrom('medication_requests')
-    .selectAll()
-    .where('clinic_id', '=', clinicId)
-    .where('id', '=', orderId)
-    .executeTakeFirst();
+  return (await orderOfClinic(db, clinicId, orderId))[0];
 }
+
+const orderOfClinic = reusableQuery((db, clinicId: string, orderId: string) =>
+  db.selectFrom('medication_requests').selectAll().where('clinic_id', '=', clinicId).where('id', '=', orderId),
+);
 
 /** The operator's and the sandbox timer's lookup: unscoped on purpose (they act for the pharmacy). */
 export async function findOrderUnscoped(db: DbOrTrx, orderId: string): Promise<OrderTable | undefined> {

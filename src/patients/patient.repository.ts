@@ -1,6 +1,7 @@
 import type { Write } from '../db/write.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PatientTable } from './patient.tables.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export function patientInsert(handle: DbOrTrx, row: PatientTable): Write {
   return handle.insertInto('patients').values(row);
@@ -11,5 +12,9 @@ export function patientInsert(handle: DbOrTrx, row: PatientTable): Write {
  * (no leak of its existence). Uses the (clinic_id, id) index.
  */
 export async function findPatient(db: DbOrTrx, clinicId: string, patientId: string): Promise<PatientTable | undefined> {
-  return db.selectFrom('patients').selectAll().where('clinic_id', '=', clinicId).where('id', '=', patientId).executeTakeFirst();
+  return (await patientOfClinic(db, clinicId, patientId))[0];
 }
+
+const patientOfClinic = reusableQuery((db, clinicId: string, patientId: string) =>
+  db.selectFrom('patients').selectAll().where('clinic_id', '=', clinicId).where('id', '=', patientId),
+);

@@ -1,6 +1,7 @@
 import type { Write } from '../db/write.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PractitionerTable } from './practitioner.tables.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export function practitionerInsert(handle: DbOrTrx, row: PractitionerTable): Write {
   return handle.insertInto('practitioners').values(row);
@@ -15,10 +16,9 @@ export async function findPractitioner(
   clinicId: string,
   practitionerId: string,
 ): Promise<PractitionerTable | undefined> {
-  return db
-    .selectFrom('practitioners')
-    .selectAll()
-    .where('clinic_id', '=', clinicId)
-    .where('id', '=', practitionerId)
-    .executeTakeFirst();
+  return (await practitionerOfClinic(db, clinicId, practitionerId))[0];
 }
+
+const practitionerOfClinic = reusableQuery((db, clinicId: string, practitionerId: string) =>
+  db.selectFrom('practitioners').selectAll().where('clinic_id', '=', clinicId).where('id', '=', practitionerId),
+);

@@ -1,5 +1,6 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 /*
  * Carriers and their services are the pharmacy's own catalogue, shared by every clinic: these
@@ -7,8 +8,10 @@ import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable
  * carriers(id), shipping_services(carrier_id, id), shipping_service_state_prices(carrier_id, service_id, state_code).
  */
 
+const allCarriers = reusableQuery((db) => db.selectFrom('carriers').selectAll().orderBy('name').orderBy('id'));
+
 export async function listCarriers(db: DbOrTrx): Promise<CarrierTable[]> {
-  return db.selectFrom('carriers').selectAll().orderBy('name').orderBy('id').execute();
+  return allCarriers(db);
 }
 
 export async function findCarrier(db: DbOrTrx, carrierId: string): Promise<CarrierTable | undefined> {

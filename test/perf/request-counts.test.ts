@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrder, createOrderSetup, orderBody, type OrderSetup } from '../helpers/factories.js';
+import { practitionerBody } from '../helpers/fixtures.js';
+import { measureRequestCosts, type CostRequest } from '../helpers/request-costs.js';
+import { TestApp } from '../helpers/test-app.js';
+import { DIALECTS } from '../helpers/test-db.js';
+
+/**
+ * What the hot routes ask of the database per request (issue 19, item 3; docs/performance.md has
+ * the counts before and after). Counts, never timings: each assertion fails when a count grows back.
+ * Requests go one at a time, so each read's audit row is a batch of its own (under load, reads
+ * arriving together share one INSERT).
+ */
+describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => {
+  let t: TestApp;
+  let setup: OrderSetup;
+  let orderId: string;
+  const postgres = dialect === 'postgres';
+
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect, logStream: { write: () => undefined } });
+    setup = await createOrderSetup(t);
+    orderId = await createOrder(t, setup);
+  });
+  afterAll(async () => t.close());
+
+  /** The partner's request, with its key. */
+  const measure = (request: CostRequest) =>
+    measureRequestCosts(t, { ...request, headers: { 'x-api-key': setup.clinic.apiKey, ...request.headers } }, { requests: 20 });
+
+  it('when carriers are listed, then the key and the carriers are read by queries compiled once, and nothing else', async () => {
+    const costs = await measure({ method: 'GET', url: '/api/external/carriers' });
+    expect(costs.queries).toBe(2);
+    expect(costs.compiled).toBe(0);
+    expect(costs.transactions).toBe(0);
+  });
+
+  it('when a patient is read, then the key, the patient and the read’s audit row are three queries, only the audit row compiled', async () => {
+    const costs = await measure({ method: 'GET', url: `/api/external/patient/${setup.patientId}` });
+    expect(costs.queries).toBe(3);
+    expect(costs.compiled).toBe(1);
+    expect(costs.transactions).toBe(0);
+  });
+
+  it('when an order is read, then it costs five queries (key, order, items, history, audit row)', async () => {
+    const costs = await measure({ method: 'GET', url: `/api/external/medication-order/${orderId}` });
+    expect(costs.queries).toBe(5);
+    expect(costs.compiled).toBeLessThanOrEqual(3);
+    expect(costs.transactions).toBe(0);
+  });
+
+  it('when a practitioner is created, then PostgreSQL is asked twice (key, one statement), SQLite writes in one transaction', async () => {
+    const costs = await measure({
+      method: 'POST',
+      url: '/api/external/practitioner',
+      body: practitionerBody(setup.clinic.clinicId),
+    });
+    expect(costs.queries).toBe(postgres ? 2 : 5);
+    expect(costs.transactions).toBe(postgres ? 0 : 1);
+  });
+
+  it('when an order is created with an Idempotency-Key, then the key’s mark rides in the change: six statements on PostgreSQL, no BEGIN', async () => {
+    const costs = await measure({
+      method: 'POST',
+      url: '/api/external/medication-order',
+      body: orderBody(setup),
+      headers: { 'idempotency-key': 'counts-{{seq}}' },
+    });
+    // Key, claim, parties, formulary, the change (rows, audit, event, mark), the stored answer.
+    expect(costs.queries).toBe(postgres ? 6 : 14);
+    expect(costs.transactions).toBe(postgres ? 0 : 1);
+  });
+});
