@@ -1,8 +1,7 @@
-import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
@@ -16,10 +15,9 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { requireHttps } from './http/https-required.js';
-import { DOCS_CSP, registerSecurityHeaders } from './http/security-headers.js';
+import { applySecurityHeaders, DOCS_CSP } from './http/security-headers.js';
 import { genRequestId } from './http/request-id.js';
-import { recordRequestDurations } from './http/request-metrics.js';
-import { registerRequestLog } from './http/request-log.js';
+import { registerRequestEnd } from './http/request-end.js';
 import { RouteIndex } from './http/routes-index.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -81,16 +79,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addSchema(ErrorEnvelope);
   registerErrorHandler(app);
   registerJsonParser(app);
-  // Before every other hook: the guards' refusals carry the headers too.
-  registerSecurityHeaders(app);
-  // Parses the console's session cookie (http/admin-guard.ts) before the guards run.
-  await app.register(cookie);
 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
-  recordRequestDurations(app, ctx.metrics);
-  registerRequestLog(app);
+  // One onResponse hook: the request's duration observed and its log line written.
+  registerRequestEnd(app, ctx.metrics);
   // Before the routes are registered: its onRoute hook equips every partner POST.
   registerIdempotency(app, ctx);
 
@@ -105,17 +99,36 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
-  // Every request: its id on the response, then (behind a proxy) HTTPS for the APIs, then the guard
-  // of its area (partner key and rate limit, or operator token), then JSON content negotiation.
-  app.addHook('onRequest', async (request, reply) => {
+  // Every request, in one hook (each hook run costs every request; docs/performance.md): the
+  // security headers and its id on the response (so that every refusal carries them), then (behind
+  // a proxy) HTTPS for the APIs, then the guard of its area (partner key and rate limit, or operator
+  // credentials), then JSON content negotiation. Synchronous up to the guard, which alone may wait.
+  const admit = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    applySecurityHeaders(request, reply);
     reply.header('X-Request-Id', request.id);
     if (closing) throw new AppError('SERVICE_UNAVAILABLE', 503, 'The server is shutting down: send the request again');
     checkHttpRules(request);
     const area = areaOfPath(routedPath(request));
-    if (area !== 'public' && behindProxy) requireHttps(request, isTrustedProxy);
-    if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
-    else if (area === 'admin') await guardAdminRequest(ctx, request, reply);
-    if (area !== 'public') checkContentNegotiation(request);
+    if (area === 'public') return undefined;
+    if (behindProxy) requireHttps(request, isTrustedProxy);
+    const guarded = area === 'partner' ? guardPartnerRequest(ctx, request, reply) : guardAdminRequest(ctx, request, reply);
+    return guarded.then(() => {
+      checkContentNegotiation(request);
+    });
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    let guarded: Promise<void> | undefined;
+    try {
+      guarded = admit(request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (guarded === undefined) done();
+    else
+      guarded.then(() => {
+        done();
+      }, done);
   });
 
   await app.register(swagger, openApiDocument(ctx.config));

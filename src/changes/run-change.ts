@@ -6,6 +6,7 @@ import type { AuditAction, AuditedResource } from '../audit/audit-vocabulary.js'
 import { auditInserts } from '../audit/audit.repository.js';
 import type { Database, Db, DialectName, Trx } from '../db/database.js';
 import { notifyAtCommit } from '../db/dialect.js';
+import { runWritesDirectly } from '../db/direct-statement.js';
 import type { Write } from '../db/write.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import { WAKEUP_CHANNEL, type OutboxNotifier } from '../events/outbox-notifier.js';
@@ -166,6 +167,15 @@ class ChangeRun implements Change {
       return;
     }
     if (this.opened === undefined && kept.length === 0) return;
+    // SQLite, nothing read: the rows in one synchronous transaction, unless another is open.
+    if (
+      this.opened === undefined &&
+      runWritesDirectly(
+        this.ctx.db,
+        kept.map((write) => write.compile()),
+      )
+    )
+      return;
     const trx = await this.begun();
     if (dialect === 'postgres' && kept.length > 1) {
       await sql`with ${sql.join(kept.map((write, i) => sql`${sql.id(`write_${i}`)} as (${write})`))} select 1`.execute(trx);

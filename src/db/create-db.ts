@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
+import { registerDirectPostgres, registerDirectSqlite } from './direct-statement.js';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, Db, DialectName } from './database.js';
 import { migrations } from './migrations/index.js';
@@ -50,6 +51,7 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
     // An idle client's error (the server restarting) must not crash the process.
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
+    registerDirectPostgres(db, pool);
     const poolUsage = (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
     return { db, dialect: 'postgres', close: () => db.destroy(), poolUsage };
   }
@@ -60,7 +62,9 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const statements = cachingStatements(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  registerDirectSqlite(db, sqlite, (text) => statements.prepare(text) as unknown as SQLite.Statement);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

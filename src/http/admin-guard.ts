@@ -6,6 +6,7 @@ import { roleMayCall } from '../staff/operator-roles.js';
 import { staffOfSession, type StaffIdentity } from '../staff/staff.service.js';
 import type { StaffRole } from '../staff/staff.tables.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
+import { requestCookie } from './cookies.js';
 import type { WindowCount } from './rate-limit-store.js';
 
 /** Failed operator authentications one client address may make per minute; past them, 429. */
@@ -88,7 +89,7 @@ async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<O
     if (!constantTimeEqual(match[1], ctx.config.adminToken)) throw unauthorized('invalid operator token');
     return { kind: 'token' };
   }
-  const token = request.cookies[SESSION_COOKIE];
+  const token = requestCookie(request, SESSION_COOKIE);
   if (token) {
     const staff = await staffOfSession(ctx, token);
     if (!staff) throw unauthorized('your session has ended (signed out, idle too long, or past 12 hours): sign in again');

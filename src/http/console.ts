@@ -34,14 +34,16 @@ export function consoleDirectory(): string | null {
   return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? null;
 }
 
+/** The console's routes, in a scope of their own: their onSend hook runs on the console's answers only. */
 export async function registerConsole(app: FastifyInstance, directory: string | null = consoleDirectory()): Promise<void> {
-  // Runs on every answer: synchronous, so that the API's answers pay no promise for it.
+  await app.register(async (scope) => consoleRoutes(scope, directory));
+}
+
+async function consoleRoutes(app: FastifyInstance, directory: string | null): Promise<void> {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.url === '/console' || request.url.startsWith('/console/') || request.url.startsWith('/console?')) {
-      reply.header('Content-Security-Policy', CONSOLE_CSP);
-      if (request.url.startsWith(ASSET_PREFIX) && reply.statusCode === 200) {
-        reply.header('Cache-Control', 'public, max-age=31536000, immutable');
-      }
+    reply.header('Content-Security-Policy', CONSOLE_CSP);
+    if (request.url.startsWith(ASSET_PREFIX) && reply.statusCode === 200) {
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable');
     }
     done(null, payload);
   });

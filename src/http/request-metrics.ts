@@ -1,20 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../metrics.js';
 
 /** The `route` label of requests no route matched (404, 405): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/**
- * Observes every answered request in `http_request_duration_seconds`, labelled by the route
- * pattern (`/api/external/patient/:id`), never by the URL: ids would make a series per patient.
- * /metrics itself is counted too, so a scraper's own traffic is visible.
+/*
+ * Every answered request is observed in `http_request_duration_seconds` (by request-end.ts's hook),
+ * labelled by the route pattern (`/api/external/patient/:id`), never by the URL: ids would make a
+ * series per patient. /metrics itself is counted too, so a scraper's own traffic is visible.
  */
-export function recordRequestDurations(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    observeRequest(metrics, request, reply);
-    done();
-  });
-}
 
 /** One answered request; also called for the requests the router refuses, which skip the hooks. */
 export function observeRequest(metrics: Metrics, request: FastifyRequest, reply: FastifyReply): void {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isUnder, routedPath } from './areas.js';
 
@@ -55,8 +55,9 @@ export function applyBaselineSecurityHeaders(reply: FastifyReply): void {
 }
 
 /**
- * Security headers on every answer (@see docs/errors.md "Security headers"). Registered before the
- * guards' hook, so that their refusals (401, 429, the shutdown 503) carry them too.
+ * Security headers on every answer (@see docs/errors.md "Security headers"). Called first by the
+ * app's one onRequest hook (app.ts), so that the guards' refusals (401, 429, the shutdown 503) carry
+ * them too.
  *
  * - `Cache-Control: no-store`: answers hold PHI or credentials; no browser, proxy or CDN keeps them.
  *   Helmet does not set it; swagger-ui's static assets are exempt.
@@ -66,13 +67,9 @@ export function applyBaselineSecurityHeaders(reply: FastifyReply): void {
  *   (Cross-Origin-Opener/Resource-Policy same-origin, X-DNS-Prefetch-Control off, and so on), which
  *   cost a server-to-server API nothing.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(HELMET_HEADERS);
-    if (!isUnder(routedPath(request), CACHEABLE_PREFIX))
-      reply.header('Cache-Control', BASELINE_SECURITY_HEADERS['Cache-Control']);
-    done();
-  });
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(HELMET_HEADERS);
+  if (!isUnder(routedPath(request), CACHEABLE_PREFIX)) reply.header('Cache-Control', BASELINE_SECURITY_HEADERS['Cache-Control']);
 }
 
 const HELMET_OPTIONS: HelmetOptions = {

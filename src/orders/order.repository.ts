@@ -59,6 +59,8 @@ export async function listItemsOfOrders(
   orderIds: string[],
 ): Promise<(MedicationItemTable & { medication_request_id: string })[]> {
   if (orderIds.length === 0) return [];
+  // One order (GET by id, a new order's answer): the same query with `=`, compiled once.
+  if (orderIds.length === 1) return itemsOfOneOrder(db, orderIds[0] as string);
   return db
     .selectFrom('medication_items')
     .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
@@ -69,6 +71,16 @@ export async function listItemsOfOrders(
     .execute();
 }
 
+const itemsOfOneOrder = reusableQuery((db, orderId: string) =>
+  db
+    .selectFrom('medication_items')
+    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
+    .selectAll('medication_items')
+    .select('prescriptions.medication_request_id')
+    .where('prescriptions.medication_request_id', '=', orderId)
+    .orderBy('medication_items.position'),
+);
+
 /** Items by id (the origin items of a chain, which hold its refill counters). */
 export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<MedicationItemTable[]> {
   if (itemIds.length === 0) return [];
@@ -78,6 +90,7 @@ export async function findItems(db: DbOrTrx, itemIds: string[]): Promise<Medicat
 /** The status history of several orders (one query), each order's rows in the order they were written. */
 export async function listHistories(db: DbOrTrx, orderIds: string[]): Promise<StatusHistoryTable[]> {
   if (orderIds.length === 0) return [];
+  if (orderIds.length === 1) return historyOfOneOrder(db, orderIds[0] as string);
   return db
     .selectFrom('medication_request_status_history')
     .selectAll()
@@ -86,6 +99,15 @@ export async function listHistories(db: DbOrTrx, orderIds: string[]): Promise<St
     .orderBy('id')
     .execute();
 }
+
+const historyOfOneOrder = reusableQuery((db, orderId: string) =>
+  db
+    .selectFrom('medication_request_status_history')
+    .selectAll()
+    .where('medication_request_id', '=', orderId)
+    .orderBy('at')
+    .orderBy('id'),
+);
 
 export type StatusChanges = Partial<Pick<OrderTable, 'tracking_number' | 'shipped_at' | 'delivered_at' | 'cancelled_at'>>;
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
@@ -6,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { AppError, unauthorized } from '../errors.js';
 import { admitOperatorAttempt, SESSION_COOKIE } from '../http/admin-guard.js';
 import { operatorAudit } from '../http/audit-context.js';
+import { requestCookie } from '../http/cookies.js';
 import { Envelope, errorRef } from '../http/schemas.js';
 import { CreateStaffBody, Session, SignInBody, StaffMember, StaffParams } from './staff.schemas.js';
 import {
@@ -42,6 +44,9 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const clearCookie = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, cookieOptions);
 
   return async (app) => {
+    // Sign-in sets the session cookie and sign-out clears it: the cookie writer (an onSend hook) runs
+    // on these routes only; reading a cookie needs no hook (http/cookies.ts).
+    await app.register(cookie, { hook: false });
     app.post(
       '/api/admin/staff',
       {
@@ -175,7 +180,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const token = request.cookies[SESSION_COOKIE];
+        const token = requestCookie(request, SESSION_COOKIE);
         if (token) await signOut(ctx, token);
         clearCookie(reply);
         return { success: true as const, data: { signed_out: true }, message: 'Signed out' };
