@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { guardAdminRequest } from './http/admin-guard.js';
+import { acceptApiVersion, announceApiVersion } from './http/api-version.js';
 import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
 import { registerConsole } from './http/console.js';
@@ -110,9 +111,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     checkHttpRules(request);
     const area = areaOfPath(routedPath(request));
     if (area === 'public') return undefined;
+    // Api-Version, and a deprecated route's Deprecation/Sunset/Link, on every answer of the APIs (refusals too).
+    announceApiVersion(request, reply);
     if (behindProxy) requireHttps(request, isTrustedProxy);
+    // The token endpoint authenticates its client itself and takes a form, not JSON (oauth/oauth.routes.ts).
+    if (area === 'oauth') return undefined;
     const guarded = area === 'partner' ? guardPartnerRequest(ctx, request, reply) : guardAdminRequest(ctx, request, reply);
     return guarded.then(() => {
+      // A pin this server cannot answer is a 400; a deprecated route's use is counted for the credential.
+      acceptApiVersion(ctx, request, reply);
       checkContentNegotiation(request);
     });
   };

@@ -7,12 +7,14 @@ import { Metrics, registerBacklogGauges } from './metrics.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.js';
 import { pino, type Logger } from 'pino';
 import { AuditReadBuffer, type BatchScheduler } from './audit/audit-buffer.js';
+import { DeprecationUsageTally } from './deprecations/usage-tally.js';
 import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
 import { logDestination } from './log-format.js';
 import { openKeyring } from './secrets/key-source.js';
 import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
 import { RedisConnection } from './redis/redis-connection.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit-store.js';
+import { KeyUsageRecorder } from './clinics/key-usage.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -80,6 +82,8 @@ export async function openRuntime(
     rateLimitStore,
     metrics,
     audit,
+    keyUsage: new KeyUsageRecorder({ db: database.db, clock, logger }),
+    deprecationUsage: new DeprecationUsageTally({ db: database.db, clock, logger }),
     keyring,
     ...(redis ? { redis } : {}),
   };
@@ -92,6 +96,8 @@ export async function openRuntime(
       // Each store is closed even when one before it fails to; the first failure is reported.
       const results = await settleInOrder([
         () => audit.close(),
+        () => ctx.deprecationUsage.close(),
+        () => ctx.keyUsage.close(),
         async () => rateLimitStore.close?.(),
         async () => redis?.close(),
         () => database.close(),

@@ -61,6 +61,11 @@ export interface Config {
   readonly idempotencyLockTimeoutMs: number;
   /** CONSOLE_IDLE_TIMEOUT_MINUTES, in milliseconds: a console session unused this long has ended. */
   readonly consoleIdleTimeoutMs: number;
+  /**
+   * OAUTH_ISSUER: who issues this deployment's OAuth access tokens (their `iss` and `aud`), and what a
+   * private_key_jwt client assertion names as its `aud` (or this followed by /oauth/token). See docs/oauth.md.
+   */
+  readonly oauthIssuer: string;
 }
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
@@ -178,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
+  const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -205,7 +211,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     idempotencyLockTimeoutMs,
     consoleIdleTimeoutMs: consoleIdleTimeoutMinutes * 60_000,
+    oauthIssuer,
   });
+}
+
+/**
+ * OAUTH_ISSUER: the deployment's public base address (`https://api.example.com`) or a URN; unset →
+ * `urn:partner-fulfillment-api:<environment>`. A trailing slash is dropped; no query or fragment.
+ */
+export function parseOAuthIssuer(value: string | undefined, environment: Environment, problems: string[] = []): string {
+  const fallback = `urn:partner-fulfillment-api:${environment}`;
+  if (value === undefined || value.trim() === '') return fallback;
+  const raw = value.trim().replace(/\/+$/, '');
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  const allowed = environment === 'production' ? ['https:', 'urn:'] : ['https:', 'http:', 'urn:'];
+  if (url === null || !allowed.includes(url.protocol) || url.search !== '' || url.hash !== '' || raw.length > 200) {
+    problems.push(
+      `OAUTH_ISSUER must be an ${environment === 'production' ? 'https://' : 'http(s)://'} address or a urn:, without query or fragment, at most 200 characters (e.g. https://api.example.com), got "${raw.slice(0, 200)}"`,
+    );
+    return fallback;
+  }
+  return raw;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { OutboxNotifier } from './events/outbox-notifier.js';
 import type { RateLimitStore } from './http/rate-limit-store.js';
 import type { Metrics } from './metrics.js';
 import type { AuditReadBuffer } from './audit/audit-buffer.js';
+import type { DeprecationUsageTally } from './deprecations/usage-tally.js';
+import type { KeyUsageRecorder } from './clinics/key-usage.js';
 import type { Keyring } from './secrets/keyring.js';
 import type { RedisConnection } from './redis/redis-connection.js';
 
@@ -25,6 +27,10 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** The audit trail's read buffer (changes are recorded in their own transaction instead). */
   readonly audit: AuditReadBuffer;
+  /** When each API key was last used: written off the request's path, at most once a minute per key. */
+  readonly keyUsage: KeyUsageRecorder;
+  /** Uses of deprecated routes, parameters and fields per credential, counted in memory and written in batches. */
+  readonly deprecationUsage: DeprecationUsageTally;
   /** The data encryption keys (DATA_ENCRYPTION_KEY): webhook signing secrets are encrypted at rest. */
   readonly keyring: Keyring;
   /** The Redis every instance shares, when REDIS_URL is set (rate limits; /readyz checks it). */

@@ -10,6 +10,7 @@ import { loadHttpsOptions } from './http/tls.js';
 import { shutDown } from './shutdown.js';
 import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
+import { startDeprecationUsageFlush } from './deprecations/usage-flush.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
   // Deletes idempotency keys past their 24 hours, every 10 minutes.
   const stopIdempotencyPurge = startIdempotencyKeyPurge({ ...ctx, logger: app.log });
+  // Writes the uses of deprecated things counted in memory, every minute (the last ones at close).
+  const stopDeprecationFlush = startDeprecationUsageFlush(ctx);
   // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`).
   const webhookWorker = config.runWorker ? await WebhookWorker.start(ctx, { logger: app.log }) : null;
 
@@ -61,7 +64,13 @@ async function main(): Promise<void> {
       // idle keep-alive connections are closed; meanwhile the worker claims nothing new and its
       // attempts in flight finish. The stores (database, Redis, buffers) close after both.
       drain: async () => {
-        await Promise.all([app.close(), webhookWorker?.stop(), stopAutoAdvance(), stopIdempotencyPurge()]);
+        await Promise.all([
+          app.close(),
+          webhookWorker?.stop(),
+          stopAutoAdvance(),
+          stopIdempotencyPurge(),
+          stopDeprecationFlush(),
+        ]);
       },
       cutOff: () => {
         app.log.error(

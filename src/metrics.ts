@@ -24,7 +24,7 @@ export class Metrics {
   /** Requests refused with 429, by what was counted: an API key, or a client address. */
   readonly rateLimitRejections = new Counter({
     name: 'rate_limit_rejections_total',
-    help: 'Requests refused with 429 RATE_LIMIT_EXCEEDED, by bucket kind (key, address, or operator for failed operator authentications)',
+    help: 'Requests refused with 429 RATE_LIMIT_EXCEEDED, by bucket kind (key, address, operator for failed operator authentications, oauth_token for failed token requests)',
     labelNames: ['bucket'] as const,
     registers: [this.registry],
   });

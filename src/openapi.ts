@@ -6,9 +6,20 @@ import { isIdempotentRoute } from './http/idempotency.js';
 import { REQUEST_EXAMPLES } from './openapi-examples.js';
 import { webhookEvents } from './openapi-webhooks.js';
 import { areaOfPath } from './http/areas.js';
+import { API_VERSION_HEADER, ApiVersionHeaderSchema, CURRENT_API_VERSION } from './http/api-version.js';
+import { requiredScopeOf } from './http/scope-guard.js';
+import { ALL_SCOPES } from './clinics/scopes.js';
 import { emptyBodyWhenAbsent } from './http/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
+
+/** The scopes of the OAuth security scheme: what a client (or a restricted key) may be given. */
+const OAUTH_SCOPES = Object.fromEntries(
+  ALL_SCOPES.map((scope) => {
+    const [resource = '', access] = scope.split(':');
+    return [scope, access === 'write' ? `Create and change ${resource} (and read them).` : `Read ${resource}.`];
+  }),
+);
 
 /** The OpenAPI 3.1 document, generated from the route schemas by @fastify/swagger. */
 export function openApiDocument(config: Config): SwaggerOptions {
@@ -17,20 +28,26 @@ export function openApiDocument(config: Config): SwaggerOptions {
       openapi: '3.1.0',
       info: {
         title: 'Partner Healthcare Fulfillment API',
-        version: '1.0.0',
+        version: CURRENT_API_VERSION,
         description: [
           'Register practitioners and patients, order compounded medications, request refills, price shipping',
           'and receive webhooks as orders move.',
           '',
           `This server is the **${config.env}** environment: it accepts only \`${config.env === 'production' ? 'prod_' : 'dev_'}\` keys.`,
           '',
-          'Every partner request carries `x-api-key`. Responses are `{success: true, data, message}`; errors are',
+          'Every partner request carries `x-api-key`, or `Authorization: Bearer <access token>` from POST /oauth/token (OAuth 2.0',
+          'client credentials, docs/oauth.md). Responses are `{success: true, data, message}`; errors are',
           '`{success: false, error: {message, code, details?, request_id}}`. Every response carries `X-Request-Id`;',
           'partner responses also carry the `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` headers.',
           `Request bodies are JSON (\`Content-Type: application/json\`) of at most 1 MiB, nested at most ${MAX_JSON_DEPTH} deep, holding`,
           `at most ${MAX_JSON_ENTRIES} array items and object fields in all; unknown body fields are refused.`,
           'Every partner POST takes an optional `Idempotency-Key` header: a retry with the same key and request within 24 hours',
           'answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
+          '',
+          `Every response of the APIs names the version that answered in its \`Api-Version\` header (${CURRENT_API_VERSION});`,
+          'a request may pin one with the same header (`1.0.0`, or `1.0` / `1` for the newest matching). An operation marked',
+          'deprecated still works until its sunset, and its answers carry `Deprecation`, `Sunset` and `Link` headers',
+          '(RFC 9745, RFC 8594) pointing to the migration guide: docs/versioning.md.',
         ].join('\n'),
       },
       servers: [{ url: '/', description: config.env }],
@@ -45,10 +62,23 @@ export function openApiDocument(config: Config): SwaggerOptions {
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
         { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },
+        { name: 'OAuth', description: 'Access tokens for OAuth 2.0 clients (client credentials), instead of an API key.' },
       ],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: '`dev_…` or `prod_…` partner key.' },
+          oauth2: {
+            type: 'oauth2',
+            description:
+              'An access token of an OAuth client (`Authorization: Bearer`), from POST /oauth/token; it lives 15 minutes and has the rights of an API key with the same scopes.',
+            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: OAUTH_SCOPES } },
+          },
+          oauthClientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              'An OAuth client\u2019s `client_id:client_secret` at POST /oauth/token (or both in the form, or a client_assertion).',
+          },
           operatorToken: { type: 'http', scheme: 'bearer', description: 'The operator\u2019s ADMIN_TOKEN (acts as an admin).' },
           consoleSession: {
             type: 'apiKey',
@@ -111,10 +141,19 @@ const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { descriptio
 
 /** Headers every partner response carries (set by the request-id hook and the partner guard). */
 const PARTNER_HEADERS = {
+  [API_VERSION_HEADER]: Type.String({ description: 'The API version that answered (semantic versioning).' }),
   'X-RateLimit-Limit': Type.Integer({ description: 'Requests allowed per minute for this API key.' }),
   'X-RateLimit-Remaining': Type.Integer({ description: 'Requests left in the current minute.' }),
   'X-RateLimit-Reset': Type.Integer({ description: 'When the current minute ends, in Unix seconds.' }),
   'X-Request-Id': Type.String({ description: 'This request\u2019s id (yours when well formed); quote it to support.' }),
+};
+
+/** Headers of a deprecated operation's answers (deprecations/deprecation-headers.ts), beside the partner's own. */
+const DEPRECATED_HEADERS = {
+  ...PARTNER_HEADERS,
+  Deprecation: Type.String({ description: 'RFC 9745: when the operation was deprecated, `@` and Unix seconds (`@1795564800`).' }),
+  Sunset: Type.String({ description: 'RFC 8594: when it stops working, an HTTP-date (`Tue, 25 May 2027 00:00:00 GMT`).' }),
+  Link: Type.String({ description: 'The migration guide: `<…>; rel="deprecation"; type="text/html"`.' }),
 };
 
 /** Headers of a replayed response (partner POST routes: http/idempotency.ts). */
@@ -194,11 +233,11 @@ export function documentRoute(
     if (!(String(status) in response)) response[String(status)] = errorRef(description);
   };
   if (partner) {
-    add(401, 'Missing, unknown, revoked or wrong-environment API key (the message starts with "Unauthorized").');
+    add(401, 'Missing, unknown, revoked, expired or wrong-environment API key (the message starts with "Unauthorized").');
     add(429, 'Rate limit exceeded: `retry_after` and the Retry-After header say when to retry.');
     const ok = response['200'];
     if (ok && typeof ok === 'object') {
-      response['200'] = { description: 'Success.', ...ok, headers: PARTNER_HEADERS };
+      response['200'] = { description: 'Success.', ...ok, headers: route.deprecated ? DEPRECATED_HEADERS : PARTNER_HEADERS };
     }
   } else {
     add(401, 'Missing or wrong operator bearer token, or a console session that has ended.');
@@ -210,10 +249,14 @@ export function documentRoute(
   add(406, 'The Accept header does not allow application/json.');
   // Behind a proxy (TRUST_PROXY), a call that did not reach it over HTTPS; appended to a route's own 403.
   const https = 'Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …").';
+  const scope = partner ? requiredScopeOf(given) : undefined;
+  // A restricted key outside its scopes (http/scope-guard.ts), after the route's own 403 if it has one.
+  const outOfScope =
+    scope &&
+    `FORBIDDEN: a restricted API key without the scope \`${scope}\` ("Forbidden: this API key lacks the scope ${scope}").`;
   const forbidden = response['403'] as { description?: string } | undefined;
-  response['403'] = forbidden
-    ? { ...forbidden, description: `${forbidden.description ?? ''} Or: ${https}`.trim() }
-    : errorRef(https);
+  const reasons = [forbidden?.description, outOfScope, https].filter((text): text is string => Boolean(text)).join(' Or: ');
+  response['403'] = forbidden ? { ...forbidden, description: reasons } : errorRef(reasons);
   add(
     503,
     'The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now.',
@@ -226,15 +269,28 @@ export function documentRoute(
   if (idempotent) documentIdempotency(response);
   return {
     ...route,
-    ...(idempotent ? { headers: Type.Object({ 'Idempotency-Key': Type.Optional(IdempotencyKeyHeaderSchema) }) } : {}),
+    ...(scope ? { description: withScopeLine(route.description, scope) } : {}),
+    headers: Type.Object({
+      [API_VERSION_HEADER]: Type.Optional(ApiVersionHeaderSchema),
+      ...(idempotent ? { 'Idempotency-Key': Type.Optional(IdempotencyKeyHeaderSchema) } : {}),
+    }),
     security: partner
-      ? [{ apiKey: [] }]
+      ? [{ apiKey: [] }, { oauth2: scope ? [scope] : [] }]
       : url === '/api/admin/session' && method === 'POST'
         ? []
         : [{ operatorToken: [] }, { consoleSession: [] }],
     response,
     ...(options.optionalBody && route.body ? { [OPTIONAL_BODY]: true } : {}),
   };
+}
+
+/**
+ * The scope line of a partner operation's description; the same scope is the operation's
+ * `x-required-scope` extension, which @fastify/swagger copies from the route's schema.
+ */
+function withScopeLine(description: string | undefined, scope: string): string {
+  const line = `**Scope:** \`${scope}\` (restricted API keys; \`write\` implies \`read\`, a key without scopes has full access).`;
+  return description ? `${description}\n\n${line}` : line;
 }
 
 /** The responses the Idempotency-Key adds to a partner POST: replay headers, 409 and 422. */

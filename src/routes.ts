@@ -13,6 +13,9 @@ import { practitionerRoutes } from './practitioners/practitioner.routes.js';
 import { carrierRoutes } from './shipping/carrier.routes.js';
 import { carrierAdminRoutes } from './shipping/carrier.admin-routes.js';
 import { clinicAdminRoutes } from './clinics/clinic.admin-routes.js';
+import { deprecationAdminRoutes } from './deprecations/deprecation.admin-routes.js';
+import { oauthAdminRoutes } from './oauth/oauth.admin-routes.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhookAdminRoutes } from './webhooks/webhook.admin-routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
@@ -31,9 +34,13 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   if (ctx.config.env !== 'production') await app.register(sandboxRoutes(ctx));
   await app.register(orderAdminRoutes(ctx));
   await app.register(clinicAdminRoutes(ctx));
+  await app.register(oauthAdminRoutes(ctx));
+  // POST /oauth/token: form-encoded, and RFC 6749's errors instead of the envelope (its own plugin context).
+  await app.register(oauthRoutes(ctx));
   await app.register(carrierAdminRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(webhookAdminRoutes(ctx));
   await app.register(auditAdminRoutes(ctx));
+  await app.register(deprecationAdminRoutes(ctx));
   await app.register(staffRoutes(ctx));
 }

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { MAX_KEY_LIFETIME_SECONDS, MAX_ROLL_OVERLAP_SECONDS } from '../clinics/api-key.js';
+import { ALL_SCOPES, isScope, type Scope } from '../clinics/scopes.js';
 import { ORDER_STATUSES } from '../orders/order-status.js';
 import { STAFF_ROLES } from '../staff/staff.tables.js';
 
@@ -26,6 +28,10 @@ const FLAGS = {
   clinic: 'value',
   environment: 'value',
   'key-id': 'value',
+  'client-id': 'value',
+  'jwks-file': 'value',
+  scopes: 'value',
+  'expires-in': 'value',
   strength: 'value',
   'dosage-form': 'value',
   enabled: 'value',
@@ -63,12 +69,26 @@ export const COMMANDS = {
   'list-clinics': { summary: '', required: [], optional: [] },
   'set-free-shipping': { summary: '--clinic <clinic id> --enabled true|false', required: ['clinic', 'enabled'], optional: [] },
   'issue-key': {
-    summary: '--clinic <clinic id> [--environment development|production]',
+    summary:
+      '--clinic <clinic id> [--environment development|production] [--scopes orders:write,carriers:read] [--expires-in 90d]',
     required: ['clinic'],
-    optional: ['environment'],
+    optional: ['environment', 'scopes', 'expires-in'],
   },
   'list-keys': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
   'revoke-key': { summary: '--key-id <api key id>', required: ['key-id'], optional: [] },
+  'roll-key': {
+    summary: '--key-id <api key id> --expires-in <0 to 7d, e.g. 30m, 1h>',
+    required: ['key-id', 'expires-in'],
+    optional: [],
+  },
+  'create-oauth-client': {
+    summary:
+      '--clinic <clinic id> --scopes orders:write,carriers:read [--environment development|production] [--jwks-file <JWK Set file>]',
+    required: ['clinic', 'scopes'],
+    optional: ['environment', 'jwks-file'],
+  },
+  'list-oauth-clients': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
+  'revoke-oauth-client': { summary: '--client-id <client id>', required: ['client-id'], optional: [] },
   'add-medication': {
     summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>]',
     required: ['clinic', 'name'],
@@ -110,6 +130,7 @@ export const COMMANDS = {
     required: ['email', 'name', 'role'],
     optional: ['password-stdin'],
   },
+  deprecations: { summary: '', required: [], optional: [] },
   help: { summary: '', required: [], optional: [] },
 } satisfies Record<string, CommandSpec>;
 
@@ -137,6 +158,12 @@ export const HELP = [
   'The database is the one DATABASE_URL selects (default ./data/fulfillment.sqlite); keys are issued for',
   'FULFILLMENT_ENV (default development) unless --environment says otherwise. Results are printed as JSON.',
   'update-service: --state-price replaces the whole set of state prices; --clear-state-prices removes them.',
+  'issue-key --scopes restricts the key (comma-separated <resource>:read|write; write implies read; none: full access).',
+  'roll-key issues the key\u2019s successor (same clinic, environment, scopes) and lets the old key work --expires-in more.',
+  'Durations: a whole number with s, m, h or d (30m, 1h, 7d; a bare number is seconds; 0: at once).',
+  'create-oauth-client prints the client_id and its secret (shown once); with --jwks-file (public keys, a JWK Set) the',
+  'client authenticates with private_key_jwt instead and has no secret. See docs/oauth.md.',
+  'deprecations lists the deprecated routes, parameters and fields and who still uses them (per key or OAuth client).',
   'rotate-encryption-key re-encrypts every webhook secret under DATA_ENCRYPTION_KEY (see docs/webhooks.md).',
   'create-staff asks for the password at the terminal, or reads it from standard input with --password-stdin',
   '(e.g. for the first admin of a deployment: printf %s "$PASSWORD" | npm run admin -- create-staff ... --password-stdin).',
@@ -176,6 +203,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   }
   try {
     checkValues(flags);
+    if (flags['expires-in'] !== undefined) keyLifetime(command, flags['expires-in']);
   } catch (error) {
     if (error instanceof UsageError) refuse(error.message);
     throw error;
@@ -190,7 +218,7 @@ function checkValues(flags: ParsedCommand['flags']): void {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${flag} must not be blank`);
     if (value !== undefined && value.length > 200) throw new UsageError(`--${flag} must be at most 200 characters`);
   }
-  for (const flag of ['clinic', 'key-id', 'medication', 'delivery', 'webhook', 'order'] as const) {
+  for (const flag of ['clinic', 'key-id', 'client-id', 'medication', 'delivery', 'webhook', 'order'] as const) {
     const value = flags[flag];
     if (value !== undefined && !UUID.test(value)) throw new UsageError(`--${flag} must be a UUID, got "${value}"`);
   }
@@ -207,6 +235,42 @@ function checkValues(flags: ParsedCommand['flags']): void {
   }
   if (flags.email !== undefined && !EMAIL.test(flags.email))
     throw new UsageError(`--email must be an email address, got "${flags.email}"`);
+  if (flags.scopes !== undefined) parseScopes(flags.scopes);
+}
+
+const DURATION = /^(\d{1,10})([smhd]?)$/;
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `30m` → 1800: a whole number of seconds, minutes, hours or days (a bare number is seconds). */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match?.[1]) throw new UsageError(`--expires-in must be a duration such as 30m, 1h or 7d, got "${text}"`);
+  return Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 1);
+}
+
+/** --expires-in in seconds, within what the command allows: roll-key 0 to 7 days, issue-key 1 second to 10 years. */
+export function keyLifetime(command: CommandName, text: string): number {
+  const seconds = parseDuration(text);
+  if (command === 'roll-key' && seconds > MAX_ROLL_OVERLAP_SECONDS) {
+    throw new UsageError(`--expires-in must be at most 7d (the old key works at most 7 days more), got "${text}"`);
+  }
+  if (command !== 'roll-key' && seconds < 1) throw new UsageError(`--expires-in must be at least 1s, got "${text}"`);
+  if (command !== 'roll-key' && seconds > MAX_KEY_LIFETIME_SECONDS) {
+    throw new UsageError(`--expires-in must be at most 3650d (10 years), got "${text}"`);
+  }
+  return seconds;
+}
+
+/** `orders:write,carriers:read` → the scopes; an unknown or empty one is refused, naming it. */
+export function parseScopes(text: string): Scope[] {
+  const names = text.split(',').map((name) => name.trim());
+  const scopes: Scope[] = [];
+  for (const name of names) {
+    if (name === '') throw new UsageError('--scopes must list scopes separated by commas, e.g. orders:write,carriers:read');
+    if (!isScope(name)) throw new UsageError(`--scopes: unknown scope "${name}"; known: ${ALL_SCOPES.join(', ')}`);
+    scopes.push(name);
+  }
+  return scopes;
 }
 
 function oneOf(flags: ParsedCommand['flags'], flag: ValueFlag, allowed: readonly string[]): void {

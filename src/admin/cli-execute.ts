@@ -6,10 +6,15 @@ import {
   listApiKeys,
   listClinics,
   revokeApiKey,
+  rollApiKey,
   setFreeShipping,
 } from '../clinics/clinic.service.js';
+import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.js';
+import { listDeprecations } from '../deprecations/deprecation.service.js';
 import { AppError } from '../errors.js';
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '../oauth/oauth-client.service.js';
+import { MAX_JWKS_KEYS } from '../oauth/jwks.js';
 import type { OrderStatus } from '../orders/order-status.js';
 import { transitionOrder } from '../orders/order-transition.service.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
@@ -19,7 +24,7 @@ import type { StaffRole } from '../staff/staff.tables.js';
 import { recoverEndpointForOperator } from '../webhooks/recovery.service.js';
 import { retryDelivery } from '../webhooks/webhook-admin.service.js';
 import { rotateEncryptionKey, type RotationResult } from '../webhooks/secret-encryption.service.js';
-import { parseStatePrice, UsageError, type Flag, type ParsedCommand } from './cli-commands.js';
+import { keyLifetime, parseScopes, parseStatePrice, UsageError, type Flag, type ParsedCommand } from './cli-commands.js';
 
 /**
  * The command line acts as the operator token does (automation, emergencies): audited as the
@@ -59,11 +64,26 @@ export async function executeCommand(
     case 'set-free-shipping':
       return setFreeShipping(ctx, need('clinic'), need('enabled') === 'true');
     case 'issue-key':
-      return issueApiKey(ctx, need('clinic'), flags.environment as 'development' | 'production' | undefined);
+      return issueApiKey(ctx, need('clinic'), flags.environment as 'development' | 'production' | undefined, {
+        scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
+        expiresInSeconds: flags['expires-in'] === undefined ? undefined : keyLifetime(command, flags['expires-in']),
+      });
     case 'list-keys':
       return { api_keys: await listApiKeys(ctx, need('clinic')) };
     case 'revoke-key':
       return revokeApiKey(ctx, need('key-id'));
+    case 'roll-key':
+      return rollApiKey(ctx, need('key-id'), keyLifetime(command, need('expires-in')));
+    case 'create-oauth-client':
+      return createOAuthClient(ctx, need('clinic'), {
+        scopes: parseScopes(need('scopes')),
+        ...(flags.environment !== undefined ? { environment: flags.environment as 'development' | 'production' } : {}),
+        ...(flags['jwks-file'] !== undefined ? { jwks: readJwksFile(flags['jwks-file']) } : {}),
+      });
+    case 'list-oauth-clients':
+      return { oauth_clients: await listOAuthClients(ctx, need('clinic')) };
+    case 'revoke-oauth-client':
+      return revokeOAuthClient(ctx, need('client-id'));
     case 'add-medication':
       return addMedication(ctx, need('clinic'), {
         name: need('name'),
@@ -121,9 +141,38 @@ export async function executeCommand(
       );
       return { staff_id: staff.staff_id, staff };
     }
+    case 'deprecations':
+      return { deprecations: await listDeprecations(ctx) };
     case 'help':
       return null;
   }
+}
+
+/**
+ * --jwks-file: a JWK Set (`{"keys": [...]}`, public keys) as the API takes it; each key is then
+ * checked by the service, as the API's are.
+ */
+function readJwksFile(file: string): { keys: Record<string, unknown>[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? 'is not JSON' : 'cannot be read';
+    throw new UsageError(`--jwks-file ${file} ${reason}`, 'create-oauth-client');
+  }
+  const keys = (parsed as { keys?: unknown } | null)?.keys;
+  if (
+    !Array.isArray(keys) ||
+    keys.length < 1 ||
+    keys.length > MAX_JWKS_KEYS ||
+    !keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))
+  ) {
+    throw new UsageError(
+      `--jwks-file must hold a JWK Set: {"keys": [...]} with 1 to ${MAX_JWKS_KEYS} public keys`,
+      'create-oauth-client',
+    );
+  }
+  return { keys: keys as Record<string, unknown>[] };
 }
 
 /**

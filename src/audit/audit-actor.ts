@@ -8,6 +8,8 @@ import type { PartnerIdentity } from '../partner-identity.js';
 export type AuditActor =
   /** A partner request, by its API key (and so its clinic). */
   | { readonly type: 'partner'; readonly apiKeyId: string; readonly clinicId: string }
+  /** A partner request with an OAuth access token, by the client it was issued to (and so its clinic). */
+  | { readonly type: 'oauth_client'; readonly oauthClientId: string; readonly clinicId: string }
   /** A staff member signed in to the console (their own account, issue 10). */
   | { readonly type: 'staff'; readonly staffId: string; readonly email: string }
   /** The holder of ADMIN_TOKEN (automation, emergencies): one shared credential, no id. */
@@ -35,5 +37,13 @@ export function partnerAuditContext(
   identity: PartnerIdentity,
   request: { requestId: string | null; clientAddress: string | null } = { requestId: null, clientAddress: null },
 ): AuditContext {
-  return { actor: { type: 'partner', apiKeyId: identity.apiKeyId, clinicId: identity.clinicId }, ...request };
+  return { actor: partnerActor(identity), ...request };
+}
+
+/** The actor of a partner's credential: its API key, or the OAuth client its access token was issued to. */
+export function partnerActor(identity: PartnerIdentity): AuditActor {
+  if (identity.oauthClientId !== undefined)
+    return { type: 'oauth_client', oauthClientId: identity.oauthClientId, clinicId: identity.clinicId };
+  if (identity.apiKeyId === undefined) throw new Error('A partner identity names its API key or its OAuth client');
+  return { type: 'partner', apiKeyId: identity.apiKeyId, clinicId: identity.clinicId };
 }

@@ -13,7 +13,11 @@ export const AuditEventListQuery = Type.Object(
     clinic_id: Type.Optional(Uuid('Only rows of this clinic (its partners\u2019, and the operator\u2019s on its resources).')),
     action: Type.Optional(ActionSchema),
     actor_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, description: 'Only this actor: a staff id, or a partner\u2019s API key id.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Only this actor: a staff id, a partner\u2019s API key id, or an OAuth client\u2019s client_id.',
+      }),
     ),
     ...PageQuery,
   },
@@ -23,6 +27,14 @@ export type AuditEventListQuery = Static<typeof AuditEventListQuery>;
 
 const PartnerActor = Type.Object(
   { type: Type.Literal('partner'), api_key_id: Uuid('The API key the request was made with.'), clinic_id: Uuid() },
+  { additionalProperties: false },
+);
+const OAuthClientActor = Type.Object(
+  {
+    type: Type.Literal('oauth_client'),
+    oauth_client_id: Uuid('The OAuth client whose access token the request was made with (its client_id).'),
+    clinic_id: Uuid(),
+  },
   { additionalProperties: false },
 );
 const StaffActor = Type.Object(
@@ -38,7 +50,7 @@ export const AuditEvent = Type.Object(
   {
     audit_event_id: Uuid(),
     at: Timestamp,
-    actor: Type.Union([PartnerActor, StaffActor, OperatorActor]),
+    actor: Type.Union([PartnerActor, OAuthClientActor, StaffActor, OperatorActor]),
     clinic_id: Nullable(Uuid('The partner\u2019s clinic, or the clinic of the resource the operator acted on.')),
     action: ActionSchema,
     resource_type: Type.Union(AUDIT_RESOURCE_TYPES.map((r) => Type.Literal(r))),

@@ -67,6 +67,8 @@ function actorView(row: AuditEventTable): AuditEventView['actor'] {
   switch (row.actor_type) {
     case 'partner':
       return { type: 'partner', api_key_id: row.actor_id ?? '', clinic_id: row.clinic_id ?? '' };
+    case 'oauth_client':
+      return { type: 'oauth_client', oauth_client_id: row.actor_id ?? '', clinic_id: row.clinic_id ?? '' };
     case 'staff':
       return { type: 'staff', staff_id: row.actor_id ?? '', email: row.actor_email ?? '' };
     case 'operator':

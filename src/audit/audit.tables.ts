@@ -8,9 +8,9 @@ export interface AuditEventTable {
   id: string;
   /** When the access happened (a read: when it was served, not when the buffer wrote it). */
   at: string;
-  /** 'partner' | 'staff' | 'operator' (see docs/audit.md). */
+  /** 'partner' | 'oauth_client' | 'staff' | 'operator' (see docs/audit.md). */
   actor_type: string;
-  /** Who exactly, within `actor_type`: the API key id of a partner, the id of a staff member; null for the operator token. */
+  /** Who exactly, within `actor_type`: the API key id of a partner, an OAuth client's id, the id of a staff member; null for the operator token. */
   actor_id: string | null;
   /** A staff member's email (migration 008), null for other actors. */
   actor_email: string | null;

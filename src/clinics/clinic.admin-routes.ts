@@ -7,6 +7,7 @@ import {
   listApiKeys,
   listClinics,
   revokeApiKey,
+  rollApiKey,
   setFreeShipping,
 } from './clinic.service.js';
 import type { AppContext } from '../context.js';
@@ -20,9 +21,11 @@ import {
   IssueApiKeyBody,
   IssuedApiKey,
   RevokedApiKey,
+  RollApiKeyBody,
+  RolledApiKey,
 } from './clinic.schemas.js';
 import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
-import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
+import { adminErrors, createErrors, errorRef, operatorSecurity } from '../http/schemas.js';
 import { ApiKeyParams, ClinicParams, MedicationParams } from './clinic.schemas.js';
 import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 
@@ -109,19 +112,55 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           operationId: 'createOperatorClinicApiKey',
           summary: 'Issue an API key for a clinic',
-          description:
+          description: [
             'The response is the only time the key is shown; only its hash is stored. The environment defaults to the server\u2019s.',
+            'With `scopes` the key is restricted to them (403 FORBIDDEN naming the missing scope elsewhere); without, it has full access.',
+            'With `expires_in_seconds` it stops working then (401 "Unauthorized: API key has expired").',
+          ].join(' '),
           params: ClinicParams,
           body: IssueApiKeyBody,
           response: { 200: Envelope(IssuedApiKey), ...adminErrors },
         },
-        // The body is optional: a POST without one means `{}` (the server's environment).
+        // The body is optional: a POST without one means `{}` (the server's environment, full access, no expiry).
         preValidation: emptyBodyWhenAbsent,
+      },
+      async (request) => {
+        const { environment, scopes, expires_in_seconds } = request.body;
+        return {
+          success: true as const,
+          data: await issueApiKey(ctx, request.params.clinicId, environment, { scopes, expiresInSeconds: expires_in_seconds }),
+          message: 'API key issued: store it now, it is not shown again',
+        };
+      },
+    );
+
+    app.post(
+      '/api/admin/api-keys/:apiKeyId/roll',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'rollOperatorApiKey',
+          summary: 'Roll an API key: issue its successor, and let the old key expire',
+          description: [
+            'Issues a new key of the same clinic, environment and scopes (shown this once, without expiry) and makes the',
+            'old key expire `expires_in_seconds` from now (0: at once; at most 7 days, and never later than an expiry it',
+            'already had): both work until then, so the partner can move every server to the new key without refusing',
+            'traffic. `previous_key.expires_at` says when the old key stops. A revoked or expired key cannot be rolled (409).',
+          ].join(' '),
+          params: ApiKeyParams,
+          body: RollApiKeyBody,
+          response: {
+            200: Envelope(RolledApiKey),
+            ...adminErrors,
+            409: errorRef('The key is revoked or has expired: issue a new key instead.'),
+          },
+        },
       },
       async (request) => ({
         success: true as const,
-        data: await issueApiKey(ctx, request.params.clinicId, request.body.environment),
-        message: 'API key issued: store it now, it is not shown again',
+        data: await rollApiKey(ctx, request.params.apiKeyId, request.body.expires_in_seconds),
+        message: 'API key rolled: store the new key now, it is not shown again',
       }),
     );
 
@@ -132,7 +171,9 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           operationId: 'listOperatorClinicApiKeys',
-          summary: 'List a clinic\u2019s API keys (prefixes only)',
+          summary: 'List a clinic\u2019s API keys (prefixes and last four characters only)',
+          description:
+            'Every key of the clinic, oldest first: its prefix and last four characters (never the key), scopes (null: full access), when it was created, last used (to the minute), expires and was revoked.',
           params: ClinicParams,
           response: {
             200: Envelope(Type.Object({ api_keys: Type.Array(ApiKeySummary) }, { additionalProperties: false })),

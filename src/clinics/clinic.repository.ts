@@ -1,4 +1,5 @@
-import type { DbOrTrx } from '../db/database.js';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Write } from '../db/write.js';
 import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
@@ -40,6 +41,11 @@ export async function insertApiKey(db: DbOrTrx, key: ApiKeyTable): Promise<void>
   await db.insertInto('api_keys').values(key).execute();
 }
 
+/** A key's row, as a change's write (changes/run-change.ts). */
+export function apiKeyInsert(handle: DbOrTrx, key: ApiKeyTable): Write {
+  return handle.insertInto('api_keys').values(key);
+}
+
 /**
  * Authentication's lookup: unscoped on purpose (the key is what tells us the clinic).
  * The hash column is unique and indexed.
@@ -58,7 +64,8 @@ export async function findApiKey(db: DbOrTrx, apiKeyId: string): Promise<ApiKeyT
 }
 
 export async function listApiKeys(db: DbOrTrx, clinicId: string): Promise<ApiKeyTable[]> {
-  return db.selectFrom('api_keys').selectAll().where('clinic_id', '=', clinicId).orderBy('created_at').execute();
+  // Ids are UUIDv7: a key and its successor, made in the same millisecond, still come in order.
+  return db.selectFrom('api_keys').selectAll().where('clinic_id', '=', clinicId).orderBy('created_at').orderBy('id').execute();
 }
 
 export async function revokeApiKeyRow(db: DbOrTrx, apiKeyId: string, revokedAt: string): Promise<void> {
@@ -67,5 +74,44 @@ export async function revokeApiKeyRow(db: DbOrTrx, apiKeyId: string, revokedAt: 
     .set({ revoked_at: revokedAt })
     .where('id', '=', apiKeyId)
     .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Rolling's first step: sets the expiry of a key that still works (not revoked, not expired at
+ * `now`) to `expiresAt`, never later than an expiry it already has. Returns the row as it is after,
+ * or undefined when the key does not work any more (or does not exist): the caller tells which.
+ */
+export async function expireWorkingApiKey(
+  trx: Trx,
+  apiKeyId: string,
+  now: string,
+  expiresAt: string,
+): Promise<ApiKeyTable | undefined> {
+  return (
+    trx
+      .updateTable('api_keys')
+      // The earlier of the two (a null expiry compares as unknown: the new one is taken).
+      .set((eb) => ({
+        expires_at: eb.case().when('expires_at', '<', expiresAt).then(eb.ref('expires_at')).else(expiresAt).end(),
+      }))
+      .where('id', '=', apiKeyId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .returningAll()
+      .executeTakeFirst()
+  );
+}
+
+/**
+ * Records a key's use at `at`, unless the row already says it was used after `notAfter` (another
+ * instance wrote it within the minute): at most one change of the row a minute, whoever writes.
+ */
+export async function touchApiKeyUse(db: DbOrTrx, apiKeyId: string, at: string, notAfter: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', apiKeyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', notAfter)]))
     .execute();
 }

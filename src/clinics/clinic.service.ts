@@ -1,12 +1,15 @@
 import { newId } from '../shared/ids.js';
 import type { Environment } from '../config.js';
-import type { ReadContext, ServiceContext } from '../context.js';
+import type { AppContext, ReadContext, ServiceContext } from '../context.js';
 import type { PartnerIdentity } from '../partner-identity.js';
+import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
-import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
-import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual } from './api-key.js';
+import { AppError, conflict, fieldError, forbidden, notFound, unauthorized } from '../errors.js';
+import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual, lastFour } from './api-key.js';
 import * as repo from './clinic.repository.js';
-import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView } from './clinic.schemas.js';
+import type { ApiKeyTable } from './clinic.tables.js';
+import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView, RolledApiKeyView } from './clinic.schemas.js';
+import { parseStoredScopes, storedScopes, type Scope } from './scopes.js';
 
 export async function createClinic(ctx: ServiceContext, input: { name: string; free_shipping?: boolean }): Promise<ClinicView> {
   const clinic = {
@@ -40,32 +43,58 @@ export async function setFreeShipping(ctx: ServiceContext, clinicId: string, fre
   return getClinic(ctx, clinicId);
 }
 
+/** What a key is issued with besides its environment: scopes (none: full access) and a lifetime (none: no expiry). */
+export interface KeyOptions {
+  scopes?: readonly Scope[] | undefined;
+  expiresInSeconds?: number | undefined;
+}
+
 /**
  * Issues a new API key for a clinic. The key is returned once, here; only its hash is stored.
- * `environment` defaults to the server's.
+ * `environment` defaults to the server's; a key without `scopes` has full access.
  */
-export async function issueApiKey(ctx: ServiceContext, clinicId: string, environment?: Environment): Promise<IssuedApiKeyView> {
+export async function issueApiKey(
+  ctx: ServiceContext,
+  clinicId: string,
+  environment?: Environment,
+  options: KeyOptions = {},
+): Promise<IssuedApiKeyView> {
+  // The API's schema refuses it first; a caller of the service (the command line) is held to the same rule.
+  if (options.scopes?.length === 0) throw fieldError('scopes', 'must have at least 1 item');
   if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
-  const env = environment ?? ctx.config.env;
-  const key = generateApiKey(env);
-  const row = {
-    id: newId(),
-    clinic_id: clinicId,
-    environment: env,
-    key_hash: hashApiKey(key),
-    key_prefix: displayPrefix(key),
-    created_at: isoNow(ctx.clock),
-    revoked_at: null,
-  };
+  const now = ctx.clock();
+  const expiresAt = options.expiresInSeconds === undefined ? null : secondsAfter(now, options.expiresInSeconds);
+  const { key, row } = newKeyRow(clinicId, environment ?? ctx.config.env, options.scopes ?? null, now.toISOString(), expiresAt);
   await repo.insertApiKey(ctx.db, row);
-  return {
-    api_key_id: row.id,
-    api_key: key,
-    clinic_id: clinicId,
-    environment: env,
-    key_prefix: row.key_prefix,
-    created_at: row.created_at,
-  };
+  return issuedView(key, row);
+}
+
+/**
+ * Rolls a key: issues its successor (same clinic, environment and scopes; no expiry) and makes the
+ * old key expire `expiresInSeconds` from now (0: at once), never later than an expiry it already
+ * had, so that a partner can deploy the new key while the old one still works. One change: both
+ * rows or neither. A revoked or expired key cannot be rolled (409): issue a new key instead.
+ */
+export async function rollApiKey(ctx: ServiceContext, apiKeyId: string, expiresInSeconds: number): Promise<RolledApiKeyView> {
+  // The operator's key routes are not in the audit trail (no PHI: docs/audit.md), hence no actor.
+  return runChange(ctx, null, async (change) => {
+    const expiresAt = secondsAfter(new Date(change.at), expiresInSeconds);
+    const trx = await change.transaction();
+    const old = await repo.expireWorkingApiKey(trx, apiKeyId, change.at, expiresAt);
+    if (!old) {
+      const row = await repo.findApiKey(trx, apiKeyId);
+      if (!row) throw notFound('API key not found');
+      throw conflict(
+        row.revoked_at !== null
+          ? 'API key has been revoked: it cannot be rolled; issue a new key instead'
+          : 'API key has expired: it cannot be rolled; issue a new key instead',
+      );
+    }
+    const environment = old.environment as Environment;
+    const { key, row } = newKeyRow(old.clinic_id, environment, parseStoredScopes(old.scopes), change.at, null);
+    change.write(repo.apiKeyInsert(ctx.db, row));
+    return { ...issuedView(key, row), previous_key: { api_key_id: old.id, expires_at: old.expires_at ?? expiresAt } };
+  });
 }
 
 /** Revokes a key; the next request made with it is refused. Revoking twice is harmless. */
@@ -80,13 +109,7 @@ export async function revokeApiKey(ctx: ServiceContext, apiKeyId: string): Promi
 export async function listApiKeys(ctx: ReadContext, clinicId: string): Promise<ApiKeySummaryView[]> {
   if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
   const rows = await repo.listApiKeys(ctx.db, clinicId);
-  return rows.map((r) => ({
-    api_key_id: r.id,
-    environment: r.environment,
-    key_prefix: r.key_prefix,
-    created_at: r.created_at,
-    revoked_at: r.revoked_at,
-  }));
+  return rows.map((row) => ({ ...keyView(row), revoked_at: row.revoked_at }));
 }
 
 /**
@@ -106,16 +129,22 @@ export function assertApiKeyForm(ctx: Pick<ServiceContext, 'config'>, key: strin
  * Resolves an `x-api-key` to its clinic. Every refusal is a 401 whose message starts with
  * "Unauthorized" (the spec's Authentication rule 6); the reason is specific enough to act on.
  */
-export async function authenticateApiKey(ctx: ServiceContext, key: string | undefined): Promise<PartnerIdentity> {
+export async function authenticateApiKey(
+  ctx: ServiceContext & Pick<AppContext, 'keyUsage'>,
+  key: string | undefined,
+): Promise<PartnerIdentity> {
   assertApiKeyForm(ctx, key);
   const hash = hashApiKey(key);
   const row = await repo.findApiKeyByHash(ctx.db, hash);
   if (!row || !hashesEqual(row.key_hash, hash)) throw unauthorized('invalid API key');
   if (row.revoked_at !== null) throw unauthorized('API key has been revoked');
+  // Checked on every request against the row just read: no instance can keep an expired key alive.
+  if (row.expires_at !== null && row.expires_at <= isoNow(ctx.clock)) throw unauthorized('API key has expired');
   if (row.environment !== ctx.config.env) {
     throw unauthorized(`this is a ${row.environment} key; this server is the ${ctx.config.env} environment`);
   }
-  return { clinicId: row.clinic_id, apiKeyId: row.id };
+  ctx.keyUsage.record(row.id, row.last_used_at);
+  return { clinicId: row.clinic_id, apiKeyId: row.id, scopes: parseStoredScopes(row.scopes) };
 }
 
 /**
@@ -132,7 +161,54 @@ export async function assertClinicScope(
   if (!(await repo.clinicExists(ctx.db, requestedClinicId))) {
     throw new AppError('VALIDATION_ERROR', 400, 'Clinic not found', { [field]: 'clinic not found' });
   }
-  throw forbidden(`Forbidden: your API key does not give access to clinic ${requestedClinicId}`);
+  const credential = identity.oauthClientId === undefined ? 'API key' : 'access token';
+  throw forbidden(`Forbidden: your ${credential} does not give access to clinic ${requestedClinicId}`);
+}
+
+/** `seconds` after `from`, as stored. */
+const secondsAfter = (from: Date, seconds: number): string => new Date(from.getTime() + seconds * 1000).toISOString();
+
+/** A new key and its row (the key itself is returned once and never stored). */
+function newKeyRow(
+  clinicId: string,
+  environment: Environment,
+  scopes: readonly Scope[] | null,
+  createdAt: string,
+  expiresAt: string | null,
+): { key: string; row: ApiKeyTable } {
+  const key = generateApiKey(environment);
+  const row: ApiKeyTable = {
+    id: newId(),
+    clinic_id: clinicId,
+    environment,
+    key_hash: hashApiKey(key),
+    key_prefix: displayPrefix(key),
+    key_last4: lastFour(key),
+    created_at: createdAt,
+    revoked_at: null,
+    scopes: storedScopes(scopes),
+    expires_at: expiresAt,
+    last_used_at: null,
+  };
+  return { key, row };
+}
+
+/** What the operator sees of a key, never the key itself. */
+function keyView(row: ApiKeyTable): Omit<ApiKeySummaryView, 'revoked_at'> {
+  return {
+    api_key_id: row.id,
+    environment: row.environment as Environment,
+    key_prefix: row.key_prefix,
+    key_last4: row.key_last4,
+    scopes: parseStoredScopes(row.scopes),
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+  };
+}
+
+function issuedView(key: string, row: ApiKeyTable): IssuedApiKeyView {
+  return { ...keyView(row), api_key: key, clinic_id: row.clinic_id };
 }
 
 function toClinic(row: { id: string; name: string; free_shipping: number; created_at: string }): ClinicView {

@@ -1,9 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditTables } from '../audit/audit.tables.js';
 import type { ClinicTables } from '../clinics/clinic.tables.js';
+import type { DeprecationTables } from '../deprecations/deprecation.tables.js';
 import type { OutboxTables } from '../events/outbox.tables.js';
 import type { IdempotencyTables } from '../idempotency/idempotency.tables.js';
 import type { MedicationTables } from '../medications/medication.tables.js';
+import type { OAuthTables } from '../oauth/oauth.tables.js';
 import type { OrderTables } from '../orders/order.tables.js';
 import type { RefillTables } from '../refills/refill.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
@@ -31,7 +33,9 @@ export interface Database
     WebhookTables,
     AuditTables,
     StaffTables,
-    IdempotencyTables {}
+    IdempotencyTables,
+    DeprecationTables,
+    OAuthTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

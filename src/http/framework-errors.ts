@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { runInBackground } from '../background.js';
 import type { AppContext } from '../context.js';
 import { AppError, type ErrorCode } from '../errors.js';
+import { answeringVersion, API_VERSION_HEADER } from './api-version.js';
 import { areaOfPath } from './areas.js';
 import { sendError, toAppError } from './error-handler.js';
 import { guardPartnerRequest } from './partner-guard.js';
@@ -32,8 +33,10 @@ async function answerRefusal(ctx: AppContext, error: FastifyError, request: Fast
   // No hook runs before the router's refusal: helmet's headers are not there.
   applyBaselineSecurityHeaders(reply);
   let refusal = routerRefusal(error);
+  const area = areaOfPath(request.url.split('?')[0] ?? '/');
+  if (area !== 'public') reply.header(API_VERSION_HEADER, answeringVersion(request));
   try {
-    if (areaOfPath(request.url.split('?')[0] ?? '/') === 'partner') await guardPartnerRequest(ctx, request, reply);
+    if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
   } catch (guardError) {
     refusal = toAppError(guardError);
   }

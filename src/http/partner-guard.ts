@@ -4,8 +4,11 @@ import { assertApiKeyForm, authenticateApiKey } from '../clinics/clinic.service.
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { verifyAccessToken } from '../oauth/access-token.js';
+import { authenticateAccessToken, bearerTokenOf } from '../oauth/bearer.js';
 import type { WindowCount } from './rate-limit-store.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
+import { assertScope } from './scope-guard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,6 +32,10 @@ const KNOWN_KEY_TTL_MS = 24 * 60 * 60_000;
  * from that block, so that partners behind the same address as a guesser keep working.
  */
 export async function guardPartnerRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // An OAuth access token, when no key is sent: with both, the key decides (and Authorization is
+  // ignored, as it always was here), so that a partner whose stack adds a Bearer header keeps working.
+  const bearer = request.headers['x-api-key'] === undefined ? bearerTokenOf(request) : undefined;
+  if (bearer !== undefined) return guardAccessToken(ctx, request, reply, bearer);
   const header = request.headers['x-api-key'];
   const key = Array.isArray(header) ? header[0] : header;
   const now = ctx.clock().getTime();
@@ -70,6 +77,51 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
   }
   if (!admission.known) await ctx.rateLimitStore.markKnown(`known:${digest}`, KNOWN_KEY_TTL_MS, now);
   request.partner = identity;
+  // A restricted credential on a route outside its scopes: 403, before the body is read.
+  assertScope(request, identity);
+}
+
+/**
+ * The same for an OAuth access token (`Authorization: Bearer`, docs/oauth.md): the token is checked
+ * without a query (signature, expiry, claims: a bad one counts against the address), then counted
+ * per client as a key is per key, then its client is looked up (revoked: 401) and its scopes enforced.
+ */
+async function guardAccessToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, token: string): Promise<void> {
+  const now = ctx.clock().getTime();
+  const addressBucket = `ip:${addressBucketOf(clientAddress(request))}`;
+  let claims;
+  try {
+    claims = await verifyAccessToken(ctx, token);
+  } catch (formError) {
+    enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+    throw formError;
+  }
+  const client = `client:${claims.clientId}`;
+  const admission = await ctx.rateLimitStore.admitKey({
+    keyBucket: client,
+    addressBucket,
+    knownMarker: `known:${client}`,
+    limit: ctx.config.rateLimitPerMinute,
+    windowMs: WINDOW_MS,
+    now,
+  });
+  if (!admission.admitted) {
+    setHeaders(ctx, reply, admission.address);
+    throw rejection(ctx, reply, 'address', admission.address, now);
+  }
+  enforce(ctx, reply, 'key', admission.key, now);
+  let identity: PartnerIdentity;
+  try {
+    identity = await authenticateAccessToken(ctx, claims);
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 401) {
+      enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+    }
+    throw error;
+  }
+  if (!admission.known) await ctx.rateLimitStore.markKnown(`known:${client}`, KNOWN_KEY_TTL_MS, now);
+  request.partner = identity;
+  assertScope(request, identity);
 }
 
 /** The authenticated partner of a request; routes behind the guard can rely on it. */

@@ -37,7 +37,7 @@ export const errorRef = (description: string) => Type.Ref('ErrorEnvelope', { des
 /** Error responses every partner route can give; routes add their own (400, 403, 404). */
 export const partnerErrors = {
   400: errorRef('Validation error: `details` names each invalid field.'),
-  401: errorRef('Missing, unknown, revoked or wrong-environment API key.'),
+  401: errorRef('Missing, unknown, revoked, expired or wrong-environment API key.'),
   429: errorRef('Rate limit exceeded: `retry_after` and the Retry-After header say when to retry.'),
   500: errorRef('Internal error: quote `request_id` to support.'),
 } as const;

@@ -13,6 +13,7 @@ export function medicationRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'listMedications',
+          'x-required-scope': 'formulary:read',
           tags: ['Formulary'],
           security: [{ apiKey: [] }],
           summary: 'List your clinic\u2019s formulary (extension)',

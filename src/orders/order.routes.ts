@@ -20,6 +20,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['Orders'],
           security,
           operationId: 'createMedicationOrder',
+          'x-required-scope': 'orders:write',
           summary: 'Create a medication request',
           description:
             'Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic\u2019s formulary; `unit_of_measure` is derived from `dose` when omitted; `refills` is a whole number written as a string. The shipping choice is priced for the patient\u2019s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.',
@@ -45,6 +46,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['Orders'],
           security,
           operationId: 'getMedicationOrder',
+          'x-required-scope': 'orders:read',
           summary: 'Read a medication request (extension)',
           description:
             'Status, medications, shipping choice and cost, tracking number, timestamps, status history, refills authorized, used and remaining, and the order a refill was made of. Another clinic\u2019s order is not found.',
@@ -63,6 +65,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'listMedicationOrders',
+          'x-required-scope': 'orders:read',
           tags: ['Orders'],
           security,
           summary: 'List your clinic\u2019s medication requests (extension)',
@@ -88,6 +91,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['Orders'],
           security,
           operationId: 'cancelMedicationOrder',
+          'x-required-scope': 'orders:write',
           summary: 'Cancel a medication request (extension)',
           description:
             'Cancels a `pending` or `processing` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.',

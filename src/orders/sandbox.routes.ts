@@ -22,6 +22,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['Sandbox'],
           security: [{ apiKey: [] }],
           operationId: 'advanceSandboxMedicationOrder',
+          'x-required-scope': 'orders:write',
           summary: 'Advance a medication request (development only)',
           description:
             'Moves a medication request of the clinic to its next status, or to `to` through every legal step (pending → processing → shipped → delivered; `cancelled` from pending or processing), in one transaction. Shipping generates a test tracking number in the carrier\u2019s format (UPS `1Z`+16, FedEx 12 digits, USPS 22 digits). Each step is recorded in the history (actor `sandbox`) and writes its event. Not available in production (404).',

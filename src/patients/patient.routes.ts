@@ -14,6 +14,7 @@ export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Patients'],
           operationId: 'createPatient',
+          'x-required-scope': 'patients:write',
           summary: 'Create a patient',
           description:
             "Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Unknown fields are refused. Every invalid field is named in `error.details`.",
@@ -38,6 +39,7 @@ export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Patients'],
           operationId: 'getPatient',
+          'x-required-scope': 'patients:read',
           summary: 'Read a patient (extension)',
           description:
             "Returns a patient of the API key's clinic as stored. Not part of spec 1.0.0. Another clinic's patient is not found.",

@@ -14,6 +14,7 @@ export function practitionerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Practitioners'],
           operationId: 'createPractitioner',
+          'x-required-scope': 'practitioners:write',
           summary: 'Create a practitioner',
           description:
             "Registers a doctor or a veterinarian of the API key's clinic. A human practitioner's `npi` must be a real NPI (10 digits, valid check digit); a veterinarian's is free-form. Unknown fields are refused. Every invalid field is named in `error.details`.",
@@ -37,6 +38,7 @@ export function practitionerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Practitioners'],
           operationId: 'getPractitioner',
+          'x-required-scope': 'practitioners:read',
           summary: 'Read a practitioner (extension)',
           description:
             "Returns a practitioner of the API key's clinic as stored. Not part of spec 1.0.0. Another clinic's practitioner is not found.",

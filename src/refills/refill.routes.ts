@@ -19,6 +19,7 @@ export function refillRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['Refills'],
           security,
           operationId: 'createRefillRequest',
+          'x-required-scope': 'refills:write',
           summary: 'Request a refill',
           description:
             'Refills a `shipped` or `delivered` medication request (an original or a refill): creates a refill request, a new prescription and a new `pending` medication request for the same patient, practitioner and shipping choice (at today\u2019s price). 400 messages: "Medication request not found", "Refills are not possible for pending medication requests", "Refill request already exists", and one for processing or cancelled requests and for prescriptions without refills left. Writes `order.created` and `refill.ready`.',
@@ -39,6 +40,7 @@ export function refillRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags: ['Refills'],
           security,
           operationId: 'getRefillRequest',
+          'x-required-scope': 'refills:read',
           summary: 'Read a refill request (extension)',
           description:
             'Its status (`open` until its order ships or is cancelled, then `fulfilled` or `cancelled`) and its new order.',

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { DataKey } from './data-key.js';
 
 /**
@@ -44,6 +44,17 @@ export class Keyring {
   /** True when a value under this key id can be decrypted. */
   has(keyId: string): boolean {
     return this.keys.has(keyId);
+  }
+
+  /**
+   * A key for another purpose, derived from a data key (HKDF-SHA256 with `purpose` as its info): the
+   * current key's, or the one of id `keyId`; null when that key is not configured. The data key
+   * itself never leaves the keyring, and a derived key tells nothing of it or of another purpose's.
+   */
+  derive(purpose: string, keyId: string = this.current.id): { keyId: string; key: Uint8Array } | null {
+    const key = this.keys.get(keyId);
+    if (!key) return null;
+    return { keyId, key: new Uint8Array(hkdfSync('sha256', key, new Uint8Array(0), purpose, 32)) };
   }
 
   seal(plaintext: string, aad: string): SealedValue {

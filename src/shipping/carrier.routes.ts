@@ -14,6 +14,7 @@ export function carrierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Shipping'],
           operationId: 'listCarriers',
+          'x-required-scope': 'carriers:read',
           summary: 'List carriers',
           description: 'Carriers usable for shipping medication orders. The response has no `message` (as the spec writes it).',
           security: [{ apiKey: [] }],
@@ -32,6 +33,7 @@ export function carrierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Shipping'],
           operationId: 'listCarrierServices',
+          'x-required-scope': 'carriers:read',
           summary: 'List a carrier\u2019s services priced for a patient',
           description: [
             'Prices are US dollars for the state of the patient\u2019s address (a service may cost more in some states).',

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
+import { deprecatedRoute } from '../deprecations/deprecated-route.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
 import {
@@ -45,6 +46,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           operationId: 'createWebhook',
+          'x-required-scope': 'webhooks:write',
           summary: 'Register a webhook endpoint',
           description: [
             'Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`,',
@@ -76,6 +78,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           operationId: 'listWebhooks',
+          'x-required-scope': 'webhooks:read',
           summary: 'List webhook endpoints (extension)',
           description: 'The clinic\u2019s endpoints and their state, never their secrets.',
           querystring: ListWebhooksQuery,
@@ -92,19 +95,28 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
     );
 
+    // Deprecated (deprecations/registry.ts): many HTTP clients and proxies drop a DELETE's body.
     app.delete(
       '/api/external/webhook',
-      {
+      deprecatedRoute('webhook_delete_with_body', {
         schema: {
           tags,
           security,
           operationId: 'deleteWebhook',
-          summary: 'Delete a webhook endpoint',
-          description: 'Deletes the endpoint; deliveries still pending for it are cancelled.',
+          'x-required-scope': 'webhooks:write',
+          summary: 'Delete a webhook endpoint (deprecated: use DELETE /api/external/webhook/{webhookId})',
+          description: [
+            'Deletes the endpoint; deliveries still pending for it are cancelled.',
+            '',
+            '**Migrating** (docs/webhooks.md, "Migrating to DELETE by id"): send',
+            '`DELETE /api/external/webhook/{webhookId}` with the `webhook_id` in the path and no body. The clinic is the',
+            'credential\u2019s, so `clinic_id` is not sent; the answer is the same (`data.webhook_id`), and an unknown, deleted',
+            'or other clinic\u2019s endpoint is the same 404.',
+          ].join('\n'),
           body: WebhookRef,
           response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
         },
-      },
+      }),
       async (request) => {
         const data = await deleteWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Webhook deleted successfully' };
@@ -116,6 +128,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'deleteWebhookById',
+          'x-required-scope': 'webhooks:write',
           tags,
           security,
           summary: 'Delete a webhook endpoint by its id (extension)',
@@ -145,6 +158,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'updateWebhookById',
+          'x-required-scope': 'webhooks:write',
           tags,
           security,
           summary: 'Change a webhook endpoint\u2019s delivery limits (extension)',
@@ -178,6 +192,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       {
         schema: {
           operationId: 'listWebhookDeliveries',
+          'x-required-scope': 'webhooks:read',
           tags,
           security,
           summary: 'List your clinic\u2019s webhook deliveries (extension)',
@@ -204,6 +219,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           operationId: 'testWebhook',
+          'x-required-scope': 'webhooks:write',
           summary: 'Send a test event to a webhook endpoint (extension)',
           description: [
             'Sends a signed `webhook.test` event now and answers with the outcome: the status code and the time only,',
@@ -230,6 +246,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           tags,
           security,
           operationId: 'recoverWebhook',
+          'x-required-scope': 'webhooks:write',
           summary: 'Recover a webhook endpoint after an outage (extension)',
           description: [
             'Once your endpoint is up again: every delivery to it that failed or is waiting for a retry, created since',

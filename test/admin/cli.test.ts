@@ -124,6 +124,53 @@ describe('operator command line (child process on a SQLite file)', () => {
     });
   });
 
+  it('when a restricted key is issued and rolled with the CLI, then the successor keeps its scopes, both work during the overlap, and a roll with 0 ends the old one at once', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Rolling Clinic']);
+    const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id, '--scopes', 'orders:write, carriers:read']);
+    expect(key.code).toBe(0);
+    expect(key.json).toMatchObject({ scopes: ['orders:write', 'carriers:read'], expires_at: null, last_used_at: null });
+
+    const rolled = await cli(['roll-key', '--key-id', key.json.api_key_id, '--expires-in', '1h']);
+    expect(rolled.code).toBe(0);
+    expect(rolled.json).toMatchObject({
+      clinic_id: clinic.json.clinic_id,
+      environment: 'development',
+      scopes: ['orders:write', 'carriers:read'],
+      previous_key: { api_key_id: key.json.api_key_id },
+    });
+    // One moment for both: the successor's creation and the start of the old key's hour.
+    expect(Date.parse(rolled.json.previous_key.expires_at) - Date.parse(rolled.json.created_at)).toBe(3_600_000);
+    expect(rolled.stdout).not.toContain(key.json.api_key);
+
+    await withApp(async (app) => {
+      for (const apiKey of [key.json.api_key, rolled.json.api_key]) expect((await carriers(app, apiKey)).statusCode).toBe(200);
+      const outside = await app.inject({
+        method: 'GET',
+        url: '/api/external/medications',
+        headers: { 'x-api-key': rolled.json.api_key, accept: 'application/json' },
+      });
+      expect(outside.statusCode).toBe(403);
+      expect(outside.json().error.message).toBe('Forbidden: this API key lacks the scope formulary:read');
+
+      const ended = await cli(['roll-key', '--key-id', rolled.json.api_key_id, '--expires-in', '0']);
+      expect(ended.code).toBe(0);
+      const refused = await carriers(app, rolled.json.api_key);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error.message).toBe('Unauthorized: API key has expired');
+      expect((await carriers(app, ended.json.api_key)).statusCode).toBe(200);
+    });
+
+    const again = await cli(['roll-key', '--key-id', rolled.json.api_key_id, '--expires-in', '30m']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Error (CONFLICT): API key has expired: it cannot be rolled');
+    const keys = await cli(['list-keys', '--clinic', clinic.json.clinic_id]);
+    expect(keys.json.api_keys.map((k: { scopes: string[] }) => k.scopes)).toEqual([
+      ['orders:write', 'carriers:read'],
+      ['orders:write', 'carriers:read'],
+      ['orders:write', 'carriers:read'],
+    ]);
+  });
+
   it('when a production key is issued with the CLI, then a development server refuses it and a production server accepts it', async () => {
     const clinic = await cli(['create-clinic', '--name', 'Production Clinic']);
     const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id, '--environment', 'production']);
@@ -346,6 +393,42 @@ describe('operator command line (child process on a SQLite file)', () => {
       'not both',
     ],
     [['retry-delivery'], 2, 'retry-delivery needs --delivery'],
+    [['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000'], 2, 'roll-key needs --expires-in'],
+    [
+      ['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '8d'],
+      2,
+      '--expires-in must be at most 7d (the old key works at most 7 days more), got "8d"',
+    ],
+    [
+      ['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '1w'],
+      2,
+      '--expires-in must be a duration such as 30m, 1h or 7d, got "1w"',
+    ],
+    [
+      ['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '1.5h'],
+      2,
+      '--expires-in must be a duration such as 30m, 1h or 7d, got "1.5h"',
+    ],
+    [
+      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--scopes', 'orders:write,orders:delete'],
+      2,
+      '--scopes: unknown scope "orders:delete"; known: practitioners:read',
+    ],
+    [
+      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--scopes', 'orders:write,'],
+      2,
+      '--scopes must list scopes separated by commas',
+    ],
+    [
+      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--expires-in', '0'],
+      2,
+      '--expires-in must be at least 1s, got "0"',
+    ],
+    [
+      ['revoke-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '1h'],
+      2,
+      'revoke-key does not take --expires-in',
+    ],
     [['list-clinics', 'extra'], 2, 'Unexpected argument "extra"'],
   ])('when the arguments are %j, then exit %i saying %j', async (args, code, text) => {
     const result = await cli(args);

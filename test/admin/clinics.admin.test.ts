@@ -164,7 +164,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
           clinic_id: clinicId,
           environment: 'development',
           key_prefix: expect.stringMatching(/^dev_/),
+          key_last4: expect.stringMatching(/^[A-Za-z0-9_-]{4}$/),
+          scopes: null,
           created_at: expect.stringMatching(ISO),
+          expires_at: null,
+          last_used_at: null,
         },
         message: 'API key issued: store it now, it is not shown again',
       });
@@ -215,7 +219,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       expect(count).toEqual([]);
     });
 
-    it('when keys are listed, then only prefixes are shown, never the key', async () => {
+    it('when keys are listed, then only prefixes and last four characters are shown, never the key', async () => {
       const clinicId = await newClinic();
       const issued = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, {});
       const res = await t.admin.get(`/api/admin/clinics/${clinicId}/api-keys`);
@@ -225,7 +229,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
           api_key_id: issued.body.data.api_key_id,
           environment: 'development',
           key_prefix: issued.body.data.key_prefix,
+          key_last4: issued.body.data.api_key.slice(-4),
+          scopes: null,
           created_at: expect.stringMatching(ISO),
+          expires_at: null,
+          last_used_at: null,
           revoked_at: null,
         },
       ]);

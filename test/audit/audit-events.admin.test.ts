@@ -109,7 +109,9 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
     const doc = (await t.request('GET', '/openapi.json')).body;
     const route = doc.paths['/api/admin/audit-events'].get;
     expect(route.tags).toEqual(['Operator']);
+    // Every operation also documents the optional Api-Version header (docs/versioning.md).
     expect(route.parameters.map((p: any) => p.name).sort()).toEqual([
+      'Api-Version',
       'action',
       'actor_id',
       'clinic_id',

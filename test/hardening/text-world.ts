@@ -232,6 +232,22 @@ export const BASES: Record<string, BaseRequest> = {
   }),
   'GET /api/admin/clinics/:clinicId/api-keys': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
   'DELETE /api/admin/api-keys/:apiKeyId': async (w) => ({ params: { apiKeyId: (await freshClinic(w)).apiKeyId } }),
+  // A fresh clinic's key: rolling the shared fixture's key would expire it under the other cases.
+  'POST /api/admin/api-keys/:apiKeyId/roll': async (w) => ({
+    params: { apiKeyId: (await freshClinic(w)).apiKeyId },
+    body: { expires_in_seconds: 3600 },
+  }),
+  'POST /api/admin/clinics/:clinicId/oauth-clients': (w) => ({
+    params: { clinicId: w.setup.clinic.clinicId },
+    body: { scopes: ['orders:read', 'carriers:read'], environment: 'development' },
+  }),
+  'GET /api/admin/clinics/:clinicId/oauth-clients': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
+  'DELETE /api/admin/oauth-clients/:clientId': async (w) => {
+    const created = await w.t.admin.post(`/api/admin/clinics/${w.setup.clinic.clinicId}/oauth-clients`, {
+      scopes: ['orders:read'],
+    });
+    return { params: { clientId: expectOk(created, 'OAuth client').client_id } };
+  },
   'POST /api/admin/clinics/:clinicId/medications': (w) => ({
     params: { clinicId: w.setup.clinic.clinicId },
     body: { name: `Fuzzamycin ${unique()}`, strength: '2.5 mg/mL', dosage_form: 'injectable solution' },

@@ -134,6 +134,10 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     body: { free_shipping: false },
   }),
   'POST /api/admin/clinics/{clinicId}/api-keys': (f) => post(`/api/admin/clinics/${f.clinic.clinicId}/api-keys`, {}),
+  'POST /api/admin/clinics/{clinicId}/oauth-clients': (f) =>
+    post(`/api/admin/clinics/${f.clinic.clinicId}/oauth-clients`, { scopes: ['orders:read', 'carriers:read'] }),
+  // An unknown key (404 when valid): rolling the fixture's own key could expire it under the other cases.
+  'POST /api/admin/api-keys/{apiKeyId}/roll': () => post(`/api/admin/api-keys/${NO_WEBHOOK}/roll`, { expires_in_seconds: 3600 }),
   'POST /api/admin/clinics/{clinicId}/medications': (f) =>
     post(`/api/admin/clinics/${f.clinic.clinicId}/medications`, {
       name: 'Tirzepatide',

@@ -174,7 +174,8 @@ describe('OpenAPI document and reference page', () => {
       expect(op, `${where} is missing from /openapi.json`).toBeDefined();
       expect(op.summary, `${where} summary`).toEqual(expect.any(String));
       expect(op.tags?.length, `${where} tags`).toBeGreaterThan(0);
-      expect(op.security, `${where} security`).toEqual([{ apiKey: [] }]);
+      // The key, or an OAuth access token with the route's scope (issue 20).
+      expect(op.security, `${where} security`).toEqual([{ apiKey: [] }, { oauth2: [route.schema?.['x-required-scope']] }]);
 
       const schema = route.schema ?? {};
       if (schema.body) {
@@ -300,8 +301,9 @@ describe('OpenAPI document and reference page', () => {
         if (!op.requestBody) continue;
         const where = `${method} ${path}`;
         expect(op.requestBody.required, where).toBe(!optional.includes(where));
+        // The optional-body marker is gone; the one extension left is a partner route's scope.
         expect(
-          Object.keys(op).filter((key) => key.startsWith('x-')),
+          Object.keys(op).filter((key) => key.startsWith('x-') && key !== 'x-required-scope'),
           where,
         ).toEqual([]);
         found.push(where);
@@ -350,7 +352,8 @@ describe('the reference pages in production', () => {
         paths.filter((path) => path.startsWith('/api/admin') || path === '/metrics'),
         url,
       ).toEqual([]);
-      expect(Object.keys(doc.components.securitySchemes), url).toEqual(['apiKey']);
+      expect(Object.keys(doc.components.securitySchemes), url).toEqual(['apiKey', 'oauth2', 'oauthClientBasic']);
+      expect(paths, url).toContain('/oauth/token');
       expect(
         doc.tags.map((tag: { name: string }) => tag.name),
         url,

@@ -14,6 +14,7 @@ interface AuditEvent {
   at: string;
   actor:
     | { type: 'partner'; api_key_id: string; clinic_id: string }
+    | { type: 'oauth_client'; oauth_client_id: string; clinic_id: string }
     | { type: 'staff'; staff_id: string; email: string }
     | { type: 'operator' };
   clinic_id: string | null;
@@ -159,6 +160,12 @@ function Actor({ actor }: { actor: AuditEvent['actor'] }) {
       return (
         <span>
           <span class="muted">API key</span> <code>{actor.api_key_id}</code>
+        </span>
+      );
+    case 'oauth_client':
+      return (
+        <span>
+          <span class="muted">OAuth client</span> <code>{actor.oauth_client_id}</code>
         </span>
       );
     case 'operator':

@@ -12,6 +12,7 @@ import { useSession } from '../session';
 import { ApiKeys } from './clinic/api-keys';
 import { Formulary } from './clinic/formulary';
 import { FreeShipping } from './clinic/free-shipping';
+import { OAuthClients } from './clinic/oauth-clients';
 import type { Clinic } from './clinic/types';
 
 /**
@@ -108,7 +109,7 @@ function NewClinicForm({ onCancel }: { onCancel: () => void }) {
   );
 }
 
-/** A clinic: its details, free shipping, API keys (admins) and formulary. */
+/** A clinic: its details, free shipping, API keys and OAuth clients (admins) and formulary. */
 export function ClinicPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
@@ -136,6 +137,7 @@ export function ClinicPage() {
           </dl>
           <FreeShipping clinic={clinic.data} onChange={clinic.setData} />
           <ApiKeys clinicId={clinic.data.clinic_id} />
+          <OAuthClients clinicId={clinic.data.clinic_id} />
           <Formulary clinicId={clinic.data.clinic_id} />
         </>
       )}

@@ -9,6 +9,9 @@ import * as m007 from './007_webhook_secret_encryption.js';
 import * as m008 from './008_staff_accounts.js';
 import * as m009 from './009_partner_reads.js';
 import * as m010 from './010_delivery_engine.js';
+import * as m011 from './011_api_key_scopes_and_expiry.js';
+import * as m012 from './012_oauth_clients.js';
+import * as m013 from './013_deprecation_usage.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -25,4 +28,7 @@ export const migrations: Record<string, Migration> = {
   '008_staff_accounts': m008,
   '009_partner_reads': m009,
   '010_delivery_engine': m010,
+  '011_api_key_scopes_and_expiry': m011,
+  '012_oauth_clients': m012,
+  '013_deprecation_usage': m013,
 };

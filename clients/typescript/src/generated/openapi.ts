@@ -47,6 +47,8 @@ export interface paths {
     /**
      * Create a practitioner
      * @description Registers a doctor or a veterinarian of the API key's clinic. A human practitioner's `npi` must be a real NPI (10 digits, valid check digit); a veterinarian's is free-form. Unknown fields are refused. Every invalid field is named in `error.details`.
+     *
+     *     **Scope:** `practitioners:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['createPractitioner'];
     delete?: never;
@@ -65,6 +67,8 @@ export interface paths {
     /**
      * Read a practitioner (extension)
      * @description Returns a practitioner of the API key's clinic as stored. Not part of spec 1.0.0. Another clinic's practitioner is not found.
+     *
+     *     **Scope:** `practitioners:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['getPractitioner'];
     put?: never;
@@ -87,6 +91,8 @@ export interface paths {
     /**
      * Create a patient
      * @description Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Unknown fields are refused. Every invalid field is named in `error.details`.
+     *
+     *     **Scope:** `patients:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['createPatient'];
     delete?: never;
@@ -105,6 +111,8 @@ export interface paths {
     /**
      * Read a patient (extension)
      * @description Returns a patient of the API key's clinic as stored. Not part of spec 1.0.0. Another clinic's patient is not found.
+     *
+     *     **Scope:** `patients:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['getPatient'];
     put?: never;
@@ -125,6 +133,8 @@ export interface paths {
     /**
      * List carriers
      * @description Carriers usable for shipping medication orders. The response has no `message` (as the spec writes it).
+     *
+     *     **Scope:** `carriers:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listCarriers'];
     put?: never;
@@ -145,6 +155,8 @@ export interface paths {
     /**
      * List a carrier’s services priced for a patient
      * @description Prices are US dollars for the state of the patient’s address (a service may cost more in some states). When the clinic has free shipping, `totalCost` is 0, `originalCost` keeps the price, `isFreeShipment` is true and `freeShipmentType` is `clinic_specific`. 404 when the carrier is unknown or the patient is not one of your clinic’s; 400 when `patientId` is missing or not a UUID, or when the patient has no address.
+     *
+     *     **Scope:** `carriers:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listCarrierServices'];
     put?: never;
@@ -165,6 +177,8 @@ export interface paths {
     /**
      * List your clinic’s formulary (extension)
      * @description The medications the pharmacy has set up for your clinic: an order’s `medication_requests[].medication` must be one of these names (matched ignoring case and extra spaces). Newest first, `limit` (1 to 100, default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).
+     *
+     *     **Scope:** `formulary:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listMedications'];
     put?: never;
@@ -187,6 +201,8 @@ export interface paths {
     /**
      * Create a medication request
      * @description Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic’s formulary; `unit_of_measure` is derived from `dose` when omitted; `refills` is a whole number written as a string. The shipping choice is priced for the patient’s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['createMedicationOrder'];
     delete?: never;
@@ -205,6 +221,8 @@ export interface paths {
     /**
      * Read a medication request (extension)
      * @description Status, medications, shipping choice and cost, tracking number, timestamps, status history, refills authorized, used and remaining, and the order a refill was made of. Another clinic’s order is not found.
+     *
+     *     **Scope:** `orders:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['getMedicationOrder'];
     put?: never;
@@ -225,6 +243,8 @@ export interface paths {
     /**
      * List your clinic’s medication requests (extension)
      * @description Your clinic’s orders, newest first, each as `GET /api/external/medication-order/{id}` shows it; only those in `status` and of `patient_id` when given (another clinic’s patient matches none). `limit` 1 to 100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).
+     *
+     *     **Scope:** `orders:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listMedicationOrders'];
     put?: never;
@@ -247,6 +267,8 @@ export interface paths {
     /**
      * Cancel a medication request (extension)
      * @description Cancels a `pending` or `processing` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['cancelMedicationOrder'];
     delete?: never;
@@ -267,6 +289,8 @@ export interface paths {
     /**
      * Request a refill
      * @description Refills a `shipped` or `delivered` medication request (an original or a refill): creates a refill request, a new prescription and a new `pending` medication request for the same patient, practitioner and shipping choice (at today’s price). 400 messages: "Medication request not found", "Refills are not possible for pending medication requests", "Refill request already exists", and one for processing or cancelled requests and for prescriptions without refills left. Writes `order.created` and `refill.ready`.
+     *
+     *     **Scope:** `refills:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['createRefillRequest'];
     delete?: never;
@@ -285,6 +309,8 @@ export interface paths {
     /**
      * Read a refill request (extension)
      * @description Its status (`open` until its order ships or is cancelled, then `fulfilled` or `cancelled`) and its new order.
+     *
+     *     **Scope:** `refills:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['getRefillRequest'];
     put?: never;
@@ -307,8 +333,30 @@ export interface paths {
     /**
      * Advance a medication request (development only)
      * @description Moves a medication request of the clinic to its next status, or to `to` through every legal step (pending → processing → shipped → delivered; `cancelled` from pending or processing), in one transaction. Shipping generates a test tracking number in the carrier’s format (UPS `1Z`+16, FedEx 12 digits, USPS 22 digits). Each step is recorded in the history (actor `sandbox`) and writes its event. Not available in production (404).
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['advanceSandboxMedicationOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get an access token (OAuth 2.0 client credentials)
+     * @description RFC 6749 §4.4: `grant_type=client_credentials`, form-encoded. The client authenticates with HTTP Basic (`client_id:client_secret`, each form-urlencoded), or `client_id` and `client_secret` in the body, or a `client_assertion` signed by one of its registered keys (private_key_jwt, RFC 7523). The access token lives 15 minutes; send it as `Authorization: Bearer <access_token>` on every partner route, where it has exactly the rights of an API key with the same scopes. Every answer carries `Cache-Control: no-store`; errors are RFC 6749 §5.2’s `{error, error_description}`, not the envelope.
+     */
+    post: operations['createOAuthToken'];
     delete?: never;
     options?: never;
     head?: never;
@@ -325,17 +373,31 @@ export interface paths {
     /**
      * List webhook endpoints (extension)
      * @description The clinic’s endpoints and their state, never their secrets.
+     *
+     *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listWebhooks'];
     put?: never;
     /**
      * Register a webhook endpoint
      * @description Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the endpoint’s signing `secret`, shown only here. A clinic may have up to 10 endpoints; the same URL twice is refused. The host must be public (no loopback, private, link-local or other internal address); production requires `https://`. Optional limits, held across all of the pharmacy’s delivery workers: `max_in_flight` (attempts at once, 1–50, default 10) and `max_per_second` (1–1000; null or absent: no limit).
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['createWebhook'];
     /**
-     * Delete a webhook endpoint
-     * @description Deletes the endpoint; deliveries still pending for it are cancelled.
+     * Delete a webhook endpoint (deprecated: use DELETE /api/external/webhook/{webhookId})
+     * @deprecated
+     * @description **Deprecated** since 2026-11-25; it stops working on 2027-05-25 (its sunset). Use DELETE /api/external/webhook/{webhookId} (the id in the path, no body) instead. Until then every answer that uses it carries the `Deprecation`, `Sunset` and `Link` headers (RFC 9745, RFC 8594).
+     *
+     *     Deletes the endpoint; deliveries still pending for it are cancelled.
+     *
+     *     **Migrating** (docs/webhooks.md, "Migrating to DELETE by id"): send
+     *     `DELETE /api/external/webhook/{webhookId}` with the `webhook_id` in the path and no body. The clinic is the
+     *     credential’s, so `clinic_id` is not sent; the answer is the same (`data.webhook_id`), and an unknown, deleted
+     *     or other clinic’s endpoint is the same 404.
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     delete: operations['deleteWebhook'];
     options?: never;
@@ -356,6 +418,8 @@ export interface paths {
     /**
      * Delete a webhook endpoint by its id (extension)
      * @description The same as `DELETE /api/external/webhook` with the id in the path and no body (for HTTP clients that drop a DELETE’s body); the clinic is the API key’s. Deliveries still pending for it are cancelled; another clinic’s endpoint, or one already deleted, is not found.
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     delete: operations['deleteWebhookById'];
     options?: never;
@@ -363,6 +427,8 @@ export interface paths {
     /**
      * Change a webhook endpoint’s delivery limits (extension)
      * @description Sets the fields given, keeps the others: `max_in_flight` (attempts to the endpoint at once, 1–50) and `max_per_second` (attempts started per second, 1–1000; null removes the limit), held across all of the pharmacy’s delivery workers; at least one of them. The clinic is the API key’s; another clinic’s endpoint, or one deleted, is not found. A disabled endpoint can be changed too. Answers the endpoint as changed.
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     patch: operations['updateWebhookById'];
     trace?: never;
@@ -377,6 +443,8 @@ export interface paths {
     /**
      * List your clinic’s webhook deliveries (extension)
      * @description Your clinic’s delivery log, newest first: each event sent (or to be sent) to each of your endpoints, its status and every attempt (time, duration, the status code your endpoint answered or why none came; never the response body). Filter by `webhook_id`, `status` and `event_type` (another clinic’s endpoint matches none). `limit` 1 to 100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).
+     *
+     *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listWebhookDeliveries'];
     put?: never;
@@ -399,6 +467,8 @@ export interface paths {
     /**
      * Send a test event to a webhook endpoint (extension)
      * @description Sends a signed `webhook.test` event now and answers with the outcome: the status code and the time only, never your endpoint’s response body or headers. A failure of your endpoint (non-2xx, timeout, network error) is still a 200 answer: `data.delivered` is false and `status_code` / `error` say why. Not retried.
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['testWebhook'];
     delete?: never;
@@ -419,6 +489,8 @@ export interface paths {
     /**
      * Recover a webhook endpoint after an outage (extension)
      * @description Once your endpoint is up again: every delivery to it that failed or is waiting for a retry, created since `since` (default: 24 hours ago; at most 7 days ago), is attempted again now instead of at its next retry. Answers how many were scheduled (`data.scheduled`); they arrive within moments, each with its original `webhook-id`. Deliveries already delivered are not sent again. 409 when the endpoint is disabled (ask the pharmacy to re-enable it).
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['recoverWebhook'];
     delete?: never;
@@ -587,6 +659,30 @@ export interface components {
         /** @description The X-Request-Id of the failed request. */
         request_id: string;
       };
+    };
+    /** OAuth error (RFC 6749 §5.2) */
+    OAuthError: {
+      /** @enum {string} */
+      error:
+        | 'invalid_request'
+        | 'invalid_client'
+        | 'invalid_grant'
+        | 'unauthorized_client'
+        | 'unsupported_grant_type'
+        | 'invalid_scope'
+        | 'server_error'
+        | 'temporarily_unavailable';
+      error_description: string;
+    };
+    TokenResponse: {
+      /** @description Send it as `Authorization: Bearer <access_token>` on every partner route. */
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      /** @description Seconds the token lives: 900. */
+      expires_in: number;
+      /** @description The scopes granted, space-separated. */
+      scope: string;
     };
     PractitionerCreateRequest: {
       /** @description First name: 2 to 100 characters, surrounding spaces not counted (they are removed). */
@@ -965,6 +1061,22 @@ export interface components {
       /** @description Target status, reached through the legal path; default: the next status. */
       to?: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
     };
+    TokenRequest: {
+      /** @description `client_credentials`, the only grant. */
+      grant_type?: string;
+      /** @description Space-separated scopes: a subset of the client’s (default: all of them). */
+      scope?: string;
+      /** @description With `client_secret`, instead of HTTP Basic. */
+      client_id?: string;
+      /** @description The client secret, instead of HTTP Basic. */
+      client_secret?: string;
+      /** @description `urn:ietf:params:oauth:client-assertion-type:jwt-bearer` for private_key_jwt. */
+      client_assertion_type?: string;
+      /** @description A JWT signed by one of the client’s registered keys (RS*, PS*, ES*, EdDSA): `iss` and `sub` the client_id, `aud` the issuer or its /oauth/token address, `exp` at most 5 minutes ahead, a `jti` used once. */
+      client_assertion?: string;
+    } & {
+      [key: string]: unknown;
+    };
     WebhookCreateRequest: {
       /**
        * Format: uuid
@@ -1271,6 +1383,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -1301,6 +1415,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -1333,7 +1449,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1342,7 +1458,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `practitioners:write` ("Forbidden: this API key lacks the scope practitioners:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1428,7 +1544,10 @@ export interface operations {
   getPractitioner: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         /** @description Identifier of the practitioner. */
         practitionerId: string;
@@ -1440,6 +1559,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -1468,7 +1589,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1477,7 +1598,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `practitioners:read` ("Forbidden: this API key lacks the scope practitioners:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1537,6 +1658,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -1583,6 +1706,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -1615,7 +1740,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1624,7 +1749,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `patients:write` ("Forbidden: this API key lacks the scope patients:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1719,7 +1844,10 @@ export interface operations {
   getPatient: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         /** @description Identifier of the patient. */
         patientId: string;
@@ -1731,6 +1859,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -1759,7 +1889,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1768,7 +1898,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `patients:read` ("Forbidden: this API key lacks the scope patients:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1827,7 +1957,10 @@ export interface operations {
   listCarriers: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1836,6 +1969,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -1859,7 +1994,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1868,7 +2003,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `carriers:read` ("Forbidden: this API key lacks the scope carriers:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1921,7 +2056,10 @@ export interface operations {
         /** @description The patient the order ships to: their address’s state sets the prices. */
         patientId: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         /** @description A carrier id from GET /api/external/carriers. */
         carrierId: string;
@@ -1933,6 +2071,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -1956,7 +2096,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1965,7 +2105,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `carriers:read` ("Forbidden: this API key lacks the scope carriers:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2027,7 +2167,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2036,6 +2179,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2077,7 +2222,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2086,7 +2231,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `formulary:read` ("Forbidden: this API key lacks the scope formulary:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2137,6 +2282,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -2171,6 +2318,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2203,7 +2352,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2212,7 +2361,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2307,7 +2456,10 @@ export interface operations {
   getMedicationOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         id: string;
       };
@@ -2318,6 +2470,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2346,7 +2500,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2355,7 +2509,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:read` ("Forbidden: this API key lacks the scope orders:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2421,7 +2575,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2430,6 +2587,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2461,7 +2620,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2470,7 +2629,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:read` ("Forbidden: this API key lacks the scope orders:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2521,6 +2680,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -2534,6 +2695,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2566,7 +2729,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2575,7 +2738,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2653,6 +2816,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -2673,6 +2838,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2705,7 +2872,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2714,7 +2881,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `refills:write` ("Forbidden: this API key lacks the scope refills:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2800,7 +2967,10 @@ export interface operations {
   getRefillRequest: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         id: string;
       };
@@ -2811,6 +2981,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2839,7 +3011,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2848,7 +3020,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `refills:read` ("Forbidden: this API key lacks the scope refills:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2908,6 +3080,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -2930,6 +3104,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -2962,7 +3138,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2971,7 +3147,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3063,13 +3239,85 @@ export interface operations {
       };
     };
   };
+  createOAuthToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['TokenRequest'];
+      };
+    };
+    responses: {
+      /** @description The access token (RFC 6749 §5.1). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description `invalid_request` (a missing or repeated parameter, two authentication methods, a body that is not form-encoded), `unsupported_grant_type` or `invalid_scope`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_client`: unknown, wrong, revoked or wrong-environment credentials (with `WWW-Authenticate: Basic` when HTTP Basic was used). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_request`: the body is larger than 16 KiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description Too many failed token requests from this address or for this client (20 a minute): Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `temporarily_unavailable`: the server is shutting down; send the request again. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
   listWebhooks: {
     parameters: {
       query?: {
         /** @description Your clinic (optional: defaults to the API key’s). */
         clinic_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3078,6 +3326,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3106,7 +3356,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3115,7 +3365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `webhooks:read` ("Forbidden: this API key lacks the scope webhooks:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3166,6 +3416,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -3187,6 +3439,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3219,7 +3473,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3228,7 +3482,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3314,7 +3568,10 @@ export interface operations {
   deleteWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3333,6 +3590,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3341,6 +3600,12 @@ export interface operations {
           'X-RateLimit-Reset'?: number;
           /** @description This request’s id (yours when well formed); quote it to support. */
           'X-Request-Id'?: string;
+          /** @description RFC 9745: when the operation was deprecated, `@` and Unix seconds (`@1795564800`). */
+          Deprecation?: string;
+          /** @description RFC 8594: when it stops working, an HTTP-date (`Tue, 25 May 2027 00:00:00 GMT`). */
+          Sunset?: string;
+          /** @description The migration guide: `<…>; rel="deprecation"; type="text/html"`. */
+          Link?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3361,7 +3626,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3370,7 +3635,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3447,7 +3712,10 @@ export interface operations {
   deleteWebhookById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         /** @description The id returned at registration. */
         webhookId: string;
@@ -3459,6 +3727,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3487,7 +3757,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3496,7 +3766,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3555,7 +3825,10 @@ export interface operations {
   updateWebhookById: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path: {
         /** @description The id returned at registration. */
         webhookId: string;
@@ -3577,6 +3850,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3605,7 +3880,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3614,7 +3889,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3701,7 +3976,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3710,6 +3988,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3769,7 +4049,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3778,7 +4058,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description FORBIDDEN: a restricted API key without the scope `webhooks:read` ("Forbidden: this API key lacks the scope webhooks:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3829,6 +4109,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -3850,6 +4132,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -3882,7 +4166,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3891,7 +4175,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3987,6 +4271,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
       };
@@ -4009,6 +4295,8 @@ export interface operations {
       /** @description Success. */
       200: {
         headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
           /** @description Requests allowed per minute for this API key. */
           'X-RateLimit-Limit'?: number;
           /** @description Requests left in the current minute. */
@@ -4041,7 +4329,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Missing, unknown, revoked or wrong-environment API key. */
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4050,7 +4338,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The body names a clinic other than the API key’s. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;

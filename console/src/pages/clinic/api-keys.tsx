@@ -6,9 +6,18 @@ import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
 import { useSession } from '../../session';
-import type { ApiKey, Environment, IssuedApiKey } from './types';
+import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from './scopes-picker';
+import type { ApiKey, Environment, IssuedApiKey, RolledApiKey } from './types';
 
-/** A clinic's API keys: admins list, issue and revoke them; pharmacists are told they cannot. */
+/** How long a rolled key keeps working beside its successor: the choices offered (the API takes 0 to 7 days). */
+const OVERLAPS = [
+  { seconds: 0, label: 'Stops now' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours' },
+  { seconds: 604_800, label: '7 days' },
+] as const;
+
+/** A clinic's API keys: admins list, issue, roll and revoke them; pharmacists are told they cannot. */
 export function ApiKeys({ clinicId }: { clinicId: string }) {
   const { role } = useSession();
   return (
@@ -19,20 +28,26 @@ export function ApiKeys({ clinicId }: { clinicId: string }) {
   );
 }
 
+const expired = (key: ApiKey) => key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
+
 function AdminApiKeys({ clinicId }: { clinicId: string }) {
   const keys = useResource(`api-keys ${clinicId}`, () =>
     api<{ api_keys: ApiKey[] }>('GET', `/api/admin/clinics/${clinicId}/api-keys`),
   );
   const [environment, setEnvironment] = useState<Environment | ''>('');
-  const [issued, setIssued] = useState<IssuedApiKey | null>(null);
+  const [levels, setLevels] = useState<ScopeLevels>({});
+  const [issued, setIssued] = useState<IssuedApiKey | RolledApiKey | null>(null);
   const issue = useAction();
   const revoke = useAction();
+  const roll = useAction();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     await issue.run(async () => {
-      const body = environment ? { environment } : {};
+      const scopes = scopesOf(levels);
+      const body = { ...(environment ? { environment } : {}), ...(scopes ? { scopes } : {}) };
       setIssued(await api<IssuedApiKey>('POST', `/api/admin/clinics/${clinicId}/api-keys`, body));
+      setLevels({});
       keys.reload();
     });
   };
@@ -44,17 +59,27 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
       keys.setData({ api_keys: list.map((k) => (k.api_key_id === key.api_key_id ? { ...k, revoked_at } : k)) });
     });
 
+  const rollKey = (key: ApiKey, seconds: number) =>
+    roll.run(async () => {
+      const body = { expires_in_seconds: seconds };
+      setIssued(await api<RolledApiKey>('POST', `/api/admin/api-keys/${key.api_key_id}/roll`, body));
+      keys.reload();
+    });
+
   return (
     <>
-      <form class="inline" onSubmit={handler(submit)} aria-label="Issue an API key">
-        <label>
-          Environment
-          <select value={environment} onChange={(event) => setEnvironment(event.currentTarget.value as Environment | '')}>
-            <option value="">The server’s</option>
-            <option value="development">Development (sandbox)</option>
-            <option value="production">Production</option>
-          </select>
-        </label>
+      <form onSubmit={handler(submit)} aria-label="Issue an API key">
+        <div class="inline-fields">
+          <label>
+            Environment
+            <select value={environment} onChange={(event) => setEnvironment(event.currentTarget.value as Environment | '')}>
+              <option value="">The server’s</option>
+              <option value="development">Development (sandbox)</option>
+              <option value="production">Production</option>
+            </select>
+          </label>
+        </div>
+        <ScopesPicker levels={levels} onChange={setLevels} />
         <button type="submit" disabled={issue.busy}>
           Issue API key
         </button>
@@ -63,16 +88,20 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
       {issued && <IssuedKey issued={issued} onDone={() => setIssued(null)} />}
       <ErrorMessage error={keys.error} />
       <ErrorMessage error={revoke.error} />
+      <ErrorMessage error={roll.error} />
       {keys.loading && !keys.data && <Loading what="API keys" />}
       {keys.data?.api_keys.length === 0 && <Empty>No API keys yet: issue one for the clinic’s integration.</Empty>}
       {keys.data && keys.data.api_keys.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table aria-label="API keys">
             <thead>
               <tr>
-                <th scope="col">Prefix</th>
+                <th scope="col">Key</th>
                 <th scope="col">Environment</th>
+                <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
                 <th scope="col">Revoked</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
@@ -82,23 +111,38 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
             <tbody>
               {keys.data.api_keys.map((key) => (
                 <tr key={key.api_key_id}>
-                  <td>
-                    <code>{key.key_prefix}…</code>
+                  <td class="api-key">
+                    <code>{shownKey(key)}</code>
                   </td>
                   <td>{key.environment}</td>
+                  <td>{key.scopes === null ? <span class="muted">Full access</span> : describeScopes(key.scopes)}</td>
                   <td>
                     <Time iso={key.created_at} />
                   </td>
+                  <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span class="muted">Never</span>}</td>
+                  <td>
+                    {key.expires_at ? (
+                      <>
+                        {expired(key) && 'Expired '}
+                        <Time iso={key.expires_at} />
+                      </>
+                    ) : (
+                      <span class="muted">Never</span>
+                    )}
+                  </td>
                   <td>{key.revoked_at ? <Time iso={key.revoked_at} /> : <span class="muted">Active</span>}</td>
                   <td>
-                    {!key.revoked_at && (
-                      <ConfirmButton
-                        label="Revoke"
-                        question={`Revoke ${key.key_prefix}…? Requests made with it will be refused.`}
-                        confirm="Yes, revoke"
-                        busy={revoke.busy}
-                        onConfirm={() => revokeKey(key)}
-                      />
+                    {!key.revoked_at && !expired(key) && (
+                      <div class="actions">
+                        <RollButton apiKey={key} busy={roll.busy} onRoll={(seconds) => rollKey(key, seconds)} />
+                        <ConfirmButton
+                          label="Revoke"
+                          question={`Revoke ${key.key_prefix}…? Requests made with it will be refused.`}
+                          confirm="Yes, revoke"
+                          busy={revoke.busy}
+                          onConfirm={() => revokeKey(key)}
+                        />
+                      </div>
                     )}
                   </td>
                 </tr>
@@ -111,11 +155,56 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
   );
 }
 
+/** `dev_AbC123…wXyZ`: the prefix and, when kept, the last four characters. */
+const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
+
+/**
+ * Rolls a key, asking first how long the old key keeps working beside its successor (so that the
+ * clinic can move every server to the new key before the old one is refused).
+ */
+function RollButton({ apiKey, busy, onRoll }: { apiKey: ApiKey; busy: boolean; onRoll: (seconds: number) => Promise<unknown> }) {
+  const [asking, setAsking] = useState(false);
+  const [seconds, setSeconds] = useState<number>(86_400);
+  if (!asking)
+    return (
+      <button type="button" class="secondary" disabled={busy} onClick={() => setAsking(true)}>
+        Roll
+      </button>
+    );
+  return (
+    <span class="confirm-inline" role="group" aria-label={`Roll ${shownKey(apiKey)}`}>
+      <label>
+        Old key keeps working
+        <select value={seconds} onChange={(event) => setSeconds(Number(event.currentTarget.value))}>
+          {OVERLAPS.map((overlap) => (
+            <option key={overlap.seconds} value={overlap.seconds}>
+              {overlap.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={handler(async () => {
+          await onRoll(seconds);
+          setAsking(false);
+        })}
+      >
+        Roll key
+      </button>
+      <button type="button" class="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
 /**
  * The key just issued, shown this once. Copy uses the clipboard API; where the browser refuses it
  * (an http:// origin other than localhost, a denied permission) the key is selected for Ctrl+C.
  */
-function IssuedKey({ issued, onDone }: { issued: IssuedApiKey; onDone: () => void }) {
+function IssuedKey({ issued, onDone }: { issued: IssuedApiKey | RolledApiKey; onDone: () => void }) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<'copied' | 'selected' | null>(null);
 
@@ -140,6 +229,12 @@ function IssuedKey({ issued, onDone }: { issued: IssuedApiKey; onDone: () => voi
         <strong>Copy this key now: it is shown only once.</strong> Only its prefix <code>{issued.key_prefix}</code> is kept; give
         the key to the clinic over a secure channel.
       </p>
+      <p>Scopes: {describeScopes(issued.scopes)}.</p>
+      {'previous_key' in issued && (
+        <p>
+          The rolled key keeps working until <Time iso={issued.previous_key.expires_at} />, then it is refused.
+        </p>
+      )}
       <label>
         API key
         <input ref={field} class="key" readOnly value={issued.api_key} onFocus={select} spellcheck={false} />

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pinnedVersion, SUPPORTED_API_VERSIONS } from '../../src/http/api-version.js';
+import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { DIALECTS } from '../helpers/test-db.js';
+
+const CURRENT = '1.0.0';
+const SUPPORTED = 'supported versions: 1.0.0';
+
+describe('which version a pin selects', () => {
+  it('when the header names 1.0.0, 1.0 or 1 (spaces around allowed), then 1.0.0 answers; when absent, the newest', () => {
+    for (const pin of ['1.0.0', '1.0', '1', ' 1.0.0\t']) expect(pinnedVersion(pin)).toBe('1.0.0');
+    expect(pinnedVersion(undefined)).toBeUndefined();
+    expect(SUPPORTED_API_VERSIONS.at(-1)).toBe(CURRENT);
+  });
+
+  it('when the header is malformed, unknown or sent twice, then no version is selected', () => {
+    for (const pin of ['2', '0.9', '1.1', '1.0.1', '01', '1.0.0-beta', 'v1', '', 'latest', '1.0.0, 1', '9'.repeat(500)]) {
+      expect(pinnedVersion(pin), pin).toBeNull();
+    }
+    expect(pinnedVersion(['1.0.0', '1.0.0'])).toBeNull();
+  });
+});
+
+describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
+  let t: TestApp;
+  let clinic: TestClinic;
+  const LIMIT = 5;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+    clinic = await t.createClinic();
+  });
+  afterAll(async () => t.close());
+
+  /** A partner GET with the spec's headers and an optional pin; each call counts against the key's limit. */
+  const get = (url: string, pin?: string, key = clinic.apiKey) =>
+    t.request('GET', url, {
+      headers: { 'x-api-key': key, accept: 'application/json', ...(pin !== undefined ? { 'api-version': pin } : {}) },
+    });
+
+  it('when a partner request pins nothing, then the answer names the newest version', async () => {
+    const res = await get('/api/external/carriers');
+    expect(res.status).toBe(200);
+    expect(res.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when a request pins 1.0.0, 1.0 or 1, then it is answered, by 1.0.0', async () => {
+    const other = await t.createClinic();
+    for (const pin of ['1.0.0', '1.0', '1']) {
+      const res = await get('/api/external/carriers', pin, other.apiKey);
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe('1.0.0');
+    }
+  });
+
+  it.each([
+    ['2', '2', 'names a version this server does not answer'],
+    ['0.9', '0.9', 'names a version this server does not answer'],
+    ['1.0.0-beta', '1.0.0-beta', 'must be a version such as 1.0.0, 1.0 or 1'],
+    ['garbage', 'garbage', 'must be a version such as 1.0.0, 1.0 or 1'],
+    ['4000 digits', '1'.repeat(4000), 'must be a version such as 1.0.0, 1.0 or 1'],
+    ['"1.0.0, 1.0.0"', '1.0.0, 1.0.0', 'must be sent once'],
+  ])(
+    'when a request pins %s, then 400 VALIDATION_ERROR names Api-Version and the supported versions',
+    async (_label, pin, problem) => {
+      const fresh = await t.createClinic();
+      const res = await get('/api/external/carriers', pin, fresh.apiKey);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: `Validation failed: Api-Version ${problem}; ${SUPPORTED}`,
+          details: { 'Api-Version': `${problem}; ${SUPPORTED}` },
+          request_id: expect.any(String),
+        },
+      });
+      expect(res.headers['api-version']).toBe(CURRENT);
+      // Refused after the key was checked: the answer counts, as every other 400 does.
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+    },
+  );
+
+  it('when the same header is sent twice on the wire, then 400 says it must be sent once', async () => {
+    const fresh = await t.createClinic();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/external/carriers',
+      headers: { 'x-api-key': fresh.apiKey, 'api-version': ['1.0.0', '1'] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual({ 'Api-Version': `must be sent once; ${SUPPORTED}` });
+  });
+
+  it('when the body is invalid, then the 400 names the version that answered', async () => {
+    const res = await t.request('POST', '/api/external/practitioner', {
+      headers: { 'x-api-key': clinic.apiKey, 'content-type': 'application/json', 'api-version': '1' },
+      body: {},
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when the key is missing, then the 401 names the version, and a bad pin does not come before it', async () => {
+    const missing = await t.request('GET', '/api/external/carriers', { headers: { 'api-version': '7' } });
+    expect(missing.status).toBe(401);
+    expect(missing.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when the route is unknown, then the 404 names the version', async () => {
+    const res = await get('/api/external/no-such-route');
+    expect(res.status).toBe(404);
+    expect(res.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when the path cannot be routed (a broken percent-escape), then the 400 names the version too', async () => {
+    const res = await get('/api/external/carriers/%E0%A4%A/services');
+    expect(res.status).toBe(400);
+    expect(res.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when a key goes past its limit, then the 429 names the version', async () => {
+    const busy = await t.createClinic();
+    let res = await get('/api/external/carriers', undefined, busy.apiKey);
+    for (let i = 0; i < LIMIT; i += 1) res = await get('/api/external/carriers', undefined, busy.apiKey);
+    expect(res.status).toBe(429);
+    expect(res.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when the operator API answers, then it names the version too, and refuses a bad pin the same way', async () => {
+    const ok = await t.admin.get('/api/admin/clinics');
+    expect(ok.status).toBe(200);
+    expect(ok.headers['api-version']).toBe(CURRENT);
+    const refused = await t.request('GET', '/api/admin/clinics', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'api-version': '2.0.0' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual({ 'Api-Version': `names a version this server does not answer; ${SUPPORTED}` });
+    const unauthorized = await t.request('GET', '/api/admin/clinics');
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers['api-version']).toBe(CURRENT);
+  });
+
+  it('when a probe or the reference is asked, then no Api-Version is sent and a pin is not looked at', async () => {
+    for (const url of ['/healthz', '/openapi.json']) {
+      const res = await t.request('GET', url, { headers: { 'api-version': 'garbage' } });
+      expect(res.status, url).toBe(200);
+      expect(res.headers['api-version'], url).toBeUndefined();
+    }
+  });
+});
