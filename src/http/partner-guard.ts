@@ -38,47 +38,16 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
   if (bearer !== undefined) return guardAccessToken(ctx, request, reply, bearer);
   const header = request.headers['x-api-key'];
   const key = Array.isArray(header) ? header[0] : header;
-  const now = ctx.clock().getTime();
-  const addressBucket = `ip:${addressBucketOf(clientAddress(request))}`;
-
+  const attempt = new Attempt(ctx, request, reply);
   try {
     assertApiKeyForm(ctx, key);
   } catch (formError) {
     // Missing, malformed or of the other environment: refused without a lookup, counted as a failure.
-    enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+    await attempt.countFailure();
     throw formError;
   }
-
   const digest = keyDigest(key);
-  const admission = await ctx.rateLimitStore.admitKey({
-    keyBucket: `key:${digest}`,
-    addressBucket,
-    knownMarker: `known:${digest}`,
-    limit: ctx.config.rateLimitPerMinute,
-    windowMs: WINDOW_MS,
-    now,
-  });
-  if (!admission.admitted) {
-    setHeaders(ctx, reply, admission.address);
-    throw rejection(ctx, reply, 'address', admission.address, now);
-  }
-  enforce(ctx, reply, 'key', admission.key, now);
-
-  let identity: PartnerIdentity;
-  try {
-    identity = await authenticateApiKey(ctx, key);
-  } catch (error) {
-    // A refused key counts against its address (whose headers the 401 then carries); a database
-    // failure is not the client's and counts nothing.
-    if (error instanceof AppError && error.statusCode === 401) {
-      enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
-    }
-    throw error;
-  }
-  if (!admission.known) await ctx.rateLimitStore.markKnown(`known:${digest}`, KNOWN_KEY_TTL_MS, now);
-  request.partner = identity;
-  // A restricted credential on a route outside its scopes: 403, before the body is read.
-  assertScope(request, identity);
+  await attempt.admit(`key:${digest}`, `known:${digest}`, () => authenticateApiKey(ctx, key));
 }
 
 /**
@@ -87,41 +56,76 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
  * per client as a key is per key, then its client is looked up (revoked: 401) and its scopes enforced.
  */
 async function guardAccessToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, token: string): Promise<void> {
-  const now = ctx.clock().getTime();
-  const addressBucket = `ip:${addressBucketOf(clientAddress(request))}`;
+  const attempt = new Attempt(ctx, request, reply);
   let claims;
   try {
     claims = await verifyAccessToken(ctx, token);
   } catch (formError) {
-    enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+    await attempt.countFailure();
     throw formError;
   }
   const client = `client:${claims.clientId}`;
-  const admission = await ctx.rateLimitStore.admitKey({
-    keyBucket: client,
-    addressBucket,
-    knownMarker: `known:${client}`,
-    limit: ctx.config.rateLimitPerMinute,
-    windowMs: WINDOW_MS,
-    now,
-  });
-  if (!admission.admitted) {
-    setHeaders(ctx, reply, admission.address);
-    throw rejection(ctx, reply, 'address', admission.address, now);
+  await attempt.admit(client, `known:${client}`, () => authenticateAccessToken(ctx, claims));
+}
+
+/** One request's credential being checked: its rate-limit buckets, and what a refusal counts. */
+class Attempt {
+  private readonly now: number;
+  private readonly addressBucket: string;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+  ) {
+    this.now = ctx.clock().getTime();
+    this.addressBucket = `ip:${addressBucketOf(clientAddress(request))}`;
   }
-  enforce(ctx, reply, 'key', admission.key, now);
-  let identity: PartnerIdentity;
-  try {
-    identity = await authenticateAccessToken(ctx, claims);
-  } catch (error) {
-    if (error instanceof AppError && error.statusCode === 401) {
-      enforce(ctx, reply, 'address', await ctx.rateLimitStore.hit(addressBucket, WINDOW_MS, now), now);
+
+  /** A refused credential counts against its address (whose headers the refusal then carries). */
+  async countFailure(): Promise<void> {
+    enforce(
+      this.ctx,
+      this.reply,
+      'address',
+      await this.ctx.rateLimitStore.hit(this.addressBucket, WINDOW_MS, this.now),
+      this.now,
+    );
+  }
+
+  /**
+   * Counts the request in the credential's bucket (refused when over the limit, or when its address
+   * is blocked for failures and the credential has not authenticated before), then authenticates
+   * it, sets the request's partner and enforces the credential's scopes.
+   */
+  async admit(bucket: string, knownMarker: string, authenticate: () => Promise<PartnerIdentity>): Promise<void> {
+    const { ctx, reply, now } = this;
+    const admission = await ctx.rateLimitStore.admitKey({
+      keyBucket: bucket,
+      addressBucket: this.addressBucket,
+      knownMarker,
+      limit: ctx.config.rateLimitPerMinute,
+      windowMs: WINDOW_MS,
+      now,
+    });
+    if (!admission.admitted) {
+      setHeaders(ctx, reply, admission.address);
+      throw rejection(ctx, reply, 'address', admission.address, now);
     }
-    throw error;
+    enforce(ctx, reply, 'key', admission.key, now);
+    let identity: PartnerIdentity;
+    try {
+      identity = await authenticate();
+    } catch (error) {
+      // A database failure is not the client's and counts nothing.
+      if (error instanceof AppError && error.statusCode === 401) await this.countFailure();
+      throw error;
+    }
+    if (!admission.known) await ctx.rateLimitStore.markKnown(knownMarker, KNOWN_KEY_TTL_MS, now);
+    this.request.partner = identity;
+    // A restricted credential on a route outside its scopes: 403, before the body is read.
+    assertScope(this.request, identity);
   }
-  if (!admission.known) await ctx.rateLimitStore.markKnown(`known:${client}`, KNOWN_KEY_TTL_MS, now);
-  request.partner = identity;
-  assertScope(request, identity);
 }
 
 /** The authenticated partner of a request; routes behind the guard can rely on it. */
