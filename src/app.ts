@@ -10,6 +10,7 @@ import { acceptApiVersion, announceApiVersion } from './http/api-version.js';
 import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
 import { registerConsole } from './http/console.js';
+import { deniedAccessRecorder } from './http/denied-access.js';
 import { registerErrorHandler, sendError } from './http/error-handler.js';
 import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpectations } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -78,7 +79,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   passExpectations(app.server);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorEnvelope);
-  registerErrorHandler(app);
+  // A partner's 404 for another clinic's record is recorded as a denied access before it is answered.
+  registerErrorHandler(app, deniedAccessRecorder(ctx));
   registerJsonParser(app);
 
   const routes = new RouteIndex();

@@ -34,6 +34,12 @@ export interface Config {
    * are believed; empty: no proxy, every request is taken from its direct peer. See docs/operations.md.
    */
   readonly trustProxy: readonly AddressRange[];
+  /**
+   * TRUST_FORWARDED_HOST: the host a trusted proxy names in X-Forwarded-Host is taken as the
+   * request's (the console's own origin, for its cross-site request check); otherwise that header is
+   * ignored and the Host header counts. Needs TRUST_PROXY. See docs/configuration.md.
+   */
+  readonly trustForwardedHost: boolean;
   /** TLS_CERT_FILE and TLS_KEY_FILE: the server speaks HTTPS itself (read at start by main.ts). */
   readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   /** How long a graceful shutdown may wait for requests and webhook attempts in flight (SHUTDOWN_TIMEOUT_MS). */
@@ -151,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems,
   );
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  const trustForwardedHost = parseBoolean(env, 'TRUST_FORWARDED_HOST', false, problems);
+  if (trustForwardedHost && trustProxy.length === 0) {
+    problems.push('TRUST_FORWARDED_HOST=true needs TRUST_PROXY: only a trusted proxy\u2019s X-Forwarded-Host can be believed');
+  }
   const tls = parseTlsFiles(env, problems);
   const shutdownTimeoutMs = parseInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000, problems);
   const httpTimeouts = parseHttpTimeouts(env, problems);
@@ -199,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     trustProxy: Object.freeze(trustProxy),
+    trustForwardedHost,
     tls,
     shutdownTimeoutMs,
     httpTimeouts,

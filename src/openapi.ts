@@ -145,7 +145,10 @@ const PARTNER_HEADERS = {
   'X-RateLimit-Limit': Type.Integer({ description: 'Requests allowed per minute for this API key.' }),
   'X-RateLimit-Remaining': Type.Integer({ description: 'Requests left in the current minute.' }),
   'X-RateLimit-Reset': Type.Integer({ description: 'When the current minute ends, in Unix seconds.' }),
-  'X-Request-Id': Type.String({ description: 'This request\u2019s id (yours when well formed); quote it to support.' }),
+  'X-Request-Id': Type.String({
+    description:
+      'This request\u2019s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support.',
+  }),
 };
 
 /** Headers of a deprecated operation's answers (deprecations/deprecation-headers.ts), beside the partner's own. */

@@ -3,6 +3,7 @@ import { MAX_KEY_LIFETIME_SECONDS, MAX_ROLL_OVERLAP_SECONDS } from '../clinics/a
 import { ALL_SCOPES, isScope, type Scope } from '../clinics/scopes.js';
 import { ORDER_STATUSES } from '../orders/order-status.js';
 import { STAFF_ROLES } from '../staff/staff.tables.js';
+import { checkText } from '../shared/text.js';
 
 /*
  * The operator command line's commands and their parsing: pure, so that bad usage is refused before
@@ -203,12 +204,27 @@ export function parseCommand(argv: string[]): ParsedCommand {
   }
   try {
     checkValues(flags);
+    checkTextFlags(command, flags);
     if (flags['expires-in'] !== undefined) keyLifetime(command, flags['expires-in']);
   } catch (error) {
     if (error instanceof UsageError) refuse(error.message);
     throw error;
   }
   return { command, flags };
+}
+
+/** The commands whose --name is a name (a letter at least; shared/text.ts), as in the API's bodies. */
+const NAMING_COMMANDS: readonly CommandName[] = ['create-clinic', 'add-medication', 'create-staff'];
+
+/** The text rules the API applies to its bodies (docs/errors.md#text-rules): refused, or stored NFC-normalized. */
+function checkTextFlags(command: CommandName, flags: ParsedCommand['flags']): void {
+  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number'] as const) {
+    const given = flags[flag];
+    if (given === undefined) continue;
+    const { value, problem } = checkText(flag === 'name' && NAMING_COMMANDS.includes(command) ? 'name' : 'plain', given);
+    if (problem) throw new UsageError(`--${flag} ${problem}`);
+    flags[flag] = value;
+  }
 }
 
 /** The values' forms (ids, prices, enumerations); the services check the rest as the API does. */

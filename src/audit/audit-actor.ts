@@ -21,8 +21,10 @@ export type AuditActor =
  */
 export interface AuditContext {
   readonly actor: AuditActor;
-  /** The request's X-Request-Id; null for an action without an HTTP request. */
+  /** The request's id, chosen by the server (the X-Request-Id answered); null for an action without an HTTP request. */
   readonly requestId: string | null;
+  /** The X-Request-Id the client sent, bounded and sanitized (http/request-id.ts); null or absent when none. */
+  readonly clientRequestId?: string | null;
   /** The client's address as the server saw it (after TRUST_PROXY); null without an HTTP request. */
   readonly clientAddress: string | null;
   /**

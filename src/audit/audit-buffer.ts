@@ -64,6 +64,18 @@ export class AuditReadBuffer {
    * answered), or at once when too many rows are already waiting.
    */
   recordReads(audit: AuditContext, resources: readonly AuditedResource[]): Promise<void> {
+    return this.record(audit, 'read', resources);
+  }
+
+  /**
+   * Records that `audit`'s actor (a partner) asked for these resources of another clinic and was
+   * refused (`access_denied`, audit/denied-access.ts): committed by the same group commit as reads.
+   */
+  recordDenied(audit: AuditContext, resources: readonly AuditedResource[]): Promise<void> {
+    return this.record(audit, 'access_denied', resources);
+  }
+
+  private record(audit: AuditContext, action: 'read' | 'access_denied', resources: readonly AuditedResource[]): Promise<void> {
     if (resources.length === 0) return Promise.resolve();
     // After close nothing would write them: refusing loudly beats losing them.
     if (this.closed) return Promise.reject(new Error('The audit trail is closed: reads can no longer be recorded'));
@@ -78,7 +90,7 @@ export class AuditReadBuffer {
       if (this.writing === null)
         (this.options.scheduler ?? immediateBatchScheduler)(() => runInBackground(this.writeOpen(), () => undefined));
     }
-    for (const resource of resources) batch.rows.push(auditRow(at, audit, 'read', resource));
+    for (const resource of resources) batch.rows.push(auditRow(at, audit, action, resource));
     this.waiting += resources.length;
     this.options.metrics?.auditBufferedReads.set(this.waiting);
     return batch.written;

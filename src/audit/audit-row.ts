@@ -6,6 +6,7 @@ import type { AuditEventTable } from './audit.tables.js';
 /** The row recording that `audit`'s actor did `action` to `resource` at `at`. Ids only. */
 export function auditRow(at: string, audit: AuditContext, action: AuditAction, resource: AuditedResource): AuditEventTable {
   const { actor } = audit;
+  const partner = actor.type === 'partner' || actor.type === 'oauth_client';
   return {
     id: newId(),
     at,
@@ -13,12 +14,15 @@ export function auditRow(at: string, audit: AuditContext, action: AuditAction, r
     actor_id: actorId(actor),
     actor_email: actor.type === 'staff' ? actor.email : null,
     // A partner only reaches its own clinic's resources; the operator's row names the resource's.
-    clinic_id: actor.type === 'partner' || actor.type === 'oauth_client' ? actor.clinicId : resource.clinicId,
+    clinic_id: partner ? actor.clinicId : resource.clinicId,
     action,
     resource_type: resource.type,
     resource_id: resource.id,
     request_id: audit.requestId,
     client_address: audit.clientAddress,
+    client_request_id: audit.clientRequestId ?? null,
+    // Only a partner's refused attempt names a clinic other than its own (audit/denied-access.ts).
+    resource_clinic_id: partner && resource.clinicId !== null && resource.clinicId !== actor.clinicId ? resource.clinicId : null,
   };
 }
 

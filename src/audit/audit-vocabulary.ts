@@ -19,6 +19,11 @@ export const AUDIT_ACTIONS = [
   'retry',
   /** A test event was sent to a webhook endpoint. */
   'test',
+  /**
+   * A partner asked for another clinic's record (by its id) and was answered 404, as for an unknown
+   * id: the row names the record and, in `resource_clinic_id`, its real clinic (audit/denied-access.ts).
+   */
+  'access_denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,7 +4,7 @@ import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { AuditEventTable } from './audit.tables.js';
 
 /**
- * Rows per INSERT: 11 columns each keeps a statement far below the bound-parameter limits of both
+ * Rows per INSERT: 13 columns each keeps a statement far below the bound-parameter limits of both
  * drivers (SQLite's 32,766; PostgreSQL's 65,535).
  */
 const INSERT_CHUNK = 500;

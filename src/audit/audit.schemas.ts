@@ -4,7 +4,7 @@ import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from './audit-vocabulary.js';
 
 const ActionSchema = Type.Union(
   AUDIT_ACTIONS.map((a) => Type.Literal(a)),
-  { description: 'create, read, update, cancel, delete, transition, retry or test (see docs/audit.md).' },
+  { description: 'create, read, update, cancel, delete, transition, retry, test or access_denied (see docs/audit.md).' },
 );
 
 export const AuditEventListQuery = Type.Object(
@@ -55,8 +55,21 @@ export const AuditEvent = Type.Object(
     action: ActionSchema,
     resource_type: Type.Union(AUDIT_RESOURCE_TYPES.map((r) => Type.Literal(r))),
     resource_id: Type.String(),
-    request_id: Nullable(Type.String({ description: 'The X-Request-Id of the request (null without one).' })),
+    request_id: Nullable(
+      Type.String({ description: 'The id the server gave the request, answered as its X-Request-Id (null without a request).' }),
+    ),
+    client_request_id: Nullable(
+      Type.String({
+        description:
+          'The X-Request-Id the client sent, if any (at most 128 printable ASCII characters; anything else is dropped). Never the row’s request id.',
+      }),
+    ),
     client_address: Nullable(Type.String({ description: 'The client address the server saw (after TRUST_PROXY).' })),
+    resource_clinic_id: Nullable(
+      Uuid(
+        'On an access_denied row: the clinic the record really belongs to (the partner was answered 404, as for an unknown id). Null otherwise.',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -59,7 +59,9 @@ function toView(row: AuditEventTable): AuditEventView {
     resource_type: row.resource_type as AuditEventView['resource_type'],
     resource_id: row.resource_id,
     request_id: row.request_id,
+    client_request_id: row.client_request_id,
     client_address: row.client_address,
+    resource_clinic_id: row.resource_clinic_id,
   };
 }
 

@@ -19,9 +19,16 @@ export interface AuditEventTable {
   action: string;
   resource_type: string;
   resource_id: string;
-  /** The X-Request-Id answered; null for an action without an HTTP request. */
+  /** The X-Request-Id answered (always the server's own); null for an action without an HTTP request. */
   request_id: string | null;
   client_address: string | null;
+  /** The X-Request-Id the client sent, if any, bounded and sanitized (migration 014; http/request-id.ts). */
+  client_request_id: string | null;
+  /**
+   * On an `access_denied` row, the clinic the record really belongs to (never told to the caller);
+   * null otherwise (migration 014).
+   */
+  resource_clinic_id: string | null;
 }
 
 export interface AuditTables {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_KEY_LIFETIME_SECONDS, MAX_ROLL_OVERLAP_SECONDS } from './api-key.js';
 import { ALL_SCOPES, type Scope } from './scopes.js';
 
@@ -21,7 +21,7 @@ export const Clinic = Type.Object(
 export type ClinicView = Static<typeof Clinic>;
 export const CreateClinicBody = Type.Object(
   {
-    name: Text(200, { description: 'The clinic\u2019s display name.' }),
+    name: NameText(200, { description: 'The clinic\u2019s display name.' }),
     free_shipping: Type.Optional(Type.Boolean({ description: 'Ships every order free (default false).' })),
   },
   { additionalProperties: false },

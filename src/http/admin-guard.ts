@@ -7,6 +7,7 @@ import { staffOfSession, type StaffIdentity } from '../staff/staff.service.js';
 import type { StaffRole } from '../staff/staff.tables.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
 import { requestCookie } from './cookies.js';
+import { ownOrigin } from './request-host.js';
 import type { WindowCount } from './rate-limit-store.js';
 
 /** Failed operator authentications one client address may make per minute; past them, 429. */
@@ -48,7 +49,7 @@ export const roleOf = (operator: Operator): StaffRole => (operator.kind === 'tok
 export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const route = `${request.method} ${request.routeOptions.url ?? ''}`;
   if (route === SIGN_IN_ROUTE) {
-    requireOwnOrigin(request, { required: false });
+    requireOwnOrigin(ctx, request, { required: false });
     return;
   }
   const succeeded = await admitOperatorAttempt(ctx, request, reply);
@@ -57,7 +58,7 @@ export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest
   request.operator = operator;
 
   if (operator.kind === 'staff' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
-    requireOwnOrigin(request, { required: true });
+    requireOwnOrigin(ctx, request, { required: true });
   }
   if (!roleMayCall(roleOf(operator), request.method, request.routeOptions.url ?? '')) {
     throw forbidden(`This action needs the admin role; you are signed in as ${roleOf(operator)}`);
@@ -103,10 +104,10 @@ async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<O
  * carry the `Origin` of this server (every browser sends it on such requests; SameSite=Strict is
  * the first line, this the second). The sign-in checks it only when present, for scripts.
  */
-function requireOwnOrigin(request: FastifyRequest, options: { required: boolean }): void {
+function requireOwnOrigin(ctx: AppContext, request: FastifyRequest, options: { required: boolean }): void {
   const origin = request.headers.origin;
   if (origin === undefined && !options.required) return;
-  if (origin !== `${request.protocol}://${request.host}`) {
+  if (origin !== ownOrigin(request, ctx.config.trustForwardedHost)) {
     throw forbidden('Cross-origin request refused: a console request must come from the console\u2019s own origin');
   }
 }

@@ -64,7 +64,13 @@ function malformedJson(): AppError {
   return new AppError('VALIDATION_ERROR', 400, 'Malformed JSON in request body', { body: 'must be valid JSON' });
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+/**
+ * Runs before a refusal is answered, and may make it wait (never change it): the denied-access
+ * audit of a partner's 404 (http/denied-access.ts). Undefined when it has nothing to do.
+ */
+export type RefusalObserver = (request: FastifyRequest, error: AppError) => Promise<void> | undefined;
+
+export function registerErrorHandler(app: FastifyInstance, observeRefusal?: RefusalObserver): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.statusCode >= 500) {
@@ -72,6 +78,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else {
       request.log.info({ code: appError.code, status: appError.statusCode }, 'request refused');
     }
-    return sendError(request, reply, appError);
+    const observed = observeRefusal?.(request, appError);
+    if (observed === undefined) return sendError(request, reply, appError);
+    // Fastify sends what an error handler's promise resolves to, once: the same envelope as sendError's.
+    return observed.then(() => {
+      reply.code(appError.statusCode).type('application/json; charset=utf-8');
+      return errorBody(request, appError);
+    });
   });
 }

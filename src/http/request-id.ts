@@ -1,11 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** An incoming X-Request-Id is echoed when it is well formed (1–128 safe characters). */
-const WELL_FORMED = /^[A-Za-z0-9._:@-]{1,128}$/;
-
-export function genRequestId(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  if (typeof incoming === 'string' && WELL_FORMED.test(incoming)) return incoming;
+/**
+ * Every request's id is the server's own (a UUID), whatever the client sends: the id names one
+ * request in the logs and the audit trail, so a client must not be able to give two requests one id
+ * (issue 21, item 6). It is answered as X-Request-Id and as `error.request_id`.
+ */
+export function genRequestId(): string {
   return randomUUID();
+}
+
+/** The longest client X-Request-Id kept. */
+export const CLIENT_REQUEST_ID_MAX_LENGTH = 128;
+/** Printable ASCII (space to tilde): nothing that could forge a log line or hide in a terminal. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+/**
+ * The X-Request-Id the client sent, kept beside the server's id (`client_request_id` in the audit
+ * trail and the request's log line) so that a partner's own correlation id still finds the request:
+ * trimmed, 1 to 128 printable ASCII characters; anything else (longer, control characters, non-ASCII,
+ * sent twice) is dropped rather than rewritten, since an altered id would correlate with nothing.
+ */
+export function clientRequestIdOf(request: { headers: IncomingMessage['headers'] }): string | null {
+  const sent = request.headers['x-request-id'];
+  if (typeof sent !== 'string') return null;
+  const id = sent.trim();
+  if (id.length === 0 || id.length > CLIENT_REQUEST_ID_MAX_LENGTH || !PRINTABLE_ASCII.test(id)) return null;
+  return id;
 }

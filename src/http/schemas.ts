@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { TEXT_RULES_DOC, type TextKind } from '../shared/text.js';
 
 /** `{success: true, data, message}`: the spec's success envelope. */
 export const Envelope = <T extends TSchema>(data: T, options: { description?: string } = {}) =>
@@ -67,8 +68,22 @@ export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 /** A required, non-blank string of at most `max` characters. */
-export const Text = (max: number, options: { minLength?: number; description?: string; 'x-free-text'?: true } = {}) =>
-  Type.String({ minLength: options.minLength ?? 1, maxLength: max, pattern: '\\S', ...options });
+export const Text = (
+  max: number,
+  options: { minLength?: number; description?: string; 'x-free-text'?: true; 'x-text'?: 'name' | 'address' } = {},
+) => Type.String({ minLength: options.minLength ?? 1, maxLength: max, pattern: '\\S', ...options });
+
+/** A field's description followed by the text rules of its kind (shared/text.ts, docs/errors.md#text-rules). */
+export const textDoc = (kind: TextKind, description?: string): string =>
+  description ? `${description} ${TEXT_RULES_DOC[kind]}` : TEXT_RULES_DOC[kind];
+
+/** A name (of a person, a clinic, a medication): it must contain a letter, and holds no invisible characters. */
+export const NameText = (max: number, options: { description?: string } = {}) =>
+  Text(max, { 'x-text': 'name', description: textDoc('name', options.description) });
+
+/** A line of a postal address, or a city: no invisible characters. */
+export const AddressText = (max: number, options: { description?: string } = {}) =>
+  Text(max, { 'x-text': 'address', description: textDoc('address', options.description) });
 
 /** Carrier and service ids: opaque, URL-safe strings. */
 export const OpaqueId = (description: string) =>

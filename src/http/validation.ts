@@ -2,6 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { describeInvalidFields, type ErrorDetails } from '../errors.js';
+import { decimalPlaces } from '../shared/decimals.js';
+import { checkText, TEXT_KINDS, type TextKind } from '../shared/text.js';
 import { FIELD_ALIASES } from './field-aliases.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -18,34 +20,52 @@ function makeAjv(coerceTypes: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv, ['email', 'uuid', 'date', 'date-time', 'uri']);
-  ajv.addKeyword({ keyword: PLAIN_TEXT, type: 'string', schemaType: 'boolean', errors: false, validate: isPlainText });
-  ajv.addKeyword({ keyword: FREE_TEXT, type: 'string', schemaType: 'boolean', errors: false, validate: isFreeText });
+  ajv.addKeyword({ keyword: TEXT_RULES, type: 'string', schemaType: 'string', modifying: true, validate: checkTextKeyword });
+  ajv.addKeyword({ keyword: DECIMAL_PLACES, type: 'number', schemaType: 'number', errors: false, validate: hasDecimalPlaces });
   return ajv;
 }
 
 /*
- * Text both databases store alike (issue 9, item 2). PostgreSQL refuses NUL in text, and a lone
- * surrogate cannot be encoded as UTF-8 (the drivers would replace it): such values, and the other
- * control characters, are refused with a 400 naming the field instead of being stored on one
- * database and failing, or being rewritten, on the other. Free-text fields (a schema marked
- * `'x-free-text': true`: directions, notes) may also hold tabs and line breaks.
+ * Text both databases store alike (issue 9, item 2) and that means what it shows (issue 21, item 5):
+ * every string of a request is checked by the rules of its kind (shared/text.ts), and stored
+ * NFC-normalized. PostgreSQL refuses NUL in text, and a lone surrogate cannot be encoded as UTF-8
+ * (the drivers would replace it): such values, the other control characters and bidirectional
+ * controls are refused with a 400 naming the field, instead of being stored on one database and
+ * failing, or being rewritten, on the other. A schema says what a string holds with
+ * `'x-text': 'name'` or `'address'` (no zero-width characters; a name holds a letter) or
+ * `'x-free-text': true` (directions, notes: tabs and line breaks too); any other string is plain text.
  */
-const PLAIN_TEXT = 'x-plain-text';
+const TEXT_RULES = 'x-text-rules';
+const TEXT_KIND = 'x-text';
 const FREE_TEXT = 'x-free-text';
-// C0 controls and DEL, and the C1 controls: matching control characters is the point here.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-// A lone surrogate (half of a pair), which has no UTF-8 form.
-const LONE_SURROGATE = /\p{Cs}/u;
-const isPlainText = (enabled: boolean, data: string): boolean => !enabled || !(LONE_SURROGATE.test(data) || CONTROL.test(data));
-const isFreeText = (enabled: boolean, data: string): boolean =>
-  !enabled || !(LONE_SURROGATE.test(data) || CONTROL_BUT_LINES.test(data));
+/** A number's most decimal places, checked on its shortest written form (`5e-324` has 324). */
+export const DECIMAL_PLACES = 'x-decimal-places';
+
+/** Where Ajv found the value (its DataValidationCxt): the container a keyword may write the value back to. */
+interface DataPlace {
+  parentData: unknown;
+  parentDataProperty: string | number;
+}
+
+/** Ajv's function keyword: refuses by the text's kind, and puts the NFC form in the data. */
+function checkTextKeyword(kind: TextKind, data: string, parentSchema?: Record<string, unknown>, cxt?: DataPlace): boolean {
+  // A value over its length is refused by `maxLength`: not read further (bounded work, whatever its size).
+  if (typeof parentSchema?.maxLength === 'number' && data.length > parentSchema.maxLength) return true;
+  const { value, problem } = checkText(kind, data);
+  if (value !== data && cxt !== undefined && typeof cxt.parentData === 'object' && cxt.parentData !== null) {
+    (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = value;
+  }
+  checkTextKeyword.errors = problem === null ? undefined : [{ keyword: TEXT_RULES, message: problem, params: { kind } }];
+  return problem === null;
+}
+checkTextKeyword.errors = undefined as Partial<ErrorObject>[] | undefined;
+
+const hasDecimalPlaces = (places: number, data: number): boolean => decimalPlaces(data) <= places;
 
 /**
- * A copy of a route schema in which every string is checked as text: `x-free-text` where the schema
- * says so, `x-plain-text` everywhere else (ids in paths and query strings included). Without `$id`s.
+ * A copy of a route schema in which every string is checked as text of its kind: `x-text` or
+ * `x-free-text` where the schema says so, plain text everywhere else (ids in paths and query strings
+ * included). Without `$id`s.
  */
 export function withTextRules(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withTextRules);
@@ -60,7 +80,8 @@ export function withTextRules(schema: unknown): unknown {
   }
   const type = copy.type;
   if (type === 'string' || (Array.isArray(type) && type.includes('string'))) {
-    if (copy[FREE_TEXT] !== true) copy[PLAIN_TEXT] = true;
+    const kind = copy[TEXT_KIND];
+    copy[TEXT_RULES] = TEXT_KINDS.includes(kind as TextKind) ? kind : copy[FREE_TEXT] === true ? 'free' : 'plain';
   }
   return copy;
 }
@@ -173,11 +194,8 @@ export function describeErrors(part: string, errors: ErrorObject[]): { details: 
         message = hint ? `is not a known field; did you mean ${hint}?` : 'is not a known field';
         break;
       }
-      case PLAIN_TEXT:
-        message = 'must not contain control characters or invalid Unicode';
-        break;
-      case FREE_TEXT:
-        message = 'must not contain control characters (other than tabs and line breaks) or invalid Unicode';
+      case TEXT_RULES:
+        message = error.message ?? 'is not valid text';
         break;
       default:
         message = (error.parentSchema?.['x-message'] as string | undefined) ?? describeOne(error);
@@ -232,6 +250,10 @@ function describeOne(error: ErrorObject): string {
       return `must have at most ${String(params.limit)} entries`;
     case 'propertyNames':
       return 'has an invalid key';
+    case DECIMAL_PLACES: {
+      const places = Number(error.schema);
+      return places === 0 ? 'must be a whole number' : `must have at most ${places} decimal place${places === 1 ? '' : 's'}`;
+    }
     default:
       return error.message ?? 'is invalid';
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
 
 /* A clinic's formulary as the operator manages it and the partner reads it. */
 
@@ -18,7 +18,7 @@ export const Medication = Type.Object(
 );
 export const AddMedicationBody = Type.Object(
   {
-    name: Text(200, { description: 'The name orders use (matched ignoring case and extra spaces).' }),
+    name: NameText(200, { description: 'The name orders use (matched ignoring case and extra spaces).' }),
     strength: Type.Optional(Text(100, { description: 'e.g. `2.5 mg/mL`.' })),
     dosage_form: Type.Optional(Text(100, { description: 'e.g. `injectable solution`.' })),
   },

@@ -1,3 +1,4 @@
+import { NotFoundInClinic, type NamedRecord } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
@@ -52,7 +53,10 @@ export async function createOrder(
     if (!patient) details.patient_id = 'no patient with this id in your clinic';
     if (!practitioner) details.practitioner_id = 'no practitioner with this id in your clinic';
     const what = !patient && !practitioner ? 'Patient and practitioner' : !patient ? 'Patient' : 'Practitioner';
-    throw new AppError('NOT_FOUND', 404, `${what} not found`, details);
+    const missing: NamedRecord[] = [];
+    if (!patient) missing.push({ type: 'patient', id: input.patient_id });
+    if (!practitioner) missing.push({ type: 'practitioner', id: input.practitioner_id });
+    throw new NotFoundInClinic(missing, `${what} not found`, details);
   }
 
   const problems: { message: string; details: ErrorDetails }[] = [];

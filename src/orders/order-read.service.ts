@@ -1,7 +1,7 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import type { AuditedReadContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
-import { notFound } from '../errors.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { loadOrderView, loadOrderViews } from './order-view.js';
 import type { ListOrdersQuery, OrderViewData } from './order.schemas.js';
@@ -17,7 +17,7 @@ export async function getOrder(
   audit: AuditContext,
 ): Promise<OrderViewData> {
   const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
-  if (!order) throw notFound('Medication request not found');
+  if (!order) throw notFoundIn({ type: 'medication_request', id: orderId }, 'Medication request not found');
   // The read is committed before the answer leaves; the view is loaded meanwhile.
   const recorded = ctx.audit.recordReads(audit, [{ type: 'medication_request', id: order.id, clinicId: order.clinic_id }]);
   const view = await loadOrderView(ctx.db, order);

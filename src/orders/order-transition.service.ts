@@ -1,9 +1,10 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { Trx } from '../db/database.js';
-import { conflict, fieldError, notFound } from '../errors.js';
+import { conflict, fieldError } from '../errors.js';
 import type { OutboxEventType } from '../events/event-types.js';
 import {
   allowedNext,
@@ -112,7 +113,7 @@ export function illegalTransition(from: OrderStatus, to: OrderStatus) {
 
 async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<OrderTable> {
   const order = scope === 'all' ? await repo.findOrderUnscoped(trx, orderId) : await repo.findOrder(trx, scope.clinicId, orderId);
-  if (!order) throw notFound('Medication request not found');
+  if (!order) throw notFoundIn({ type: 'medication_request', id: orderId }, 'Medication request not found');
   return order;
 }
 

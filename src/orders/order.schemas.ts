@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, OpaqueId, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../http/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
@@ -14,7 +14,9 @@ export const ORDER_LIMITS = {
   reason: 500,
   reasonContext: 2000,
   shipmentGroupId: 100,
+  minQuantity: 0.001,
   maxQuantity: 100_000,
+  quantityDecimalPlaces: 3,
   maxDaysSupply: 365,
   maxRefills: 99,
 } as const;
@@ -24,7 +26,8 @@ export const OptionalText = (max: number, description?: string) =>
   Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
 /** Free text a prescriber writes over several lines: tabs and line breaks allowed (http/validation.ts). */
-const OptionalFreeText = (max: number) => Type.Optional(Type.String({ maxLength: max, 'x-free-text': true }));
+const OptionalFreeText = (max: number) =>
+  Type.Optional(Type.String({ maxLength: max, 'x-free-text': true, description: textDoc('free') }));
 
 export const StatusSchema = Type.Union(
   ORDER_STATUSES.map((s) => Type.Literal(s)),
@@ -33,7 +36,7 @@ export const StatusSchema = Type.Union(
 
 export const MedicationItemBody = Type.Object(
   {
-    medication: Text(ORDER_LIMITS.medication, {
+    medication: NameText(ORDER_LIMITS.medication, {
       description: 'Name of a medication in the clinic\u2019s formulary (case and surrounding spaces are ignored).',
     }),
     dose: Text(ORDER_LIMITS.dose, { description: 'e.g. `10mg`, `0.5 mL`, `1 tablet`.' }),
@@ -43,9 +46,11 @@ export const MedicationItemBody = Type.Object(
       }),
     ),
     quantity: Type.Number({
-      exclusiveMinimum: 0,
+      minimum: ORDER_LIMITS.minQuantity,
       maximum: ORDER_LIMITS.maxQuantity,
-      'x-message': `must be a number greater than 0 and at most ${ORDER_LIMITS.maxQuantity}`,
+      'x-decimal-places': ORDER_LIMITS.quantityDecimalPlaces,
+      description: `How much to dispense, in \`unit_of_measure\`: a JSON number from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity} with at most ${ORDER_LIMITS.quantityDecimalPlaces} decimal places (\`2.5\` mL, \`0.125\` g; \`1.0005\` and \`5e-324\` are refused).`,
+      'x-message': `must be a number from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity} with at most ${ORDER_LIMITS.quantityDecimalPlaces} decimal places`,
     }),
     refills: Type.Optional(
       Type.String({
@@ -54,11 +59,12 @@ export const MedicationItemBody = Type.Object(
         'x-message': 'must be a whole number of refills from 0 to 99, written as a string (e.g. "3")',
       }),
     ),
-    direction: Text(ORDER_LIMITS.direction, { description: 'Directions for use.', 'x-free-text': true }),
+    direction: Text(ORDER_LIMITS.direction, { description: textDoc('free', 'Directions for use.'), 'x-free-text': true }),
     days_supply: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: ORDER_LIMITS.maxDaysSupply,
+        description: `Days the quantity lasts: a whole number from 1 to ${ORDER_LIMITS.maxDaysSupply} (\`30\`; \`30.0\` is the same number).`,
         'x-message': `must be a whole number of days from 1 to ${ORDER_LIMITS.maxDaysSupply}`,
       }),
     ),
@@ -155,8 +161,10 @@ export const OrderView = Type.Object(
         carrier_name: Type.String(),
         service_id: Type.String(),
         service_name: Type.String(),
-        original_cost: Type.Number({ description: 'US dollars, the service\u2019s price when ordered.' }),
-        total_cost: Type.Number({ description: 'US dollars charged; 0 with free shipping.' }),
+        original_cost: Type.Number({
+          description: 'US dollars (0 to 100000, at most two decimals), the service\u2019s price when ordered.',
+        }),
+        total_cost: Type.Number({ description: 'US dollars charged (at most two decimals); 0 with free shipping.' }),
         is_free_shipment: Type.Boolean(),
         free_shipment_type: Nullable(Type.String()),
       },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text, Uuid } from '../http/schemas.js';
+import { AddressText, NameText, Nullable, textDoc, Uuid } from '../http/schemas.js';
 import { AddressLine2, StateCode, ZipCode } from '../reference/us-address.schemas.js';
 import { US_PHONE_MESSAGE, US_PHONE_PATTERN } from '../reference/us-phone.js';
 
@@ -45,9 +45,9 @@ export const Contact = Type.Object(
 
 export const Address = Type.Object(
   {
-    addressLine1: Text(200, { description: 'Street address.' }),
+    addressLine1: AddressText(200, { description: 'Street address.' }),
     addressLine2: Type.Optional(AddressLine2('Apartment, suite, unit')),
-    city: Text(100, { description: 'City.' }),
+    city: AddressText(100, { description: 'City.' }),
     state: StateCode('State'),
     postalCode: ZipCode('ZIP code'),
   },
@@ -70,11 +70,15 @@ const toContacts = (key: ContactKey) => `contacts (as {"key": "${key}", "value":
 
 export const PatientCreateBody = Type.Object(
   {
-    first_name: Text(100, { description: 'First name (surrounding spaces removed).' }),
+    first_name: NameText(100, { description: 'First name (surrounding spaces removed).' }),
     middle_name: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Middle name (optional; an empty string means none).' }),
+      Type.String({
+        maxLength: 100,
+        description: textDoc('name', 'Middle name (optional; an empty string means none).'),
+        'x-text': 'name',
+      }),
     ),
-    last_name: Text(100, { description: 'Last name (surrounding spaces removed).' }),
+    last_name: NameText(100, { description: 'Last name (surrounding spaces removed).' }),
     gender: StringEnum(GENDERS, 'One of male, female, other, unknown.'),
     dob: Type.String({
       format: 'date',

@@ -1,3 +1,4 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
@@ -7,7 +8,7 @@ import { runChange } from '../changes/run-change.js';
 import type { PatientTable } from './patient.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
-import { AppError, fieldError, notFound } from '../errors.js';
+import { fieldError } from '../errors.js';
 import { findPractitionerOfClinic } from '../practitioners/practitioner.service.js';
 import { dobProblem } from '../reference/calendar-date.js';
 import * as repo from './patient.repository.js';
@@ -40,7 +41,9 @@ export async function createPatient(
   const practitionerId = input.practitioner_id ?? null;
   if (practitionerId !== null && !(await findPractitionerOfClinic(ctx, identity.clinicId, practitionerId))) {
     // Unknown and other clinics' practitioners look the same: no leak of another clinic's data.
-    throw new AppError('NOT_FOUND', 404, 'Practitioner not found', { practitioner_id: 'practitioner not found' });
+    throw notFoundIn({ type: 'practitioner', id: practitionerId }, 'Practitioner not found', {
+      practitioner_id: 'practitioner not found',
+    });
   }
 
   const contacts: Contact[] = (input.contacts ?? []).map((c) => ({ key: c.key, value: c.value.trim() }));
@@ -78,7 +81,7 @@ export async function getPatient(
   audit: AuditContext,
 ): Promise<PatientRecord> {
   const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
-  if (!row) throw notFound('Patient not found');
+  if (!row) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
   await ctx.audit.recordReads(audit, [{ type: 'patient', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text, Uuid } from '../http/schemas.js';
+import { AddressText, Nullable, textDoc, Uuid } from '../http/schemas.js';
 import { AddressLine2, StateCode, UsPhone, ZipCode } from '../reference/us-address.schemas.js';
 
 /** A name of at least 2 characters once surrounding spaces are removed (the spec's Limits). */
@@ -8,8 +8,9 @@ const PersonName = (description: string) =>
     minLength: 2,
     maxLength: 100,
     pattern: '\\S[\\s\\S]*\\S',
-    description: `${description}: 2 to 100 characters, surrounding spaces not counted (they are removed).`,
+    description: textDoc('name', `${description}: 2 to 100 characters, surrounding spaces not counted (they are removed).`),
     'x-message': 'must be a name of 2 to 100 characters (surrounding spaces not counted)',
+    'x-text': 'name',
   });
 
 const Email = (description: string) =>
@@ -31,9 +32,9 @@ export const PractitionerCreateBody = Type.Object(
     is_veterinarian: Type.Boolean({ description: 'True for a veterinarian.' }),
     assigned_clinic: Uuid("The clinic of the practitioner: the API key's own clinic."),
     phone: Type.Optional(UsPhone('Phone number')),
-    address_line_1: Text(200, { description: 'Street address.' }),
+    address_line_1: AddressText(200, { description: 'Street address.' }),
     address_line_2: Type.Optional(AddressLine2('Apartment, suite, unit')),
-    city: Text(100, { description: 'City.' }),
+    city: AddressText(100, { description: 'City.' }),
     state_code: StateCode('State'),
     zip_code: ZipCode('ZIP code'),
   },

@@ -1,3 +1,4 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
@@ -8,7 +9,7 @@ import type { PractitionerTable } from './practitioner.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
 import { fromFlag, toFlag } from '../db/columns.js';
-import { invalidFields, notFound, type ErrorDetails } from '../errors.js';
+import { invalidFields, type ErrorDetails } from '../errors.js';
 import { isValidNpi } from './npi.js';
 import * as repo from './practitioner.repository.js';
 import type { PractitionerCreateInput, PractitionerRecord } from './practitioner.schemas.js';
@@ -69,7 +70,7 @@ export async function getPractitioner(
   audit: AuditContext,
 ): Promise<PractitionerRecord> {
   const row = await repo.findPractitioner(ctx.db, identity.clinicId, practitionerId);
-  if (!row) throw notFound('Practitioner not found');
+  if (!row) throw notFoundIn({ type: 'practitioner', id: practitionerId }, 'Practitioner not found');
   await ctx.audit.recordReads(audit, [{ type: 'practitioner', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
 }

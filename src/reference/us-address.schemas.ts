@@ -1,5 +1,6 @@
 /** Schema pieces of US postal addresses and phone numbers, shared by every body that carries them. */
 import { Type } from '@sinclair/typebox';
+import { TEXT_RULES_DOC } from '../shared/text.js';
 import { US_PHONE_MESSAGE, US_PHONE_PATTERN } from './us-phone.js';
 import { STATE_CODE_PATTERN, ZIP_CODE_PATTERN } from './us-states.js';
 
@@ -28,4 +29,8 @@ export const UsPhone = (description: string) =>
 
 /** An optional second address line: an empty string means none. */
 export const AddressLine2 = (description: string) =>
-  Type.String({ maxLength: 200, description: `${description} (optional; an empty string means none).` });
+  Type.String({
+    maxLength: 200,
+    description: `${description} (optional; an empty string means none). ${TEXT_RULES_DOC.address}`,
+    'x-text': 'address',
+  });

@@ -1,3 +1,4 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AuditedReadContext, ServiceContext } from '../context.js';
@@ -5,7 +6,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
-import { type AppError, notFound, validationError } from '../errors.js';
+import { type AppError, validationError } from '../errors.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
@@ -185,7 +186,7 @@ export async function getRefillRequest(
   audit: AuditContext,
 ): Promise<RefillRequestViewData> {
   const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
-  if (!row) throw notFound('Refill request not found');
+  if (!row) throw notFoundIn({ type: 'refill_request', id: refillRequestId }, 'Refill request not found');
   await ctx.audit.recordReads(audit, [{ type: 'refill_request', id: row.id, clinicId: row.clinic_id }]);
   const order = await requests.findOrder(ctx.db, identity.clinicId, row.new_medication_request_id);
   return {

@@ -1,11 +1,10 @@
+import { decimalPlaces } from './decimals.js';
+
 /** Money is stored as integer cents and shown as US dollars with cents (3244 ↔ 32.44). */
 
-/** A price written in dollars: a finite number, at least 0, with at most two decimals. */
+/** A price written in dollars: a finite number, at least 0, with at most two decimals (`5e-324` has 324). */
 export function isDollarAmount(value: number): boolean {
-  if (!Number.isFinite(value) || value < 0) return false;
-  // Compare in cents with a tolerance for binary fractions (12.34 * 100 = 1233.9999…).
-  const cents = value * 100;
-  return Math.abs(cents - Math.round(cents)) < 1e-6;
+  return Number.isFinite(value) && value >= 0 && decimalPlaces(value) <= 2;
 }
 
 /** Dollars (validated by isDollarAmount) → integer cents. */

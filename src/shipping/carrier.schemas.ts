@@ -27,8 +27,12 @@ export const ShippingService = Type.Object(
   {
     id: Type.String({ description: 'Opaque service id: the `service_id` of a medication order.' }),
     name: Type.String({ description: 'Display name.' }),
-    totalCost: Type.Number({ description: 'US dollars charged: 0 when free shipping applies, else originalCost.' }),
-    originalCost: Type.Number({ description: 'The service\u2019s price in US dollars for the patient\u2019s state.' }),
+    totalCost: Type.Number({
+      description: 'US dollars charged (at most two decimals): 0 when free shipping applies, else originalCost.',
+    }),
+    originalCost: Type.Number({
+      description: 'The service\u2019s price in US dollars (0 to 100000, at most two decimals) for the patient\u2019s state.',
+    }),
   },
   { $id: 'ShippingService', additionalProperties: false },
 );

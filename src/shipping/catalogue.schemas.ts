@@ -3,11 +3,13 @@ import { OpaqueId, Text, Timestamp } from '../http/schemas.js';
 
 /* The operator's carrier catalogue: carriers, services, base and per-state prices. */
 
+/** Money in requests: US dollars as a JSON number, 0 to 100000, with at most two decimals (stored as integer cents). */
 const Price = (description: string) =>
   Type.Number({
     minimum: 0,
     maximum: 100_000,
-    description: `${description} US dollars with at most two decimals (32.44).`,
+    'x-decimal-places': 2,
+    description: `${description} US dollars from 0 to 100000 with at most two decimals (32.44; 1.234 and 5e-324 are refused).`,
   });
 const STATE_PRICES_DOC = 'Two-letter state code → price, overriding `price` for patients in that state: `{"AK": 58.99}`.';
 const StatePrices = (description = STATE_PRICES_DOC) =>

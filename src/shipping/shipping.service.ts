@@ -1,3 +1,4 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext } from '../context.js';
 import { AppError, notFound } from '../errors.js';
@@ -76,7 +77,7 @@ export async function listServicesForPatient(
   const carrier = await repo.findCarrier(ctx.db, carrierId);
   if (!carrier) throw notFound('Carrier not found');
   const patient = await findPatientOfClinic(ctx, clinicId, patientId);
-  if (!patient) throw notFound('Patient not found');
+  if (!patient) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
   const code = patient.state?.trim().toUpperCase() ?? '';
   const fullName = code === '' ? undefined : stateName(code);
   if (fullName === undefined) {

@@ -1,4 +1,5 @@
-import type { DbOrTrx } from '../db/database.js';
+import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import { forUpdate } from '../db/dialect.js';
 import type { StaffMemberTable, StaffSessionTable, StaffSignInFailureTable } from './staff.tables.js';
 
 export async function insertStaffMember(db: DbOrTrx, member: StaffMemberTable): Promise<void> {
@@ -17,6 +18,21 @@ export async function findStaffById(db: DbOrTrx, id: string): Promise<StaffMembe
 export async function listStaffMembers(db: DbOrTrx, limit?: number): Promise<StaffMemberTable[]> {
   const query = db.selectFrom('staff_members').selectAll().orderBy('created_at').orderBy('id');
   return (limit === undefined ? query : query.limit(limit)).execute();
+}
+
+/**
+ * The ids of the enabled admin accounts, locked until the transaction ends (PostgreSQL `FOR UPDATE`;
+ * SQLite runs one transaction at a time): two admins disabling each other at once are settled one
+ * after the other, and the second sees the first's change.
+ */
+export async function lockActiveAdmins(trx: Trx, dialect: DialectName): Promise<string[]> {
+  const query = trx
+    .selectFrom('staff_members')
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('disabled_at', 'is', null)
+    .orderBy('id');
+  return (await forUpdate(query, dialect).execute()).map((row) => row.id);
 }
 
 /** Disables an enabled account: false when it was already disabled (or does not exist). */
@@ -70,41 +86,54 @@ export async function findSignInFailures(db: DbOrTrx, digest: string): Promise<S
 }
 
 /**
- * Counts one failed sign-in in one statement (concurrent failures on any instance all count): a
- * window older than `windowStartedBefore` starts over at 1. Returns the count in the window.
+ * Reserves one sign-in attempt of an email, in one statement, before its password is checked: the
+ * attempt counts as a failure from here on (a success gives it back by clearing the count). A count
+ * whose window started at or before `windowStartedBefore` starts over at 1; the attempt that brings
+ * the count to `limit` also locks the email until `lockUntil`. While the email is locked, or its
+ * count has reached the limit, nothing is reserved and the answer is null: however many attempts
+ * arrive at once, on however many instances, at most `limit` are ever checked per window (the
+ * database settles the race on the row). Otherwise the answer is the count with this attempt.
  */
-export async function countSignInFailure(db: DbOrTrx, digest: string, now: string, windowStartedBefore: string): Promise<number> {
+export async function reserveSignInAttempt(
+  db: DbOrTrx,
+  digest: string,
+  at: { now: string; windowStartedBefore: string; lockUntil: string },
+  limit: number,
+): Promise<number | null> {
+  const { now, windowStartedBefore, lockUntil } = at;
   const row = await db
     .insertInto('staff_sign_in_failures')
     .values({ email_digest: digest, failures: 1, window_started_at: now, locked_until: null })
     .onConflict((oc) =>
-      oc.column('email_digest').doUpdateSet((eb) => ({
-        failures: eb
-          .case()
-          .when('staff_sign_in_failures.window_started_at', '<=', windowStartedBefore)
-          .then(1)
-          .else(eb('staff_sign_in_failures.failures', '+', 1))
-          .end(),
-        window_started_at: eb
-          .case()
-          .when('staff_sign_in_failures.window_started_at', '<=', windowStartedBefore)
-          .then(now)
-          .else(eb.ref('staff_sign_in_failures.window_started_at'))
-          .end(),
-      })),
+      oc
+        .column('email_digest')
+        .doUpdateSet((eb) => {
+          const expired = eb('staff_sign_in_failures.window_started_at', '<=', windowStartedBefore);
+          const count = eb
+            .case()
+            .when(expired)
+            .then(1)
+            .else(eb('staff_sign_in_failures.failures', '+', 1))
+            .end();
+          return {
+            failures: count,
+            window_started_at: eb.case().when(expired).then(now).else(eb.ref('staff_sign_in_failures.window_started_at')).end(),
+            locked_until: eb.case().when(count, '>=', limit).then(lockUntil).else(null).end(),
+          };
+        })
+        .where((eb) =>
+          eb.and([
+            eb.or([eb('staff_sign_in_failures.locked_until', 'is', null), eb('staff_sign_in_failures.locked_until', '<=', now)]),
+            eb.or([
+              eb('staff_sign_in_failures.failures', '<', limit),
+              eb('staff_sign_in_failures.window_started_at', '<=', windowStartedBefore),
+            ]),
+          ]),
+        ),
     )
     .returning('failures')
-    .executeTakeFirstOrThrow();
-  return row.failures;
-}
-
-/** Locks the email until `until` and starts its count over. */
-export async function lockSignIn(db: DbOrTrx, digest: string, until: string, now: string): Promise<void> {
-  await db
-    .updateTable('staff_sign_in_failures')
-    .set({ locked_until: until, failures: 0, window_started_at: now })
-    .where('email_digest', '=', digest)
-    .execute();
+    .executeTakeFirst();
+  return row?.failures ?? null;
 }
 
 export async function clearSignInFailures(db: DbOrTrx, digest: string): Promise<void> {

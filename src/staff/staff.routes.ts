@@ -55,7 +55,8 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           operationId: 'createOperatorStaffMember',
           summary: 'Create a staff account',
-          description: 'Admins only. The password (at least 12 characters) is stored as a scrypt hash.',
+          description:
+            'Admins only. The password (at least 12 characters, and hard to guess: zxcvbn score 3 or more, not a common password) is stored as a scrypt hash.',
           body: CreateStaffBody,
           response: {
             200: Envelope(Type.Object({ staff_id: Type.String(), staff: StaffMember })),
@@ -91,9 +92,10 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           operationId: 'disableOperatorStaffMember',
           summary: 'Disable a staff account',
-          description: 'Admins only. The account can no longer sign in, and its sessions end at once.',
+          description:
+            'Admins only. The account can no longer sign in, and its sessions end at once. The last active admin cannot be disabled (409), not even by itself.',
           params: StaffParams,
-          response: { 200: Envelope(StaffMember), ...adminErrors },
+          response: { 200: Envelope(StaffMember), ...adminErrors, 409: errorRef('The last active admin cannot be disabled.') },
         },
       },
       async (request) => ({

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, Timestamp, Uuid } from '../http/schemas.js';
 import { STAFF_ROLES } from './staff.tables.js';
 
 export const StaffRoleSchema = Type.Union(
@@ -12,11 +12,21 @@ export const StaffRoleSchema = Type.Union(
 
 const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Compared without case.' });
 
-/** 12 characters at least; at most 256, so that hashing one costs bounded work. */
-const Password = Type.String({ minLength: 12, maxLength: 256, description: 'At least 12 characters.' });
+/**
+ * 12 characters at least; at most 256, so that hashing one costs bounded work. Its strength is the
+ * service's to judge (staff/password-strength.ts).
+ */
+const Password = Type.String({
+  minLength: 12,
+  maxLength: 256,
+  // A password's characters are its owner's choice (shared/text.ts).
+  'x-text': 'secret',
+  description:
+    'At least 12 characters, and hard to guess: refused (400, naming `password`, with advice) when zxcvbn scores it under 3 or it is a common password. A few unrelated words make a good one.',
+});
 
 export const CreateStaffBody = Type.Object(
-  { email: Email, name: Text(200), role: StaffRoleSchema, password: Password },
+  { email: Email, name: NameText(200), role: StaffRoleSchema, password: Password },
   { additionalProperties: false },
 );
 
@@ -37,7 +47,7 @@ export const StaffParams = Type.Object({ staffId: Uuid('The staff member\u2019s 
 export const SignInBody = Type.Object(
   {
     email: Type.String({ minLength: 1, maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 256 }),
+    password: Type.String({ minLength: 1, maxLength: 256, 'x-text': 'secret' }),
   },
   { additionalProperties: false },
 );

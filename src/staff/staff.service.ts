@@ -4,8 +4,9 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, fieldError, notFound } from '../errors.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './password.js';
+import { passwordWeakness } from './password-strength.js';
 import * as repo from './staff.repository.js';
 import type { StaffMemberTable, StaffRole } from './staff.tables.js';
 
@@ -59,6 +60,9 @@ export async function createStaffMember(
   audit: AuditContext | null,
 ): Promise<StaffView> {
   const email = normalizeEmail(input.email);
+  // Before anything is looked up or hashed; the email and name are the first words an attacker tries.
+  const weakness = passwordWeakness(input.password, [email, ...email.split(/[@.]/), input.name]);
+  if (weakness !== null) throw fieldError('password', weakness);
   // Before the (deliberately slow) password hash; the unique constraint still settles a race.
   if (await repo.findStaffByEmail(ctx.db, email)) throw emailTaken();
   const row: StaffMemberTable = {
@@ -95,11 +99,18 @@ export async function listStaffMembers(ctx: ServiceContext): Promise<StaffView[]
   return (await repo.listStaffMembers(ctx.db)).map(toView);
 }
 
-/** Disables an account and ends its sessions, in one transaction. Disabling a disabled account changes nothing. */
+/**
+ * Disables an account and ends its sessions, in one transaction. Disabling a disabled account changes
+ * nothing. The last enabled admin cannot be disabled, by anyone, itself included (409): the console
+ * would be left without anyone to manage staff and keys. The enabled admins are locked first, so that
+ * two admins disabling each other at once cannot both succeed.
+ */
 export async function disableStaffMember(ctx: ServiceContext, staffId: string, audit: AuditContext): Promise<StaffView> {
   const at = ctx.clock().toISOString();
   const row = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
+    const admins = await repo.lockActiveAdmins(trx, ctx.dialect);
+    if (admins.length === 1 && admins[0] === staffId) throw lastAdmin();
     if (await repo.markStaffDisabled(trx, staffId, at)) {
       await repo.deleteSessionsOf(trx, staffId);
       change.audit('update', staffResource(staffId));
@@ -109,6 +120,11 @@ export async function disableStaffMember(ctx: ServiceContext, staffId: string, a
   if (!row) throw notFound('Staff member not found');
   return toView(row);
 }
+
+const lastAdmin = () =>
+  conflict(
+    'This is the last active admin: it cannot be disabled. Create another admin first (POST /api/admin/staff), then disable this one.',
+  );
 
 const staffResource = (id: string) => ({ type: 'staff_member' as const, id, clinicId: null });
 
@@ -123,6 +139,11 @@ export type SignInOutcome =
  * Checks an email and password. The password is hashed whether or not the account exists, and a
  * lock counts failures per email whether or not it exists, so neither the time taken nor the
  * answer tells an attacker which emails have accounts.
+ *
+ * The attempt is counted as a failure before the password is checked (one conditional statement,
+ * staff.repository.ts `reserveSignInAttempt`) and given back only when it proves right: N guesses
+ * sent at once can never get more than SIGN_IN_FAILURE_LIMIT passwords checked, since the ones past
+ * the limit find it reached and are refused as locked without a comparison (issue 21, item 4).
  */
 export async function signIn(ctx: ServiceContext, email: string, password: string): Promise<SignInOutcome> {
   const now = ctx.clock();
@@ -130,24 +151,22 @@ export async function signIn(ctx: ServiceContext, email: string, password: strin
   const normalized = normalizeEmail(email);
   const emailDigest = digest(normalized);
 
-  const failures = await repo.findSignInFailures(ctx.db, emailDigest);
-  if (failures?.locked_until && failures.locked_until > iso) {
-    return {
-      kind: 'locked',
-      retryAfterSeconds: Math.max(1, Math.ceil((Date.parse(failures.locked_until) - now.getTime()) / 1000)),
-    };
-  }
+  const reserved = await repo.reserveSignInAttempt(
+    ctx.db,
+    emailDigest,
+    {
+      now: iso,
+      windowStartedBefore: new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString(),
+      lockUntil: new Date(now.getTime() + SIGN_IN_LOCK_MS).toISOString(),
+    },
+    SIGN_IN_FAILURE_LIMIT,
+  );
+  if (reserved === null) return { kind: 'locked', retryAfterSeconds: await lockedFor(ctx, emailDigest, now) };
 
   const member = await repo.findStaffByEmail(ctx.db, normalized);
   const matches = await verifyPassword(password, member?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!member || !matches || member.disabled_at !== null) {
-    const windowStartedBefore = new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString();
-    const count = await repo.countSignInFailure(ctx.db, emailDigest, iso, windowStartedBefore);
-    if (count >= SIGN_IN_FAILURE_LIMIT) {
-      await repo.lockSignIn(ctx.db, emailDigest, new Date(now.getTime() + SIGN_IN_LOCK_MS).toISOString(), iso);
-    }
-    return { kind: 'refused' };
-  }
+  // A failure was counted when the attempt was reserved: nothing more to write.
+  if (!member || !matches || member.disabled_at !== null) return { kind: 'refused' };
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS);
@@ -164,6 +183,13 @@ export async function signIn(ctx: ServiceContext, email: string, password: strin
     });
   });
   return { kind: 'signed_in', token, staff: identityOf(member), expiresAt };
+}
+
+/** Seconds until a locked email may try again (the whole lock when its end is not on record yet). */
+async function lockedFor(ctx: ServiceContext, emailDigest: string, now: Date): Promise<number> {
+  const lockedUntil = (await repo.findSignInFailures(ctx.db, emailDigest))?.locked_until;
+  const ms = lockedUntil ? Date.parse(lockedUntil) - now.getTime() : SIGN_IN_LOCK_MS;
+  return Math.max(1, Math.ceil(ms / 1000));
 }
 
 const identityOf = (row: Pick<StaffMemberTable, 'email' | 'name' | 'role'> & { id: string }): StaffIdentity => ({

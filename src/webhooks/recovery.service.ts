@@ -1,9 +1,10 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { Trx } from '../db/database.js';
-import { conflict, fieldError, notFound } from '../errors.js';
+import { conflict, fieldError } from '../errors.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import * as deliveries from './delivery.repository.js';
@@ -48,7 +49,7 @@ export async function recoverEndpointForOperator(
   since: string | undefined,
   audit: AuditContext,
 ): Promise<RecoveredView> {
-  return recover(ctx, since, audit, (trx) => repo.findEndpointById(trx, endpointId), {
+  return recover(ctx, endpointId, since, audit, (trx) => repo.findEndpointById(trx, endpointId), {
     notFound: 'Webhook endpoint not found',
     disabled: `This webhook endpoint is disabled; re-enable it first (POST /api/admin/webhook-endpoints/${endpointId}/enable?redeliver_failed=true also queues its failed deliveries)`,
   });
@@ -65,15 +66,23 @@ export async function recoverEndpointForPartner(
   audit: AuditContext,
 ): Promise<RecoveredView> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
-  return recover(ctx, input.since, audit, (trx) => repo.findLiveEndpoint(trx, input.clinic_id, input.webhook_id), {
-    notFound: 'Webhook not found',
-    disabled:
-      'This webhook endpoint is disabled; fix it, check it with POST /api/external/webhook/test, then ask the pharmacy to re-enable it',
-  });
+  return recover(
+    ctx,
+    input.webhook_id,
+    input.since,
+    audit,
+    (trx) => repo.findLiveEndpoint(trx, input.clinic_id, input.webhook_id),
+    {
+      notFound: 'Webhook not found',
+      disabled:
+        'This webhook endpoint is disabled; fix it, check it with POST /api/external/webhook/test, then ask the pharmacy to re-enable it',
+    },
+  );
 }
 
 async function recover(
   ctx: ServiceContext,
+  endpointId: string,
   since: string | undefined,
   audit: AuditContext,
   findEndpoint: (trx: Trx) => Promise<WebhookEndpointTable | undefined>,
@@ -85,7 +94,8 @@ async function recover(
   return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const endpoint = await findEndpoint(trx);
-    if (!endpoint || endpoint.deleted_at !== null) throw notFound(messages.notFound);
+    if (!endpoint || endpoint.deleted_at !== null)
+      throw notFoundIn({ type: 'webhook_endpoint', id: endpointId }, messages.notFound);
     // Sending to a disabled endpoint would only fail its deliveries again (the worker skips it):
     // re-enabling is the operator's decision, made on its own route.
     if (endpoint.status !== 'active') throw conflict(messages.disabled);

@@ -1,3 +1,4 @@
+import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
@@ -7,7 +8,7 @@ import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { isoNow } from '../clock.js';
-import { fieldError, notFound, validationError } from '../errors.js';
+import { fieldError, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import { sendSigned } from './delivery.service.js';
 import { MAX_IN_FLIGHT, type EndpointLimits } from './endpoint-limits.js';
@@ -99,7 +100,7 @@ export async function deleteWebhook(
   await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const now = isoNow(ctx.clock);
-    if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw webhookNotFound();
+    if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw webhookNotFound(input.webhook_id);
     await deliveries.closePendingOfEndpoint(trx, input.webhook_id, 'cancelled', now, 'endpoint deleted');
     change.audit('delete', { type: 'webhook_endpoint', id: input.webhook_id, clinicId: input.clinic_id });
   });
@@ -127,7 +128,7 @@ export async function updateWebhook(
   const row = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const updated = await repo.updateEndpointLimits(trx, input.clinic_id, input.webhook_id, limits);
-    if (!updated) throw webhookNotFound();
+    if (!updated) throw webhookNotFound(input.webhook_id);
     change.audit('update', {
       type: 'webhook_endpoint',
       id: updated.id,
@@ -172,7 +173,7 @@ export async function testWebhook(
 ): Promise<TestCallOutcomeView> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
-  if (!endpoint) throw webhookNotFound();
+  if (!endpoint) throw webhookNotFound(input.webhook_id);
   // A secret the server cannot decrypt (its key is not configured) is our fault: a 500, logged with the reason.
   const secret = openEndpointSecret(ctx.keyring, endpoint);
 
@@ -244,7 +245,7 @@ export async function testWebhook(
   };
 }
 
-const webhookNotFound = () => notFound('Webhook not found');
+const webhookNotFound = (webhookId: string) => notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
 
 /**
  * An endpoint as partners and the operator see it (never its secret, nor the delivery engine's lease).

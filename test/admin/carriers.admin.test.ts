@@ -211,11 +211,9 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it.each([
-      [
-        { name: 'S', price: 1.234 },
-        'price',
-        'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)',
-      ],
+      [{ name: 'S', price: 1.234 }, 'price', 'must have at most 2 decimal places'],
+      [{ name: 'S', price: 5e-324 }, 'price', 'must have at most 2 decimal places'],
+      [{ name: 'S', price: 12.3400000001 }, 'price', 'must have at most 2 decimal places'],
       [{ name: 'S', price: -1 }, 'price', 'must be at least 0'],
       [{ name: 'S', price: '12.50' }, 'price', 'must be a number'],
       [{ name: 'S', price: 100_000.01 }, 'price', 'must be at most 100000'],
@@ -223,11 +221,8 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
       [{ price: 5 }, 'name', 'is required'],
       [{ name: 'S', price: 5, state_prices: { ZZ: 5 } }, 'state_prices.ZZ', 'is not a two-letter US state code'],
       [{ name: 'S', price: 5, state_prices: { California: 5 } }, 'state_prices.California', 'is not a two-letter US state code'],
-      [
-        { name: 'S', price: 5, state_prices: { CA: 5.555 } },
-        'state_prices.CA',
-        'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)',
-      ],
+      [{ name: 'S', price: 5, state_prices: { CA: 5.555 } }, 'state_prices.CA', 'must have at most 2 decimal places'],
+      [{ name: 'S', price: 5, state_prices: { CA: 1e-7 } }, 'state_prices.CA', 'must have at most 2 decimal places'],
       [{ name: 'S', price: 5, state_prices: { CA: 'five' } }, 'state_prices.CA', 'must be a number'],
       [{ name: 'S', price: 5, state_prices: { CA: 5, ca: 6 } }, 'state_prices.ca', 'repeats state CA'],
       [{ name: 'S', price: 5, state_prices: [5] }, 'state_prices', 'must be an object'],
@@ -304,9 +299,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
       expect(empty.status).toBe(400);
       expect(empty.body.error.details).toEqual({ body: 'must change at least one of name, price, state_prices' });
       const price = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { price: 0.125 });
-      expect(price.body.error.details).toEqual({
-        price: 'must be an amount in US dollars of at least 0 with at most two decimals (e.g. 32.44)',
-      });
+      expect(price.body.error.details).toEqual({ price: 'must have at most 2 decimal places' });
       const id = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { id: 'new_id' });
       expect(id.body.error.details).toEqual({ id: 'is not a known field' });
     });

@@ -346,6 +346,9 @@ describe('operator command line (child process on a SQLite file)', () => {
     [['launch-rockets'], 2, 'Unknown command "launch-rockets"'],
     [['create-clinic'], 2, 'create-clinic needs --name'],
     [['create-clinic', '--name', '  '], 2, '--name must not be blank'],
+    [['create-clinic', '--name', 'North\u202eside'], 2, '--name must not contain bidirectional control characters'],
+    [['create-clinic', '--name', '1234'], 2, '--name must contain at least one letter'],
+    [['add-carrier', '--name', 'Fast\u200b'], 2, '--name must not contain zero-width characters'],
     [['issue-key', '--clinic', 'abc'], 2, '--clinic must be a UUID'],
     [
       ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--environment', 'staging'],

@@ -49,7 +49,9 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
       resource_type: 'patient',
       resource_id: patientA,
       request_id: requestIds[1],
+      client_request_id: null,
       client_address: '127.0.0.1',
+      resource_clinic_id: null,
     });
   });
 

@@ -57,6 +57,8 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     resource_id: id,
     request_id: requestId,
     client_address: PARTNER_ADDRESS,
+    client_request_id: null,
+    resource_clinic_id: null,
   });
   const operatorRow = (clinicId: string, requestId: string, action: string, type: string, id: string): Row => ({
     ...partnerRow({ clinicId, apiKeyId: '', apiKey: '' }, requestId, action, type, id),

@@ -297,6 +297,15 @@ describe('REDIS_URL', () => {
 });
 
 describe('TRUST_PROXY, TLS and shutdown variables', () => {
+  it('when TRUST_FORWARDED_HOST is unset, then X-Forwarded-Host is not believed; true needs TRUST_PROXY', () => {
+    expect(loadConfig({}).trustForwardedHost).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustForwardedHost).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1', TRUST_FORWARDED_HOST: 'true' }).trustForwardedHost).toBe(true);
+    expect(problemsOf({ TRUST_FORWARDED_HOST: 'true' })).toEqual([
+      'TRUST_FORWARDED_HOST=true needs TRUST_PROXY: only a trusted proxy\u2019s X-Forwarded-Host can be believed',
+    ]);
+  });
+
   it('when TRUST_PROXY is unset, empty or false, then no proxy is trusted', () => {
     for (const value of [undefined, '', 'false', 'FALSE']) {
       expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual([]);

@@ -106,6 +106,7 @@ const CASES: Case[] = [
     payload: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
     status: 400,
     code: 'VALIDATION_ERROR',
+    details: { body: 'must be valid UTF-8' },
   },
   {
     name: 'malformed JSON with a charset parameter',

@@ -312,6 +312,27 @@ describe('OpenAPI document and reference page', () => {
     expect(found).toEqual(expect.arrayContaining([...optional, 'post /api/external/webhook/recover']));
   });
 
+  it('when the order item, patient and practitioner bodies are read, then numbers carry their ranges and decimal places, and names and addresses their text rules', () => {
+    const schemas = doc.components.schemas;
+    const item = deref(schemas.MedicationOrderCreateRequest.properties.medication_requests.items);
+    expect(item.properties.quantity).toMatchObject({ type: 'number', minimum: 0.001, maximum: 100000, 'x-decimal-places': 3 });
+    expect(item.properties.quantity.description).toMatch(/at most 3 decimal places/);
+    expect(item.properties.days_supply).toMatchObject({ type: 'integer', minimum: 1, maximum: 365 });
+    expect(item.properties.days_supply.description).toMatch(/whole number from 1 to 365/);
+    expect(item.properties.notes.description).toMatch(/NFC-normalized.*no bidirectional controls/);
+    const patient = schemas.PatientCreateRequest.properties;
+    expect(patient.first_name).toMatchObject({ 'x-text': 'name' });
+    expect(patient.first_name.description).toMatch(
+      /must contain a letter; no control characters, bidirectional controls or zero-width characters/,
+    );
+    const address = deref(patient.addresses.items).properties;
+    expect(address.city).toMatchObject({ 'x-text': 'address' });
+    expect(address.addressLine2.description).toMatch(/bidirectional controls or zero-width characters/);
+    const practitioner = schemas.PractitionerCreateRequest.properties;
+    expect(practitioner.last_name).toMatchObject({ 'x-text': 'name' });
+    expect(practitioner.address_line_1).toMatchObject({ 'x-text': 'address' });
+  });
+
   it('when /docs is opened, then (after any redirect) an HTML reference page is served', async () => {
     let url = '/docs';
     let res = await t.request('GET', url);

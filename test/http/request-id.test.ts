@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientRequestIdOf } from '../../src/http/request-id.js';
+import { auditRows } from '../audit/support.js';
+import { CapturedLogs } from '../helpers/captured-logs.js';
+import { practitionerBody } from '../helpers/fixtures.js';
 import { TestApp } from '../helpers/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -24,28 +28,66 @@ describe('X-Request-Id', () => {
   it.each([
     ['a UUID', '0b6c9a8e-3f0e-4c1a-9d7e-2a5b6c7d8e9f'],
     ['a trace-style id', 'req_01HZX3KJ5Q.retry-2:edge@lb1'],
-    ['one character', 'x'],
+    ['with spaces and markup', '<my request> id'],
     ['128 characters', 'a'.repeat(128)],
-  ])('when a well-formed X-Request-Id is sent (%s), then it is echoed on success and on errors', async (_name, id) => {
-    const ok = await t.request('GET', '/healthz', { headers: { 'x-request-id': id } });
-    expect(ok.headers['x-request-id']).toBe(id);
-    const refused = await t.request('GET', '/api/external/carriers', { headers: { 'x-request-id': id } });
-    expect(refused.status).toBe(401);
-    expect(refused.headers['x-request-id']).toBe(id);
-    expect(refused.body.error.request_id).toBe(id);
+  ])(
+    'when a client sends its own X-Request-Id (%s), then the answer carries a fresh id of the server, on success and on errors',
+    async (_name, id) => {
+      const ok = await t.request('GET', '/healthz', { headers: { 'x-request-id': id } });
+      expect(ok.headers['x-request-id']).toMatch(UUID);
+      const refused = await t.request('GET', '/api/external/carriers', { headers: { 'x-request-id': id } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['x-request-id']).toMatch(UUID);
+      expect(refused.headers['x-request-id']).not.toBe(id);
+      expect(refused.body.error.request_id).toBe(refused.headers['x-request-id']);
+    },
+  );
+
+  it('when two requests send the same X-Request-Id, then each gets its own id', async () => {
+    const a = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'same-id' } });
+    const b = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'same-id' } });
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
   });
 
   it.each([
-    ['with spaces', 'my request id'],
-    ['too long (129 characters)', 'a'.repeat(129)],
-    ['with a header-injection attempt', 'abc\tdef'],
-    ['with markup', '<script>alert(1)</script>'],
-    ['with a quote', 'id"; drop'],
-    ['non-ASCII', 'r\u00e9quete'],
-  ])('when a malformed X-Request-Id is sent (%s), then it is replaced by a fresh UUID', async (_name, id) => {
-    const res = await t.request('GET', '/api/external/nope', { headers: { 'x-request-id': id } });
-    expect(res.headers['x-request-id']).toMatch(UUID);
-    expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
+    ['a usable id', ' trace-42 ', 'trace-42'],
+    ['128 printable characters', 'x'.repeat(128), 'x'.repeat(128)],
+    ['129 characters', 'x'.repeat(129), null],
+    ['a control character', 'abc\tdef', null],
+    ['non-ASCII', 'r\u00e9quete', null],
+    ['only spaces', '   ', null],
+  ])('when the client\u2019s X-Request-Id is %s, then it is kept bounded and printable, or dropped', (_name, sent, kept) => {
+    expect(clientRequestIdOf({ headers: { 'x-request-id': sent } })).toBe(kept);
+  });
+
+  it('when a partner sends its own X-Request-Id, then the audit row and the log line keep it as the client\u2019s beside the server\u2019s id', async () => {
+    const logs = new CapturedLogs();
+    const app = await TestApp.start({ dialect: 'sqlite', logStream: logs.stream });
+    try {
+      const clinic = await app.createClinic();
+      const created = await app.request('POST', '/api/external/practitioner', {
+        headers: {
+          'x-api-key': clinic.apiKey,
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'x-request-id': 'partner-trace-7',
+        },
+        body: practitionerBody(clinic.clinicId),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const serverId = String(created.headers['x-request-id']);
+      expect(serverId).toMatch(UUID);
+      const rows = (await auditRows(app.ctx)).filter((row) => row.request_id === serverId);
+      expect(rows).toEqual([
+        expect.objectContaining({ action: 'create', request_id: serverId, client_request_id: 'partner-trace-7' }),
+      ]);
+      const trail = await app.admin.get(`/api/admin/audit-events?resource_id=${created.body.data.practitioner_id}`);
+      expect(trail.body.data.items[0]).toMatchObject({ request_id: serverId, client_request_id: 'partner-trace-7' });
+      const completed = logs.lines(serverId).filter((line) => line.msg === 'request completed');
+      expect(completed).toEqual([expect.objectContaining({ reqId: serverId, clientRequestId: 'partner-trace-7' })]);
+    } finally {
+      await app.close();
+    }
   });
 
   it.each([

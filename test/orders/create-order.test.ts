@@ -244,6 +244,30 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     expect(Object.keys(res.body.error.details)).toEqual([`medication_requests[0].${field}`]);
   });
 
+  it.each([
+    ['5e-324 (the smallest number above 0)', 5e-324],
+    ['0.0001 (below 0.001)', 0.0001],
+    ['1.0005 (four decimal places)', 1.0005],
+    ['0.30000000000000004 (a binary fraction written out)', 0.30000000000000004],
+    ['100000.5 (over 100000)', 100_000.5],
+  ])('when quantity is %s, then 400 gives its range and decimal places', async (_what, quantity) => {
+    const res = await post(orderBody(setup, { medication_requests: [itemBody({ quantity })] }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({
+      'medication_requests[0].quantity': 'must be a number from 0.001 to 100000 with at most 3 decimal places',
+    });
+  });
+
+  it.each([0.001, 0.3, 2.5, 0.125, 1e3, 100_000])(
+    'when quantity is %s (within its range, at most 3 decimal places), then it is stored and read back as sent',
+    async (quantity) => {
+      const res = await post(orderBody(setup, { medication_requests: [itemBody({ quantity })] }));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const order = await getOrder(t, setup.clinic, res.body.data.medication_request_id);
+      expect(order.medication_requests[0].quantity).toBe(quantity);
+    },
+  );
+
   it('when required fields are missing, then 400 names each', async () => {
     const res = await post({ medication_requests: [{}] });
     expect(res.status).toBe(400);

@@ -331,7 +331,11 @@ describe.each(DIALECTS)('console sessions behind a TLS proxy, in production, on 
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await TestApp.start({ dialect, env: { FULFILLMENT_ENV: 'production', TRUST_PROXY: '127.0.0.1' } });
+    // The proxy sets X-Forwarded-Host, and says so (without TRUST_FORWARDED_HOST it is ignored: identity-attacks.test.ts).
+    t = await TestApp.start({
+      dialect,
+      env: { FULFILLMENT_ENV: 'production', TRUST_PROXY: '127.0.0.1', TRUST_FORWARDED_HOST: 'true' },
+    });
   });
   afterAll(async () => t.close());
 

@@ -22,7 +22,11 @@ interface AuditEvent {
   resource_type: AuditResourceType;
   resource_id: string;
   request_id: string | null;
+  /** The X-Request-Id the client sent, if any (never the request's id). */
+  client_request_id: string | null;
   client_address: string | null;
+  /** On an access_denied row: the clinic the record really belongs to. */
+  resource_clinic_id: string | null;
 }
 
 const FILTERS = ['resource_id', 'clinic_id', 'actor_id', 'action'] as const;
@@ -134,8 +138,20 @@ export function AuditPage() {
                   <td>{event.action}</td>
                   <td>
                     <Resource type={event.resource_type} id={event.resource_id} />
+                    {event.resource_clinic_id ? (
+                      <div class="muted">
+                        of <ClinicName id={event.resource_clinic_id} names={clinics.names} />
+                      </div>
+                    ) : null}
                   </td>
-                  <td>{event.request_id ? <code>{event.request_id}</code> : <span class="muted">—</span>}</td>
+                  <td>
+                    {event.request_id ? <code>{event.request_id}</code> : <span class="muted">—</span>}
+                    {event.client_request_id ? (
+                      <div class="muted">
+                        client’s: <code>{event.client_request_id}</code>
+                      </div>
+                    ) : null}
+                  </td>
                   <td>{event.client_address ?? <span class="muted">—</span>}</td>
                 </tr>
               ))}

@@ -685,9 +685,9 @@ export interface components {
       scope: string;
     };
     PractitionerCreateRequest: {
-      /** @description First name: 2 to 100 characters, surrounding spaces not counted (they are removed). */
+      /** @description First name: 2 to 100 characters, surrounding spaces not counted (they are removed). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
       first_name: string;
-      /** @description Last name: 2 to 100 characters, surrounding spaces not counted (they are removed). */
+      /** @description Last name: 2 to 100 characters, surrounding spaces not counted (they are removed). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
       last_name: string;
       /**
        * Format: email
@@ -709,11 +709,11 @@ export interface components {
       assigned_clinic: string;
       /** @description Phone number: a US phone number, e.g. 555-555-0100, (555) 555-0100, 555.555.0100, 5555550100 or +1 555 555 0100. */
       phone?: string;
-      /** @description Street address. */
+      /** @description Street address. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
       address_line_1: string;
-      /** @description Apartment, suite, unit (optional; an empty string means none). */
+      /** @description Apartment, suite, unit (optional; an empty string means none). NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
       address_line_2?: string;
-      /** @description City. */
+      /** @description City. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
       city: string;
       /**
        * @description State: a two-letter US state code in any letter case, stored upper case. The 50 states, DC, the territories (AS, GU, MP, PR, VI) and the armed forces codes (AA, AE, AP).
@@ -756,11 +756,11 @@ export interface components {
       created_at: string;
     };
     PatientCreateRequest: {
-      /** @description First name (surrounding spaces removed). */
+      /** @description First name (surrounding spaces removed). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
       first_name: string;
-      /** @description Middle name (optional; an empty string means none). */
+      /** @description Middle name (optional; an empty string means none). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
       middle_name?: string;
-      /** @description Last name (surrounding spaces removed). */
+      /** @description Last name (surrounding spaces removed). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
       last_name: string;
       /**
        * @description One of male, female, other, unknown.
@@ -805,11 +805,11 @@ export interface components {
       } & (unknown & unknown & unknown))[];
       /** @description Exactly one address: where the medication is shipped. */
       addresses: {
-        /** @description Street address. */
+        /** @description Street address. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
         addressLine1: string;
-        /** @description Apartment, suite, unit (optional; an empty string means none). */
+        /** @description Apartment, suite, unit (optional; an empty string means none). NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
         addressLine2?: string;
-        /** @description City. */
+        /** @description City. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
         city: string;
         /**
          * @description State: a two-letter US state code in any letter case, stored upper case. The 50 states, DC, the territories (AS, GU, MP, PR, VI) and the armed forces codes (AA, AE, AP).
@@ -888,9 +888,9 @@ export interface components {
       id: string;
       /** @description Display name. */
       name: string;
-      /** @description US dollars charged: 0 when free shipping applies, else originalCost. */
+      /** @description US dollars charged (at most two decimals): 0 when free shipping applies, else originalCost. */
       totalCost: number;
-      /** @description The service’s price in US dollars for the patient’s state. */
+      /** @description The service’s price in US dollars (0 to 100000, at most two decimals) for the patient’s state. */
       originalCost: number;
     };
     MedicationOrderCreateRequest: {
@@ -917,25 +917,30 @@ export interface components {
       /** @description Groups shipments. */
       shipment_group_id?: string;
       medication_requests: {
-        /** @description Name of a medication in the clinic’s formulary (case and surrounding spaces are ignored). */
+        /** @description Name of a medication in the clinic’s formulary (case and surrounding spaces are ignored). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
         medication: string;
         /** @description e.g. `10mg`, `0.5 mL`, `1 tablet`. */
         dose: string;
         /** @description Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…). */
         unit_of_measure?: string;
+        /** @description How much to dispense, in `unit_of_measure`: a JSON number from 0.001 to 100000 with at most 3 decimal places (`2.5` mL, `0.125` g; `1.0005` and `5e-324` are refused). */
         quantity: number;
         /** @description Refills authorized, a whole number from 0 to 99 written as a string. Default "0". */
         refills?: string;
-        /** @description Directions for use. */
+        /** @description Directions for use. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
         direction: string;
+        /** @description Days the quantity lasts: a whole number from 1 to 365 (`30`; `30.0` is the same number). */
         days_supply?: number;
         flavor?: string;
+        /** @description NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
         notes?: string;
         /** @description This item is never refilled. */
         do_not_refill?: boolean;
         do_not_fill?: boolean;
         patient_contact_requested?: boolean;
+        /** @description NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
         reason_for_compounding?: string;
+        /** @description NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
         reason_for_compounding_additional_context?: string;
       }[];
     };
@@ -990,9 +995,9 @@ export interface components {
         carrier_name: string;
         service_id: string;
         service_name: string;
-        /** @description US dollars, the service’s price when ordered. */
+        /** @description US dollars (0 to 100000, at most two decimals), the service’s price when ordered. */
         original_cost: number;
-        /** @description US dollars charged; 0 with free shipping. */
+        /** @description US dollars charged (at most two decimals); 0 with free shipping. */
         total_cost: number;
         is_free_shipment: boolean;
         free_shipment_type: string | null;
@@ -1423,7 +1428,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -1567,7 +1572,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1714,7 +1719,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -1867,7 +1872,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -1977,7 +1982,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2079,7 +2084,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2187,7 +2192,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2326,7 +2331,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -2478,7 +2483,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2595,7 +2600,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -2703,7 +2708,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -2846,7 +2851,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -2989,7 +2994,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3112,7 +3117,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -3334,7 +3339,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3447,7 +3452,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -3598,7 +3603,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description RFC 9745: when the operation was deprecated, `@` and Unix seconds (`@1795564800`). */
           Deprecation?: string;
@@ -3735,7 +3740,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3858,7 +3863,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -3996,7 +4001,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           [name: string]: unknown;
         };
@@ -4140,7 +4145,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';
@@ -4303,7 +4308,7 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description When the current minute ends, in Unix seconds. */
           'X-RateLimit-Reset'?: number;
-          /** @description This request’s id (yours when well formed); quote it to support. */
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
           'X-Request-Id'?: string;
           /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
           'Idempotent-Replayed'?: 'true';

@@ -1,10 +1,11 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { handler } from '../../components/events';
-import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
+import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
+import { ShownOnce } from '../../components/shown-once';
 import { useSession } from '../../session';
 import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from './scopes-picker';
 import type { ApiKey, Environment, IssuedApiKey, RolledApiKey } from './types';
@@ -205,23 +206,6 @@ function RollButton({ apiKey, busy, onRoll }: { apiKey: ApiKey; busy: boolean; o
  * (an http:// origin other than localhost, a denied permission) the key is selected for Ctrl+C.
  */
 function IssuedKey({ issued, onDone }: { issued: IssuedApiKey | RolledApiKey; onDone: () => void }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'copied' | 'selected' | null>(null);
-
-  const select = () => {
-    field.current?.focus();
-    field.current?.select();
-  };
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(issued.api_key);
-      setCopied('copied');
-    } catch {
-      select();
-      setCopied('selected');
-    }
-  };
-
   return (
     <div class="secret issued-key">
       <h3>New {issued.environment} API key</h3>
@@ -235,24 +219,7 @@ function IssuedKey({ issued, onDone }: { issued: IssuedApiKey | RolledApiKey; on
           The rolled key keeps working until <Time iso={issued.previous_key.expires_at} />, then it is refused.
         </p>
       )}
-      <label>
-        API key
-        <input ref={field} class="key" readOnly value={issued.api_key} onFocus={select} spellcheck={false} />
-      </label>
-      <div class="actions">
-        <button type="button" onClick={handler(copy)}>
-          Copy key
-        </button>
-        <button type="button" class="secondary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-      {copied === 'copied' && <Notice>The key is copied to the clipboard.</Notice>}
-      {copied === 'selected' && (
-        <p class="hint" role="status">
-          The browser did not let the console copy: the key is selected, press Ctrl+C (⌘C on a Mac) to copy it.
-        </p>
-      )}
+      <ShownOnce label="API key" noun="key" value={issued.api_key} onDone={onDone} />
     </div>
   );
 }

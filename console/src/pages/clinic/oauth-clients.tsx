@@ -1,10 +1,11 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { handler } from '../../components/events';
-import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
+import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
+import { ShownOnce } from '../../components/shown-once';
 import { useSession } from '../../session';
 import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from './scopes-picker';
 import type { Environment, IssuedOAuthClient, OAuthClient } from './types';
@@ -138,25 +139,7 @@ function AdminOAuthClients({ clinicId }: { clinicId: string }) {
 
 /** The client just created, its secret shown this once (selected for Ctrl+C where the clipboard is refused). */
 function CreatedClient({ created, onDone }: { created: IssuedOAuthClient; onDone: () => void }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'copied' | 'selected' | null>(null);
   const secret = created.client_secret;
-
-  const select = () => {
-    field.current?.focus();
-    field.current?.select();
-  };
-  const copy = async () => {
-    if (secret === null) return;
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('copied');
-    } catch {
-      select();
-      setCopied('selected');
-    }
-  };
-
   return (
     <div class="secret issued-key">
       <h3>New {created.environment} OAuth client</h3>
@@ -166,33 +149,12 @@ function CreatedClient({ created, onDone }: { created: IssuedOAuthClient; onDone
       {secret === null ? (
         <p>It authenticates with a JWT signed by its registered keys: it has no secret.</p>
       ) : (
-        <>
-          <p>
-            <strong>Copy the client secret now: it is shown only once.</strong> Only its hash is kept; give it to the clinic over
-            a secure channel, with the client id.
-          </p>
-          <label>
-            Client secret
-            <input ref={field} class="key" readOnly value={secret} onFocus={select} spellcheck={false} />
-          </label>
-        </>
-      )}
-      <div class="actions">
-        {secret !== null && (
-          <button type="button" onClick={handler(copy)}>
-            Copy secret
-          </button>
-        )}
-        <button type="button" class="secondary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-      {copied === 'copied' && <Notice>The secret is copied to the clipboard.</Notice>}
-      {copied === 'selected' && (
-        <p class="hint" role="status">
-          The browser did not let the console copy: the secret is selected, press Ctrl+C (⌘C on a Mac) to copy it.
+        <p>
+          <strong>Copy the client secret now: it is shown only once.</strong> Only its hash is kept; give it to the clinic over a
+          secure channel, with the client id.
         </p>
       )}
+      <ShownOnce label="Client secret" noun="secret" value={secret} onDone={onDone} />
     </div>
   );
 }
