@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
+import { insertRows } from '../db/row-insert.js';
 import type { Write } from '../db/write.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import type { Claim } from '../idempotency/claim.js';
@@ -11,7 +12,9 @@ import type { Claim } from '../idempotency/claim.js';
 
 /** One INSERT of a change's events (ids chosen by the change). */
 export function eventInsert(handle: DbOrTrx, events: { id: string; createdAt: string; event: NewOutboxEvent }[]): Write {
-  return handle.insertInto('outbox_events').values(
+  return insertRows(
+    handle,
+    'outbox_events',
     events.map(({ id, createdAt, event }) => ({
       id,
       clinic_id: event.clinicId,

@@ -1,4 +1,4 @@
-import { sql, type ControlledTransaction } from 'kysely';
+import type { ControlledTransaction } from 'kysely';
 import { isoNow, type Clock } from '../clock.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { auditRow } from '../audit/audit-row.js';
@@ -7,6 +7,7 @@ import { auditInserts } from '../audit/audit.repository.js';
 import type { Database, Db, DialectName, Trx } from '../db/database.js';
 import { notifyAtCommit } from '../db/dialect.js';
 import { runWritesDirectly } from '../db/direct-statement.js';
+import { runOneStatement, writesAsOneStatement } from '../db/one-statement.js';
 import type { Write } from '../db/write.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import { WAKEUP_CHANNEL, type OutboxNotifier } from '../events/outbox-notifier.js';
@@ -161,9 +162,11 @@ class ChangeRun implements Change {
     if (this.opened === undefined && dialect === 'postgres') {
       if (kept.length === 0 && !this.notifyOthers) return;
       // Events wake other processes through migration 003's trigger; a queue change says so itself.
-      const last = this.notifyOthers ? sql`select pg_notify(${WAKEUP_CHANNEL}, current_schema())` : sql`select 1`;
-      const parts = kept.map((write, i) => sql`${sql.id(`write_${i}`)} as (${write})`);
-      await (parts.length > 0 ? sql`with ${sql.join(parts)} ${last}` : last).execute(this.ctx.db);
+      const statement = writesAsOneStatement(
+        kept.map((write) => write.compile()),
+        this.notifyOthers ? WAKEUP_CHANNEL : null,
+      );
+      await runOneStatement(this.ctx.db, statement);
       return;
     }
     if (this.opened === undefined && kept.length === 0) return;
@@ -178,7 +181,13 @@ class ChangeRun implements Change {
       return;
     const trx = await this.begun();
     if (dialect === 'postgres' && kept.length > 1) {
-      await sql`with ${sql.join(kept.map((write, i) => sql`${sql.id(`write_${i}`)} as (${write})`))} select 1`.execute(trx);
+      await runOneStatement(
+        trx,
+        writesAsOneStatement(
+          kept.map((write) => write.compile()),
+          null,
+        ),
+      );
     } else {
       for (const write of kept) await trx.executeQuery(write.compile());
     }

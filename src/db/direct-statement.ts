@@ -78,3 +78,45 @@ export function runWritesDirectly(db: DbOrTrx, writes: readonly CompiledQuery[])
   })();
   return true;
 }
+
+/**
+ * Runs a write on PostgreSQL's pool as the named statement `name` (parsed once per pooled connection)
+ * and resolves true; resolves false, having run nothing, when `db` is not a root PostgreSQL handle.
+ */
+export async function runNamedDirectly(db: DbOrTrx, name: string, sql: string, parameters: readonly unknown[]): Promise<boolean> {
+  const driver = registered.get(db);
+  if (driver?.kind !== 'postgres') return false;
+  await driver.pool.query({ name, text: sql, values: [...parameters] });
+  return true;
+}
+
+/** Statement names of writes run by `runWriteDirectly`, by text (bounded like the texts they name). */
+const writeNames = new Map<string, string>();
+const MAX_WRITE_NAMES = 500;
+
+/**
+ * Runs one compiled write straight on the driver of a root handle and returns true: on SQLite
+ * synchronously (autocommitted) while no transaction is open on the connection, on PostgreSQL as a
+ * named statement (parsed once per connection). Returns false, having run nothing, otherwise; the
+ * caller then runs it through Kysely.
+ */
+export async function runWriteDirectly(db: DbOrTrx, write: CompiledQuery): Promise<boolean> {
+  const driver = registered.get(db);
+  if (driver === undefined) return false;
+  if (driver.kind === 'sqlite') {
+    if (driver.database.inTransaction) return false;
+    driver.prepare(write.sql).run(write.parameters);
+    return true;
+  }
+  let name = writeNames.get(write.sql);
+  if (name === undefined) {
+    name = `write_${createHash('sha256').update(write.sql).digest('hex').slice(0, 24)}`;
+    if (writeNames.size >= MAX_WRITE_NAMES) {
+      await driver.pool.query({ text: write.sql, values: [...write.parameters] });
+      return true;
+    }
+    writeNames.set(write.sql, name);
+  }
+  await driver.pool.query({ name, text: write.sql, values: [...write.parameters] });
+  return true;
+}

@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { MedicationTable } from './medication.tables.js';
 
 export async function insertMedication(db: DbOrTrx, row: MedicationTable): Promise<void> {
@@ -24,7 +25,23 @@ export async function listMedicationsPage(
 /** The clinic's formulary entries among `keys` (one query for a whole order). */
 export async function findMedicationsByKeys(db: DbOrTrx, clinicId: string, keys: string[]): Promise<MedicationTable[]> {
   if (keys.length === 0) return [];
-  return db.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId).where('name_key', 'in', keys).execute();
+  return byKeyCount(keys.length)(db, clinicId, ...keys);
+}
+
+/**
+ * The lookup compiled once per number of keys (an order holds at most 20 items, so at most 20 of
+ * them): `in (?, …)` has one parameter per key, and reusableQuery binds fixed arities only.
+ */
+const byKeys = new Map<number, (db: DbOrTrx, clinicId: string, ...keys: string[]) => Promise<MedicationTable[]>>();
+function byKeyCount(count: number): (db: DbOrTrx, clinicId: string, ...keys: string[]) => Promise<MedicationTable[]> {
+  let query = byKeys.get(count);
+  if (query === undefined) {
+    query = reusableQuery((db, clinicId: string, ...keys: string[]) =>
+      db.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId).where('name_key', 'in', keys),
+    );
+    byKeys.set(count, query);
+  }
+  return query;
 }
 
 export async function deleteMedication(db: DbOrTrx, clinicId: string, medicationId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
+import { insertRows } from '../db/row-insert.js';
 import type { Write } from '../db/write.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
@@ -9,19 +10,19 @@ import type { OrderStatus } from './order-status.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
 export function orderInsert(handle: DbOrTrx, row: OrderTable): Write {
-  return handle.insertInto('medication_requests').values(row);
+  return insertRows(handle, 'medication_requests', [row]);
 }
 
 export function prescriptionInsert(handle: DbOrTrx, row: PrescriptionTable): Write {
-  return handle.insertInto('prescriptions').values(row);
+  return insertRows(handle, 'prescriptions', [row]);
 }
 
 export function itemsInsert(handle: DbOrTrx, items: MedicationItemTable[]): Write {
-  return handle.insertInto('medication_items').values(items);
+  return insertRows(handle, 'medication_items', items);
 }
 
 export function historyInsert(handle: DbOrTrx, row: StatusHistoryTable): Write {
-  return handle.insertInto('medication_request_status_history').values(row);
+  return insertRows(handle, 'medication_request_status_history', [row]);
 }
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */
@@ -199,10 +200,49 @@ export interface OrderParties {
   shipping: ShippingChoice;
 }
 
+const orderParties = reusableQuery(
+  (db, clinicId: string, patientId: string, practitionerId: string, carrierId: string, serviceId: string) =>
+    db
+      .selectFrom('clinics')
+      .leftJoin('patients', (join) => join.onRef('patients.clinic_id', '=', 'clinics.id').on('patients.id', '=', patientId))
+      .leftJoin('practitioners', (join) =>
+        join.onRef('practitioners.clinic_id', '=', 'clinics.id').on('practitioners.id', '=', practitionerId),
+      )
+      .leftJoin('carriers', (join) => join.on('carriers.id', '=', carrierId))
+      .leftJoin('shipping_services', (join) =>
+        join.onRef('shipping_services.carrier_id', '=', 'carriers.id').on('shipping_services.id', '=', serviceId),
+      )
+      // Stored states are upper-case codes (the schemas admit only those).
+      .leftJoin('shipping_service_state_prices as own', (join) =>
+        join
+          .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
+          .onRef('own.service_id', '=', 'shipping_services.id')
+          .onRef('own.state_code', '=', 'patients.state'),
+      )
+      .select([
+        'patients.id as patient_id',
+        'patients.species',
+        'patients.address_line_1',
+        'patients.city',
+        'patients.state',
+        'patients.postal_code',
+        'practitioners.id as practitioner_id',
+        'practitioners.is_veterinarian',
+        'clinics.free_shipping',
+        'carriers.id as carrier_id',
+        'carriers.name as carrier_name',
+        'shipping_services.id as service_id',
+        'shipping_services.name as service_name',
+        'shipping_services.price_cents',
+        'own.price_cents as state_price_cents',
+      ])
+      .where('clinics.id', '=', clinicId),
+);
+
 /**
  * The clinic's patient and practitioner, and the shipping choice with the clinic's free shipping and
- * the service's own price for the patient's state, in one query: an order's checks ask the
- * database once for all of them instead of six times. Another clinic's patient or practitioner is
+ * the service's own price for the patient's state, in one query compiled once: an order's checks ask
+ * the database once for all of them instead of six times. Another clinic's patient or practitioner is
  * absent (null), as an unknown id is. Undefined when the clinic does not exist.
  */
 export async function findOrderParties(
@@ -210,42 +250,7 @@ export async function findOrderParties(
   clinicId: string,
   ids: { patientId: string; practitionerId: string; carrierId: string; serviceId: string },
 ): Promise<OrderParties | undefined> {
-  const row = await db
-    .selectFrom('clinics')
-    .leftJoin('patients', (join) => join.onRef('patients.clinic_id', '=', 'clinics.id').on('patients.id', '=', ids.patientId))
-    .leftJoin('practitioners', (join) =>
-      join.onRef('practitioners.clinic_id', '=', 'clinics.id').on('practitioners.id', '=', ids.practitionerId),
-    )
-    .leftJoin('carriers', (join) => join.on('carriers.id', '=', ids.carrierId))
-    .leftJoin('shipping_services', (join) =>
-      join.onRef('shipping_services.carrier_id', '=', 'carriers.id').on('shipping_services.id', '=', ids.serviceId),
-    )
-    // Stored states are upper-case codes (the schemas admit only those).
-    .leftJoin('shipping_service_state_prices as own', (join) =>
-      join
-        .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
-        .onRef('own.service_id', '=', 'shipping_services.id')
-        .onRef('own.state_code', '=', 'patients.state'),
-    )
-    .select([
-      'patients.id as patient_id',
-      'patients.species',
-      'patients.address_line_1',
-      'patients.city',
-      'patients.state',
-      'patients.postal_code',
-      'practitioners.id as practitioner_id',
-      'practitioners.is_veterinarian',
-      'clinics.free_shipping',
-      'carriers.id as carrier_id',
-      'carriers.name as carrier_name',
-      'shipping_services.id as service_id',
-      'shipping_services.name as service_name',
-      'shipping_services.price_cents',
-      'own.price_cents as state_price_cents',
-    ])
-    .where('clinics.id', '=', clinicId)
-    .executeTakeFirst();
+  const [row] = await orderParties(db, clinicId, ids.patientId, ids.practitionerId, ids.carrierId, ids.serviceId);
   if (!row) return undefined;
   return {
     patient:

@@ -1,10 +1,11 @@
 import type { Write } from '../db/write.js';
+import { insertRows } from '../db/row-insert.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
 export function practitionerInsert(handle: DbOrTrx, row: PractitionerTable): Write {
-  return handle.insertInto('practitioners').values(row);
+  return insertRows(handle, 'practitioners', [row]);
 }
 
 /**

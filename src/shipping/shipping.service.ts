@@ -1,8 +1,6 @@
 import { notFoundIn } from '../audit/denied-access.js';
-import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import { findPatientOfClinic } from '../patients/patient.service.js';
 import { stateName } from '../reference/us-states.js';
 import { centsToDollars } from '../shared/money.js';
 import { quotePrice, type FreeShipmentType } from './pricing.js';
@@ -74,11 +72,12 @@ export async function listServicesForPatient(
   carrierId: string,
   patientId: string,
 ): Promise<PatientShippingOptions> {
-  const carrier = await repo.findCarrier(ctx.db, carrierId);
-  if (!carrier) throw notFound('Carrier not found');
-  const patient = await findPatientOfClinic(ctx, clinicId, patientId);
-  if (!patient) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
-  const code = patient.state?.trim().toUpperCase() ?? '';
+  const rows = await repo.findCarrierServicesForPatient(ctx.db, clinicId, carrierId, patientId);
+  const first = rows[0];
+  if (!first) throw notFound('Clinic not found');
+  if (first.carrier_id === null) throw notFound('Carrier not found');
+  if (first.patient_id === null) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
+  const code = first.state?.trim().toUpperCase() ?? '';
   const fullName = code === '' ? undefined : stateName(code);
   if (fullName === undefined) {
     throw new AppError(
@@ -88,25 +87,19 @@ export async function listServicesForPatient(
       { 'patient.addresses': 'the patient has no address with a US state' },
     );
   }
-  const free = (await getClinic(ctx, clinicId)).free_shipping;
-
-  const [services, ownPrice] = await Promise.all([
-    repo.listServices(ctx.db, [carrierId]),
-    repo.findStatePricesForState(ctx.db, carrierId, code),
-  ]);
-  const data = services.map((service) => {
-    const override = ownPrice.get(service.id);
-    const quote = quotePrice(
-      { priceCents: service.price_cents, statePrices: override === undefined ? {} : { [code]: override } },
-      code,
-      free,
-    );
-    return {
-      id: service.id,
-      name: service.name,
-      totalCost: centsToDollars(quote.totalCents),
-      originalCost: centsToDollars(quote.originalCents),
-    };
+  const free = first.free_shipping === 1;
+  const data = rows.flatMap((service) => {
+    if (service.service_id === null || service.service_name === null || service.price_cents === null) return [];
+    const statePrices = service.state_price_cents === null ? {} : { [code]: service.state_price_cents };
+    const quote = quotePrice({ priceCents: service.price_cents, statePrices }, code, free);
+    return [
+      {
+        id: service.service_id,
+        name: service.service_name,
+        totalCost: centsToDollars(quote.totalCents),
+        originalCost: centsToDollars(quote.originalCents),
+      },
+    ];
   });
   return { data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState: fullName };
 }
