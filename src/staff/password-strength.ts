@@ -1,6 +1,4 @@
-import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
-import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory, ZxcvbnResult } from '@zxcvbn-ts/core';
 
 /**
  * Password strength for staff accounts (issue 21, item 4), by zxcvbn-ts (Dropbox's zxcvbn, kept
@@ -15,8 +13,9 @@ import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/langua
  * with at most 10 l33t substitutions tried; the library's defaults (256 characters, 100
  * substitutions) let one crafted 256-character password take seconds. Levenshtein matching (near
  * misses of a list entry) is left off for the same reason, and a near miss of a common password
- * scores under 3 anyway. The library is built on first use (its lists take a few hundred
- * milliseconds to load), not at start.
+ * scores under 3 anyway. The library and its lists are loaded on first use, not at start: they
+ * take a few hundred milliseconds to load and about 60 MB of memory, which a server that never sets
+ * a password (every partner request) should not carry (issue 19's peak RSS under 200 MB).
  *
  * @see https://zxcvbn-ts.github.io/zxcvbn/
  */
@@ -24,22 +23,29 @@ export const MIN_PASSWORD_SCORE = 3;
 /** Characters of a password judged (tens of milliseconds at most, whatever they are). */
 export const JUDGED_LENGTH = 64;
 
-let checker: ZxcvbnFactory | null = null;
+let checker: Promise<ZxcvbnFactory> | null = null;
 
-function passwordChecker(): ZxcvbnFactory {
-  checker ??= new ZxcvbnFactory({
-    translations,
-    graphs: adjacencyGraphs,
-    dictionary: { ...commonDictionary, ...englishDictionary },
-    maxLength: JUDGED_LENGTH,
-    l33tMaxSubstitutions: 10,
-  });
+function passwordChecker(): Promise<ZxcvbnFactory> {
+  checker ??= (async () => {
+    const [{ ZxcvbnFactory }, common, english] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    return new ZxcvbnFactory({
+      translations: english.translations,
+      graphs: common.adjacencyGraphs,
+      dictionary: { ...common.dictionary, ...english.dictionary },
+      maxLength: JUDGED_LENGTH,
+      l33tMaxSubstitutions: 10,
+    });
+  })();
   return checker;
 }
 
 /** Why `password` is too weak, as a sentence with the library's advice; null when it is strong enough. */
-export function passwordWeakness(password: string, userInputs: readonly string[] = []): string | null {
-  const result = passwordChecker().check(password, [...userInputs]);
+export async function passwordWeakness(password: string, userInputs: readonly string[] = []): Promise<string | null> {
+  const result = (await passwordChecker()).check(password, [...userInputs]);
   if (isCommonPassword(result)) return withAdvice('is one of the most common passwords', result);
   if (result.score < MIN_PASSWORD_SCORE) return withAdvice('is too easy to guess', result);
   return null;

@@ -61,7 +61,7 @@ export async function createStaffMember(
 ): Promise<StaffView> {
   const email = normalizeEmail(input.email);
   // Before anything is looked up or hashed; the email and name are the first words an attacker tries.
-  const weakness = passwordWeakness(input.password, [email, ...email.split(/[@.]/), input.name]);
+  const weakness = await passwordWeakness(input.password, [email, ...email.split(/[@.]/), input.name]);
   if (weakness !== null) throw fieldError('password', weakness);
   // Before the (deliberately slow) password hash; the unique constraint still settles a race.
   if (await repo.findStaffByEmail(ctx.db, email)) throw emailTaken();
