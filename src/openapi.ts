@@ -62,7 +62,8 @@ export function openApiDocument(config: Config): SwaggerOptions {
         { name: 'Webhooks', description: 'Endpoints that receive the events of your clinic, signed (Standard Webhooks).' },
         {
           name: 'Request log',
-          description: 'Your clinic\u2019s recent requests (14 days by default): metadata only, to find a failed request by its id.',
+          description:
+            'Your clinic\u2019s recent requests (14 days by default): metadata only, to find a failed request by its id.',
         },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },

@@ -20,7 +20,11 @@ export interface RequestLogFilter {
 }
 
 /** A clinic's rows, newest first (occurred_at, id), filtered; `limit` rows at most. */
-export async function listRequestLogOfClinic(db: DbOrTrx, clinicId: string, filter: RequestLogFilter): Promise<RequestLogTable[]> {
+export async function listRequestLogOfClinic(
+  db: DbOrTrx,
+  clinicId: string,
+  filter: RequestLogFilter,
+): Promise<RequestLogTable[]> {
   let query = db.selectFrom('request_log').selectAll().where('clinic_id', '=', clinicId);
   if (filter.requestId !== undefined) query = query.where('request_id', '=', filter.requestId);
   if (filter.route !== undefined) query = query.where('route', '=', filter.route);

@@ -43,7 +43,10 @@ export const RequestLogEntryView = Type.Object(
 export type RequestLogEntryView = Static<typeof RequestLogEntryView>;
 
 export const RequestLogPage = Type.Object(
-  { items: Type.Array(RequestLogEntryView), next_cursor: Nullable(Type.String(), { description: 'Pass as `cursor` for the next page; null on the last.' }) },
+  {
+    items: Type.Array(RequestLogEntryView),
+    next_cursor: Nullable(Type.String(), { description: 'Pass as `cursor` for the next page; null on the last.' }),
+  },
   { $id: 'RequestLogPage', additionalProperties: false },
 );
 
@@ -62,13 +65,16 @@ export const ListRequestLogQuery = Type.Object(
         minLength: 1,
         maxLength: 200,
         pattern: '^/[\\x21-\\x7e]*$',
-        description:
-          'A route template, as the entries show it (`/api/external/medication-order/:id`; `{id}` is read as `:id`).',
+        description: 'A route template, as the entries show it (`/api/external/medication-order/:id`; `{id}` is read as `:id`).',
         examples: ['/api/external/medication-order'],
       }),
     ),
     since: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only entries at or after this time (ISO-8601).', examples: ['2026-11-26T00:00:00Z'] }),
+      Type.String({
+        format: 'date-time',
+        description: 'Only entries at or after this time (ISO-8601).',
+        examples: ['2026-11-26T00:00:00Z'],
+      }),
     ),
     request_id: Type.Optional(Uuid('Only the request of this id (its X-Request-Id, or an error\u2019s `request_id`).')),
     ...PageQuery,

@@ -44,7 +44,13 @@ describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => 
       t,
       { method: 'GET', url: '/api/external/carriers', headers: { 'x-api-key': setup.clinic.apiKey } },
       // The request log's buffer is written in each window too, so that its INSERT is counted.
-      { requests: 20, settle: async () => (await t.ctx.audit.flush(), await t.ctx.requestLog.flush()) },
+      {
+        requests: 20,
+        settle: async () => {
+          await t.ctx.audit.flush();
+          await t.ctx.requestLog.flush();
+        },
+      },
     );
     const logInserts = costs.statements.filter((statement) => /^insert into "request_log"/i.test(statement.sql));
     expect(logInserts.map((statement) => statement.perRequest)).toEqual([1 / 20]);

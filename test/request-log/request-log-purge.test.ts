@@ -26,7 +26,9 @@ describe.each(DIALECTS)('the request log’s retention on %s', (dialect) => {
     await t.ctx.requestLog.flush();
   };
   const times = async () =>
-    (await t.ctx.db.selectFrom('request_log').select('occurred_at').orderBy('occurred_at').execute()).map((row) => row.occurred_at);
+    (await t.ctx.db.selectFrom('request_log').select('occurred_at').orderBy('occurred_at').execute()).map(
+      (row) => row.occurred_at,
+    );
 
   it('when the clock passes the retention, then the purge deletes exactly the rows older than it, in bounded batches', async () => {
     await call(5);
