@@ -122,7 +122,7 @@ export class RequestLogBuffer {
       this.inFlight = batch.length;
       this.options.metrics.requestLogBuffered.set(this.size);
       try {
-        await insertRequestLogRows(this.options.db, batch.map(toRow));
+        await insertRequestLogRows(this.options.db, batch.map(toRow), this.batchRows);
         this.options.metrics.requestLogWritten.inc(batch.length);
         if (this.failing) {
           this.failing = false;

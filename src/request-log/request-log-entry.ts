@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError, ErrorCode } from '../errors.js';
 import { UNMATCHED_ROUTE } from '../http/request-metrics.js';
-import { newId } from '../shared/ids.js';
+import { newIdAt } from '../shared/ids.js';
 import type { RequestLogTable } from './request-log.tables.js';
 
 declare module 'fastify' {
@@ -64,10 +64,10 @@ export function requestLogEntry(request: FastifyRequest, reply: FastifyReply, no
   };
 }
 
-/** The row of an entry, with a new UUIDv7 id. */
+/** The row of an entry, with a new UUIDv7 id of its own millisecond (so that the id orders and dates it: the purge deletes by id). */
 export function toRow(entry: RequestLogEntry): RequestLogTable {
   return {
-    id: newId(),
+    id: newIdAt(entry.at),
     clinic_id: entry.clinicId,
     occurred_at: new Date(entry.at).toISOString(),
     method: entry.method,

@@ -1,6 +1,7 @@
 import type { AppContext, ReadContext } from '../context.js';
 import { decodeCursor, encodeCursor, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
+import { firstIdAt } from '../shared/ids.js';
 import { deleteRequestLogBefore, listRequestLogOfClinic, type RequestLogFilter } from './request-log.repository.js';
 import type { ListRequestLogQuery, RequestLogEntryView } from './request-log.schemas.js';
 
@@ -56,7 +57,8 @@ export async function purgeRequestLog(
 ): Promise<number> {
   const batchSize = options.batchSize ?? PURGE_BATCH;
   const maxBatches = options.maxBatches ?? PURGE_MAX_BATCHES;
-  const cutoff = new Date(ctx.clock().getTime() - ctx.config.requestLogRetentionDays * 86_400_000).toISOString();
+  // Rows of earlier milliseconds than this: a row's id is a UUIDv7 of its occurred_at (request-log-entry.ts).
+  const cutoff = firstIdAt(ctx.clock().getTime() - ctx.config.requestLogRetentionDays * 86_400_000);
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch += 1) {
     const count = await deleteRequestLogBefore(ctx.db, cutoff, batchSize);

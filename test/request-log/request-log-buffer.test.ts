@@ -104,12 +104,30 @@ describe.each(DIALECTS)('the request log’s batch writer on %s', (dialect) => {
   it('when a batch fills, then it is written at once (no waiting for the interval), each batch by one INSERT', async () => {
     const manual = manualTimer();
     const log = buffer({ timer: manual.timer, batchRows: 3 });
-    for (let i = 0; i < 3; i += 1) log.record(entry());
+    const recorded: RequestLogEntry[] = [];
+    const add = () => {
+      const one = entry();
+      recorded.push(one);
+      log.record(one);
+    };
+    for (let i = 0; i < 3; i += 1) add();
     expect(manual.live().map((armed) => armed.delayMs)).toEqual([0]);
-    for (let i = 0; i < 4; i += 1) log.record(entry());
-    // Seven rows in batches of three: three INSERTs.
+    for (let i = 0; i < 4; i += 1) add();
+    // Seven rows in batches of three: three INSERTs (two full ones from the compiled template, one of a single row).
     expect(await insertsDuring(() => log.flush())).toBe(3);
-    expect(await count()).toBe(7);
+    const rows = await t.ctx.db
+      .selectFrom('request_log')
+      .select(['request_id', 'occurred_at', 'status', 'clinic_id'])
+      .orderBy('request_id')
+      .execute();
+    expect(rows).toEqual(
+      recorded.map((one) => ({
+        request_id: one.requestId,
+        occurred_at: new Date(one.at).toISOString(),
+        status: 200,
+        clinic_id: clinic.clinicId,
+      })),
+    );
   });
 
   it('when more rows are held than the bound, then the extra ones are dropped and counted, and the partner never waits', async () => {

@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
  * secret: request-log/request-log-entry.ts), kept REQUEST_LOG_RETENTION_DAYS (default 14) and purged
  * on schedule. Written in batches off the request's path (request-log/request-log-buffer.ts).
  * Indexed for the clinic's searches: newest first (with the route or the status as a filter, the
- * same range scan), and one request by its id. No foreign keys: rows outlive a revoked key.
+ * same range scan), and one request by its id. The purge needs no index of its own: a row's id is
+ * a UUIDv7 of its `occurred_at` millisecond, so the primary key orders rows by age. Each index is a
+ * cost of every row written. No foreign keys: rows outlive a revoked key.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -31,8 +33,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['clinic_id', 'occurred_at', 'id'])
     .execute();
   await db.schema.createIndex('request_log_request_idx').on('request_log').columns(['request_id', 'clinic_id']).execute();
-  // The purge deletes by age across every clinic.
-  await db.schema.createIndex('request_log_at_idx').on('request_log').columns(['occurred_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
