@@ -4,6 +4,7 @@ import { createPatient, createPractitioner } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { TestApp, type Reply, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
+import { bearer, createClient, FULL, tokenFor } from '../oauth/support.js';
 import { fakeClock } from '../webhooks/support.js';
 
 /** The partner request log through the API (issue 22, item 3; docs/request-log.md). */
@@ -219,6 +220,17 @@ describe.each(DIALECTS)('the partner request log on %s', (dialect) => {
       error_code: 'FORBIDDEN',
       error_message: 'Forbidden: this API key lacks the scope webhooks:read',
     });
+  });
+
+  it('when a request comes with an OAuth access token, then its entry names the OAuth client and no key (the token is never kept)', async () => {
+    const client = await createClient(t, clinic.clinicId, { scopes: FULL });
+    const token = await tokenFor(t, client);
+    const answered = await bearer(t, token).get('/api/external/carriers');
+    expect(answered.status).toBe(200);
+    const found = await search(`?request_id=${answered.headers['x-request-id'] as string}`);
+    expect(found.body.data.items[0]).toMatchObject({ oauth_client_id: client.clientId, api_key_id: null });
+    await t.ctx.requestLog.flush();
+    expect(JSON.stringify(await rowsOf(answered.headers['x-request-id'] as string))).not.toContain(token);
   });
 
   it('when a POST sends an Idempotency-Key, then its entry keeps the key', async () => {
