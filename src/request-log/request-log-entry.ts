@@ -35,7 +35,7 @@ export interface RequestLogEntry {
 
 /**
  * The entry of an answered request, or null when it is not logged: a request refused before a
- * clinic was known (401, a 429 counted against an address) has no clinic's log to go to, and the
+ * clinic was known (401; a 429, counted before the key is looked up) has no clinic's log to go to, and the
  * log's own successful reads are left out (a portal polling it would otherwise drown what it shows).
  *
  * What is kept is metadata only: the route template (never the URL, whose path and query can hold
