@@ -5,6 +5,7 @@ import { purgeRequestLog } from '../../src/request-log/request-log.service.js';
 import type { IntervalScheduler } from '../../src/shared/interval-scheduler.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
+import { firstIdAt, newIdAt } from '../../src/shared/ids.js';
 import { fakeClock } from '../webhooks/support.js';
 
 const DAY_MS = 86_400_000;
@@ -80,5 +81,18 @@ describe('REQUEST_LOG_RETENTION_DAYS', () => {
       expect(() => loadConfig({ REQUEST_LOG_RETENTION_DAYS: value })).toThrow(ConfigError);
       expect(() => loadConfig({ REQUEST_LOG_RETENTION_DAYS: value })).toThrow(/REQUEST_LOG_RETENTION_DAYS/);
     }
+  });
+});
+
+describe('UUIDv7 ids of a given millisecond (newIdAt, firstIdAt)', () => {
+  it('when ids are made for two milliseconds, then each is a v7 UUID of its time, and firstIdAt separates them exactly', () => {
+    const ms = Date.parse('2031-05-01T00:00:00.000Z');
+    const id = newIdAt(ms);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(ms);
+    expect(newIdAt(ms)).not.toBe(id);
+    expect(id < firstIdAt(ms + 1)).toBe(true);
+    expect(id < firstIdAt(ms)).toBe(false);
+    expect(newIdAt(ms - 1) < firstIdAt(ms)).toBe(true);
   });
 });
