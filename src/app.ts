@@ -86,8 +86,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const routes = new RouteIndex();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.schema));
   app.decorate('registeredRoutes', () => routes.list());
-  // One onResponse hook: the request's duration observed and its log line written.
-  registerRequestEnd(app, ctx.metrics);
+  // One onResponse hook: the request's duration observed, its log line written, its request log entry kept.
+  registerRequestEnd(app, ctx);
   // Before the routes are registered: its onRoute hook equips every partner POST.
   registerIdempotency(app, ctx);
 

@@ -15,6 +15,7 @@ import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js
 import { RedisConnection } from './redis/redis-connection.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit-store.js';
 import { KeyUsageRecorder } from './clinics/key-usage.js';
+import { RequestLogBuffer, type FlushTimer } from './request-log/request-log-buffer.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -42,6 +43,8 @@ export async function openRuntime(
     logger?: Logger;
     /** Tests only: keeps each test's Redis keys apart on the shared Redis. */
     redisKeyPrefix?: string;
+    /** The request log's flush timer, batch size and bound (request-log/request-log-buffer.ts); tests hold the timer. */
+    requestLog?: { timer?: FlushTimer; batchRows?: number; maxBuffered?: number };
   } = {},
 ): Promise<Runtime> {
   // Before the database: a missing or damaged key file stops the process before anything is changed.
@@ -84,6 +87,7 @@ export async function openRuntime(
     audit,
     keyUsage: new KeyUsageRecorder({ db: database.db, clock, logger }),
     deprecationUsage: new DeprecationUsageTally({ db: database.db, clock, logger }),
+    requestLog: new RequestLogBuffer({ db: database.db, logger, metrics, ...options.requestLog }),
     keyring,
     ...(redis ? { redis } : {}),
   };
@@ -96,6 +100,7 @@ export async function openRuntime(
       // Each store is closed even when one before it fails to; the first failure is reported.
       const results = await settleInOrder([
         () => audit.close(),
+        () => ctx.requestLog.close(),
         () => ctx.deprecationUsage.close(),
         () => ctx.keyUsage.close(),
         async () => rateLimitStore.close?.(),

@@ -72,6 +72,8 @@ export interface Config {
    * private_key_jwt client assertion names as its `aud` (or this followed by /oauth/token). See docs/oauth.md.
    */
   readonly oauthIssuer: string;
+  /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
+  readonly requestLogRetentionDays: number;
 }
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
@@ -194,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
   const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
+  const requestLogRetentionDays = parseInteger(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 366, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -223,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLockTimeoutMs,
     consoleIdleTimeoutMs: consoleIdleTimeoutMinutes * 60_000,
     oauthIssuer,
+    requestLogRetentionDays,
   });
 }
 

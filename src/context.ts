@@ -10,6 +10,7 @@ import type { DeprecationUsageTally } from './deprecations/usage-tally.js';
 import type { KeyUsageRecorder } from './clinics/key-usage.js';
 import type { Keyring } from './secrets/keyring.js';
 import type { RedisConnection } from './redis/redis-connection.js';
+import type { RequestLogBuffer } from './request-log/request-log-buffer.js';
 
 /**
  * What services need from the outside world, built once in main.ts (or by a test) and passed
@@ -31,6 +32,8 @@ export interface AppContext {
   readonly keyUsage: KeyUsageRecorder;
   /** Uses of deprecated routes, parameters and fields per credential, counted in memory and written in batches. */
   readonly deprecationUsage: DeprecationUsageTally;
+  /** The partner request log's writer: answered requests recorded in memory, written in batches off the request's path. */
+  readonly requestLog: RequestLogBuffer;
   /** The data encryption keys (DATA_ENCRYPTION_KEY): webhook signing secrets are encrypted at rest. */
   readonly keyring: Keyring;
   /** The Redis every instance shares, when REDIS_URL is set (rate limits; /readyz checks it). */

@@ -11,6 +11,7 @@ import { shutDown } from './shutdown.js';
 import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { startDeprecationUsageFlush } from './deprecations/usage-flush.js';
+import { startRequestLogPurge } from './request-log/request-log-purge.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
@@ -43,6 +44,9 @@ async function main(): Promise<void> {
   const stopIdempotencyPurge = startIdempotencyKeyPurge({ ...ctx, logger: app.log });
   // Writes the uses of deprecated things counted in memory, every minute (the last ones at close).
   const stopDeprecationFlush = startDeprecationUsageFlush(ctx);
+  // Deletes request log rows older than REQUEST_LOG_RETENTION_DAYS, every 10 minutes (the log's
+  // rows are written by its buffer, about a second after each answer; the last ones at close).
+  const stopRequestLogPurge = startRequestLogPurge({ ...ctx, logger: app.log });
   // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`).
   const webhookWorker = config.runWorker ? await WebhookWorker.start(ctx, { logger: app.log }) : null;
 
@@ -70,6 +74,7 @@ async function main(): Promise<void> {
           stopAutoAdvance(),
           stopIdempotencyPurge(),
           stopDeprecationFlush(),
+          stopRequestLogPurge(),
         ]);
       },
       cutOff: () => {

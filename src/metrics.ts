@@ -85,6 +85,31 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Request log rows held in memory, waiting or being written (request-log/request-log-buffer.ts). */
+  readonly requestLogBuffered = new Gauge({
+    name: 'request_log_buffered_rows',
+    help: 'Partner request log rows held in memory and not yet written to the database',
+    registers: [this.registry],
+  });
+
+  /** Request log rows written to the database. */
+  readonly requestLogWritten = new Counter({
+    name: 'request_log_written_rows_total',
+    help: 'Partner request log rows written to the database',
+    registers: [this.registry],
+  });
+
+  /**
+   * Request log rows dropped, by reason: `buffer_full` (more rows held than the buffer's bound) or
+   * `write_failed` (the database refused the batch). The partners' answers are never affected.
+   */
+  readonly requestLogDropped = new Counter({
+    name: 'request_log_dropped_rows_total',
+    help: 'Partner request log rows dropped (buffer_full: the in-memory bound was reached; write_failed: the database refused the batch)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

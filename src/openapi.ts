@@ -17,7 +17,8 @@ import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER
 const OAUTH_SCOPES = Object.fromEntries(
   ALL_SCOPES.map((scope) => {
     const [resource = '', access] = scope.split(':');
-    return [scope, access === 'write' ? `Create and change ${resource} (and read them).` : `Read ${resource}.`];
+    const read = resource === 'webhooks' ? 'webhooks and the request log' : resource;
+    return [scope, access === 'write' ? `Create and change ${resource} (and read ${read}).` : `Read ${read}.`];
   }),
 );
 
@@ -59,6 +60,11 @@ export function openApiDocument(config: Config): SwaggerOptions {
         { name: 'Orders', description: 'Medication requests (orders) and their status.' },
         { name: 'Refills', description: 'Refills of a delivered order.' },
         { name: 'Webhooks', description: 'Endpoints that receive the events of your clinic, signed (Standard Webhooks).' },
+        {
+          name: 'Request log',
+          description:
+            'Your clinic\u2019s recent requests (14 days by default): metadata only, to find a failed request by its id.',
+        },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
         { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },

@@ -6,6 +6,7 @@ import { metricsRoutes } from './health/metrics.routes.js';
 import { orderAdminRoutes } from './orders/order.admin-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { refillRoutes } from './refills/refill.routes.js';
+import { requestLogRoutes } from './request-log/request-log.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { medicationRoutes } from './medications/medication.routes.js';
 import { patientRoutes } from './patients/patient.routes.js';
@@ -40,6 +41,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(carrierAdminRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(webhookAdminRoutes(ctx));
+  await app.register(requestLogRoutes(ctx));
   await app.register(auditAdminRoutes(ctx));
   await app.register(deprecationAdminRoutes(ctx));
   await app.register(staffRoutes(ctx));

@@ -8,6 +8,7 @@ import type { MedicationTables } from '../medications/medication.tables.js';
 import type { OAuthTables } from '../oauth/oauth.tables.js';
 import type { OrderTables } from '../orders/order.tables.js';
 import type { RefillTables } from '../refills/refill.tables.js';
+import type { RequestLogTables } from '../request-log/request-log.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { ShippingTables } from '../shipping/shipping.tables.js';
@@ -35,7 +36,8 @@ export interface Database
     StaffTables,
     IdempotencyTables,
     DeprecationTables,
-    OAuthTables {}
+    OAuthTables,
+    RequestLogTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

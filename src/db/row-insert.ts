@@ -21,9 +21,13 @@ export function insertRows<T extends keyof Database>(
   handle: DbOrTrx,
   table: T,
   rows: readonly Insertable<Database[T]>[],
-  options: { doNothingOnConflict?: string } = {},
+  options: {
+    doNothingOnConflict?: string;
+    /** Compile once however many rows: for a writer whose batches have one fixed size (the request log's). */
+    compileOnce?: boolean;
+  } = {},
 ): Write {
-  return new RowsInsert(handle, table, rows, options.doNothingOnConflict);
+  return new RowsInsert(handle, table, rows, options.doNothingOnConflict, options.compileOnce ?? false);
 }
 
 /** Shapes seen: SQL and root node when the shape may take the cached path, null when it never will. */
@@ -39,6 +43,7 @@ class RowsInsert implements Write {
     private readonly table: string,
     private readonly rows: readonly Record<string, unknown>[],
     private readonly conflictColumn: string | undefined,
+    private readonly compileOnce: boolean,
   ) {}
 
   toOperationNode(): RootOperationNode {
@@ -48,7 +53,10 @@ class RowsInsert implements Write {
   compile(): CompiledQuery {
     const executor = this.handle.getExecutor();
     // A handle with plugins transforms what it compiles: it always gets Kysely's own compile.
-    const columns = this.rows.length <= MAX_CACHED_ROWS && executor.plugins.length === 0 ? plainColumns(this.rows) : undefined;
+    const columns =
+      (this.compileOnce || this.rows.length <= MAX_CACHED_ROWS) && executor.plugins.length === 0
+        ? plainColumns(this.rows)
+        : undefined;
     if (columns === undefined) return this.build().compile();
     const key = `${executor.adapter.constructor.name}|${this.table}|${this.conflictColumn ?? ''}|${String(this.rows.length)}|${columns.join(',')}`;
     const parameters = valuesInOrder(this.rows, columns);

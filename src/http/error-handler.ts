@@ -7,8 +7,9 @@ interface ErrorBody {
   error: { message: string; code: ErrorCode; details?: Record<string, string>; request_id: string; [extra: string]: unknown };
 }
 
-/** Builds the spec's error envelope, always with the request id. */
+/** Builds the spec's error envelope, always with the request id; the error is kept on the request for its request log entry. */
 export function errorBody(request: FastifyRequest, error: AppError): ErrorBody {
+  request.answeredError = error;
   return {
     success: false,
     error: {

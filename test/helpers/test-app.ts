@@ -10,6 +10,7 @@ import type { AppContext } from '../../src/context.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Clock } from '../../src/clock.js';
 import { addMedication } from '../../src/medications/medication.service.js';
+import type { FlushTimer } from '../../src/request-log/request-log-buffer.js';
 import { createTestDatabase } from './test-db.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789-abcdef';
@@ -29,7 +30,15 @@ export interface TestAppOptions {
    * `env.LOG_LEVEL` says otherwise. Without it the app logs nothing.
    */
   logStream?: DestinationStream;
+  /**
+   * The request log's buffer: by default its timer never fires, so that no batch is written in the
+   * middle of a test's statement counts; a test reads the log after `t.ctx.requestLog.flush()`.
+   */
+  requestLog?: { timer?: FlushTimer; batchRows?: number; maxBuffered?: number };
 }
+
+/** A flush timer that never fires: batches are written by `flush()` or at close. */
+export const heldFlushTimer: FlushTimer = () => () => undefined;
 
 export interface Reply {
   status: number;
@@ -76,6 +85,7 @@ export class TestApp {
           ? { logger: pino({ level: config.logLevel, serializers: logSerializers }, options.logStream) }
           : { logger: pino({ level: 'silent' }) }),
         redisKeyPrefix: `pf:test:${randomBytes(6).toString('hex')}:`,
+        requestLog: { timer: heldFlushTimer, ...options.requestLog },
       },
     );
     const app = await buildApp(runtime.ctx, options.logStream ? { logStream: options.logStream } : {});

@@ -57,6 +57,26 @@ describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => 
     expect(costs.promises).toBeLessThanOrEqual(postgres ? 80 : 50);
   });
 
+  it('when a partner is answered, then its request log entry adds no statement to its request: twenty requests’ entries are written later by one INSERT', async () => {
+    const costs = await measureRequestCosts(
+      t,
+      { method: 'GET', url: '/api/external/carriers', headers: { 'x-api-key': setup.clinic.apiKey } },
+      // The request log's buffer is written in each window too, so that its INSERT is counted.
+      {
+        requests: 20,
+        settle: async () => {
+          await t.ctx.audit.flush();
+          await t.ctx.requestLog.flush();
+        },
+      },
+    );
+    const logInserts = costs.statements.filter((statement) => /^insert into "request_log"/i.test(statement.sql));
+    expect(logInserts.map((statement) => statement.perRequest)).toEqual([1 / 20]);
+    // The request's own two (the key, the carriers), and one twentieth of the batch's INSERT.
+    expect(costs.queries).toBe(2 + 1 / 20);
+    expect(costs.hooks).toBe(3);
+  });
+
   it('when a partner reads, then three hooks run (one onRequest, one onSend, one onResponse): no cookie parsing, no console header hook', async () => {
     const costs = await measure({ method: 'GET', url: '/api/external/carriers' });
     expect(costs.hooks).toBe(3);

@@ -499,6 +499,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search your clinic’s request log (extension)
+     * @description Your clinic’s answered requests of the last 14 days (REQUEST_LOG_RETENTION_DAYS), newest first, every key and OAuth client of the clinic: time, method, route template, status, duration, request id, credential, Idempotency-Key, and an error’s code with a safe summary. Never a body, a query value or a header. Filters combine: `status` (`404` or a class, `4xx`), `route` (a template), `since` (ISO-8601) and `request_id` (an error’s `request_id` finds its request). Entries are written in batches about a second after the answer. Requests refused before the key was accepted (401, 429) are not in it, nor this route’s own successful answers. `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page.
+     *
+     *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    get: operations['listRequestLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'order.created': {
@@ -1194,6 +1216,56 @@ export interface components {
     WebhookRecovered: {
       /** @description Deliveries (failed, or waiting for a retry) now due for an attempt at once. */
       scheduled: number;
+    };
+    RequestLogPage: {
+      items: components['schemas']['RequestLogEntry'][];
+      /** @description Pass as `cursor` for the next page; null on the last. */
+      next_cursor: string | null;
+    };
+    /**
+     * @example {
+     *       "id": "019a1f3c-7b2e-7c41-9d0a-5e8f2b6c1a34",
+     *       "occurred_at": "2026-11-26T09:14:03.512Z",
+     *       "method": "POST",
+     *       "route": "/api/external/medication-order",
+     *       "status": 400,
+     *       "duration_ms": 4,
+     *       "request_id": "5f0c2d8e-3b7a-4e19-a6c4-9d1e0f2b7a53",
+     *       "api_key_id": "3b8e1f0a-6c2d-4a9e-b5f7-1d0c9e8a2b64",
+     *       "oauth_client_id": null,
+     *       "idempotency_key": "order-2026-11-26-0042",
+     *       "error_code": "VALIDATION_ERROR",
+     *       "error_message": "Validation failed (invalid: medication_requests[0].days_supply)"
+     *     }
+     */
+    RequestLogEntry: {
+      /**
+       * Format: uuid
+       * @description The entry’s own id.
+       */
+      id: string;
+      /** @description When the answer was sent (ISO-8601 UTC). */
+      occurred_at: string;
+      /** @description The HTTP method. */
+      method: string;
+      /** @description The route template (`/api/external/medication-order/:id`), never the URL; `unmatched` for a path no route matched. */
+      route: string;
+      /** @description The HTTP status answered. */
+      status: number;
+      /** @description Milliseconds from receiving the request to sending its answer. */
+      duration_ms: number;
+      /** @description The request’s X-Request-Id (`error.request_id` of an error). */
+      request_id: string;
+      /** @description The API key the request came with. */
+      api_key_id: string | null;
+      /** @description The OAuth client whose access token the request came with. */
+      oauth_client_id: string | null;
+      /** @description The Idempotency-Key the request sent. */
+      idempotency_key: string | null;
+      /** @description The error’s `code`, when the answer was one. */
+      error_code: string | null;
+      /** @description A safe summary of the error: its code’s fixed message, the invalid fields’ names of a validation error, the scope a 403 lacked. Never text the request sent (docs/request-log.md). */
+      error_message: string | null;
     };
     OrderCreatedEvent: {
       /** @constant */
@@ -4399,6 +4471,127 @@ export interface operations {
       };
       /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route. */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listRequestLog: {
+    parameters: {
+      query?: {
+        /**
+         * @description An exact status (`404`) or a class (`4xx`, `5xx`).
+         * @example 4xx
+         */
+        status?: string;
+        /**
+         * @description A route template, as the entries show it (`/api/external/medication-order/:id`; `{id}` is read as `:id`).
+         * @example /api/external/medication-order
+         */
+        route?: string;
+        /**
+         * @description Only entries at or after this time (ISO-8601).
+         * @example 2026-11-26T00:00:00Z
+         */
+        since?: string;
+        /** @description Only the request of this id (its X-Request-Id, or an error’s `request_id`). */
+        request_id?: string;
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['RequestLogPage'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `webhooks:read` ("Forbidden: this API key lacks the scope webhooks:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };

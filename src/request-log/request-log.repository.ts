@@ -1,0 +1,57 @@
+import type { DbOrTrx } from '../db/database.js';
+import { runWriteDirectly } from '../db/direct-statement.js';
+import { olderThan, type PagePosition } from '../db/keyset-page.js';
+import { insertRows } from '../db/row-insert.js';
+import type { RequestLogTable } from './request-log.tables.js';
+
+/**
+ * Appends a batch of rows in one multi-row INSERT. Compiling a 500-row INSERT walks 6,500 value
+ * nodes (a third of the batch's cost: docs/performance.md), so a batch of the buffer's full size
+ * (`fullBatch`) is compiled once (db/row-insert.ts) and run again with each batch's values; a batch
+ * of another size (a partial one, written by the timer at low traffic) is compiled as usual.
+ */
+export async function insertRequestLogRows(db: DbOrTrx, rows: readonly RequestLogTable[], fullBatch = 0): Promise<void> {
+  if (rows.length === 0) return;
+  const write = insertRows(db, 'request_log', rows, { compileOnce: rows.length === fullBatch }).compile();
+  if (!(await runWriteDirectly(db, write))) await db.executeQuery(write);
+}
+
+export interface RequestLogFilter {
+  /** Exact status, or a range `[from, to)` (a class such as 4xx). */
+  status?: { from: number; to: number } | undefined;
+  route?: string | undefined;
+  /** ISO-8601 UTC: rows at or after. */
+  since?: string | undefined;
+  requestId?: string | undefined;
+  before?: PagePosition | undefined;
+  limit: number;
+}
+
+/** A clinic's rows, newest first (occurred_at, id), filtered; `limit` rows at most. */
+export async function listRequestLogOfClinic(
+  db: DbOrTrx,
+  clinicId: string,
+  filter: RequestLogFilter,
+): Promise<RequestLogTable[]> {
+  let query = db.selectFrom('request_log').selectAll().where('clinic_id', '=', clinicId);
+  if (filter.requestId !== undefined) query = query.where('request_id', '=', filter.requestId);
+  if (filter.route !== undefined) query = query.where('route', '=', filter.route);
+  if (filter.status !== undefined) {
+    query = query.where('status', '>=', filter.status.from).where('status', '<', filter.status.to);
+  }
+  if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
+  if (filter.before) query = query.where(olderThan({ createdAt: 'occurred_at', id: 'id' }, filter.before));
+  return query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/**
+ * Deletes up to `limit` rows whose id is below `firstIdAt` (a UUIDv7 bound: the rows of earlier
+ * milliseconds, by the primary key); returns how many. Unscoped: the purge serves every clinic.
+ */
+export async function deleteRequestLogBefore(db: DbOrTrx, firstIdAt: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('request_log')
+    .where('id', 'in', (q) => q.selectFrom('request_log').select('id').where('id', '<', firstIdAt).orderBy('id').limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

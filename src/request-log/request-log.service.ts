@@ -1,0 +1,69 @@
+import type { AppContext, ReadContext } from '../context.js';
+import { decodeCursor, encodeCursor, type Page } from '../db/keyset-page.js';
+import type { PartnerIdentity } from '../partner-identity.js';
+import { firstIdAt } from '../shared/ids.js';
+import { deleteRequestLogBefore, listRequestLogOfClinic, type RequestLogFilter } from './request-log.repository.js';
+import type { ListRequestLogQuery, RequestLogEntryView } from './request-log.schemas.js';
+
+/**
+ * The clinic's own request log, newest first, one page at a time (`limit`, default 50; `cursor`
+ * from the previous page's `next_cursor`), filtered by status (exact or class), route template,
+ * time and request id. A request id finds its request in one search.
+ */
+export async function listRequestLog(
+  ctx: ReadContext,
+  identity: PartnerIdentity,
+  query: ListRequestLogQuery,
+): Promise<Page<RequestLogEntryView>> {
+  const limit = query.limit ?? 50;
+  const filter: RequestLogFilter = {
+    status: query.status === undefined ? undefined : statusRange(query.status),
+    route: query.route?.replace(/\{([^}/]+)\}/g, ':$1'),
+    since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
+    requestId: query.request_id?.toLowerCase(),
+    before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  };
+  const rows = await listRequestLogOfClinic(ctx.db, identity.clinicId, filter);
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(({ clinic_id: _clinic, ...entry }) => entry),
+    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.occurred_at, id: last.id }) : null,
+  };
+}
+
+/** `404` → [404, 405); `4xx` → [400, 500). The query's pattern has already checked the form. */
+function statusRange(status: string): { from: number; to: number } {
+  if (status.endsWith('xx')) {
+    const from = Number(status[0]) * 100;
+    return { from, to: from + 100 };
+  }
+  const exact = Number(status);
+  return { from: exact, to: exact + 1 };
+}
+
+/** Rows deleted per statement, and statements per pass at most (the next pass, 10 minutes later, goes on). */
+const PURGE_BATCH = 5_000;
+const PURGE_MAX_BATCHES = 20;
+
+/**
+ * Deletes the rows older than REQUEST_LOG_RETENTION_DAYS by the context's clock, in bounded batches;
+ * returns how many. Every instance may run it: their deletes of the same rows are harmless.
+ */
+export async function purgeRequestLog(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  options: { batchSize?: number; maxBatches?: number } = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? PURGE_BATCH;
+  const maxBatches = options.maxBatches ?? PURGE_MAX_BATCHES;
+  // Rows of earlier milliseconds than this: a row's id is a UUIDv7 of its occurred_at (request-log-entry.ts).
+  const cutoff = firstIdAt(ctx.clock().getTime() - ctx.config.requestLogRetentionDays * 86_400_000);
+  let deleted = 0;
+  for (let batch = 0; batch < maxBatches; batch += 1) {
+    const count = await deleteRequestLogBefore(ctx.db, cutoff, batchSize);
+    deleted += count;
+    if (count < batchSize) break;
+  }
+  return deleted;
+}
