@@ -43,7 +43,7 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
     time.set(Date.parse(NOW));
     await seed(t.ctx.db, dialect, shop, deliveryId);
   }, 600_000);
-  afterAll(async () => t?.close(), 120_000);
+  afterAll(async () => t.close(), 120_000);
 
   /** Each of the dashboard's bounded queries, as the route runs them now, with the rows its answer covers. */
   const queries = async (db: DbOrTrx) => {
