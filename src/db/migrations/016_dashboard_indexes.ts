@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
  * write path for them.
  */
 const INDEXES: [name: string, table: string, columns: string[]][] = [
+  ['medication_requests_shipped_created_idx', 'medication_requests', ['shipped_at', 'created_at']],
   ['webhook_delivery_attempts_attempted_idx', 'webhook_delivery_attempts', ['attempted_at', 'response_status']],
 ];
 
