@@ -65,7 +65,7 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
 
   it('when the seed is counted, then a million orders are there and the windows hold a few percent of them', async () => {
     const count = await sql<{ n: number | string }>`select count(*) as n from medication_requests`.execute(t.ctx.db);
-    expect(Number(count.rows[0]?.n)).toBe(ORDERS + 0);
+    expect(Number(count.rows[0]?.n)).toBe(ORDERS);
     const covered = Object.fromEntries((await queries(t.ctx.db)).map((q) => [q.name, q.covered]));
     expect(covered).toEqual({
       // From midnight 29 days ago to noon today.
@@ -117,7 +117,8 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
         throw marker;
       }),
     ).rejects.toBe(marker);
-  });
+    // Reading the whole million can take a while on a loaded machine: this only bounds the wait.
+  }, 120_000);
 });
 
 const BIG_TABLES = ['medication_requests', 'webhook_delivery_attempts'];
