@@ -14,6 +14,7 @@ import { practitionerRoutes } from './practitioners/practitioner.routes.js';
 import { carrierRoutes } from './shipping/carrier.routes.js';
 import { carrierAdminRoutes } from './shipping/carrier.admin-routes.js';
 import { clinicAdminRoutes } from './clinics/clinic.admin-routes.js';
+import { dashboardAdminRoutes } from './dashboard/dashboard.admin-routes.js';
 import { deprecationAdminRoutes } from './deprecations/deprecation.admin-routes.js';
 import { oauthAdminRoutes } from './oauth/oauth.admin-routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
@@ -44,5 +45,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(requestLogRoutes(ctx));
   await app.register(auditAdminRoutes(ctx));
   await app.register(deprecationAdminRoutes(ctx));
+  await app.register(dashboardAdminRoutes(ctx));
   await app.register(staffRoutes(ctx));
 }

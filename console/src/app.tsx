@@ -5,6 +5,7 @@ import { handler } from './components/events';
 import { ErrorMessage, Loading } from './components/feedback';
 import { AuditPage } from './pages/audit';
 import { CarriersPage } from './pages/carriers';
+import { DashboardPage } from './pages/dashboard';
 import { ClinicPage, ClinicsPage } from './pages/clinics';
 import { OrderPage, OrdersPage } from './pages/orders';
 import { SignInPage } from './pages/sign-in';
@@ -41,6 +42,7 @@ export function App() {
 }
 
 const NAVIGATION = [
+  { href: '/console/dashboard', label: 'Dashboard' },
   { href: '/console/orders', label: 'Orders' },
   { href: '/console/clinics', label: 'Clinics' },
   { href: '/console/carriers', label: 'Carriers' },
@@ -97,6 +99,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
           <Route path="/console/carriers" component={CarriersPage} />
           <Route path="/console/webhooks" component={WebhooksPage} />
           <Route path="/console/audit" component={AuditPage} />
+          <Route path="/console/dashboard" component={DashboardPage} />
           <Route path="/console/staff" component={StaffPage} />
           <Route default component={OrdersPage} />
         </Router>

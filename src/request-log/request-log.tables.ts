@@ -1,4 +1,4 @@
-/** Row types of the request log (migration 018). Column conventions: see db/database.ts. */
+/** Row types of the request log (migration 015). Column conventions: see db/database.ts. */
 
 /** One answered request of an authenticated partner: its metadata, never its content. */
 export interface RequestLogTable {

@@ -3,9 +3,10 @@ import type { StaffRole } from './staff.tables.js';
 /**
  * What each staff role may call on the operator API (issue 10; docs/console.md). `admin` may call
  * everything, as the holder of ADMIN_TOKEN does. `pharmacist` may work the order queue and its
- * transitions, formularies, webhook deliveries and their retries, and read clinics, carriers and the
- * audit trail; not staff, API keys, clinics' settings, carriers or prices. A route missing from
- * this list is for admins only, so a new route is closed to pharmacists until someone opens it here.
+ * transitions, formularies, webhook deliveries and their retries, and read clinics, carriers, the
+ * audit trail and the dashboard; not staff, API keys, clinics' settings, carriers or prices. A route
+ * missing from this list is for admins only, so a new route is closed to pharmacists until someone
+ * opens it here.
  */
 const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/admin/session',
@@ -26,6 +27,7 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/admin/webhook-endpoints/:id/enable',
   'POST /api/admin/webhook-endpoints/:webhookId/recover',
   'GET /api/admin/audit-events',
+  'GET /api/admin/dashboard',
 ]);
 
 /** The routes a pharmacist may call, as `METHOD /pattern` (for tests and docs). */

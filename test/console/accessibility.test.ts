@@ -101,6 +101,16 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
   });
 
   const PAGES: ConsolePage[] = [
+    {
+      name: 'dashboard',
+      path: () => '/console/dashboard',
+      heading: 'Dashboard',
+      // Every table behind a chart, opened.
+      open: async (page) => {
+        for (const summary of await page.getByText(/as a table$/).all()) await summary.click();
+        await page.getByRole('columnheader', { name: '90th percentile (h)' }).waitFor();
+      },
+    },
     { name: 'orders', path: () => '/console/orders', heading: 'Orders' },
     { name: 'order', path: () => `/console/orders/${shippedOrderId}` },
     { name: 'clinics', path: () => '/console/clinics', heading: 'Clinics', open: openForm('New clinic') },

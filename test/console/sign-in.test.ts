@@ -14,7 +14,7 @@ import {
   type ConsoleServer,
 } from './support.js';
 
-const NAVIGATION = ['Orders', 'Clinics', 'Carriers', 'Webhooks', 'Audit', 'Staff'];
+const NAVIGATION = ['Dashboard', 'Orders', 'Clinics', 'Carriers', 'Webhooks', 'Audit', 'Staff'];
 
 describe('signing in to the console', () => {
   let server: ConsoleServer;

@@ -290,6 +290,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         '/api/admin/webhook-deliveries',
         '/api/admin/clinics',
         '/api/admin/audit-events',
+        '/api/admin/dashboard',
       ]) {
         expect((await asStaff(cookie, 'GET', url)).status, url).toBe(200);
       }

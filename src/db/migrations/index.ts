@@ -13,7 +13,8 @@ import * as m011 from './011_api_key_scopes_and_expiry.js';
 import * as m012 from './012_oauth_clients.js';
 import * as m013 from './013_deprecation_usage.js';
 import * as m014 from './014_audit_client_request_id.js';
-import * as m018 from './018_request_log.js';
+import * as m015 from './015_request_log.js';
+import * as m016 from './016_dashboard_indexes.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   '012_oauth_clients': m012,
   '013_deprecation_usage': m013,
   '014_audit_client_request_id': m014,
-  '018_request_log': m018,
+  '015_request_log': m015,
+  '016_dashboard_indexes': m016,
 };
