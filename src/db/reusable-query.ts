@@ -5,7 +5,7 @@ import { directStatement, type DirectStatement } from './direct-statement.js';
 /**
  * A query of a hot path compiled once per database handle instead of at every request (Kysely's
  * recipe: compile, then run the compiled query with new parameters). `build` is called once, with a
- * marker in place of each argument; the compiled query's parameters at those places are replaced by
+ * marker in place of each argument (a null argument is bound as a null parameter); the compiled query's parameters at those places are replaced by
  * the arguments at each run. Only plain values may be arguments (a string or a number bound as one
  * parameter, never a list): a build that does anything else with an argument is refused the first
  * time it runs, so a mistake fails every test that calls it, not a request in production.
@@ -16,7 +16,7 @@ import { directStatement, type DirectStatement } from './direct-statement.js';
  * SQLite while no transaction is open, without Kysely's ~27 promises; on PostgreSQL as a named
  * statement, parsed once per connection.
  */
-export function reusableQuery<Args extends (string | number)[], Row>(
+export function reusableQuery<Args extends (string | number | null)[], Row>(
   build: (db: DbOrTrx, ...args: Args) => Compilable<Row>,
 ): (db: DbOrTrx, ...args: Args) => Promise<Row[]> {
   const compiled = new WeakMap<DbOrTrx, Compiled<Row>>();

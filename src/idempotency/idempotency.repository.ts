@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { IdempotencyKeyTable } from './idempotency.tables.js';
 import type { SealedValue } from '../secrets/keyring.js';
 
@@ -28,36 +29,73 @@ export interface Holder {
   expires_at: string;
 }
 
-/** Claims a key that nobody holds: true when this insert created the row, false when it existed. */
+const insertIfAbsent = reusableQuery(
+  (
+    db,
+    id: string,
+    clinicId: string,
+    route: string,
+    key: string,
+    requestHash: string,
+    lockToken: string,
+    lockedAt: string,
+    requestId: string,
+    createdAt: string,
+    expiresAt: string,
+  ) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        id,
+        clinic_id: clinicId,
+        route,
+        idempotency_key: key,
+        state: 'in_progress',
+        response_status: null,
+        response_content_type: null,
+        response_body: null,
+        response_key_id: null,
+        request_hash: requestHash,
+        lock_token: lockToken,
+        locked_at: lockedAt,
+        request_id: requestId,
+        created_at: createdAt,
+        expires_at: expiresAt,
+      })
+      .onConflict((oc) => oc.columns(['clinic_id', 'route', 'idempotency_key']).doNothing())
+      .returning('id'),
+);
+
+/** Claims a key that nobody holds: true when this insert created the row, false when it existed. Compiled once. */
 export async function insertKeyIfAbsent(db: DbOrTrx, id: string, scope: KeyScope, holder: Holder): Promise<boolean> {
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({
-      id,
-      clinic_id: scope.clinicId,
-      route: scope.route,
-      idempotency_key: scope.key,
-      state: 'in_progress',
-      response_status: null,
-      response_content_type: null,
-      response_body: null,
-      response_key_id: null,
-      ...holder,
-    })
-    .onConflict((oc) => oc.columns(['clinic_id', 'route', 'idempotency_key']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  const inserted = await insertIfAbsent(
+    db,
+    id,
+    scope.clinicId,
+    scope.route,
+    scope.key,
+    holder.request_hash,
+    holder.lock_token,
+    holder.locked_at,
+    holder.request_id,
+    holder.created_at,
+    holder.expires_at,
+  );
+  return inserted.length > 0;
 }
 
-export async function findKey(db: DbOrTrx, scope: KeyScope): Promise<IdempotencyKeyRow | undefined> {
-  return db
+const keyOfScope = reusableQuery((db, clinicId: string, route: string, key: string) =>
+  db
     .selectFrom('idempotency_keys')
     .selectAll()
-    .where('clinic_id', '=', scope.clinicId)
-    .where('route', '=', scope.route)
-    .where('idempotency_key', '=', scope.key)
-    .executeTakeFirst();
+    .where('clinic_id', '=', clinicId)
+    .where('route', '=', route)
+    .where('idempotency_key', '=', key),
+);
+
+/** The key's row (compiled once: every idempotent request reads it). */
+export async function findKey(db: DbOrTrx, scope: KeyScope): Promise<IdempotencyKeyRow | undefined> {
+  return (await keyOfScope(db, scope.clinicId, scope.route, scope.key))[0];
 }
 
 /**
@@ -87,27 +125,32 @@ export interface StoredResponse {
   body: string;
 }
 
-/** Stores the holder's response: false when the key is no longer its own (taken over meanwhile). */
+const complete = reusableQuery(
+  (db, id: string, token: string, status: number, contentType: string | null, body: string, keyId: string) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({
+        state: 'completed',
+        response_status: status,
+        response_content_type: contentType,
+        response_body: body,
+        response_key_id: keyId,
+      })
+      .where('id', '=', id)
+      .where('lock_token', '=', token)
+      .where('state', 'in', ['in_progress', 'executed'])
+      .returning('id'),
+);
+
+/** Stores the holder's response: false when the key is no longer its own (taken over meanwhile). Compiled once. */
 export async function completeKey(
   db: DbOrTrx,
   id: string,
   token: string,
   response: { status: number; contentType: string | null; body: SealedValue },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set({
-      state: 'completed',
-      response_status: response.status,
-      response_content_type: response.contentType,
-      response_body: response.body.value,
-      response_key_id: response.body.keyId,
-    })
-    .where('id', '=', id)
-    .where('lock_token', '=', token)
-    .where('state', 'in', ['in_progress', 'executed'])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = await complete(db, id, token, response.status, response.contentType, response.body.value, response.body.keyId);
+  return updated.length === 1;
 }
 
 /** Frees a key its holder could not complete (a 5xx), so that a retry runs again. */
