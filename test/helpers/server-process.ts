@@ -123,7 +123,7 @@ export interface ServerProcess {
 const running = new Set<ChildProcess>();
 
 /** The output of every child spawned since the last `printServerProcessesIfFailed` (for a failed test's report). */
-const spawned: { pid: number | undefined; stdout: () => string; stderr: () => string; exitCode: () => number | null }[] = [];
+const spawned: { pid: number | undefined; stdout: () => string; stderr: () => string; child: ChildProcess }[] = [];
 
 /** How many of a child's last output lines a failed test prints. */
 const PRINTED_LINES = 40;
@@ -138,10 +138,12 @@ export function printServerProcessesIfFailed(context: { task: { name: string; re
   if (context.task.result?.state !== 'fail') return;
   const last = (text: string) => text.split('\n').slice(-PRINTED_LINES).join('\n');
   for (const child of children) {
-    const code = child.exitCode();
+    const { exitCode, signalCode } = child.child;
+    const state =
+      signalCode !== null ? `killed by ${signalCode}` : exitCode !== null ? `exited with ${exitCode}` : 'still running';
     console.error(
       [
-        `--- server process ${String(child.pid)} of the failed test "${context.task.name}": ${code === null ? 'still running' : `exited with ${String(code)}`}`,
+        `--- server process ${String(child.pid)} of the failed test "${context.task.name}": ${state}`,
         `--- its last ${PRINTED_LINES} lines of stdout:`,
         last(child.stdout()),
         `--- its last ${PRINTED_LINES} lines of stderr:`,
@@ -183,12 +185,7 @@ export async function spawnServerProcess(
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  spawned.push({
-    pid: child.pid,
-    stdout: () => out,
-    stderr: () => err,
-    exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null),
-  });
+  spawned.push({ pid: child.pid, stdout: () => out, stderr: () => err, child });
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       running.delete(child);
