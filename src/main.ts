@@ -27,28 +27,11 @@ async function main(): Promise<void> {
   // JSON lines, or in development at a terminal one readable line each (LOG_FORMAT).
   const app = await buildApp(ctx, { ...(https ? { https } : {}), logStream: logDestination(config) });
 
-  await app.listen({ host: config.host, port: config.port });
-  // With PORT=0 the system picks a free port: print the one actually bound.
-  const address = app.server.address();
-  const banner = startBanner(config, {
-    port: typeof address === 'object' && address !== null ? address.port : config.port,
-    tls: https !== null,
-    hasStaff: await hasStaffMembers(ctx),
-    tokenFile,
-    sandbox,
-  });
-  process.stdout.write(banner);
-  // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
-  const stopAutoAdvance = startSandboxAutoAdvance({ ...ctx, logger: app.log });
-  // Deletes idempotency keys past their 24 hours, every 10 minutes.
-  const stopIdempotencyPurge = startIdempotencyKeyPurge({ ...ctx, logger: app.log });
-  // Writes the uses of deprecated things counted in memory, every minute (the last ones at close).
-  const stopDeprecationFlush = startDeprecationUsageFlush(ctx);
-  // Deletes request log rows older than REQUEST_LOG_RETENTION_DAYS, every 10 minutes (the log's
-  // rows are written by its buffer, about a second after each answer; the last ones at close).
-  const stopRequestLogPurge = startRequestLogPurge({ ...ctx, logger: app.log });
-  // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`).
-  const webhookWorker = config.runWorker ? await WebhookWorker.start(ctx, { logger: app.log }) : null;
+  // The webhook delivery worker, in this process unless RUN_WORKER=false (then `npm run worker`):
+  // created now, started last (start() below).
+  const webhookWorker = config.runWorker ? new WebhookWorker(ctx, { logger: app.log }) : null;
+  // The stop functions of the background jobs started so far.
+  const stopJobs: (() => Promise<void>)[] = [];
 
   // Requests in flight, counted for the log line of a shutdown that runs out of time.
   let requestsInFlight = 0;
@@ -57,7 +40,36 @@ async function main(): Promise<void> {
     response.once('close', () => (requestsInFlight -= 1));
   });
 
+  // Listens, prints the banner, then starts the background jobs and the worker, which takes work
+  // (webhook attempts) before its start is over. A signal during the start stops what it started.
+  const start = async (): Promise<void> => {
+    await app.listen({ host: config.host, port: config.port });
+    // With PORT=0 the system picks a free port: print the one actually bound.
+    const address = app.server.address();
+    const banner = startBanner(config, {
+      port: typeof address === 'object' && address !== null ? address.port : config.port,
+      tls: https !== null,
+      hasStaff: await hasStaffMembers(ctx),
+      tokenFile,
+      sandbox,
+    });
+    process.stdout.write(banner);
+    if (closing) return;
+    // Development only (SANDBOX_AUTO_ADVANCE_MS): moves every order one state per interval.
+    stopJobs.push(startSandboxAutoAdvance({ ...ctx, logger: app.log }));
+    // Deletes idempotency keys past their 24 hours, every 10 minutes.
+    stopJobs.push(startIdempotencyKeyPurge({ ...ctx, logger: app.log }));
+    // Writes the uses of deprecated things counted in memory, every minute (the last ones at close).
+    stopJobs.push(startDeprecationUsageFlush(ctx));
+    // Deletes request log rows older than REQUEST_LOG_RETENTION_DAYS, every 10 minutes (the log's
+    // rows are written by its buffer, about a second after each answer; the last ones at close).
+    stopJobs.push(startRequestLogPurge({ ...ctx, logger: app.log }));
+    await webhookWorker?.start();
+  };
+
   let closing = false;
+  // The start under way (set below, once the signals are handled).
+  let starting: Promise<void> = Promise.resolve();
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -68,14 +80,9 @@ async function main(): Promise<void> {
       // idle keep-alive connections are closed; meanwhile the worker claims nothing new and its
       // attempts in flight finish. The stores (database, Redis, buffers) close after both.
       drain: async () => {
-        await Promise.all([
-          app.close(),
-          webhookWorker?.stop(),
-          stopAutoAdvance(),
-          stopIdempotencyPurge(),
-          stopDeprecationFlush(),
-          stopRequestLogPurge(),
-        ]);
+        // A signal during the start: what it starts is stopped once it is over (its failure is main's to report).
+        await starting.catch(() => undefined);
+        await Promise.all([app.close(), webhookWorker?.stop(), ...stopJobs.map((stop) => stop())]);
       },
       cutOff: () => {
         app.log.error(
@@ -101,8 +108,13 @@ async function main(): Promise<void> {
     app.log.error({ err: error }, 'shutdown failed');
     process.exit(1);
   };
+  // Before anything takes work: a signal at any moment from the first request or webhook attempt on
+  // is a graceful shutdown (installed after the start, a SIGTERM during the worker's start, its
+  // attempts already in flight, killed the process outright).
   process.on('SIGINT', () => runInBackground(shutdown('SIGINT'), shutdownFailed));
   process.on('SIGTERM', () => runInBackground(shutdown('SIGTERM'), shutdownFailed));
+  starting = start();
+  await starting;
 }
 
 /** After a shutdown timed out, how long the stores get to close before the process exits anyway. */

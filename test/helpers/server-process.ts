@@ -122,6 +122,37 @@ export interface ServerProcess {
 
 const running = new Set<ChildProcess>();
 
+/** The output of every child spawned since the last `printServerProcessesIfFailed` (for a failed test's report). */
+const spawned: { pid: number | undefined; stdout: () => string; stderr: () => string; child: ChildProcess }[] = [];
+
+/** How many of a child's last output lines a failed test prints. */
+const PRINTED_LINES = 40;
+
+/**
+ * An `afterEach` (before `killServerProcesses`): when the test failed, timed out included, prints
+ * the last lines each child it started wrote, and whether it was still running, so that a hang on
+ * a loaded CI machine shows where the server stood. Forgets the children either way.
+ */
+export function printServerProcessesIfFailed(context: { task: { name: string; result?: { state?: string } } }): void {
+  const children = spawned.splice(0);
+  if (context.task.result?.state !== 'fail') return;
+  const last = (text: string) => text.split('\n').slice(-PRINTED_LINES).join('\n');
+  for (const child of children) {
+    const { exitCode, signalCode } = child.child;
+    const state =
+      signalCode !== null ? `killed by ${signalCode}` : exitCode !== null ? `exited with ${exitCode}` : 'still running';
+    console.error(
+      [
+        `--- server process ${String(child.pid)} of the failed test "${context.task.name}": ${state}`,
+        `--- its last ${PRINTED_LINES} lines of stdout:`,
+        last(child.stdout()),
+        `--- its last ${PRINTED_LINES} lines of stderr:`,
+        last(child.stderr()),
+      ].join('\n'),
+    );
+  }
+}
+
 /**
  * The environment of a child: the runner's, without our own variables, plus `env`. Every child of
  * one test file shares one data key (as instances of one deployment do) and the tests' operator
@@ -154,6 +185,7 @@ export async function spawnServerProcess(
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  spawned.push({ pid: child.pid, stdout: () => out, stderr: () => err, child });
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       running.delete(child);

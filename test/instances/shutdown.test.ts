@@ -7,8 +7,16 @@ import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { freshProcessDatabase, inDatabase } from '../helpers/process-database.js';
 import { DIALECTS } from '../helpers/test-db.js';
-import { buildServer, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  buildServer,
+  killServerProcesses,
+  printServerProcessesIfFailed,
+  startServerProcess,
+  type ServerProcess,
+} from '../helpers/server-process.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { StatementHoldProxy } from '../helpers/statement-hold-proxy.js';
+import { runInBackground } from '../../src/background.js';
 import { openRawConnection, parseRawResponse, within } from '../helpers/raw-connection.js';
 
 /**
@@ -19,29 +27,61 @@ import { openRawConnection, parseRawResponse, within } from '../helpers/raw-conn
 const ORDER = '/api/external/medication-order';
 
 afterEach(killServerProcesses);
+// After hooks run last registered first: printed before the children are killed.
+afterEach(printServerProcessesIfFailed);
 
-/** The JSON log lines the server printed so far (LOG_LEVEL=info or debug). */
+/**
+ * The JSON log lines the server printed so far (LOG_LEVEL=info or debug): complete lines only (a
+ * chunk of its output may end inside a line, the rest of which is on its way).
+ */
 function logLines(server: Pick<ServerProcess, 'stdout'>): { msg?: string; [key: string]: unknown }[] {
-  return server
-    .stdout()
+  const output = server.stdout();
+  return output
+    .slice(0, output.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { msg?: string });
 }
 
-/** Resolves once the server has logged a line that `matches` (event-driven: on its output). */
+/**
+ * Resolves once the server has logged a line that `matches` (event-driven: on its output); rejects
+ * with its output if it exits without having logged one (a process killed outright logs nothing).
+ */
 function logged(
-  server: Pick<ServerProcess, 'stdout' | 'child'>,
+  server: Pick<ServerProcess, 'stdout' | 'stderr' | 'child'>,
   matches: (line: { msg?: string; [key: string]: unknown }) => boolean,
 ): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    let done = false;
     const check = () => {
-      if (!logLines(server).some(matches)) return;
+      if (done || !logLines(server).some(matches)) return;
+      done = true;
       server.child.stdout?.off('data', check);
       resolve();
     };
     server.child.stdout?.on('data', check);
     check();
+    // Once the process has exited and its output ended (after its last chunk), the line is there or never will be.
+    const { child } = server;
+    const stdout = child.stdout;
+    const ended = Promise.all([
+      stdout === null || stdout.closed ? undefined : new Promise((closed) => stdout.once('close', closed)),
+      child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((exited) => child.once('exit', exited)),
+    ]);
+    runInBackground(
+      ended.then(() => {
+        check();
+        if (done) return;
+        done = true;
+        const { exitCode, signalCode } = child;
+        reject(
+          new Error(
+            `the server exited (${signalCode ?? `code ${String(exitCode)}`}) without the log line awaited:\n${server.stdout()}\n${server.stderr()}`,
+          ),
+        );
+      }),
+      reject,
+    );
   });
 }
 
@@ -310,6 +350,62 @@ describe.each(DIALECTS)('graceful shutdown on %s', { timeout: 120_000 }, (dialec
       expect(deliveries).toEqual([{ status: 'delivered', attempt_count: 1 }]);
     } finally {
       await receiver.stop();
+      await database.drop();
+    }
+  });
+});
+
+describe('graceful shutdown during the start on postgres', { timeout: 120_000 }, () => {
+  /**
+   * The webhook worker takes work (an event committed in this process wakes it) before its start is
+   * over: on PostgreSQL that start waits for the worker's LISTEN connection, slow on a loaded
+   * machine. Held here by a proxy, not slept for: the attempt goes out while the start still waits.
+   */
+  it('when SIGTERM arrives while the webhook worker is still starting and its attempt is in flight, then the attempt finishes and is recorded before the exit', async () => {
+    const database = await freshProcessDatabase('postgres', 'start');
+    const gate = new Gate();
+    const receiver = await WebhookReceiver.start([{ status: 200, heldBy: gate }]);
+    const postgres = new URL(database.env.DATABASE_URL);
+    const proxy = await StatementHoldProxy.start(
+      { host: postgres.hostname, port: Number(postgres.port || 5432) },
+      /listen "webhook_wakeup"/i,
+    );
+    try {
+      const server = await startServerProcess({
+        ...database.env,
+        DATABASE_URL: proxy.url(database.env.DATABASE_URL),
+        LOG_LEVEL: 'info',
+      });
+      const sandbox = await sandboxOf(server);
+      const clinicId = (JSON.parse(sandbox.orderBody) as { clinic_id: string }).clinic_id;
+      const registered = await fetch(`${server.baseUrl}/api/external/webhook`, {
+        method: 'POST',
+        headers: sandbox.headers,
+        body: JSON.stringify({ clinic_id: clinicId, webhook_url: receiver.url() }),
+      });
+      expect(registered.status).toBe(200);
+      await proxy.holding;
+      const order = await fetch(`${server.baseUrl}${ORDER}`, {
+        method: 'POST',
+        headers: sandbox.headers,
+        body: sandbox.orderBody,
+      });
+      expect(order.status).toBe(200);
+      await receiver.waitFor(1);
+
+      server.child.kill('SIGTERM');
+      await logged(server, (line) => line.msg === 'shutting down');
+      proxy.release();
+      gate.release();
+
+      expect(await server.exited).toBe(0);
+      const deliveries = await inDatabase(database, (db) =>
+        db.selectFrom('webhook_deliveries').select(['status', 'attempt_count']).execute(),
+      );
+      expect(deliveries).toEqual([{ status: 'delivered', attempt_count: 1 }]);
+    } finally {
+      await receiver.stop();
+      await proxy.close();
       await database.drop();
     }
   });
