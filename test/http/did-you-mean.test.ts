@@ -55,6 +55,12 @@ describe.each(DIALECTS)('"did you mean" for query parameters and fields on %s', 
     expect(res.body.error.details).toEqual({ webhookId: 'is not a known query parameter; did you mean webhook_id?' });
   });
 
+  it('when the operator\u2019s order list gets clinicId, then 400 names it with the hint clinic_id instead of listing every clinic', async () => {
+    const res = await t.admin.get(`/api/admin/medication-requests?clinicId=${setup.clinic.clinicId}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({ clinicId: 'is not a known query parameter; did you mean clinic_id?' });
+  });
+
   it('when a list gets a parameter like none it knows, then 400 names it without a hint', async () => {
     const res = await get('/api/external/medications?page=2');
     expect(res.status).toBe(400);
