@@ -1,7 +1,10 @@
 // A webhook receiver for the Partner Fulfillment API: plain Node.js (20.19+), no build step.
 //
 //   WEBHOOK_SECRET=whsec_… node examples/receiver.mjs        # listens on http://127.0.0.1:4000
-//   PORT=4100 HOST=0.0.0.0 WEBHOOK_SECRET=whsec_… node examples/receiver.mjs
+//   RECEIVER_PORT=4100 RECEIVER_HOST=0.0.0.0 WEBHOOK_SECRET=whsec_… node examples/receiver.mjs
+//
+// Its own variables, RECEIVER_PORT and RECEIVER_HOST, so that a shell that set PORT and HOST for the
+// server (README, "Another port") starts the receiver where the walkthrough's WEBHOOK_URL points.
 //
 // Every request's signature is checked with the Standard Webhooks library (`standardwebhooks`, the
 // scheme docs/webhooks.md describes) against the raw body, before anything is parsed: a bad or
@@ -18,8 +21,8 @@ import http from 'node:http';
 import process from 'node:process';
 import { Webhook } from 'standardwebhooks';
 
-const PORT = Number(process.env.PORT || 4000);
-const HOST = process.env.HOST || '127.0.0.1';
+const PORT = Number(process.env.RECEIVER_PORT || 4000);
+const HOST = process.env.RECEIVER_HOST || '127.0.0.1';
 /** Bodies the API sends are a few hundred bytes; anything much larger is not ours. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -76,6 +79,17 @@ const server = http.createServer((req, res) => {
     process.stdout.write(`${describe(id, event)}${repeat ? ' (repeat)' : ''}\n`);
     res.writeHead(204).end();
   });
+});
+
+// A port already taken (another receiver, or the server itself) is one line, not a stack trace.
+server.on('error', (error) => {
+  const where = `${HOST}:${PORT}`;
+  process.stderr.write(
+    error.code === 'EADDRINUSE'
+      ? `EADDRINUSE: ${where} is already in use: stop what listens there, or choose another port with RECEIVER_PORT (and WEBHOOK_URL to match)\n`
+      : `The receiver cannot listen on ${where}: ${error.message}\n`,
+  );
+  process.exit(1);
 });
 
 server.listen(PORT, HOST, () => {

@@ -7,7 +7,7 @@
 #
 # BASE, KEY and CLINIC are the shell variables every page of the README and docs/ uses (what the
 # server printed at its first start). WEBHOOK_URL (default http://127.0.0.1:4000/webhooks, where
-# examples/receiver.mjs listens) is the endpoint it registers.
+# examples/receiver.mjs listens; RECEIVER_PORT moves the receiver) is the endpoint it registers.
 #
 # Safe to run again and again: each run adds a practitioner, a patient and two orders (the API
 # allows the same practitioner twice), and reuses the webhook endpoint already registered for
@@ -137,7 +137,8 @@ answer=$(call POST /api/external/webhook/test '{"clinic_id": "'"$CLINIC"'", "web
 field "$answer" message
 DELIVERED=$(field "$answer" data.delivered)
 if [[ $DELIVERED != true ]]; then
-  echo "(start the receiver to get events: WEBHOOK_SECRET=whsec_… node examples/receiver.mjs; then run this again)"
+  RECEIVER_PORT=$(node -e 'const u = new URL(process.argv[1]); console.log(u.port || (u.protocol === "https:" ? 443 : 80))' "$WEBHOOK_URL")
+  echo "(start the receiver to get events: RECEIVER_PORT=$RECEIVER_PORT WEBHOOK_SECRET=whsec_… node examples/receiver.mjs; then run this again)"
 fi
 
 printf '\nDone: ORDER=%s REFILL_ORDER=%s WEBHOOK_ID=%s\n' "$ORDER" "$REFILL_ORDER" "$WEBHOOK_ID"

@@ -9,7 +9,7 @@ import { areaOfPath } from './http/areas.js';
 import { API_VERSION_HEADER, ApiVersionHeaderSchema, CURRENT_API_VERSION } from './http/api-version.js';
 import { requiredScopeOf } from './http/scope-guard.js';
 import { ALL_SCOPES } from './clinics/scopes.js';
-import { emptyBodyWhenAbsent } from './http/optional-body.js';
+import { isOptionalBodyHook } from './http/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
 
@@ -123,13 +123,13 @@ function withWebhooks<T extends { components?: { schemas?: Record<string, unknow
 
 /**
  * @fastify/swagger writes `requestBody.required: true` for every body; a route whose body may be left
- * out (emptyBodyWhenAbsent) is marked by documentRoute and loses `required` here.
+ * out (emptyBodyWhenAbsent, or another optionalBodyHook) is marked by documentRoute and loses `required` here.
  */
 const OPTIONAL_BODY = 'x-optional-body';
 
 function hasOptionalBody(preValidation: unknown): boolean {
   const hooks: unknown[] = Array.isArray(preValidation) ? preValidation : [preValidation];
-  return hooks.includes(emptyBodyWhenAbsent);
+  return hooks.some(isOptionalBodyHook);
 }
 
 function markOptionalBodies<T>(document: T): T {

@@ -55,6 +55,21 @@ export const DEPRECATIONS = [
     link: '/docs#/Webhooks/deleteWebhook',
     replacement: 'DELETE /api/external/webhook/{webhookId} (the id in the path, no body)',
   },
+  {
+    // The original system's published OpenAPI, and the clients generated from it, delete with
+    // `DELETE /api/external/webhook?id=<uuid>` (issue 22): accepted so that a partner moving from it is
+    // served as promised, but as a form of the route deprecated above, so deprecated since the same
+    // day, with the same sunset and guide. Its uses are counted apart (the route's entry counts both forms).
+    code: 'webhook_delete_with_query_id',
+    kind: 'parameter',
+    method: 'DELETE',
+    route: '/api/external/webhook',
+    name: 'id',
+    deprecated_at: '2026-11-25',
+    sunset_at: '2027-05-25',
+    link: '/docs#/Webhooks/deleteWebhook',
+    replacement: 'DELETE /api/external/webhook/{webhookId} (the id in the path, no body)',
+  },
 ] as const satisfies readonly DeprecationEntry[];
 
 export type DeprecationCode = (typeof DEPRECATIONS)[number]['code'];

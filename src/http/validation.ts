@@ -96,15 +96,64 @@ const urlAjv = makeAjv(true);
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
   const validate: ValidateFunction = ajv.compile(withTextRules(schema) as object);
+  // A query string open to other parameters (they are ignored) still refuses a near miss of one it knows.
+  const open = httpPart === 'querystring' && (schema as SchemaNode).additionalProperties !== false;
   return (data: unknown) => {
     // Sizes first: an array over its maximum, or an object full of unknown keys, is refused before
     // its elements are validated one by one (issue 9, item 1: bounded work for any input).
     const oversized = findOversized(schema, data, '');
     if (oversized) return { error: new RequestValidationError(httpPart ?? 'body', [], oversized) };
-    if (validate(data)) return { value: data };
-    return { error: new RequestValidationError(httpPart ?? 'body', validate.errors ?? []) };
+    const misses = open ? nearMissParameters(schema as SchemaNode, data) : null;
+    if (validate(data)) return misses ? { error: new RequestValidationError('querystring', [], misses) } : { value: data };
+    const error = new RequestValidationError(httpPart ?? 'body', validate.errors ?? []);
+    return { error: misses ? new RequestValidationError('querystring', [], { ...misses, ...error.details }) : error };
   };
 };
+
+/** How an unknown field or query parameter is described: with the name meant, when there is a likely one. */
+function unknownMessage(part: string, hint: string | undefined): string {
+  const what = part === 'querystring' ? 'is not a known query parameter' : 'is not a known field';
+  return hint ? `${what}; did you mean ${hint}?` : what;
+}
+
+/** A name as a partner may have meant it: letter case, `_` and `-` ignored (`patient_id`, `patientId`, `PatientID`). */
+const looseName = (name: string): string => name.toLowerCase().replace(/[-_]/g, '');
+
+/**
+ * The name an unknown field or query parameter was probably meant to be: the schema's own
+ * `x-aliases`, the older examples' names (field-aliases.ts), else the one known property that is the
+ * same but for letter case, `_` and `-` (`patient_id` → `patientId`, `webhookId` → `webhook_id`).
+ */
+export function hintFor(name: string, schema: SchemaNode | undefined): string | undefined {
+  const aliases = schema?.['x-aliases'] as Record<string, string> | undefined;
+  const alias = aliases?.[name] ?? FIELD_ALIASES[name];
+  if (alias !== undefined) return alias;
+  const properties = schema?.properties;
+  if (properties === null || typeof properties !== 'object') return undefined;
+  const loose = looseName(name);
+  const matches = Object.keys(properties).filter((known) => known !== name && looseName(known) === loose);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/**
+ * On a query string that ignores unknown parameters (`GET …/carriers/{carrierId}/services`): the
+ * unknown ones that are a near miss of a parameter the route knows and was not sent
+ * (`?patient_id=…` for `patientId`), which would otherwise be dropped in silence. Unknown parameters
+ * that resemble nothing stay ignored, as before.
+ */
+function nearMissParameters(schema: SchemaNode, data: unknown): ErrorDetails | null {
+  if (data === null || typeof data !== 'object') return null;
+  const sent = data as Record<string, unknown>;
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  let misses: ErrorDetails | null = null;
+  for (const name of Object.keys(sent)) {
+    if (name in properties) continue;
+    const hint = hintFor(name, schema);
+    if (hint === undefined || !(hint in properties) || hint in sent) continue;
+    (misses ??= {})[echoable(name)] = unknownMessage('querystring', hint);
+  }
+  return misses;
+}
 
 /** Unknown keys an object may carry before it is refused without naming each one. */
 export const MAX_UNKNOWN_FIELDS = 20;
@@ -189,9 +238,7 @@ export function describeErrors(part: string, errors: ErrorObject[]): { details: 
       case 'additionalProperties': {
         const extra = (error.params as { additionalProperty: string }).additionalProperty;
         field = joinPath(field, extra);
-        const aliases = error.parentSchema?.['x-aliases'] as Record<string, string> | undefined;
-        const hint = aliases?.[extra] ?? FIELD_ALIASES[extra];
-        message = hint ? `is not a known field; did you mean ${hint}?` : 'is not a known field';
+        message = unknownMessage(part, hintFor(extra, error.parentSchema));
         break;
       }
       case TEXT_RULES:

@@ -14,7 +14,8 @@ export const SPECIES = ['human', 'canine', 'feline', 'equine', 'avian', 'mammal 
 export const CONTACT_KEYS = ['email', 'phone', 'url', 'sms', 'fax'] as const;
 export type ContactKey = (typeof CONTACT_KEYS)[number];
 
-const PHONE_KEYS: readonly ContactKey[] = ['phone', 'sms', 'fax'];
+/** The contact keys whose value is a US phone number (stored normalized: reference/us-phone.ts). */
+export const PHONE_KEYS: readonly ContactKey[] = ['phone', 'sms', 'fax'];
 
 /** `value` must fit `key`: conditional sub-schemas, so that every bad contact is reported at once. */
 const whenKey = (keys: readonly ContactKey[], value: Record<string, unknown>) => ({
@@ -30,7 +31,7 @@ export const Contact = Type.Object(
       maxLength: 254,
       pattern: '\\S',
       description:
-        'An email address for `email`; a US phone number for `phone`, `sms` and `fax` (555-555-0100, (555) 555-0100, 555.555.0100, 5555550100, +1 555 555 0100); an absolute http(s) URL for `url`.',
+        'An email address for `email`; a US phone number for `phone`, `sms` and `fax` (555-555-0100, (555) 555-0100, 555.555.0100, 5555550100, +1 555 555 0100; stored as 555-555-0100); an absolute http(s) URL for `url`.',
     }),
   },
   {

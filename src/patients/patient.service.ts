@@ -12,7 +12,8 @@ import { fieldError } from '../errors.js';
 import { findPractitionerOfClinic } from '../practitioners/practitioner.service.js';
 import { dobProblem } from '../reference/calendar-date.js';
 import * as repo from './patient.repository.js';
-import type { ContactKey, PatientCreateInput, PatientRecord } from './patient.schemas.js';
+import { PHONE_KEYS, type ContactKey, type PatientCreateInput, type PatientRecord } from './patient.schemas.js';
+import { normalizeUsPhone } from '../reference/us-phone.js';
 
 interface Contact {
   key: ContactKey;
@@ -46,7 +47,11 @@ export async function createPatient(
     });
   }
 
-  const contacts: Contact[] = (input.contacts ?? []).map((c) => ({ key: c.key, value: c.value.trim() }));
+  // Phone numbers in one form whatever their layout (`5551234567` → `555-123-4567`); the schema checked them.
+  const contacts: Contact[] = (input.contacts ?? []).map((c) => ({
+    key: c.key,
+    value: PHONE_KEYS.includes(c.key) ? normalizeUsPhone(c.value) : c.value.trim(),
+  }));
   const row: PatientTable = {
     id: newId(),
     clinic_id: identity.clinicId,

@@ -11,6 +11,7 @@ import { blankToNull } from '../shared/text.js';
 import { fromFlag, toFlag } from '../db/columns.js';
 import { invalidFields, type ErrorDetails } from '../errors.js';
 import { isValidNpi } from './npi.js';
+import { normalizeUsPhone } from '../reference/us-phone.js';
 import * as repo from './practitioner.repository.js';
 import type { PractitionerCreateInput, PractitionerRecord } from './practitioner.schemas.js';
 
@@ -45,7 +46,8 @@ export async function createPractitioner(
     email: input.email,
     npi,
     is_veterinarian: toFlag(input.is_veterinarian),
-    phone: input.phone ?? null,
+    // One form whatever the layout sent (`1234567890` → `123-456-7890`); the schema checked it.
+    phone: input.phone === undefined ? null : normalizeUsPhone(input.phone),
     address_line_1: input.address_line_1.trim(),
     address_line_2: blankToNull(input.address_line_2),
     city: input.city.trim(),

@@ -23,7 +23,7 @@ export const ZipCode = (description: string) =>
 export const UsPhone = (description: string) =>
   Type.String({
     pattern: US_PHONE_PATTERN,
-    description: `${description}: a US phone number, e.g. 555-555-0100, (555) 555-0100, 555.555.0100, 5555550100 or +1 555 555 0100.`,
+    description: `${description}: a US phone number, e.g. 555-555-0100, (555) 555-0100, 555.555.0100, 5555550100 or +1 555 555 0100; stored as 555-555-0100.`,
     'x-message': US_PHONE_MESSAGE,
   });
 

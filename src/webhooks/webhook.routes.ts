@@ -5,8 +5,12 @@ import { partnerAudit } from '../http/audit-context.js';
 import { deprecatedRoute } from '../deprecations/deprecated-route.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import { markDeprecatedUse } from '../deprecations/deprecation-headers.js';
+import { fieldError } from '../errors.js';
+import { webhookRefFromQuery } from './delete-by-query.js';
 import {
   DeletedWebhook,
+  DeleteWebhookQuery,
   ListWebhooksQuery,
   PartnerDeliveryPage,
   PartnerDeliveryQuery,
@@ -108,16 +112,30 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description: [
             'Deletes the endpoint; deliveries still pending for it are cancelled.',
             '',
+            'Two forms: the spec\u2019s, a JSON body with `clinic_id` and `webhook_id`; and the original system\u2019s,',
+            '`DELETE /api/external/webhook?id=<webhook_id>` without a body (the clinic is the credential\u2019s). With a',
+            'body, an `id` naming another endpoint is refused.',
+            '',
             '**Migrating** (docs/webhooks.md, "Migrating to DELETE by id"): send',
             '`DELETE /api/external/webhook/{webhookId}` with the `webhook_id` in the path and no body. The clinic is the',
             'credential\u2019s, so `clinic_id` is not sent; the answer is the same (`data.webhook_id`), and an unknown, deleted',
             'or other clinic\u2019s endpoint is the same 404.',
           ].join('\n'),
+          querystring: DeleteWebhookQuery,
           body: WebhookRef,
           response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
         },
+        // `?id=` without a body stands for the body (delete-by-query.ts).
+        preValidation: webhookRefFromQuery,
       }),
-      async (request) => {
+      async (request, reply) => {
+        const byQuery = request.query.id;
+        if (byQuery !== undefined) {
+          markDeprecatedUse(ctx, reply, 'webhook_delete_with_query_id');
+          if (byQuery !== request.body.webhook_id) {
+            throw fieldError('id', 'names another endpoint than the body\u2019s webhook_id: send the id in one place');
+          }
+        }
         const data = await deleteWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Webhook deleted successfully' };
       },

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { deprecatedProperty } from '../deprecations/deprecated-route.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
 import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
@@ -74,6 +75,21 @@ export const WebhookRef = Type.Object(
   { $id: 'WebhookReference', additionalProperties: false, ...aliases },
 );
 export type WebhookRef = Static<typeof WebhookRef>;
+
+/**
+ * `DELETE /api/external/webhook?id=…`, without a body: the form of the original system's clients
+ * (deprecated with the route). Other query parameters are ignored, as before.
+ */
+export const DeleteWebhookQuery = Type.Object({
+  id: Type.Optional(
+    deprecatedProperty(
+      'webhook_delete_with_query_id',
+      Uuid(
+        'The endpoint to delete, as the original system\u2019s clients send it, instead of the body; the clinic is the credential\u2019s.',
+      ),
+    ),
+  ),
+});
 
 const Since = Type.String({
   format: 'date-time',

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../helpers/factories.js';
@@ -25,12 +27,18 @@ interface Receiver {
 
 const receivers = new Set<ChildProcess>();
 
-async function startReceiver(secret: string, port: number): Promise<Receiver> {
+/** The receiver as a child process; PORT and HOST are the server's (README, "Another port"): it must not read them. */
+function spawnReceiver(secret: string, port: number): ChildProcess & { stdout: Readable; stderr: Readable } {
   const child = spawn(process.execPath, [RECEIVER], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WEBHOOK_SECRET: secret },
+    env: { ...process.env, RECEIVER_PORT: String(port), PORT: '3100', HOST: '0.0.0.0', WEBHOOK_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   receivers.add(child);
+  return child;
+}
+
+async function startReceiver(secret: string, port: number): Promise<Receiver> {
+  const child = spawnReceiver(secret, port);
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -137,5 +145,23 @@ describe('examples/receiver.mjs', { timeout: 30_000 }, () => {
     expect(genuine.status).toBe(204);
     expect(await receiver.line(new RegExp(`^order\\.created ${genuineId}`))).toBe(`order.created ${genuineId}`);
     expect(receiver.stdout()).not.toContain(forgedId);
+  });
+
+  it('when RECEIVER_PORT is taken, then it says EADDRINUSE in one line and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const child = spawnReceiver(`whsec_${randomBytes(32).toString('base64')}`, port);
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(err).toBe(
+        `EADDRINUSE: 127.0.0.1:${port} is already in use: stop what listens there, or choose another port with RECEIVER_PORT (and WEBHOOK_URL to match)\n`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

@@ -294,6 +294,8 @@ describe('OpenAPI document and reference page', () => {
       'post /api/admin/clinics/{clinicId}/api-keys',
       'post /api/external/sandbox/medication-order/{id}/advance',
       'post /api/admin/webhook-endpoints/{webhookId}/recover',
+      // The original system's form, `?id=` without a body (issue 22).
+      'delete /api/external/webhook',
     ];
     const found: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {

@@ -116,7 +116,7 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
     expect((await stored(res.body.data.patient_id))?.status).toBe('inactive');
   });
 
-  it('when every contact key is used with a valid value, then all are stored in order', async () => {
+  it('when every contact key is used with a valid value, then all are stored in order, phone numbers as 555-555-0100', async () => {
     const contacts = [
       { key: 'email', value: 'owner@example.com' },
       { key: 'phone', value: '(555) 555-0102' },
@@ -126,7 +126,21 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
     ];
     const res = await post(patientBody(clinic.clinicId, { contacts }));
     expect(res.status).toBe(200);
-    expect(JSON.parse((await stored(res.body.data.patient_id))?.contacts ?? '')).toEqual(contacts);
+    expect(JSON.parse((await stored(res.body.data.patient_id))?.contacts ?? '')).toEqual([
+      { key: 'email', value: 'owner@example.com' },
+      { key: 'phone', value: '555-555-0102' },
+      { key: 'sms', value: '555-555-0103' },
+      { key: 'fax', value: '555-555-0104' },
+      { key: 'url', value: 'https://example.com/owner' },
+    ]);
+  });
+
+  it('when the contact is the original system\u2019s example 5551234567, then it is accepted and read back as 555-123-4567', async () => {
+    const res = await post(patientBody(clinic.clinicId, { contacts: [{ key: 'phone', value: '5551234567' }] }));
+    expect(res.status).toBe(200);
+    const read = await t.partner(clinic.apiKey).get(`/api/external/patient/${res.body.data.patient_id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.contacts).toEqual([{ key: 'phone', value: '555-123-4567' }]);
   });
 
   it('when dob is today, then it is accepted', async () => {
@@ -202,6 +216,7 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
     ],
     ['a phone contact is not a US phone', contact('phone', '+44 20 7946 0958'), 'contacts[0].value', PHONE],
     ['an sms contact is too short', contact('sms', '555-0100'), 'contacts[0].value', PHONE],
+    ['a phone contact has 11 digits not starting with 1', contact('phone', '55512345678'), 'contacts[0].value', PHONE],
     ['a fax contact has letters', contact('fax', '555-FAX-0100'), 'contacts[0].value', PHONE],
     ['a url contact is not http(s)', contact('url', 'ftp://example.com'), 'contacts[0].value', 'must be an absolute http(s) URL'],
     ['a contact value is empty', contact('phone', ''), 'contacts[0].value', /must not be empty|US phone/],

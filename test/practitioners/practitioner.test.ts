@@ -85,6 +85,19 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
     });
   });
 
+  it.each([
+    ['1234567890', '123-456-7890'],
+    ['(512) 555-0100', '512-555-0100'],
+    ['+1 512 555 0100', '512-555-0100'],
+  ])(
+    'when phone is %j (the original system\u2019s example, or another layout), then it is accepted and stored as %j',
+    async (phone, stored_) => {
+      const res = await post(practitionerBody(clinic.clinicId, { phone }));
+      expect(res.status).toBe(200);
+      expect((await stored(res.body.data.practitioner_id))?.phone).toBe(stored_);
+    },
+  );
+
   it.each(['PR', 'gu', 'Vi', 'AE'])(
     'when the state code is the territory or military code %j, then it is accepted',
     async (state) => {
@@ -154,6 +167,8 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
     ['assigned_clinic is not a UUID', { assigned_clinic: 'clinic-1' }, 'assigned_clinic', 'must be a UUID'],
     ['phone is not a US phone number', { phone: '+44 20 7946 0958' }, 'phone', /must be a US phone number/],
     ['phone is empty', { phone: '' }, 'phone', /must be a US phone number/],
+    ['phone has 9 digits', { phone: '123456789' }, 'phone', /must be a US phone number/],
+    ['phone has letters', { phone: '555-CALL-NOW' }, 'phone', /must be a US phone number/],
     ['address_line_1 is blank', { address_line_1: '  ' }, 'address_line_1', 'must not be blank'],
     ['city is empty', { city: '' }, 'city', 'must not be empty'],
     ['state_code is unknown', { state_code: 'ZZ' }, 'state_code', 'must be a two-letter US state code, such as CA, DC or PR'],

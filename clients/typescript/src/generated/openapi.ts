@@ -392,6 +392,10 @@ export interface paths {
      *
      *     Deletes the endpoint; deliveries still pending for it are cancelled.
      *
+     *     Two forms: the spec’s, a JSON body with `clinic_id` and `webhook_id`; and the original system’s,
+     *     `DELETE /api/external/webhook?id=<webhook_id>` without a body (the clinic is the credential’s). With a
+     *     body, an `id` naming another endpoint is refused.
+     *
      *     **Migrating** (docs/webhooks.md, "Migrating to DELETE by id"): send
      *     `DELETE /api/external/webhook/{webhookId}` with the `webhook_id` in the path and no body. The clinic is the
      *     credential’s, so `clinic_id` is not sent; the answer is the same (`data.webhook_id`), and an unknown, deleted
@@ -729,7 +733,7 @@ export interface components {
        * @description The clinic of the practitioner: the API key's own clinic.
        */
       assigned_clinic: string;
-      /** @description Phone number: a US phone number, e.g. 555-555-0100, (555) 555-0100, 555.555.0100, 5555550100 or +1 555 555 0100. */
+      /** @description Phone number: a US phone number, e.g. 555-555-0100, (555) 555-0100, 555.555.0100, 5555550100 or +1 555 555 0100; stored as 555-555-0100. */
       phone?: string;
       /** @description Street address. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
       address_line_1: string;
@@ -822,7 +826,7 @@ export interface components {
          * @enum {string}
          */
         key: 'email' | 'phone' | 'url' | 'sms' | 'fax';
-        /** @description An email address for `email`; a US phone number for `phone`, `sms` and `fax` (555-555-0100, (555) 555-0100, 555.555.0100, 5555550100, +1 555 555 0100); an absolute http(s) URL for `url`. */
+        /** @description An email address for `email`; a US phone number for `phone`, `sms` and `fax` (555-555-0100, (555) 555-0100, 555.555.0100, 5555550100, +1 555 555 0100; stored as 555-555-0100); an absolute http(s) URL for `url`. */
         value: string;
       } & (unknown & unknown & unknown))[];
       /** @description Exactly one address: where the medication is shipped. */
@@ -3644,7 +3648,10 @@ export interface operations {
   };
   deleteWebhook: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description **Deprecated** since 2026-11-25; it stops working on 2027-05-25 (its sunset). Use DELETE /api/external/webhook/{webhookId} (the id in the path, no body) instead. Until then every answer that uses it carries the `Deprecation`, `Sunset` and `Link` headers (RFC 9745, RFC 8594). The endpoint to delete, as the original system’s clients send it, instead of the body; the clinic is the credential’s. */
+        id?: string;
+      };
       header?: {
         /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
         'Api-Version'?: string;
@@ -3652,7 +3659,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
