@@ -13,6 +13,7 @@ import * as m011 from './011_api_key_scopes_and_expiry.js';
 import * as m012 from './012_oauth_clients.js';
 import * as m013 from './013_deprecation_usage.js';
 import * as m014 from './014_audit_client_request_id.js';
+import * as m017 from './017_named_actors.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '012_oauth_clients': m012,
   '013_deprecation_usage': m013,
   '014_audit_client_request_id': m014,
+  '017_named_actors': m017,
 };
