@@ -1,7 +1,7 @@
 import type { AuditedReadContext, ReadContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { fieldError } from '../errors.js';
-import { OPERATOR_TOKEN_NAME, type AuditActor, type AuditContext } from './audit-actor.js';
+import type { AuditActor, AuditContext } from './audit-actor.js';
 import type { AuditResourceType } from './audit-vocabulary.js';
 import * as repo from './audit.repository.js';
 import type { AuditEventListQuery, AuditEventView } from './audit.schemas.js';
