@@ -82,13 +82,13 @@ describe('the console\u2019s audit page', () => {
   it('when the date range starts tomorrow, then nothing is listed; when it covers today, then today\u2019s events are', async () => {
     await page.goto('/console/audit');
     await pageReady(page, 'Audit');
-    await form().getByLabel('From').fill(localDay(1));
+    await form().getByLabel('From', { exact: true }).fill(localDay(1));
     await form().getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No audit event matches these filters.').waitFor();
     expect(new URL(page.url()).searchParams.get('from')).toBe(localDay(1));
 
-    await form().getByLabel('From').fill(localDay(-1));
-    await form().getByLabel('To').fill(localDay(0));
+    await form().getByLabel('From', { exact: true }).fill(localDay(-1));
+    await form().getByLabel('To', { exact: true }).fill(localDay(0));
     await form().getByRole('button', { name: 'Apply filters' }).click();
     await rowsOf('transition').first().waitFor();
     expect(new URL(page.url()).searchParams.get('to')).toBe(localDay(0));
@@ -97,7 +97,7 @@ describe('the console\u2019s audit page', () => {
     // The filters are in the address: reloading keeps them.
     await page.reload();
     await pageReady(page, 'Audit');
-    expect(await form().getByLabel('From').inputValue()).toBe(localDay(-1));
+    expect(await form().getByLabel('From', { exact: true }).inputValue()).toBe(localDay(-1));
     await rowsOf('transition').first().waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'audit-date-range');
