@@ -146,6 +146,13 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
       expect(transition.actor).toEqual({ type: 'command_line', name: userInfo().username });
     });
 
+    it('when --operator is blank or holds no letter, then the command is refused as bad usage before anything runs', () => {
+      for (const name of ['', '   ', '1234']) {
+        expect(() => parseCommand(['list-clinics', '--operator', name]), JSON.stringify(name)).toThrow(/--operator/);
+      }
+      expect(parseCommand(['list-clinics', '--operator', 'Jane Doe']).flags.operator).toBe('Jane Doe');
+    });
+
     it('when the OS user cannot be read and no --operator is given, then the command is refused and changes nothing', async () => {
       const setup = await createOrderSetup(t);
       const orderId = await createOrder(t, setup);
