@@ -1,6 +1,9 @@
 import type { ServiceContext } from './context.js';
-import { addMedication } from './medications/medication.service.js';
-import { countClinics, createClinic, issueApiKey, listClinics } from './clinics/clinic.service.js';
+import { runChange } from './changes/run-change.js';
+import { clinicInsert, apiKeyInsert } from './clinics/clinic.repository.js';
+import { countClinics, listClinics, newClinicRow, newKeyRow } from './clinics/clinic.service.js';
+import { medicationInsert } from './medications/medication.repository.js';
+import { newMedicationRow } from './medications/medication.service.js';
 
 /** A small formulary, so that a partner can place an order on a fresh sandbox. */
 export const SANDBOX_FORMULARY = [
@@ -28,16 +31,21 @@ export interface SandboxSeed {
  */
 export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | null> {
   if (ctx.config.env !== 'development') return null;
-  // One transaction: a start interrupted half-way seeds again next time instead of leaving a keyless clinic.
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  // One change: a start interrupted half-way seeds again next time instead of leaving a keyless clinic.
+  // The system's own (no actor): the trail records what people do.
+  return runChange(ctx, null, async (change) => {
+    const tctx = { ...ctx, db: await change.transaction() };
     if ((await countClinics(tctx)) > 0) {
       const seeded = (await listClinics(tctx)).find((clinic) => clinic.name === SANDBOX_CLINIC_NAME);
       return seeded ? { clinicId: seeded.clinic_id, apiKey: null } : null;
     }
-    const clinic = await createClinic(tctx, { name: SANDBOX_CLINIC_NAME });
-    for (const medication of SANDBOX_FORMULARY) await addMedication(tctx, clinic.clinic_id, medication);
-    const key = await issueApiKey(tctx, clinic.clinic_id, 'development');
-    return { clinicId: clinic.clinic_id, apiKey: key.api_key };
+    const clinic = newClinicRow(SANDBOX_CLINIC_NAME, false, change.at);
+    const { key, row } = newKeyRow(clinic.id, 'development', null, change.at, null);
+    change.write(
+      clinicInsert(ctx.db, clinic),
+      ...SANDBOX_FORMULARY.map((medication) => medicationInsert(ctx.db, newMedicationRow(clinic.id, medication, change.at))),
+      apiKeyInsert(ctx.db, row),
+    );
+    return { clinicId: clinic.id, apiKey: key };
   });
 }

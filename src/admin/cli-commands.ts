@@ -52,6 +52,8 @@ const FLAGS = {
   email: 'value',
   role: 'value',
   'password-stdin': 'switch',
+  /** Every command's: who is acting, for the audit trail and the order history (default: the OS user). */
+  operator: 'value',
 } as const;
 
 export type Flag = keyof typeof FLAGS;
@@ -147,11 +149,14 @@ export interface ParsedCommand {
   };
 }
 
-const USAGE = 'Usage: npm run admin -- <command> [--flags]';
+const USAGE = 'Usage: npm run admin -- <command> [--flags] [--operator "<your name>"]';
 
 export const HELP = [
   'Operator command line of the Partner Fulfillment API (no running server needed).',
   USAGE,
+  '',
+  'Every command takes --operator "<your name>": what it changes is recorded in the audit trail and an',
+  'order\u2019s status history under that name (default: the OS user running the command).',
   '',
   'Commands:',
   ...Object.entries(COMMANDS).map(([name, spec]) => `  ${name} ${spec.summary}`.trimEnd()),
@@ -197,6 +202,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (extra.length > 0) refuse(`Unexpected argument "${extra[0] ?? ''}": values are given with --flags`);
   const spec: CommandSpec = COMMANDS[command];
   for (const flag of Object.keys(flags) as Flag[]) {
+    if (flag === 'operator') continue;
     if (!spec.required.includes(flag) && !spec.optional.includes(flag)) refuse(`${command} does not take --${flag}`);
   }
   for (const flag of spec.required) {
@@ -218,10 +224,11 @@ const NAMING_COMMANDS: readonly CommandName[] = ['create-clinic', 'add-medicatio
 
 /** The text rules the API applies to its bodies (docs/errors.md#text-rules): refused, or stored NFC-normalized. */
 function checkTextFlags(command: CommandName, flags: ParsedCommand['flags']): void {
-  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number'] as const) {
+  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'operator'] as const) {
     const given = flags[flag];
     if (given === undefined) continue;
-    const { value, problem } = checkText(flag === 'name' && NAMING_COMMANDS.includes(command) ? 'name' : 'plain', given);
+    const kind = flag === 'operator' || (flag === 'name' && NAMING_COMMANDS.includes(command)) ? 'name' : 'plain';
+    const { value, problem } = checkText(kind, given);
     if (problem) throw new UsageError(`--${flag} ${problem}`);
     flags[flag] = value;
   }
@@ -229,7 +236,7 @@ function checkTextFlags(command: CommandName, flags: ParsedCommand['flags']): vo
 
 /** The values' forms (ids, prices, enumerations); the services check the rest as the API does. */
 function checkValues(flags: ParsedCommand['flags']): void {
-  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number'] as const) {
+  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'operator'] as const) {
     const value = flags[flag];
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${flag} must not be blank`);
     if (value !== undefined && value.length > 200) throw new UsageError(`--${flag} must be at most 200 characters`);

@@ -1,4 +1,3 @@
-import type { AuditContext } from '../audit/audit-actor.js';
 import {
   createClinic,
   getClinic,
@@ -25,12 +24,7 @@ import { recoverEndpointForOperator } from '../webhooks/recovery.service.js';
 import { retryDelivery } from '../webhooks/webhook-admin.service.js';
 import { rotateEncryptionKey, type RotationResult } from '../webhooks/secret-encryption.service.js';
 import { keyLifetime, parseScopes, parseStatePrice, UsageError, type Flag, type ParsedCommand } from './cli-commands.js';
-
-/**
- * The command line acts as the operator token does (automation, emergencies): audited as the
- * operator, without a request id or a client address.
- */
-const CLI_AUDIT: AuditContext = { actor: { type: 'operator' }, requestId: null, clientAddress: null };
+import { commandLineAudit, osUserName } from './cli-operator.js';
 
 /** Checks a new staff member's password as the API does (12 to 256 characters); the problem, or null. */
 export function passwordProblem(password: string): string | null {
@@ -44,12 +38,15 @@ export function passwordProblem(password: string): string | null {
 /**
  * Runs a parsed command through the services (the same as the /api/admin routes); the result is what
  * the CLI prints. `input.password` is create-staff's, read by the caller (terminal or standard input).
+ * What it changes is audited as the command line's, by `--operator` or else the OS user
+ * (`input.osUser`, default `os.userInfo()`), without a request id or a client address.
  */
 export async function executeCommand(
   ctx: AppContext,
   { command, flags }: ParsedCommand,
-  input: { password?: string } = {},
+  input: { password?: string; osUser?: () => string } = {},
 ): Promise<unknown> {
+  const audit = () => commandLineAudit(flags.operator, input.osUser ?? osUserName);
   const need = (flag: Flag): string => {
     const value = flags[flag];
     if (typeof value !== 'string') throw new UsageError(`${command} needs --${flag}`, command);
@@ -58,66 +55,87 @@ export async function executeCommand(
   const statePrices = () => Object.fromEntries((flags['state-price'] ?? []).map(parseStatePrice));
   switch (command) {
     case 'create-clinic':
-      return createClinic(ctx, { name: need('name'), free_shipping: flags['free-shipping'] === true });
+      return createClinic(ctx, { name: need('name'), free_shipping: flags['free-shipping'] === true }, audit());
     case 'list-clinics':
       return { clinics: await listClinics(ctx) };
     case 'set-free-shipping':
-      return setFreeShipping(ctx, need('clinic'), need('enabled') === 'true');
+      return setFreeShipping(ctx, need('clinic'), need('enabled') === 'true', audit());
     case 'issue-key':
-      return issueApiKey(ctx, need('clinic'), flags.environment as 'development' | 'production' | undefined, {
+      return issueApiKey(ctx, need('clinic'), audit(), flags.environment as 'development' | 'production' | undefined, {
         scopes: flags.scopes === undefined ? undefined : parseScopes(flags.scopes),
         expiresInSeconds: flags['expires-in'] === undefined ? undefined : keyLifetime(command, flags['expires-in']),
       });
     case 'list-keys':
       return { api_keys: await listApiKeys(ctx, need('clinic')) };
     case 'revoke-key':
-      return revokeApiKey(ctx, need('key-id'));
+      return revokeApiKey(ctx, need('key-id'), audit());
     case 'roll-key':
-      return rollApiKey(ctx, need('key-id'), keyLifetime(command, need('expires-in')));
+      return rollApiKey(ctx, need('key-id'), keyLifetime(command, need('expires-in')), audit());
     case 'create-oauth-client':
-      return createOAuthClient(ctx, need('clinic'), {
-        scopes: parseScopes(need('scopes')),
-        ...(flags.environment !== undefined ? { environment: flags.environment as 'development' | 'production' } : {}),
-        ...(flags['jwks-file'] !== undefined ? { jwks: readJwksFile(flags['jwks-file']) } : {}),
-      });
+      return createOAuthClient(
+        ctx,
+        need('clinic'),
+        {
+          scopes: parseScopes(need('scopes')),
+          ...(flags.environment !== undefined ? { environment: flags.environment as 'development' | 'production' } : {}),
+          ...(flags['jwks-file'] !== undefined ? { jwks: readJwksFile(flags['jwks-file']) } : {}),
+        },
+        audit(),
+      );
     case 'list-oauth-clients':
       return { oauth_clients: await listOAuthClients(ctx, need('clinic')) };
     case 'revoke-oauth-client':
-      return revokeOAuthClient(ctx, need('client-id'));
+      return revokeOAuthClient(ctx, need('client-id'), audit());
     case 'add-medication':
-      return addMedication(ctx, need('clinic'), {
-        name: need('name'),
-        ...(flags.strength !== undefined ? { strength: flags.strength } : {}),
-        ...(flags['dosage-form'] !== undefined ? { dosage_form: flags['dosage-form'] } : {}),
-      });
+      return addMedication(
+        ctx,
+        need('clinic'),
+        {
+          name: need('name'),
+          ...(flags.strength !== undefined ? { strength: flags.strength } : {}),
+          ...(flags['dosage-form'] !== undefined ? { dosage_form: flags['dosage-form'] } : {}),
+        },
+        audit(),
+      );
     case 'list-medications':
       return { medications: await listFormulary(ctx, need('clinic')) };
     case 'remove-medication':
       // As the operator route: an unknown clinic is told apart from an unknown medication.
       await getClinic(ctx, need('clinic'));
-      await removeMedication(ctx, need('clinic'), need('medication'));
+      await removeMedication(ctx, need('clinic'), need('medication'), audit());
       return { medication_id: need('medication') };
     case 'add-carrier':
-      return createCarrier(ctx, { name: need('name'), ...(flags.id !== undefined ? { id: flags.id } : {}) });
+      return createCarrier(ctx, { name: need('name'), ...(flags.id !== undefined ? { id: flags.id } : {}) }, audit());
     case 'list-carriers':
       return { carriers: await listCatalogue(ctx) };
     case 'add-service':
-      return addService(ctx, need('carrier'), {
-        name: need('name'),
-        price: Number(need('price')),
-        ...(flags.id !== undefined ? { id: flags.id } : {}),
-        state_prices: statePrices(),
-      });
+      return addService(
+        ctx,
+        need('carrier'),
+        {
+          name: need('name'),
+          price: Number(need('price')),
+          ...(flags.id !== undefined ? { id: flags.id } : {}),
+          state_prices: statePrices(),
+        },
+        audit(),
+      );
     case 'update-service':
-      return updateService(ctx, need('carrier'), need('service'), {
-        ...(flags.name !== undefined ? { name: flags.name } : {}),
-        ...(flags.price !== undefined ? { price: Number(flags.price) } : {}),
-        ...(flags['state-price'] !== undefined || flags['clear-state-prices'] ? { state_prices: statePrices() } : {}),
-      });
+      return updateService(
+        ctx,
+        need('carrier'),
+        need('service'),
+        {
+          ...(flags.name !== undefined ? { name: flags.name } : {}),
+          ...(flags.price !== undefined ? { price: Number(flags.price) } : {}),
+          ...(flags['state-price'] !== undefined || flags['clear-state-prices'] ? { state_prices: statePrices() } : {}),
+        },
+        audit(),
+      );
     case 'retry-delivery':
-      return retryDelivery(ctx, need('delivery'), CLI_AUDIT);
+      return retryDelivery(ctx, need('delivery'), audit());
     case 'recover-endpoint':
-      return recoverEndpointForOperator(ctx, need('webhook'), flags.since, CLI_AUDIT);
+      return recoverEndpointForOperator(ctx, need('webhook'), flags.since, audit());
     case 'move-order':
       return transitionOrder(
         ctx,
@@ -125,7 +143,7 @@ export async function executeCommand(
         need('order'),
         need('status') as OrderStatus,
         'operator',
-        CLI_AUDIT,
+        audit(),
         flags['tracking-number'],
       );
     case 'rotate-encryption-key':
@@ -137,7 +155,7 @@ export async function executeCommand(
       const staff = await createStaffMember(
         ctx,
         { email: need('email'), name: need('name'), role: need('role') as StaffRole, password },
-        null,
+        audit(),
       );
       return { staff_id: staff.staff_id, staff };
     }

@@ -2,18 +2,39 @@ import type { Claim } from '../idempotency/claim.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 
 /**
- * Who acted, as the audit trail records it: a partner's API key, a staff member of the pharmacy
- * signed in to the console (id and email), or the holder of the operator token.
+ * Who acted, as the audit trail records it: a partner's API key or OAuth client, a staff member of
+ * the pharmacy signed in to the console (id, email and name), the holder of the operator token, or
+ * a person at the operator command line (by the name they gave, or their OS user).
  */
 export type AuditActor =
   /** A partner request, by its API key (and so its clinic). */
   | { readonly type: 'partner'; readonly apiKeyId: string; readonly clinicId: string }
   /** A partner request with an OAuth access token, by the client it was issued to (and so its clinic). */
   | { readonly type: 'oauth_client'; readonly oauthClientId: string; readonly clinicId: string }
-  /** A staff member signed in to the console (their own account, issue 10). */
-  | { readonly type: 'staff'; readonly staffId: string; readonly email: string }
-  /** The holder of ADMIN_TOKEN (automation, emergencies): one shared credential, no id. */
-  | { readonly type: 'operator' };
+  /** A staff member signed in to the console (their own account, issue 10), named as they were then. */
+  | { readonly type: 'staff'; readonly staffId: string; readonly email: string; readonly name: string }
+  /** The holder of ADMIN_TOKEN (automation, emergencies): one shared credential, no id, named OPERATOR_TOKEN_NAME. */
+  | { readonly type: 'operator' }
+  /** The operator command line: `--operator <name>`, or else the OS user running it (admin/cli-operator.ts). */
+  | { readonly type: 'command_line'; readonly operatorName: string };
+
+/** How the trail and the order history name the shared operator token: one credential, no person behind it. */
+export const OPERATOR_TOKEN_NAME = 'Operator token';
+
+/** The actor's name as the trail and the history keep it: null for a partner's credential (named by its id). */
+export function actorName(actor: AuditActor): string | null {
+  switch (actor.type) {
+    case 'staff':
+      return actor.name;
+    case 'operator':
+      return OPERATOR_TOKEN_NAME;
+    case 'command_line':
+      return actor.operatorName;
+    case 'partner':
+    case 'oauth_client':
+      return null;
+  }
+}
 
 /**
  * What a service needs to record an access on someone's behalf: the actor and where the request

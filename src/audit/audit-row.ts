@@ -1,5 +1,5 @@
 import { newId } from '../shared/ids.js';
-import type { AuditActor, AuditContext } from './audit-actor.js';
+import { actorName, type AuditActor, type AuditContext } from './audit-actor.js';
 import type { AuditAction, AuditedResource } from './audit-vocabulary.js';
 import type { AuditEventTable } from './audit.tables.js';
 
@@ -13,6 +13,7 @@ export function auditRow(at: string, audit: AuditContext, action: AuditAction, r
     actor_type: actor.type,
     actor_id: actorId(actor),
     actor_email: actor.type === 'staff' ? actor.email : null,
+    actor_name: actorName(actor),
     // A partner only reaches its own clinic's resources; the operator's row names the resource's.
     clinic_id: partner ? actor.clinicId : resource.clinicId,
     action,
@@ -35,6 +36,7 @@ function actorId(actor: AuditActor): string | null {
     case 'staff':
       return actor.staffId;
     case 'operator':
+    case 'command_line':
       return null;
   }
 }

@@ -7,12 +7,16 @@ export const AUDIT_ACTIONS = [
   'create',
   /** A resource was returned to the actor (one GET, or one row per resource of a list). */
   'read',
-  /** A resource was changed in place (an operator re-enabling a webhook endpoint). */
+  /** A resource was changed in place (an operator re-enabling a webhook endpoint, a clinic's free shipping, a service's prices). */
   'update',
   /** A partner cancelled an order. */
   'cancel',
-  /** A resource was deleted (a webhook endpoint). */
+  /** A resource was deleted (a webhook endpoint, a medication removed from a formulary). */
   'delete',
+  /** A credential was revoked (an API key, an OAuth client). */
+  'revoke',
+  /** An API key was rolled: the old key now expires (its successor is a `create`). */
+  'roll',
   /** An order's status was changed by the operator (or the sandbox, for a partner in development). */
   'transition',
   /** A webhook delivery was queued again by the operator; an endpoint's deliveries were recovered (operator or partner). */
@@ -36,10 +40,22 @@ export const AUDIT_RESOURCE_TYPES = [
   'webhook_delivery',
   /** A staff account of the pharmacy (created or disabled by an admin). */
   'staff_member',
+  /** A clinic (created; its free shipping turned on or off). */
+  'clinic',
+  /** A partner's API key (issued, rolled, revoked). */
+  'api_key',
+  /** A partner's OAuth client (created, revoked). */
+  'oauth_client',
+  /** A medication of a clinic's formulary (added, removed). */
+  'medication',
+  /** A carrier of the catalogue (added). */
+  'carrier',
+  /** A carrier's shipping service, as `<carrier id>/<service id>` (added; name or prices changed). */
+  'shipping_service',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
-/** One resource an action touched: ids only, never PHI. `clinicId` is the resource's clinic (null for a staff account). */
+/** One resource an action touched: ids only, never PHI. `clinicId` is the resource's clinic (null for a staff account or the carrier catalogue). */
 export interface AuditedResource {
   type: AuditResourceType;
   id: string;

@@ -33,20 +33,44 @@ export function auditInserts(db: DbOrTrx, rows: readonly AuditEventTable[]): Wri
 }
 
 export interface AuditEventFilter {
+  /** At or after this instant (ISO, as stored). */
+  from?: string | undefined;
+  /** Before this instant. */
+  to?: string | undefined;
+  resourceType?: string | undefined;
   resourceId?: string | undefined;
   clinicId?: string | undefined;
   action?: string | undefined;
+  actorType?: string | undefined;
   actorId?: string | undefined;
+  /** Leaves out this actor's reads (the viewer's own: what the console showed them). */
+  withoutReadsOf?: { actorType: string; actorId: string | null } | undefined;
   before?: PagePosition | undefined;
 }
 
 /** A page of the trail, newest first (keyset on (at, id); each filter has its own index). */
 export async function listAuditEvents(db: DbOrTrx, filter: AuditEventFilter, limit: number): Promise<AuditEventTable[]> {
   let query = db.selectFrom('audit_events').selectAll();
+  if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+  if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType);
   if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
   if (filter.clinicId !== undefined) query = query.where('clinic_id', '=', filter.clinicId);
   if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.actorType !== undefined) query = query.where('actor_type', '=', filter.actorType);
   if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+  const own = filter.withoutReadsOf;
+  if (own !== undefined) {
+    query = query.where((eb) =>
+      eb.not(
+        eb.and([
+          eb('action', '=', 'read'),
+          eb('actor_type', '=', own.actorType),
+          own.actorId === null ? eb('actor_id', 'is', null) : eb('actor_id', '=', own.actorId),
+        ]),
+      ),
+    );
+  }
   if (filter.before !== undefined) query = query.where(olderThan({ createdAt: 'at', id: 'id' }, filter.before));
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -1,6 +1,7 @@
 import type { AuditedReadContext, ReadContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
-import type { AuditContext } from './audit-actor.js';
+import { fieldError } from '../errors.js';
+import type { AuditActor, AuditContext } from './audit-actor.js';
 import type { AuditResourceType } from './audit-vocabulary.js';
 import * as repo from './audit.repository.js';
 import type { AuditEventListQuery, AuditEventView } from './audit.schemas.js';
@@ -28,16 +29,32 @@ export async function recordReplayReads(
   );
 }
 
-/** GET /api/admin/audit-events: newest first, keyset-paginated like the other operator lists. */
-export async function listAuditEvents(ctx: ReadContext, query: AuditEventListQuery): Promise<Page<AuditEventView>> {
+/**
+ * GET /api/admin/audit-events: newest first, keyset-paginated like the other operator lists,
+ * filtered by date range, actor, action, resource and clinic. The viewer's own reads (what the
+ * console showed them while they worked) are left out unless `include_own_reads` is true.
+ */
+export async function listAuditEvents(
+  ctx: ReadContext,
+  query: AuditEventListQuery,
+  viewer: AuditActor,
+): Promise<Page<AuditEventView>> {
   const limit = query.limit ?? 50;
+  const from = instant(query.from, 'from');
+  const to = instant(query.to, 'to');
+  if (from !== undefined && to !== undefined && to < from) throw fieldError('to', 'must not be before from');
   const rows = await repo.listAuditEvents(
     ctx.db,
     {
+      from,
+      to,
+      resourceType: query.resource_type,
       resourceId: query.resource_id,
       clinicId: query.clinic_id,
       action: query.action,
+      actorType: query.actor_type,
       actorId: query.actor_id,
+      withoutReadsOf: query.include_own_reads === true ? undefined : ownReadsOf(viewer),
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     },
     limit + 1,
@@ -49,11 +66,36 @@ export async function listAuditEvents(ctx: ReadContext, query: AuditEventListQue
   );
 }
 
+/** A date-time as the trail stores it (UTC, milliseconds), so that strings compare as instants. */
+function instant(value: string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  // The schema checked the form; a date the calendar lacks (a leap second) is still refused here.
+  if (Number.isNaN(time)) throw fieldError(field, 'must be an ISO 8601 date-time');
+  return new Date(time).toISOString();
+}
+
+/** Whose reads are the viewer's own: a staff member's by their id, the operator token's by its type. */
+function ownReadsOf(viewer: AuditActor): { actorType: string; actorId: string | null } {
+  switch (viewer.type) {
+    case 'staff':
+      return { actorType: 'staff', actorId: viewer.staffId };
+    case 'operator':
+    case 'command_line':
+      return { actorType: viewer.type, actorId: null };
+    case 'partner':
+      return { actorType: 'partner', actorId: viewer.apiKeyId };
+    case 'oauth_client':
+      return { actorType: 'oauth_client', actorId: viewer.oauthClientId };
+  }
+}
+
 function toView(row: AuditEventTable): AuditEventView {
   return {
     audit_event_id: row.id,
     at: row.at,
     actor: actorView(row),
+    actor_name: row.actor_name,
     clinic_id: row.clinic_id,
     action: row.action as AuditEventView['action'],
     resource_type: row.resource_type as AuditEventView['resource_type'],
@@ -72,9 +114,11 @@ function actorView(row: AuditEventTable): AuditEventView['actor'] {
     case 'oauth_client':
       return { type: 'oauth_client', oauth_client_id: row.actor_id ?? '', clinic_id: row.clinic_id ?? '' };
     case 'staff':
-      return { type: 'staff', staff_id: row.actor_id ?? '', email: row.actor_email ?? '' };
+      return { type: 'staff', staff_id: row.actor_id ?? '', email: row.actor_email ?? '', name: row.actor_name };
     case 'operator':
       return { type: 'operator' };
+    case 'command_line':
+      return { type: 'command_line', name: row.actor_name ?? '' };
     default:
       // Only this code writes the table: an unknown type is a new actor this view has not learnt.
       throw new Error(`Unknown audit actor type ${row.actor_type}`);

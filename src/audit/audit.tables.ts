@@ -8,12 +8,17 @@ export interface AuditEventTable {
   id: string;
   /** When the access happened (a read: when it was served, not when the buffer wrote it). */
   at: string;
-  /** 'partner' | 'oauth_client' | 'staff' | 'operator' (see docs/audit.md). */
+  /** 'partner' | 'oauth_client' | 'staff' | 'operator' | 'command_line' (see docs/audit.md). */
   actor_type: string;
   /** Who exactly, within `actor_type`: the API key id of a partner, an OAuth client's id, the id of a staff member; null for the operator token. */
   actor_id: string | null;
   /** A staff member's email (migration 008), null for other actors. */
   actor_email: string | null;
+  /**
+   * Who, by name, as they were named then (migration 017): a staff member's name, "Operator token",
+   * the command line's operator; null for a partner's credential and for rows written before.
+   */
+  actor_name: string | null;
   /** The partner's clinic; for the operator, the clinic of the resource. */
   clinic_id: string | null;
   action: string;

@@ -12,6 +12,7 @@ import {
 } from './clinic.service.js';
 import type { AppContext } from '../context.js';
 import { Envelope } from '../http/schemas.js';
+import { operatorAudit } from '../http/audit-context.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import {
   ApiKeySummary,
@@ -47,7 +48,11 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(Clinic), ...adminErrors },
         },
       },
-      async (request) => ({ success: true as const, data: await createClinic(ctx, request.body), message: 'Clinic created' }),
+      async (request) => ({
+        success: true as const,
+        data: await createClinic(ctx, request.body, operatorAudit(request)),
+        message: 'Clinic created',
+      }),
     );
 
     app.get(
@@ -99,7 +104,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await setFreeShipping(ctx, request.params.clinicId, request.body.free_shipping),
+        data: await setFreeShipping(ctx, request.params.clinicId, request.body.free_shipping, operatorAudit(request)),
         message: request.body.free_shipping ? 'Free shipping enabled' : 'Free shipping disabled',
       }),
     );
@@ -128,7 +133,10 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { environment, scopes, expires_in_seconds } = request.body;
         return {
           success: true as const,
-          data: await issueApiKey(ctx, request.params.clinicId, environment, { scopes, expiresInSeconds: expires_in_seconds }),
+          data: await issueApiKey(ctx, request.params.clinicId, operatorAudit(request), environment, {
+            scopes,
+            expiresInSeconds: expires_in_seconds,
+          }),
           message: 'API key issued: store it now, it is not shown again',
         };
       },
@@ -159,7 +167,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await rollApiKey(ctx, request.params.apiKeyId, request.body.expires_in_seconds),
+        data: await rollApiKey(ctx, request.params.apiKeyId, request.body.expires_in_seconds, operatorAudit(request)),
         message: 'API key rolled: store the new key now, it is not shown again',
       }),
     );
@@ -203,7 +211,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await revokeApiKey(ctx, request.params.apiKeyId),
+        data: await revokeApiKey(ctx, request.params.apiKeyId, operatorAudit(request)),
         message: 'API key revoked',
       }),
     );
@@ -225,7 +233,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await addMedication(ctx, request.params.clinicId, request.body),
+        data: await addMedication(ctx, request.params.clinicId, request.body, operatorAudit(request)),
         message: 'Medication added to the formulary',
       }),
     );
@@ -271,7 +279,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { clinicId, medicationId } = request.params;
         // Tells an unknown clinic apart from an unknown medication.
         await getClinic(ctx, clinicId);
-        await removeMedication(ctx, clinicId, medicationId);
+        await removeMedication(ctx, clinicId, medicationId, operatorAudit(request));
         return {
           success: true as const,
           data: { medication_id: medicationId },

@@ -3,8 +3,9 @@ import type { Write } from '../db/write.js';
 import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
-export async function insertClinic(db: DbOrTrx, clinic: ClinicTable): Promise<void> {
-  await db.insertInto('clinics').values(clinic).execute();
+/** A clinic's row, as a change's write (changes/run-change.ts). */
+export function clinicInsert(handle: DbOrTrx, clinic: ClinicTable): Write {
+  return handle.insertInto('clinics').values(clinic);
 }
 
 export async function findClinic(db: DbOrTrx, clinicId: string): Promise<ClinicTable | undefined> {
@@ -37,10 +38,6 @@ export async function updateFreeShipping(db: DbOrTrx, clinicId: string, freeShip
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function insertApiKey(db: DbOrTrx, key: ApiKeyTable): Promise<void> {
-  await db.insertInto('api_keys').values(key).execute();
-}
-
 /** A key's row, as a change's write (changes/run-change.ts). */
 export function apiKeyInsert(handle: DbOrTrx, key: ApiKeyTable): Write {
   return handle.insertInto('api_keys').values(key);
@@ -68,13 +65,15 @@ export async function listApiKeys(db: DbOrTrx, clinicId: string): Promise<ApiKey
   return db.selectFrom('api_keys').selectAll().where('clinic_id', '=', clinicId).orderBy('created_at').orderBy('id').execute();
 }
 
-export async function revokeApiKeyRow(db: DbOrTrx, apiKeyId: string, revokedAt: string): Promise<void> {
-  await db
+/** Revokes a key not yet revoked; false when it already was (or is not there). */
+export async function revokeApiKeyRow(db: DbOrTrx, apiKeyId: string, revokedAt: string): Promise<boolean> {
+  const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: revokedAt })
     .where('id', '=', apiKeyId)
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

@@ -2,25 +2,48 @@ import { newId } from '../shared/ids.js';
 import type { Environment } from '../config.js';
 import type { AppContext, ReadContext, ServiceContext } from '../context.js';
 import type { PartnerIdentity } from '../partner-identity.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { AppError, conflict, fieldError, forbidden, notFound, unauthorized } from '../errors.js';
 import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual, lastFour } from './api-key.js';
 import * as repo from './clinic.repository.js';
-import type { ApiKeyTable } from './clinic.tables.js';
+import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView, RolledApiKeyView } from './clinic.schemas.js';
 import { parseStoredScopes, storedScopes, type Scope } from './scopes.js';
 
-export async function createClinic(ctx: ServiceContext, input: { name: string; free_shipping?: boolean }): Promise<ClinicView> {
-  const clinic = {
-    id: newId(),
-    name: input.name.trim(),
-    free_shipping: input.free_shipping ? 1 : 0,
-    created_at: isoNow(ctx.clock),
-  };
-  await repo.insertClinic(ctx.db, clinic);
+/*
+ * Clinics, keys and settings are changed by the pharmacy (the operator API, the command line): each
+ * change is one runChange, audited with it, naming who made it. `audit` null is the system itself
+ * (the development sandbox, a test's setup), which the trail does not record.
+ */
+
+/** Creates a clinic (audited `create` of the clinic). */
+export async function createClinic(
+  ctx: ServiceContext,
+  input: { name: string; free_shipping?: boolean },
+  audit: AuditContext | null,
+): Promise<ClinicView> {
+  const clinic = newClinicRow(input.name, input.free_shipping ?? false, isoNow(ctx.clock));
+  await runChange(ctx, audit, (change) => {
+    change.write(repo.clinicInsert(ctx.db, clinic));
+    change.audit?.('create', clinicResource(clinic.id));
+  });
   return toClinic(clinic);
 }
+
+/** A new clinic's row. */
+export function newClinicRow(name: string, freeShipping: boolean, createdAt: string): ClinicTable {
+  return { id: newId(), name: name.trim(), free_shipping: freeShipping ? 1 : 0, created_at: createdAt };
+}
+
+const clinicResource = (clinicId: string): AuditedResource => ({ type: 'clinic', id: clinicId, clinicId });
+const keyResource = (key: Pick<ApiKeyTable, 'id' | 'clinic_id'>): AuditedResource => ({
+  type: 'api_key',
+  id: key.id,
+  clinicId: key.clinic_id,
+});
 
 export async function getClinic(ctx: ReadContext, clinicId: string): Promise<ClinicView> {
   const row = await repo.findClinic(ctx.db, clinicId);
@@ -37,9 +60,18 @@ export async function listClinics(ctx: ReadContext): Promise<ClinicView[]> {
   return (await repo.listClinics(ctx.db)).map(toClinic);
 }
 
-export async function setFreeShipping(ctx: ServiceContext, clinicId: string, freeShipping: boolean): Promise<ClinicView> {
-  const updated = await repo.updateFreeShipping(ctx.db, clinicId, freeShipping ? 1 : 0);
-  if (!updated) throw notFound('Clinic not found');
+/** Turns a clinic's free shipping on or off (audited `update` of the clinic). */
+export async function setFreeShipping(
+  ctx: ServiceContext,
+  clinicId: string,
+  freeShipping: boolean,
+  audit: AuditContext | null,
+): Promise<ClinicView> {
+  await runChange(ctx, audit, async (change) => {
+    const updated = await repo.updateFreeShipping(await change.transaction(), clinicId, freeShipping ? 1 : 0);
+    if (!updated) throw notFound('Clinic not found');
+    change.audit?.('update', clinicResource(clinicId));
+  });
   return getClinic(ctx, clinicId);
 }
 
@@ -56,6 +88,7 @@ export interface KeyOptions {
 export async function issueApiKey(
   ctx: ServiceContext,
   clinicId: string,
+  audit: AuditContext | null,
   environment?: Environment,
   options: KeyOptions = {},
 ): Promise<IssuedApiKeyView> {
@@ -65,7 +98,10 @@ export async function issueApiKey(
   const now = ctx.clock();
   const expiresAt = options.expiresInSeconds === undefined ? null : secondsAfter(now, options.expiresInSeconds);
   const { key, row } = newKeyRow(clinicId, environment ?? ctx.config.env, options.scopes ?? null, now.toISOString(), expiresAt);
-  await repo.insertApiKey(ctx.db, row);
+  await runChange(ctx, audit, (change) => {
+    change.write(repo.apiKeyInsert(ctx.db, row));
+    change.audit?.('create', keyResource(row));
+  });
   return issuedView(key, row);
 }
 
@@ -75,9 +111,14 @@ export async function issueApiKey(
  * had, so that a partner can deploy the new key while the old one still works. One change: both
  * rows or neither. A revoked or expired key cannot be rolled (409): issue a new key instead.
  */
-export async function rollApiKey(ctx: ServiceContext, apiKeyId: string, expiresInSeconds: number): Promise<RolledApiKeyView> {
-  // The operator's key routes are not in the audit trail (no PHI: docs/audit.md), hence no actor.
-  return runChange(ctx, null, async (change) => {
+export async function rollApiKey(
+  ctx: ServiceContext,
+  apiKeyId: string,
+  expiresInSeconds: number,
+  audit: AuditContext | null,
+): Promise<RolledApiKeyView> {
+  // Audited as a `roll` of the old key and the `create` of its successor.
+  return runChange(ctx, audit, async (change) => {
     const expiresAt = secondsAfter(new Date(change.at), expiresInSeconds);
     const trx = await change.transaction();
     const old = await repo.expireWorkingApiKey(trx, apiKeyId, change.at, expiresAt);
@@ -93,17 +134,30 @@ export async function rollApiKey(ctx: ServiceContext, apiKeyId: string, expiresI
     const environment = old.environment as Environment;
     const { key, row } = newKeyRow(old.clinic_id, environment, parseStoredScopes(old.scopes), change.at, null);
     change.write(repo.apiKeyInsert(ctx.db, row));
+    change.audit?.('roll', keyResource(old));
+    change.audit?.('create', keyResource(row));
     return { ...issuedView(key, row), previous_key: { api_key_id: old.id, expires_at: old.expires_at ?? expiresAt } };
   });
 }
 
-/** Revokes a key; the next request made with it is refused. Revoking twice is harmless. */
-export async function revokeApiKey(ctx: ServiceContext, apiKeyId: string): Promise<RevokedApiKeyView> {
-  const row = await repo.findApiKey(ctx.db, apiKeyId);
-  if (!row) throw notFound('API key not found');
-  if (row.revoked_at === null) await repo.revokeApiKeyRow(ctx.db, apiKeyId, isoNow(ctx.clock));
-  const after = await repo.findApiKey(ctx.db, apiKeyId);
-  return { api_key_id: apiKeyId, revoked_at: after?.revoked_at ?? isoNow(ctx.clock) };
+/**
+ * Revokes a key; the next request made with it is refused. Revoking twice is harmless, and only
+ * the revocation that took effect is audited (`revoke`).
+ */
+export async function revokeApiKey(
+  ctx: ServiceContext,
+  apiKeyId: string,
+  audit: AuditContext | null,
+): Promise<RevokedApiKeyView> {
+  return runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    const row = await repo.findApiKey(trx, apiKeyId);
+    if (!row) throw notFound('API key not found');
+    if (row.revoked_at !== null) return { api_key_id: apiKeyId, revoked_at: row.revoked_at };
+    if (await repo.revokeApiKeyRow(trx, apiKeyId, change.at)) change.audit?.('revoke', keyResource(row));
+    const after = await repo.findApiKey(trx, apiKeyId);
+    return { api_key_id: apiKeyId, revoked_at: after?.revoked_at ?? change.at };
+  });
 }
 
 export async function listApiKeys(ctx: ReadContext, clinicId: string): Promise<ApiKeySummaryView[]> {
@@ -169,7 +223,7 @@ export async function assertClinicScope(
 const secondsAfter = (from: Date, seconds: number): string => new Date(from.getTime() + seconds * 1000).toISOString();
 
 /** A new key and its row (the key itself is returned once and never stored). */
-function newKeyRow(
+export function newKeyRow(
   clinicId: string,
   environment: Environment,
   scopes: readonly Scope[] | null,

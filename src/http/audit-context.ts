@@ -27,7 +27,7 @@ export function operatorAudit(request: FastifyRequest): AuditContext {
   const operator = request.operator;
   const actor: AuditActor =
     operator?.kind === 'staff'
-      ? { type: 'staff', staffId: operator.staff.staffId, email: operator.staff.email }
+      ? { type: 'staff', staffId: operator.staff.staffId, email: operator.staff.email, name: operator.staff.name }
       : { type: 'operator' };
   return { actor, requestId: request.id, clientAddress: clientAddress(request), clientRequestId: clientRequestIdOf(request) };
 }

@@ -1,4 +1,7 @@
 import { newId } from '../shared/ids.js';
+import type { AuditContext } from '../audit/audit-actor.js';
+import type { AuditedResource } from '../audit/audit-vocabulary.js';
+import { runChange } from '../changes/run-change.js';
 import { getClinic } from '../clinics/clinic.service.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
@@ -18,20 +21,23 @@ export interface NewMedication {
   dosage_form?: string;
 }
 
-/** Adds a medication to a clinic's formulary; the same name twice (in any case) is a 409. */
-export async function addMedication(ctx: ServiceContext, clinicId: string, input: NewMedication): Promise<MedicationView> {
+/**
+ * Adds a medication to a clinic's formulary; the same name twice (in any case) is a 409. Audited
+ * (`create` of the medication) when made by someone (`audit` null: the sandbox's own formulary).
+ */
+export async function addMedication(
+  ctx: ServiceContext,
+  clinicId: string,
+  input: NewMedication,
+  audit: AuditContext | null,
+): Promise<MedicationView> {
   await getClinic(ctx, clinicId); // 404 for an unknown clinic
-  const row: MedicationTable = {
-    id: newId(),
-    clinic_id: clinicId,
-    name: input.name.trim().replace(/\s+/g, ' '),
-    name_key: medicationKey(input.name),
-    strength: blankToNull(input.strength),
-    dosage_form: blankToNull(input.dosage_form),
-    created_at: isoNow(ctx.clock),
-  };
+  const row = newMedicationRow(clinicId, input, isoNow(ctx.clock));
   try {
-    await repo.insertMedication(ctx.db, row);
+    await runChange(ctx, audit, (change) => {
+      change.write(repo.medicationInsert(ctx.db, row));
+      change.audit?.('create', medicationResource(row));
+    });
   } catch (error) {
     if (constraintViolation(error) === 'unique') {
       throw conflict(`Medication "${row.name}" is already in this clinic's formulary`, { name: 'already in the formulary' });
@@ -39,6 +45,19 @@ export async function addMedication(ctx: ServiceContext, clinicId: string, input
     throw error;
   }
   return toMedication(row);
+}
+
+/** A new formulary entry's row: its name tidied, and keyed for the ignoring-case match (medication-name.ts). */
+export function newMedicationRow(clinicId: string, input: NewMedication, createdAt: string): MedicationTable {
+  return {
+    id: newId(),
+    clinic_id: clinicId,
+    name: input.name.trim().replace(/\s+/g, ' '),
+    name_key: medicationKey(input.name),
+    strength: blankToNull(input.strength),
+    dosage_form: blankToNull(input.dosage_form),
+    created_at: createdAt,
+  };
 }
 
 export async function listFormulary(ctx: ServiceContext, clinicId: string): Promise<MedicationView[]> {
@@ -63,9 +82,25 @@ export async function listFormularyForPartner(
   return toPage(rows, limit, (listed) => listed.map(toMedication));
 }
 
-export async function removeMedication(ctx: ServiceContext, clinicId: string, medicationId: string): Promise<void> {
-  if (!(await repo.deleteMedication(ctx.db, clinicId, medicationId))) throw notFound('Medication not found');
+/** Removes a medication from a clinic's formulary (audited `delete` of the medication). */
+export async function removeMedication(
+  ctx: ServiceContext,
+  clinicId: string,
+  medicationId: string,
+  audit: AuditContext | null,
+): Promise<void> {
+  await runChange(ctx, audit, async (change) => {
+    if (!(await repo.deleteMedication(await change.transaction(), clinicId, medicationId)))
+      throw notFound('Medication not found');
+    change.audit?.('delete', medicationResource({ id: medicationId, clinic_id: clinicId }));
+  });
 }
+
+const medicationResource = (row: Pick<MedicationTable, 'id' | 'clinic_id'>): AuditedResource => ({
+  type: 'medication',
+  id: row.id,
+  clinicId: row.clinic_id,
+});
 
 /** The clinic's formulary entries whose name keys (medicationKey) are among `keys`, in one query. */
 export async function findFormularyEntries(ctx: ReadContext, clinicId: string, keys: string[]): Promise<MedicationTable[]> {

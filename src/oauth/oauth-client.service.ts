@@ -1,3 +1,5 @@
+import type { AuditContext } from '../audit/audit-actor.js';
+import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import { runChange } from '../changes/run-change.js';
 import { hashApiKey } from '../clinics/api-key.js';
 import { getClinic } from '../clinics/clinic.service.js';
@@ -21,14 +23,13 @@ import type { OAuthClientTable } from './oauth.tables.js';
  * Creates an OAuth client for a clinic. A client without `jwks` gets a secret, returned once, here
  * (only its hash is stored); a client with `jwks` authenticates with a JWT signed by one of those
  * keys (private_key_jwt) and has no secret at all. `environment` defaults to the server's.
- *
- * Not in the audit trail, as API keys' issue and revocation are not (their vocabulary has no
- * credential resource yet).
+ * Audited (`create` of the oauth_client), naming who created it.
  */
 export async function createOAuthClient(
   ctx: ServiceContext,
   clinicId: string,
   input: CreateOAuthClientInput,
+  audit: AuditContext | null,
 ): Promise<IssuedOAuthClientView> {
   await getClinic(ctx, clinicId);
   const environment: Environment = input.environment ?? ctx.config.env;
@@ -45,7 +46,10 @@ export async function createOAuthClient(
     created_at: ctx.clock().toISOString(),
     revoked_at: null,
   };
-  await runChange(ctx, null, (change) => change.write(repo.oauthClientInsert(ctx.db, row)));
+  await runChange(ctx, audit, (change) => {
+    change.write(repo.oauthClientInsert(ctx.db, row));
+    change.audit?.('create', clientResource(row));
+  });
   return { ...toSummary(row), client_secret: secret };
 }
 
@@ -57,18 +61,31 @@ export async function listOAuthClients(ctx: ReadContext, clinicId: string): Prom
 
 /**
  * Revokes a client: its next token request, and the next request made with any of its access tokens,
- * are refused, on every instance (both look the client up). Revoking twice is harmless.
+ * are refused, on every instance (both look the client up). Revoking twice is harmless; only the
+ * revocation that took effect is audited (`revoke`).
  */
-export async function revokeOAuthClient(ctx: ServiceContext, clientId: string): Promise<RevokedOAuthClientView> {
+export async function revokeOAuthClient(
+  ctx: ServiceContext,
+  clientId: string,
+  audit: AuditContext | null,
+): Promise<RevokedOAuthClientView> {
   const revokedAt = ctx.clock().toISOString();
-  const row = await runChange(ctx, null, async (change) => {
+  const row = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
-    await trx.executeQuery(repo.oauthClientRevocation(trx, clientId, revokedAt).compile());
-    return repo.findOAuthClient(trx, clientId);
+    const result = await trx.executeQuery(repo.oauthClientRevocation(trx, clientId, revokedAt).compile());
+    const found = await repo.findOAuthClient(trx, clientId);
+    if (found && Number(result.numAffectedRows ?? 0) > 0) change.audit?.('revoke', clientResource(found));
+    return found;
   });
   if (!row) throw notFound('OAuth client not found');
   return { client_id: row.id, revoked_at: row.revoked_at ?? revokedAt };
 }
+
+const clientResource = (row: Pick<OAuthClientTable, 'id' | 'clinic_id'>): AuditedResource => ({
+  type: 'oauth_client',
+  id: row.id,
+  clinicId: row.clinic_id,
+});
 
 /** The scopes a client row holds (written by createOAuthClient: never empty, every one known). */
 export function scopesOf(row: Pick<OAuthClientTable, 'scopes'>): Scope[] {

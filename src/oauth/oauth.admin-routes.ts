@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ClinicParams } from '../clinics/clinic.schemas.js';
 import type { AppContext } from '../context.js';
+import { operatorAudit } from '../http/audit-context.js';
 import { adminErrors, Envelope, operatorSecurity } from '../http/schemas.js';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from './oauth-client.service.js';
 import {
@@ -35,7 +36,7 @@ export function oauthAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await createOAuthClient(ctx, request.params.clinicId, request.body),
+        data: await createOAuthClient(ctx, request.params.clinicId, request.body, operatorAudit(request)),
         message: 'OAuth client created: store its secret now, it is not shown again',
       }),
     );
@@ -78,7 +79,7 @@ export function oauthAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await revokeOAuthClient(ctx, request.params.clientId),
+        data: await revokeOAuthClient(ctx, request.params.clientId, operatorAudit(request)),
         message: 'OAuth client revoked',
       }),
     );

@@ -3,6 +3,9 @@ import type { OrderStatus } from './order-status.js';
 import type { ChainRow, QueueRow, ShippingParty } from './order-admin.repository.js';
 import type { AdminOrderDetailData, AdminOrderSummaryData } from './order-admin.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
+import type { Actor } from './order-status.js';
+import type { StatusHistoryTable } from './order.tables.js';
+import { inLifecycleOrder } from './order-view.js';
 
 /** How the console writes a patient's name: first, middle (when there is one), last. */
 export const fullName = (first: string, middle: string | null, last: string): string =>
@@ -32,10 +35,23 @@ export function toAdminSummary(order: QueueRow, itemCount: number): AdminOrderSu
 }
 
 /** The order as the pharmacy fills it: the partner's view, the clinic's name, whom it ships to, and its chain. */
-export function toAdminDetail(view: OrderViewData, party: ShippingParty, chain: ChainRow[]): AdminOrderDetailData {
+export function toAdminDetail(
+  view: OrderViewData,
+  history: StatusHistoryTable[],
+  party: ShippingParty,
+  chain: ChainRow[],
+): AdminOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
   return {
     ...view,
+    status_history: inLifecycleOrder(history).map((h) => ({
+      from: h.from_status,
+      to: h.to_status,
+      at: h.at,
+      actor: h.actor as Actor,
+      actor_id: h.actor_id,
+      actor_name: h.actor_name,
+    })),
     clinic_name: party.clinic_name,
     patient: {
       patient_id: view.patient_id,

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
-import { OrderView, StatusSchema } from './order.schemas.js';
+import { OrderView, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
 
 export const AdminStatusBody = Type.Object(
   {
@@ -68,6 +68,24 @@ const ShippingAddress = Type.Object(
 export const AdminOrderDetail = Type.Object(
   {
     ...OrderView.properties,
+    status_history: Type.Array(
+      Type.Object(
+        {
+          ...StatusHistoryEntryFields,
+          actor_id: Nullable(
+            Type.String({ description: 'The staff member who made the change (their id); null for anyone else.' }),
+          ),
+          actor_name: Nullable(
+            Type.String({
+              description:
+                'Who made the change, by name: the staff member, "Operator token" (the shared ADMIN_TOKEN), or the command line’s operator; null for a partner, the sandbox, and changes recorded before names were.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Every status change, oldest first, each naming who made it (the partner’s view names no one).' },
+    ),
     clinic_name: Type.String(),
     patient: Type.Object(
       {

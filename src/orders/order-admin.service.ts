@@ -70,8 +70,10 @@ export async function getOrderForOperator(
 ): Promise<AdminOrderDetailData> {
   const order = await repo.findOrderUnscoped(ctx.db, orderId);
   if (!order) throw notFound('Medication request not found');
-  const [view, party, chain] = await Promise.all([
+  const [view, history, party, chain] = await Promise.all([
     loadOrderView(ctx.db, order),
+    // The partner's view names nobody; the pharmacy's names who made each change.
+    repo.listHistories(ctx.db, [order.id]),
     adminRepo.findShippingParty(ctx.db, order),
     adminRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
   ]);
@@ -84,5 +86,5 @@ export async function getOrderForOperator(
       .filter((row) => row.id !== order.id)
       .map((row): AuditedResource => ({ type: 'medication_request', id: row.id, clinicId: order.clinic_id })),
   ]);
-  return toAdminDetail(view, party, chain);
+  return toAdminDetail(view, history, party, chain);
 }

@@ -157,6 +157,9 @@ function newOrderWrites(
       from_status: null,
       to_status: 'pending',
       actor: 'partner',
+      // A partner's order names no person: the pharmacy's history names its own staff only.
+      actor_id: null,
+      actor_name: null,
       at,
     }),
   ];

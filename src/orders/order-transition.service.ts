@@ -1,7 +1,7 @@
 import { notFoundIn } from '../audit/denied-access.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { ServiceContext } from '../context.js';
-import type { AuditContext } from '../audit/audit-actor.js';
+import { actorName, type AuditContext } from '../audit/audit-actor.js';
 import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { Trx } from '../db/database.js';
 import { conflict, fieldError } from '../errors.js';
@@ -32,6 +32,23 @@ const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
   cancelled: 'order.cancelled',
 };
 
+/** Who, for the pharmacy, made a status change: kept in the history beside `actor` (never shown to partners). */
+export interface NamedActor {
+  readonly actorId: string | null;
+  readonly actorName: string | null;
+}
+
+const UNNAMED: NamedActor = { actorId: null, actorName: null };
+
+/**
+ * The history's names for a change made by `audit`'s actor: a staff member's id and name, the
+ * operator token, the command line's operator. A partner's change names nobody (as before).
+ */
+export function namedActorOf(audit: AuditContext): NamedActor {
+  const { actor } = audit;
+  return { actorId: actor.type === 'staff' ? actor.staffId : null, actorName: actorName(actor) };
+}
+
 /**
  * Applies one transition as part of the caller's change: refuses an illegal one (409 naming both
  * states), moves the order only if it is still in the state it was read in (so that of many
@@ -47,6 +64,7 @@ export async function applyTransition(
   to: OrderStatus,
   actor: Actor,
   trackingNumber?: string,
+  named: NamedActor = UNNAMED,
 ): Promise<OrderTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
@@ -69,7 +87,16 @@ export async function applyTransition(
   const type = EVENT_OF[to];
   if (type) change.event({ clinicId: order.clinic_id, type, payload: eventPayload(updated, from) }, now);
   change.write(
-    repo.historyInsert(trx, { id: newId(), medication_request_id: order.id, from_status: from, to_status: to, actor, at: now }),
+    repo.historyInsert(trx, {
+      id: newId(),
+      medication_request_id: order.id,
+      from_status: from,
+      to_status: to,
+      actor,
+      actor_id: named.actorId,
+      actor_name: named.actorName,
+      at: now,
+    }),
   );
 
   if (order.refill_of !== null && (to === 'shipped' || to === 'delivered' || to === 'cancelled')) {
@@ -140,7 +167,8 @@ export async function transitionOrder(
   const order = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const current = await loadForUpdate(trx, scope, orderId);
-    const updated = await applyTransition(change, trx, change.at, current, to, actor, trackingNumber?.trim());
+    const named = actor === 'partner' ? UNNAMED : namedActorOf(audit);
+    const updated = await applyTransition(change, trx, change.at, current, to, actor, trackingNumber?.trim(), named);
     const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
     change.audit(action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
     return updated;

@@ -137,15 +137,19 @@ function toView(
     refill_of: order.refill_of,
     chain_origin_id: order.chain_origin_id,
     refill_request_id: refillRequestId,
-    // Each state is entered at most once and only forwards, so the lifecycle's order is the history's
-    // (steps of one sandbox advance share a timestamp).
-    status_history: [...history]
-      .sort((a, b) => statusRank(a.to_status) - statusRank(b.to_status))
-      .map((h) => ({
-        from: h.from_status,
-        to: h.to_status,
-        at: h.at,
-        actor: h.actor as Actor,
-      })),
+    status_history: inLifecycleOrder(history).map((h) => ({
+      from: h.from_status,
+      to: h.to_status,
+      at: h.at,
+      actor: h.actor as Actor,
+    })),
   };
+}
+
+/**
+ * An order's history rows in the order they happened: each state is entered at most once and only
+ * forwards, so the lifecycle's order is the history's (steps of one sandbox advance share a timestamp).
+ */
+export function inLifecycleOrder(history: readonly StatusHistoryTable[]): StatusHistoryTable[] {
+  return [...history].sort((a, b) => statusRank(a.to_status) - statusRank(b.to_status));
 }

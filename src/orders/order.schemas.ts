@@ -136,6 +136,13 @@ export const MedicationItemView = Type.Object(
   { additionalProperties: false },
 );
 
+/** One status change as a partner sees it (the operator's view adds who, by name: orders/order-admin.schemas.ts). */
+export const StatusHistoryEntryFields = {
+  from: Nullable(Type.String()),
+  to: Type.String(),
+  at: Timestamp,
+  actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
+};
 export const OrderView = Type.Object(
   {
     medication_request_id: Uuid(),
@@ -179,17 +186,7 @@ export const OrderView = Type.Object(
     refill_of: Nullable(Type.String({ format: 'uuid', description: 'The medication request this one refills.' })),
     chain_origin_id: Nullable(Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' })),
     refill_request_id: Nullable(Type.String({ format: 'uuid', description: 'The refill request that created this one.' })),
-    status_history: Type.Array(
-      Type.Object(
-        {
-          from: Nullable(Type.String()),
-          to: Type.String(),
-          at: Timestamp,
-          actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    status_history: Type.Array(Type.Object(StatusHistoryEntryFields, { additionalProperties: false })),
   },
   { $id: 'MedicationOrder', additionalProperties: false },
 );

@@ -78,8 +78,12 @@ export interface StatusHistoryTable {
   medication_request_id: string;
   from_status: string | null;
   to_status: string;
-  /** operator | partner | sandbox */
+  /** operator | partner | sandbox (what the partner sees) */
   actor: string;
+  /** Who exactly, for the pharmacy (migration 017): a staff member's id; null otherwise. */
+  actor_id: string | null;
+  /** A staff member's name, "Operator token", or the command line's operator; null for a partner, the sandbox and older rows. */
+  actor_name: string | null;
   at: string;
 }
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { operatorAudit } from '../http/audit-context.js';
 import { adminErrors, createErrors, Envelope, operatorSecurity } from '../http/schemas.js';
 import { addService, createCarrier, listCatalogue, updateService } from './catalogue.service.js';
 import {
@@ -32,7 +33,11 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(CatalogueCarrier), ...createErrors('A carrier with that id') },
         },
       },
-      async (request) => ({ success: true as const, data: await createCarrier(ctx, request.body), message: 'Carrier created' }),
+      async (request) => ({
+        success: true as const,
+        data: await createCarrier(ctx, request.body, operatorAudit(request)),
+        message: 'Carrier created',
+      }),
     );
 
     app.get(
@@ -69,7 +74,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await addService(ctx, request.params.carrierId, request.body),
+        data: await addService(ctx, request.params.carrierId, request.body, operatorAudit(request)),
         message: 'Service created',
       }),
     );
@@ -91,7 +96,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: await updateService(ctx, request.params.carrierId, request.params.serviceId, request.body),
+        data: await updateService(ctx, request.params.carrierId, request.params.serviceId, request.body, operatorAudit(request)),
         message: 'Service updated',
       }),
     );

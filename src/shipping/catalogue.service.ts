@@ -1,3 +1,5 @@
+import type { AuditContext } from '../audit/audit-actor.js';
+import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import { runChange } from '../changes/run-change.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
@@ -37,13 +39,20 @@ export interface ServiceChanges {
   state_prices?: Record<string, number>;
 }
 
-/** Adds a carrier; without an id, one is derived from the name. A taken id is a 409. */
-export async function createCarrier(ctx: ServiceContext, input: NewCarrier): Promise<CatalogueCarrierView> {
+/** Adds a carrier; without an id, one is derived from the name. A taken id is a 409. Audited (`create` of the carrier). */
+export async function createCarrier(
+  ctx: ServiceContext,
+  input: NewCarrier,
+  audit: AuditContext | null,
+): Promise<CatalogueCarrierView> {
   const name = cleanName(input.name, 'name');
   const id = resolveId(input.id, name);
   const row = { id, name, created_at: isoNow(ctx.clock) };
   try {
-    await repo.insertCarrier(ctx.db, row);
+    await runChange(ctx, audit, (change) => {
+      change.write(repo.carrierInsert(ctx.db, row));
+      change.audit?.('create', { type: 'carrier', id, clinicId: null });
+    });
   } catch (error) {
     if (constraintViolation(error) === 'unique') throw conflict(`Carrier "${id}" already exists`, { id: 'already exists' });
     throw error;
@@ -72,16 +81,22 @@ export async function listCatalogue(ctx: ReadContext): Promise<CatalogueCarrierV
 
 /**
  * Adds a service to a carrier, with its state prices, in one transaction. Prices are dollars with
- * at most two decimals; a service id already used by the carrier is a 409.
+ * at most two decimals; a service id already used by the carrier is a 409. Audited (`create` of the
+ * shipping_service).
  */
-export async function addService(ctx: ServiceContext, carrierId: string, input: NewService): Promise<CatalogueServiceView> {
+export async function addService(
+  ctx: ServiceContext,
+  carrierId: string,
+  input: NewService,
+  audit: AuditContext | null,
+): Promise<CatalogueServiceView> {
   const name = cleanName(input.name, 'name');
   const id = resolveId(input.id, name);
   const priceCents = priceInCents(input.price, 'price');
   const statePrices = statePricesInCents(input.state_prices ?? {});
   const row: ShippingServiceTable = { carrier_id: carrierId, id, name, price_cents: priceCents, created_at: isoNow(ctx.clock) };
 
-  await runChange(ctx, null, async (change) => {
+  await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     if (!(await repo.findCarrier(trx, carrierId))) throw notFound('Carrier not found');
     try {
@@ -95,19 +110,22 @@ export async function addService(ctx: ServiceContext, carrierId: string, input: 
       throw error;
     }
     await repo.replaceStatePrices(trx, carrierId, id, statePrices);
+    change.audit?.('create', serviceResource(carrierId, id));
   });
   return toService(row, stateRows(carrierId, id, statePrices));
 }
 
 /**
  * Changes a service's name, base price and/or state prices in one transaction. `state_prices`,
- * when given, replaces the service's whole set (`{}` removes every state price).
+ * when given, replaces the service's whole set (`{}` removes every state price). Audited (`update`
+ * of the shipping_service).
  */
 export async function updateService(
   ctx: ServiceContext,
   carrierId: string,
   serviceId: string,
   changes: ServiceChanges,
+  audit: AuditContext | null,
 ): Promise<CatalogueServiceView> {
   if (changes.name === undefined && changes.price === undefined && changes.state_prices === undefined) {
     throw validationError('Validation failed: give at least one of name, price, state_prices', {
@@ -118,10 +136,11 @@ export async function updateService(
   const priceCents = changes.price === undefined ? undefined : priceInCents(changes.price, 'price');
   const statePrices = changes.state_prices === undefined ? undefined : statePricesInCents(changes.state_prices);
 
-  return runChange(ctx, null, async (change) => {
+  return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     if (!(await repo.findCarrier(trx, carrierId))) throw notFound('Carrier not found');
     if (!(await repo.findService(trx, carrierId, serviceId))) throw notFound('Service not found');
+    change.audit?.('update', serviceResource(carrierId, serviceId));
     await repo.updateService(trx, carrierId, serviceId, {
       ...(name !== undefined ? { name } : {}),
       ...(priceCents !== undefined ? { price_cents: priceCents } : {}),
@@ -135,6 +154,13 @@ export async function updateService(
     return toService(service, prices);
   });
 }
+
+/** A service is named by its carrier's id and its own, as `<carrier id>/<service id>`. */
+const serviceResource = (carrierId: string, serviceId: string): AuditedResource => ({
+  type: 'shipping_service',
+  id: `${carrierId}/${serviceId}`,
+  clinicId: null,
+});
 
 function cleanName(value: string, field: string): string {
   const name = value.trim().replace(/\s+/g, ' ');

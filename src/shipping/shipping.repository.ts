@@ -1,3 +1,4 @@
+import type { Write } from '../db/write.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
@@ -18,8 +19,9 @@ export async function findCarrier(db: DbOrTrx, carrierId: string): Promise<Carri
   return db.selectFrom('carriers').selectAll().where('id', '=', carrierId).executeTakeFirst();
 }
 
-export async function insertCarrier(db: DbOrTrx, row: CarrierTable): Promise<void> {
-  await db.insertInto('carriers').values(row).execute();
+/** A carrier's row, as a change's write (changes/run-change.ts). */
+export function carrierInsert(handle: DbOrTrx, row: CarrierTable): Write {
+  return handle.insertInto('carriers').values(row);
 }
 
 /** Services of the given carriers (all carriers when `carrierIds` is omitted), in display order. */

@@ -207,8 +207,8 @@ describe.each(DIALECTS)('the audit read trail (group commit) on %s', (dialect) =
     try {
       const first = await open();
       const app = await buildApp(first.ctx);
-      const clinic = await createClinic(first.ctx, { name: 'Shutdown Clinic', free_shipping: false });
-      const key = await issueApiKey(first.ctx, clinic.clinic_id);
+      const clinic = await createClinic(first.ctx, { name: 'Shutdown Clinic', free_shipping: false }, null);
+      const key = await issueApiKey(first.ctx, clinic.clinic_id, null);
       const headers = { 'x-api-key': key.api_key, accept: 'application/json', 'content-type': 'application/json' };
       const created = await app.inject({
         method: 'POST',

@@ -44,6 +44,7 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
       audit_event_id: expect.any(String),
       at: '2030-04-01T09:00:03.000Z',
       actor: { type: 'partner', api_key_id: a.apiKeyId, clinic_id: a.clinicId },
+      actor_name: null,
       clinic_id: a.clinicId,
       action: 'read',
       resource_type: 'patient',
@@ -73,15 +74,16 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
     expect(second.next_cursor).toBeNull();
   });
 
-  it('when the operator reads, then the event names the operator and the clinic of what was read', async () => {
+  it('when the operator token reads and asks for its own reads, then the event names the operator token and the clinic of what was read', async () => {
     const clinic = await t.createClinic();
     const { webhookId } = await registerEndpoint(t, clinic, 'https://partner.example.com/audit');
     time.advance(1000);
     await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`);
     await t.ctx.audit.flush();
-    const [read] = (await list(`?resource_id=${webhookId}&action=read`)).items;
+    const [read] = (await list(`?resource_id=${webhookId}&action=read&include_own_reads=true`)).items;
     expect(read).toMatchObject({
       actor: { type: 'operator' },
+      actor_name: 'Operator token',
       clinic_id: clinic.clinicId,
       action: 'read',
       resource_type: 'webhook_endpoint',
@@ -116,10 +118,15 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
       'Api-Version',
       'action',
       'actor_id',
+      'actor_type',
       'clinic_id',
       'cursor',
+      'from',
+      'include_own_reads',
       'limit',
       'resource_id',
+      'resource_type',
+      'to',
     ]);
   });
 });

@@ -51,6 +51,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     actor_type: 'partner',
     actor_id: clinic.apiKeyId,
     actor_email: null,
+    actor_name: null,
     clinic_id: clinic.clinicId,
     action,
     resource_type: type,
@@ -64,6 +65,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     ...partnerRow({ clinicId, apiKeyId: '', apiKey: '' }, requestId, action, type, id),
     actor_type: 'operator',
     actor_id: null,
+    actor_name: 'Operator token',
     client_address: OPERATOR_ADDRESS,
   });
 
@@ -205,7 +207,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
 
   it('when an idempotent retry replays a creation to another key of the clinic, then the replay is recorded as a read of what was created, by that key', async () => {
     const clinic = await t.createClinic();
-    const second = await issueApiKey(t.ctx, clinic.clinicId);
+    const second = await issueApiKey(t.ctx, clinic.clinicId, null);
     const create = (apiKey: string) => {
       time.advance(1000);
       return t.app.inject({

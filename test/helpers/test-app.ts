@@ -166,12 +166,16 @@ export class TestApp {
    * as the operator command line does). `formulary` adds medications by name.
    */
   async createClinic(options: { name?: string; freeShipping?: boolean; formulary?: string[] } = {}): Promise<TestClinic> {
-    const clinic = await createClinic(this.ctx, {
-      name: options.name ?? 'Test Clinic',
-      free_shipping: options.freeShipping ?? false,
-    });
-    for (const name of options.formulary ?? []) await addMedication(this.ctx, clinic.clinic_id, { name });
-    const key = await issueApiKey(this.ctx, clinic.clinic_id);
+    const clinic = await createClinic(
+      this.ctx,
+      {
+        name: options.name ?? 'Test Clinic',
+        free_shipping: options.freeShipping ?? false,
+      },
+      null,
+    );
+    for (const name of options.formulary ?? []) await addMedication(this.ctx, clinic.clinic_id, { name }, null);
+    const key = await issueApiKey(this.ctx, clinic.clinic_id, null);
     return { clinicId: clinic.clinic_id, apiKey: key.api_key, apiKeyId: key.api_key_id };
   }
 }

@@ -70,20 +70,20 @@ describe.each(DIALECTS)('partner authentication on %s', (dialect) => {
   it('when a key is revoked, then the very next request with it is refused', async () => {
     const { apiKey, apiKeyId } = await t.createClinic();
     expect((await t.partner(apiKey).get(CARRIERS)).status).toBe(200);
-    await revokeApiKey(t.ctx, apiKeyId);
+    await revokeApiKey(t.ctx, apiKeyId, null);
     expectUnauthorized(await t.partner(apiKey).get(CARRIERS), /revoked/);
   });
 
   it('when one key of a clinic is revoked, then its other key keeps working', async () => {
     const { clinicId, apiKeyId } = await t.createClinic();
-    const second = await issueApiKey(t.ctx, clinicId);
-    await revokeApiKey(t.ctx, apiKeyId);
+    const second = await issueApiKey(t.ctx, clinicId, null);
+    await revokeApiKey(t.ctx, apiKeyId, null);
     expect((await t.partner(second.api_key).get(CARRIERS)).status).toBe(200);
   });
 
   it('when a production key is sent to the development server, then 401 names the environments', async () => {
     const { clinicId } = await t.createClinic();
-    const prodKey = await issueApiKey(t.ctx, clinicId, 'production');
+    const prodKey = await issueApiKey(t.ctx, clinicId, null, 'production');
     expect(prodKey.api_key.startsWith('prod_')).toBe(true);
     expectUnauthorized(await t.partner(prodKey.api_key).get(CARRIERS), /production key.*development/);
   });
@@ -121,7 +121,7 @@ describe.each(DIALECTS)('API keys at rest on %s', (dialect) => {
 
   it('when a production key is issued, then it is prod_ followed by 43 base64url characters', async () => {
     const { clinicId } = await t.createClinic();
-    const key = await issueApiKey(t.ctx, clinicId, 'production');
+    const key = await issueApiKey(t.ctx, clinicId, null, 'production');
     expect(key.api_key).toMatch(/^prod_[A-Za-z0-9_-]{43}$/);
     expect(key.environment).toBe('production');
   });
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('partner authentication on a production server on %s', (
 
   it('when a development key is sent to the production server, then 401 names the environments', async () => {
     const { clinicId } = await t.createClinic();
-    const devKey = await issueApiKey(t.ctx, clinicId, 'development');
+    const devKey = await issueApiKey(t.ctx, clinicId, null, 'development');
     expectUnauthorized(await t.partner(devKey.api_key).get(CARRIERS), /development key.*production/);
   });
 });

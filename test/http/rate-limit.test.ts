@@ -145,7 +145,7 @@ describe.each(CASES)('rate limits on %s, counted in %s', (dialect, store) => {
 
   it('when two keys of the same clinic are used, then they are counted apart (the limit is per key)', async () => {
     const a = await t.createClinic();
-    const second = await issueApiKey(t.ctx, a.clinicId);
+    const second = await issueApiKey(t.ctx, a.clinicId, null);
     for (let i = 0; i < LIMIT; i++) await call(CARRIERS, { 'x-api-key': a.apiKey });
     expect((await call(CARRIERS, { 'x-api-key': second.api_key })).status).toBe(200);
   });
@@ -300,7 +300,7 @@ describe('rate-limit defaults', () => {
     });
     try {
       const { clinicId } = await t.createClinic();
-      const key = await issueApiKey(t.ctx, clinicId, 'production');
+      const key = await issueApiKey(t.ctx, clinicId, null, 'production');
       const res = await t.partner(key.api_key).get(CARRIERS);
       expect(res.status).toBe(200);
       expect(res.headers['x-ratelimit-limit']).toBe('60');

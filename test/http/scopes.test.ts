@@ -47,7 +47,7 @@ describe.each(DIALECTS)('restricted API keys (scopes) on %s', (dialect) => {
     const name = scopes.join(',');
     let key = keys.get(name);
     if (key === undefined) {
-      key = (await issueApiKey(t.ctx, clinic.clinicId, undefined, { scopes })).api_key;
+      key = (await issueApiKey(t.ctx, clinic.clinicId, null, undefined, { scopes })).api_key;
       keys.set(name, key);
     }
     return key;

@@ -122,7 +122,7 @@ describe.each(DIALECTS)('GET /api/external/medication-orders on %s', (dialect) =
 
   it('when a page is listed, then each order on it is audited as read by the partner\u2019s key', async () => {
     // A key of its own, so that its rows are this test's.
-    const key = await issueApiKey(t.ctx, setup.clinic.clinicId);
+    const key = await issueApiKey(t.ctx, setup.clinic.clinicId, null);
     const res = await t.partner(key.api_key).get(`${LIST}?limit=2`);
     const rows = (await auditRows(t.ctx)).filter((r) => r.actor_id === key.api_key_id);
     expect(rows.map((r) => [r.action, r.resource_type, r.resource_id, r.actor_type, r.actor_id, r.clinic_id]).sort()).toEqual(

@@ -208,8 +208,8 @@ describe.each(DIALECTS)('the partner request log on %s', (dialect) => {
   });
 
   it('when a key restricted to orders reads the log, then 403 names webhooks:read (and is logged); a key with webhooks:read reads it', async () => {
-    const ordersOnly = (await issueApiKey(t.ctx, clinic.clinicId, undefined, { scopes: ['orders:read'] })).api_key;
-    const webhooksRead = (await issueApiKey(t.ctx, clinic.clinicId, undefined, { scopes: ['webhooks:read'] })).api_key;
+    const ordersOnly = (await issueApiKey(t.ctx, clinic.clinicId, null, undefined, { scopes: ['orders:read'] })).api_key;
+    const webhooksRead = (await issueApiKey(t.ctx, clinic.clinicId, null, undefined, { scopes: ['webhooks:read'] })).api_key;
     const refused = await t.partner(ordersOnly).get('/api/external/requests');
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe('Forbidden: this API key lacks the scope webhooks:read');

@@ -46,7 +46,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       const other = await TestApp.start({ dialect });
       try {
         const clinic = await other.createClinic();
-        await createCarrier(other.ctx, { name: 'Ameriship' });
+        await createCarrier(other.ctx, { name: 'Ameriship' }, null);
         const res = await other.partner(clinic.apiKey).get('/api/external/carriers');
         expect(res.body.data.carriers).toContainEqual({ id: 'ameriship', name: 'Ameriship' });
       } finally {
@@ -115,13 +115,18 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       const other = await TestApp.start({ dialect });
       try {
         const clinic = await other.createClinic();
-        await createCarrier(other.ctx, { id: 'se-3818360', name: 'Stamps.com' });
-        await addService(other.ctx, 'se-3818360', {
-          id: 'usps_first_class',
-          name: 'First-Class',
-          price: 7.15,
-          state_prices: { NY: 9.05 },
-        });
+        await createCarrier(other.ctx, { id: 'se-3818360', name: 'Stamps.com' }, null);
+        await addService(
+          other.ctx,
+          'se-3818360',
+          {
+            id: 'usps_first_class',
+            name: 'First-Class',
+            price: 7.15,
+            state_prices: { NY: 9.05 },
+          },
+          null,
+        );
         const ny = await insertTestPatient(other.ctx, clinic.clinicId, 'NY');
         const tx = await insertTestPatient(other.ctx, clinic.clinicId, 'TX');
         const inNy = await other.partner(clinic.apiKey).get(`/api/external/carriers/se-3818360/services?patientId=${ny}`);
@@ -137,7 +142,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       const other = await TestApp.start({ dialect });
       try {
         const clinic = await other.createClinic();
-        await createCarrier(other.ctx, { name: 'Ameriship' });
+        await createCarrier(other.ctx, { name: 'Ameriship' }, null);
         const patientId = await insertTestPatient(other.ctx, clinic.clinicId, 'TX');
         const res = await other.partner(clinic.apiKey).get(`/api/external/carriers/ameriship/services?patientId=${patientId}`);
         expect(res.status).toBe(200);

@@ -308,7 +308,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
   });
 
   describe('the audit trail', () => {
-    it('when a staff member acts through the console, then the trail names them (id and email) and filters by them', async () => {
+    it('when a staff member acts through the console, then the trail names them (id, email and name) and filters by them', async () => {
       const setup = await createOrderSetup(t);
       const orderId = await createOrder(t, setup);
       const { email, staffId } = await createStaff('pharmacist');
@@ -320,7 +320,8 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
       const trail = await t.admin.get(`/api/admin/audit-events?actor_id=${staffId}`);
       expect(trail.status).toBe(200);
       expect(trail.body.data.items.length).toBeGreaterThan(0);
-      for (const event of trail.body.data.items) expect(event.actor).toEqual({ type: 'staff', staff_id: staffId, email });
+      for (const event of trail.body.data.items)
+        expect(event.actor).toEqual({ type: 'staff', staff_id: staffId, email, name: 'Pat Pharmacist' });
       expect(trail.body.data.items).toContainEqual(
         expect.objectContaining({ action: 'transition', resource_type: 'medication_request', resource_id: orderId }),
       );

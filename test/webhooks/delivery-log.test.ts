@@ -139,7 +139,7 @@ describe.each(DIALECTS)('the partner\u2019s webhook delivery log on %s', (dialec
   });
 
   it('when a page is listed, then each delivery on it is audited as read by the partner\u2019s key', async () => {
-    const key = await issueApiKey(t.ctx, clinic.clinicId);
+    const key = await issueApiKey(t.ctx, clinic.clinicId, null);
     const res = await t.partner(key.api_key).get(`${LOG}?limit=2`);
     const rows = (await auditRows(t.ctx)).filter((r) => r.actor_id === key.api_key_id);
     expect(rows.map((r) => [r.action, r.resource_type, r.resource_id, r.clinic_id]).sort()).toEqual(

@@ -52,8 +52,8 @@ for (const dialect of DIALECTS) {
       const [ctx] = contexts;
       const receiver = await WebhookReceiver.start();
       receivers.push(receiver);
-      const clinic = await createClinic(ctx, { name: `Busy Clinic ${limit}` });
-      const key = await issueApiKey(ctx, clinic.clinic_id);
+      const clinic = await createClinic(ctx, { name: `Busy Clinic ${limit}` }, null);
+      const key = await issueApiKey(ctx, clinic.clinic_id, null);
       const { webhook_id } = await registerWebhook(
         ctx,
         { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
@@ -120,8 +120,8 @@ for (const dialect of DIALECTS) {
       busy.receiver.respondWith({ heldBy: gate });
       const other = await WebhookReceiver.start();
       receivers.push(other);
-      const otherClinic = await createClinic(busy.ctx, { name: 'Quiet Clinic' });
-      const otherKey = await issueApiKey(busy.ctx, otherClinic.clinic_id);
+      const otherClinic = await createClinic(busy.ctx, { name: 'Quiet Clinic' }, null);
+      const otherKey = await issueApiKey(busy.ctx, otherClinic.clinic_id, null);
       await registerWebhook(
         busy.ctx,
         { clinicId: otherClinic.clinic_id, apiKeyId: otherKey.api_key_id },
@@ -183,8 +183,8 @@ for (const dialect of DIALECTS) {
     it('when both workers drain an endpoint that allows 2 attempts a second, then it gets 2 in each second between them', async () => {
       const contexts = runtimes.map((r) => r.ctx);
       const ctx = contexts[0]!;
-      const clinic = await createClinic(ctx, { name: 'Rate Clinic' });
-      const key = await issueApiKey(ctx, clinic.clinic_id);
+      const clinic = await createClinic(ctx, { name: 'Rate Clinic' }, null);
+      const key = await issueApiKey(ctx, clinic.clinic_id, null);
       const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
       const { webhook_id } = await registerWebhook(
         ctx,

@@ -59,8 +59,8 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
       workers.push(await WebhookWorker.start(runtime.ctx, { sender, concurrency: 4, pollIntervalMs: NO_POLL_MS }));
     }
     receivers = [await WebhookReceiver.start(), await WebhookReceiver.start()];
-    const clinic = await createClinic(api.ctx, { name: 'Busy Clinic' });
-    const key = await issueApiKey(api.ctx, clinic.clinic_id);
+    const clinic = await createClinic(api.ctx, { name: 'Busy Clinic' }, null);
+    const key = await issueApiKey(api.ctx, clinic.clinic_id, null);
     clinicId = clinic.clinic_id;
     for (const receiver of receivers) {
       const identity = { clinicId, apiKeyId: key.api_key_id };

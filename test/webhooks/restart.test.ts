@@ -57,8 +57,8 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     // event is attempted once and fails; another is written while no worker runs.
     const stoppedAt = new Date('2026-01-01T00:00:00.000Z');
     const first = await open(() => stoppedAt);
-    const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' });
-    const key = await issueApiKey(first.ctx, clinic.clinic_id);
+    const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' }, null);
+    const key = await issueApiKey(first.ctx, clinic.clinic_id, null);
     const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
     const { secret } = await registerWebhook(
       first.ctx,
@@ -107,8 +107,8 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     // Driven by hand under the fake clock: a drain attempts everything that is due and not leased.
     const worker = new WebhookWorker(runtime.ctx);
     try {
-      const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' });
-      const key = await issueApiKey(runtime.ctx, clinic.clinic_id);
+      const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' }, null);
+      const key = await issueApiKey(runtime.ctx, clinic.clinic_id, null);
       const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
       await registerWebhook(
         runtime.ctx,

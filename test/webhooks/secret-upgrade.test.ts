@@ -69,8 +69,8 @@ describe.each(DIALECTS)('upgrading a database with plaintext webhook secrets on 
   it('when a server starts on a database from before 007 holding plaintext secrets, then it encrypts them before serving and signs with them', async () => {
     // A database as the version before encryption left it: plaintext secrets, no key id column, 007 not applied.
     const before = await open();
-    const clinic = await createClinic(before.ctx, { name: 'Upgrade Clinic' });
-    const key = await issueApiKey(before.ctx, clinic.clinic_id);
+    const clinic = await createClinic(before.ctx, { name: 'Upgrade Clinic' }, null);
+    const key = await issueApiKey(before.ctx, clinic.clinic_id, null);
     const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
     const endpoints: { id: string; secret: string; path: string }[] = [];
     for (const hook of ['/a', '/b']) {

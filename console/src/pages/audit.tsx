@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { AUDIT_ACTIONS, type AuditAction, type AuditResourceType } from '../../../src/audit/audit-vocabulary';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_RESOURCE_TYPES,
+  type AuditAction,
+  type AuditResourceType,
+} from '../../../src/audit/audit-vocabulary';
 import { api, query, type Page } from '../api';
 import { ClinicName, ClinicSelect, useClinics } from '../components/clinics';
 import { Empty, ErrorMessage, Loading, Time } from '../components/feedback';
@@ -15,8 +20,11 @@ interface AuditEvent {
   actor:
     | { type: 'partner'; api_key_id: string; clinic_id: string }
     | { type: 'oauth_client'; oauth_client_id: string; clinic_id: string }
-    | { type: 'staff'; staff_id: string; email: string }
-    | { type: 'operator' };
+    | { type: 'staff'; staff_id: string; email: string; name: string | null }
+    | { type: 'operator' }
+    | { type: 'command_line'; name: string };
+  /** A staff member's name, "Operator token", the command line's operator; null for a partner and older rows. */
+  actor_name: string | null;
   clinic_id: string | null;
   action: AuditAction;
   resource_type: AuditResourceType;
@@ -29,8 +37,48 @@ interface AuditEvent {
   resource_clinic_id: string | null;
 }
 
-const FILTERS = ['resource_id', 'clinic_id', 'actor_id', 'action'] as const;
+const FILTERS = [
+  'from',
+  'to',
+  'actor_type',
+  'actor_id',
+  'action',
+  'resource_type',
+  'resource_id',
+  'clinic_id',
+  'include_own_reads',
+] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
+
+/** The kinds of actor (src/audit/audit.schemas.ts AUDIT_ACTOR_TYPES), as the console names them. */
+const ACTOR_TYPE_LABELS = {
+  staff: 'Staff member',
+  operator: 'Operator token',
+  command_line: 'Command line',
+  partner: 'Partner API key',
+  oauth_client: 'Partner OAuth client',
+} as const;
+
+/**
+ * The address keeps the dates picked (`from=2030-04-01`); the API is asked for instants: from the
+ * start of the first day to the end of the last, in the browser's time zone.
+ */
+function dayStart(day: string, plusDays = 0): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return undefined;
+  return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + plusDays).toISOString();
+}
+
+/** The API's query for the filters in the address. */
+function apiQuery(filters: Filters, cursor: string | undefined): string {
+  return query({
+    ...filters,
+    from: dayStart(filters.from),
+    to: dayStart(filters.to, 1),
+    include_own_reads: filters.include_own_reads === 'true' ? 'true' : undefined,
+    cursor,
+  });
+}
 
 /** Resource types as the console names them (an order is a medication request in the API). */
 const RESOURCE_LABELS: Record<AuditResourceType, string> = {
@@ -41,9 +89,19 @@ const RESOURCE_LABELS: Record<AuditResourceType, string> = {
   webhook_endpoint: 'webhook endpoint',
   webhook_delivery: 'webhook delivery',
   staff_member: 'staff member',
+  clinic: 'clinic',
+  api_key: 'API key',
+  oauth_client: 'OAuth client',
+  medication: 'formulary medication',
+  carrier: 'carrier',
+  shipping_service: 'shipping service',
 };
 
-/** Audit: who did what to which resource, when and from where; filterable by resource, clinic, actor and action. */
+/**
+ * Audit: who did what to which resource, when and from where; filterable by date range, actor,
+ * action, resource and clinic. The viewer's own reads (what the console showed them) are hidden
+ * unless they ask for them.
+ */
 export function AuditPage() {
   const session = useSession();
   const clinics = useClinics();
@@ -53,7 +111,7 @@ export function AuditPage() {
   useEffect(() => setDraft(filters), [key]);
   const pager = usePager(key);
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    api<Page<AuditEvent>>('GET', `/api/admin/audit-events${query({ ...filters, cursor: pager.cursor })}`),
+    api<Page<AuditEvent>>('GET', `/api/admin/audit-events${apiQuery(filters, pager.cursor)}`),
   );
   const edit = (name: keyof Filters) => (event: { currentTarget: { value: string } }) =>
     setDraft({ ...draft, [name]: event.currentTarget.value });
@@ -72,8 +130,38 @@ export function AuditPage() {
         }}
       >
         <label>
+          From
+          <input type="date" value={draft.from} onInput={edit('from')} />
+        </label>
+        <label>
+          To
+          <input type="date" value={draft.to} min={draft.from || undefined} onInput={edit('to')} />
+        </label>
+        <label>
+          Actor
+          <select value={draft.actor_type} onChange={edit('actor_type')}>
+            <option value="">Anyone</option>
+            {Object.entries(ACTOR_TYPE_LABELS).map(([type, label]) => (
+              <option key={type} value={type}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Resource type
+          <select value={draft.resource_type} onChange={edit('resource_type')}>
+            <option value="">All resources</option>
+            {AUDIT_RESOURCE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {RESOURCE_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           Resource id
-          <input type="search" value={draft.resource_id} maxLength={100} onInput={edit('resource_id')} />
+          <input type="search" value={draft.resource_id} maxLength={200} onInput={edit('resource_id')} />
         </label>
         <ClinicSelect
           clinics={clinics.clinics}
@@ -95,15 +183,28 @@ export function AuditPage() {
             ))}
           </select>
         </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={draft.include_own_reads === 'true'}
+            onChange={(event) => setDraft({ ...draft, include_own_reads: event.currentTarget.checked ? 'true' : '' })}
+          />
+          Include my own reads
+        </label>
         <button type="submit">Apply filters</button>
-        <button type="button" class="secondary" onClick={() => apply({ ...draft, actor_id: session.staff_id })}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => apply({ ...draft, actor_type: 'staff', actor_id: session.staff_id })}
+        >
           My actions
         </button>
         <button type="button" class="secondary" onClick={() => setFilters({})}>
           Clear filters
         </button>
         <p id="actor-hint" class="hint muted">
-          Actor id: a staff member’s id or a partner’s API key id.
+          Actor id: a staff member’s id, a partner’s API key id or OAuth client id. Dates are days in your time zone, both
+          included. Your own reads (what the console showed you) are hidden unless you include them.
         </p>
       </form>
       <ErrorMessage error={list.error} />
@@ -130,7 +231,7 @@ export function AuditPage() {
                     <Time iso={event.at} />
                   </td>
                   <td>
-                    <Actor actor={event.actor} />
+                    <Actor event={event} />
                   </td>
                   <td>
                     <ClinicName id={event.clinic_id} names={clinics.names} />
@@ -164,12 +265,15 @@ export function AuditPage() {
   );
 }
 
-function Actor({ actor }: { actor: AuditEvent['actor'] }) {
+/** Who acted, by name where the trail has one (staff, the operator token, the command line's operator). */
+function Actor({ event }: { event: AuditEvent }) {
+  const { actor } = event;
   switch (actor.type) {
     case 'staff':
       return (
         <span title={`Staff id ${actor.staff_id}`}>
-          {actor.email} <span class="muted">(staff)</span>
+          {event.actor_name ?? actor.email} <span class="muted">(staff)</span>
+          {event.actor_name !== null ? <div class="muted">{actor.email}</div> : null}
         </span>
       );
     case 'partner':
@@ -186,6 +290,12 @@ function Actor({ actor }: { actor: AuditEvent['actor'] }) {
       );
     case 'operator':
       return <span>Operator token</span>;
+    case 'command_line':
+      return (
+        <span>
+          {actor.name} <span class="muted">(command line)</span>
+        </span>
+      );
   }
 }
 

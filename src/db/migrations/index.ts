@@ -15,6 +15,7 @@ import * as m013 from './013_deprecation_usage.js';
 import * as m014 from './014_audit_client_request_id.js';
 import * as m015 from './015_request_log.js';
 import * as m016 from './016_dashboard_indexes.js';
+import * as m017 from './017_named_actors.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '014_audit_client_request_id': m014,
   '015_request_log': m015,
   '016_dashboard_indexes': m016,
+  '017_named_actors': m017,
 };
