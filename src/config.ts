@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseAddressRanges, type AddressRange } from './shared/address-ranges.js';
 import { parseDurationList } from './shared/durations.js';
 import { parseDataKeySettings, type DataKeySettings } from './secrets/data-key.js';
+import { isTimeZone } from './shared/business-hours.js';
 
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
@@ -72,6 +73,11 @@ export interface Config {
    * private_key_jwt client assertion names as its `aud` (or this followed by /oauth/token). See docs/oauth.md.
    */
   readonly oauthIssuer: string;
+  /**
+   * PHARMACY_TIME_ZONE: the IANA zone of the pharmacy's working day (Monday to Friday, 09:00-17:00),
+   * for the order queue's age in business hours and its date filters. Default UTC.
+   */
+  readonly pharmacyTimeZone: string;
 }
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
@@ -194,6 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
   const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
+  const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
+  if (!isTimeZone(pharmacyTimeZone)) {
+    problems.push(`PHARMACY_TIME_ZONE must be an IANA time zone (e.g. America/New_York), got "${pharmacyTimeZone.slice(0, 100)}"`);
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -223,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLockTimeoutMs,
     consoleIdleTimeoutMs: consoleIdleTimeoutMinutes * 60_000,
     oauthIssuer,
+    pharmacyTimeZone,
   });
 }
 
