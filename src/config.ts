@@ -202,7 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
   const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
   if (!isTimeZone(pharmacyTimeZone)) {
-    problems.push(`PHARMACY_TIME_ZONE must be an IANA time zone (e.g. America/New_York), got "${pharmacyTimeZone.slice(0, 100)}"`);
+    problems.push(
+      `PHARMACY_TIME_ZONE must be an IANA time zone (e.g. America/New_York), got "${pharmacyTimeZone.slice(0, 100)}"`,
+    );
   }
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -24,7 +24,12 @@ export function toAdminSummary(order: QueueRow, items: QueueItemRow[], ageBusine
     practitioner_is_veterinarian: fromFlag(order.practitioner_is_veterinarian),
     status: order.status as OrderStatus,
     item_count: items.length,
-    medications: items.map(({ medication, dose, unit_of_measure, quantity }) => ({ medication, dose, unit_of_measure, quantity })),
+    medications: items.map(({ medication, dose, unit_of_measure, quantity }) => ({
+      medication,
+      dose,
+      unit_of_measure,
+      quantity,
+    })),
     age_business_hours: ageBusinessHours,
     carrier_id: order.carrier_id,
     carrier_name: order.carrier_name,

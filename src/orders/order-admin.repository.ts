@@ -88,17 +88,9 @@ export async function listQueuePage(
   if (filters.createdBefore) q = q.where('m.created_at', '<', filters.createdBefore);
   for (const word of filters.words ?? []) {
     const holds = (column: string) => containsText(dialect, sql<string | null>`${sql.ref(column)}`, word);
-    q = q.where(({ or }) =>
-      or(
-        [
-          'p.first_name',
-          'p.middle_name',
-          'p.last_name',
-          'r.first_name',
-          'r.last_name',
-          'm.id',
-          'm.tracking_number',
-        ].map(holds),
+    q = q.where((eb) =>
+      eb.or(
+        ['p.first_name', 'p.middle_name', 'p.last_name', 'r.first_name', 'r.last_name', 'm.id', 'm.tracking_number'].map(holds),
       ),
     );
   }

@@ -36,8 +36,12 @@ export const AdminListQuery = Type.Object({
   status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
   clinic_id: Type.Optional(Uuid()),
   carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Orders shipping with this carrier.' })),
-  created_from: Type.Optional(CalendarDate('Orders created on this day or later (the pharmacy\u2019s calendar: PHARMACY_TIME_ZONE).')),
-  created_to: Type.Optional(CalendarDate('Orders created on this day or earlier (the pharmacy\u2019s calendar: PHARMACY_TIME_ZONE).')),
+  created_from: Type.Optional(
+    CalendarDate('Orders created on this day or later (the pharmacy\u2019s calendar: PHARMACY_TIME_ZONE).'),
+  ),
+  created_to: Type.Optional(
+    CalendarDate('Orders created on this day or earlier (the pharmacy\u2019s calendar: PHARMACY_TIME_ZONE).'),
+  ),
   q: Type.Optional(
     Type.String({
       maxLength: QUEUE_SEARCH_MAX_LENGTH,
@@ -129,7 +133,9 @@ export const AdminOrderDetail = Type.Object(
         last_name: Type.String(),
         dob: Type.String({ format: 'date', description: 'Date of birth.' }),
         species: Type.String({ description: 'human, or the animal of a veterinary patient.' }),
-        phone: Nullable(Type.String({ description: 'The patient\u2019s first phone contact (else SMS), as the clinic gave it.' })),
+        phone: Nullable(
+          Type.String({ description: 'The patient\u2019s first phone contact (else SMS), as the clinic gave it.' }),
+        ),
         shipping_address: Nullable(ShippingAddress),
       },
       {

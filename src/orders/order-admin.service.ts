@@ -45,7 +45,8 @@ export async function listOrders(
 ): Promise<Page<AdminOrderSummaryData>> {
   const limit = query.limit ?? 50;
   const filters = queueFilters(query, ctx.config.pharmacyTimeZone);
-  const page = (slice: adminRepo.QueueSlice, count: number) => adminRepo.listQueuePage(ctx.db, ctx.dialect, filters, slice, count);
+  const page = (slice: adminRepo.QueueSlice, count: number) =>
+    adminRepo.listQueuePage(ctx.db, ctx.dialect, filters, slice, count);
 
   let rows: adminRepo.QueueRow[];
   if (query.sort === 'newest') {
@@ -53,7 +54,9 @@ export async function listOrders(
   } else {
     const position = query.cursor ? decodeQueueCursor(query.cursor) : undefined;
     rows =
-      position?.part === 'finished' ? [] : await page({ part: 'waiting', ...(position ? { after: position.at } : {}) }, limit + 1);
+      position?.part === 'finished'
+        ? []
+        : await page({ part: 'waiting', ...(position ? { after: position.at } : {}) }, limit + 1);
     if (rows.length <= limit) {
       const before = position?.part === 'finished' ? { before: position.at } : {};
       rows = [...rows, ...(await page({ part: 'finished', ...before }, limit + 1 - rows.length))];
@@ -80,10 +83,16 @@ export async function listOrders(
   if (rows.length > limit && last) {
     const at = { createdAt: last.created_at, id: last.id };
     nextCursor =
-      query.sort === 'newest' ? encodeCursor(at) : encodeQueueCursor({ part: isWaiting(last.status) ? 'waiting' : 'finished', at });
+      query.sort === 'newest'
+        ? encodeCursor(at)
+        : encodeQueueCursor({ part: isWaiting(last.status) ? 'waiting' : 'finished', at });
   }
   await ctx.audit.recordReads(audit, [
-    ...summaries.map((r): AuditedResource => ({ type: 'medication_request', id: r.medication_request_id, clinicId: r.clinic_id })),
+    ...summaries.map((r): AuditedResource => ({
+      type: 'medication_request',
+      id: r.medication_request_id,
+      clinicId: r.clinic_id,
+    })),
     ...patientsOf(summaries),
   ]);
   return { items: summaries, next_cursor: nextCursor };

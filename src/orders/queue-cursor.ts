@@ -6,7 +6,10 @@ import { fieldError } from '../errors.js';
  * the finished ones newest first. It names the part the last row shown was in and that row's
  * position, so that the next page continues in the right part and direction. Opaque to clients.
  */
-export type QueuePosition = { part: 'waiting' | 'finished'; at: PagePosition };
+export interface QueuePosition {
+  part: 'waiting' | 'finished';
+  at: PagePosition;
+}
 
 const PART_CODES = { waiting: 'w', finished: 'f' } as const;
 
@@ -19,7 +22,12 @@ export function encodeQueueCursor(position: QueuePosition): string {
 export function decodeQueueCursor(cursor: string): QueuePosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 3 && (value[0] === 'w' || value[0] === 'f') && isStoredPosition(value[1], value[2])) {
+    if (
+      Array.isArray(value) &&
+      value.length === 3 &&
+      (value[0] === 'w' || value[0] === 'f') &&
+      isStoredPosition(value[1], value[2])
+    ) {
       return { part: value[0] === 'w' ? 'waiting' : 'finished', at: { createdAt: value[1] as string, id: value[2] as string } };
     }
   } catch {
