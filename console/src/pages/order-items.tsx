@@ -15,10 +15,7 @@ export function OrderItems({ items }: { items: OrderItem[] }) {
             </h3>
             <dl class="facts">
               <dt>Quantity</dt>
-              <dd>
-                {item.quantity}
-                {item.unit_of_measure && ` ${item.unit_of_measure}`}
-              </dd>
+              <dd>{item.quantity}</dd>
               <dt>Directions</dt>
               <dd class="prewrap">{item.direction}</dd>
               <dt>Days’ supply</dt>
@@ -98,10 +95,7 @@ export function PackingSlip({ order }: { order: OrderDetail }) {
                 <td>
                   {item.medication} {item.dose}
                 </td>
-                <td>
-                  {item.quantity}
-                  {item.unit_of_measure && ` ${item.unit_of_measure}`}
-                </td>
+                <td>{item.quantity}</td>
                 <td class="prewrap">{item.direction}</td>
               </tr>
             ))}
