@@ -140,7 +140,7 @@ export function Deliveries({ clinics, generation }: { clinics: ClinicDirectory; 
                       <td>
                         {delivery.medication_request_id ? (
                           <a href={`/console/orders/${delivery.medication_request_id}`} title={delivery.medication_request_id}>
-                            <code>{shortId(delivery.medication_request_id)}</code>
+                            <code class="nowrap">{shortId(delivery.medication_request_id)}</code>
                           </a>
                         ) : (
                           <span class="muted">—</span>
