@@ -25,9 +25,6 @@ export interface AdminListFilters {
   cursor?: string;
 }
 
-/** What listing the queue needs: reads (audited), the clock (the orders' age) and the pharmacy's time zone. */
-export type QueueContext = AuditedReadContext & Pick<ServiceContext, 'dialect' | 'clock' | 'config'>;
-
 const isWaiting = (status: string): boolean => (adminRepo.WAITING_STATUSES as readonly string[]).includes(status);
 
 /**
@@ -39,7 +36,7 @@ const isWaiting = (status: string): boolean => (adminRepo.WAITING_STATUSES as re
  * Every order listed is audited as read by the operator, and so is every patient whose name is shown.
  */
 export async function listOrders(
-  ctx: QueueContext,
+  ctx: ServiceContext & AuditedReadContext,
   query: AdminListFilters,
   audit: AuditContext,
 ): Promise<Page<AdminOrderSummaryData>> {
