@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseAddressRanges, type AddressRange } from './shared/address-ranges.js';
 import { parseDurationList } from './shared/durations.js';
 import { parseDataKeySettings, type DataKeySettings } from './secrets/data-key.js';
+import { isTimeZone } from './shared/business-hours.js';
 
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
@@ -74,6 +75,11 @@ export interface Config {
   readonly oauthIssuer: string;
   /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
+  /**
+   * PHARMACY_TIME_ZONE: the IANA zone of the pharmacy's working day (Monday to Friday, 09:00-17:00),
+   * for the order queue's age in business hours and its date filters. Default UTC.
+   */
+  readonly pharmacyTimeZone: string;
 }
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
@@ -197,6 +203,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
   const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
   const requestLogRetentionDays = parseInteger(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 366, problems);
+  const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
+  if (!isTimeZone(pharmacyTimeZone)) {
+    problems.push(
+      `PHARMACY_TIME_ZONE must be an IANA time zone (e.g. America/New_York), got "${pharmacyTimeZone.slice(0, 100)}"`,
+    );
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -227,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleIdleTimeoutMs: consoleIdleTimeoutMinutes * 60_000,
     oauthIssuer,
     requestLogRetentionDays,
+    pharmacyTimeZone,
   });
 }
 

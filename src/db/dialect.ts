@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from './database.js';
 
 /**
@@ -46,6 +46,21 @@ export function plusMs(dialect: DialectName, column: string, ms: number): RawBui
   }
   return sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', ${sql.ref(column)}, ${`${(ms / 1000).toFixed(3)} seconds`})`;
 }
+
+/**
+ * Whether the text expression `value` holds `term` anywhere, ignoring the case of A-Z only (other
+ * letters match as written), the same on both databases: `term`'s LIKE wildcards match themselves.
+ * SQLite's lower() folds only ASCII; PostgreSQL's does so under the "C" collation. A null value
+ * holds nothing.
+ */
+export function containsText(dialect: DialectName, value: RawBuilder<string | null>, term: string): RawBuilder<SqlBool> {
+  const pattern = `%${asciiLower(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const folded = dialect === 'postgres' ? sql`lower(${value} collate "C")` : sql`lower(${value})`;
+  return sql<SqlBool>`${folded} like ${pattern} escape '\\'`;
+}
+
+/** `text` with A-Z lowered and every other character as it is (lower() of both databases, as used above). */
+export const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** Sends a notification on `channel` at commit (PostgreSQL NOTIFY), naming the schema; none on SQLite. */
 export async function notifyAtCommit(trx: Trx, dialect: DialectName, channel: string): Promise<void> {

@@ -24,6 +24,11 @@ export function encodeCursor(position: PagePosition): string {
 const STORED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ROW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether a decoded cursor's two values have the shape rows store (a stored time and a UUID). */
+export function isStoredPosition(createdAt: unknown, id: unknown): boolean {
+  return typeof createdAt === 'string' && typeof id === 'string' && STORED_TIME.test(createdAt) && ROW_ID.test(id);
+}
+
 /**
  * The position a cursor stands for; anything this API did not return is a 400 on `cursor`. The
  * position reaches the database, so it is checked for the shape rows store: a crafted cursor holding
@@ -56,6 +61,13 @@ export function olderThan(columns: { createdAt: string; id: string }, position: 
   const createdAt = sql.ref(columns.createdAt);
   const id = sql.ref(columns.id);
   return sql<SqlBool>`(${createdAt} < ${position.createdAt} or (${createdAt} = ${position.createdAt} and ${id} < ${position.id}))`;
+}
+
+/** The keyset predicate of an oldest-first list: rows strictly after `position` in (created_at, id) order. */
+export function newerThan(columns: { createdAt: string; id: string }, position: PagePosition): RawBuilder<SqlBool> {
+  const createdAt = sql.ref(columns.createdAt);
+  const id = sql.ref(columns.id);
+  return sql<SqlBool>`(${createdAt} > ${position.createdAt} or (${createdAt} = ${position.createdAt} and ${id} > ${position.id}))`;
 }
 
 /**

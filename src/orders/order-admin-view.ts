@@ -1,6 +1,7 @@
+import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import type { OrderStatus } from './order-status.js';
-import type { ChainRow, QueueRow, ShippingParty } from './order-admin.repository.js';
+import type { ChainRow, OrderParties, QueueItemRow, QueueRow } from './order-admin.repository.js';
 import type { AdminOrderDetailData, AdminOrderSummaryData } from './order-admin.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
@@ -11,17 +12,28 @@ import { inLifecycleOrder } from './order-view.js';
 export const fullName = (first: string, middle: string | null, last: string): string =>
   [first, middle, last].filter((part) => part !== null && part !== '').join(' ');
 
-/** A row of the operator's queue. */
-export function toAdminSummary(order: QueueRow, itemCount: number): AdminOrderSummaryData {
+/** A row of the operator's queue: the order, its medications, and its age in working hours. */
+export function toAdminSummary(order: QueueRow, items: QueueItemRow[], ageBusinessHours: number): AdminOrderSummaryData {
   return {
     medication_request_id: order.id,
     clinic_id: order.clinic_id,
     clinic_name: order.clinic_name,
     patient_id: order.patient_id,
     patient_name: fullName(order.patient_first_name, order.patient_middle_name, order.patient_last_name),
+    patient_dob: order.patient_dob,
     practitioner_id: order.practitioner_id,
+    practitioner_name: fullName(order.practitioner_first_name, null, order.practitioner_last_name),
+    practitioner_npi: order.practitioner_npi,
+    practitioner_is_veterinarian: fromFlag(order.practitioner_is_veterinarian),
     status: order.status as OrderStatus,
-    item_count: itemCount,
+    item_count: items.length,
+    medications: items.map(({ medication, dose, unit_of_measure, quantity }) => ({
+      medication,
+      dose,
+      unit_of_measure,
+      quantity,
+    })),
+    age_business_hours: ageBusinessHours,
     carrier_id: order.carrier_id,
     carrier_name: order.carrier_name,
     service_id: order.service_id,
@@ -34,11 +46,20 @@ export function toAdminSummary(order: QueueRow, itemCount: number): AdminOrderSu
   };
 }
 
-/** The order as the pharmacy fills it: the partner's view, the clinic's name, whom it ships to, and its chain. */
+/** The patient's phone: their first `phone` contact, else their first `sms` one. */
+function phoneOf(contactsJson: string): string | null {
+  const contacts = JSON.parse(contactsJson) as { key: string; value: string }[];
+  return (contacts.find((c) => c.key === 'phone') ?? contacts.find((c) => c.key === 'sms'))?.value ?? null;
+}
+
+/**
+ * The order as the pharmacy fills it: the partner's view, the clinic's name, whom it ships to (with
+ * date of birth and phone), who prescribed it, and its chain.
+ */
 export function toAdminDetail(
   view: OrderViewData,
   history: StatusHistoryTable[],
-  party: ShippingParty,
+  party: OrderParties,
   chain: ChainRow[],
 ): AdminOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
@@ -58,10 +79,21 @@ export function toAdminDetail(
       first_name: party.first_name,
       middle_name: party.middle_name,
       last_name: party.last_name,
+      dob: party.dob,
+      species: party.species,
+      phone: phoneOf(party.contacts),
       shipping_address:
         address_line_1 !== null && city !== null && state !== null && postal_code !== null
           ? { address_line_1, address_line_2: party.address_line_2, city, state, postal_code }
           : null,
+    },
+    practitioner: {
+      practitioner_id: view.practitioner_id,
+      first_name: party.practitioner_first_name,
+      last_name: party.practitioner_last_name,
+      npi: party.practitioner_npi,
+      is_veterinarian: fromFlag(party.practitioner_is_veterinarian),
+      phone: party.practitioner_phone,
     },
     refill_chain: chain.map((row) => ({
       medication_request_id: row.id,

@@ -1,6 +1,8 @@
-import type { DbOrTrx } from '../db/database.js';
-import { olderThan, type PagePosition } from '../db/keyset-page.js';
-import type { OrderTable } from './order.tables.js';
+import { sql } from 'kysely';
+import type { DbOrTrx, DialectName } from '../db/database.js';
+import { containsText } from '../db/dialect.js';
+import { newerThan, olderThan, type PagePosition } from '../db/keyset-page.js';
+import type { MedicationItemTable, OrderTable } from './order.tables.js';
 import type { OrderStatus } from './order-status.js';
 
 /**
@@ -9,84 +11,174 @@ import type { OrderStatus } from './order-status.js';
  * address) so that a page of the queue is one query, whatever its length.
  */
 
-/** An order with the names the queue shows next to it. */
+/** An order with what the queue shows next to it: its clinic, its patient, its prescriber. */
 export interface QueueRow extends OrderTable {
   clinic_name: string;
   patient_first_name: string;
   patient_middle_name: string | null;
   patient_last_name: string;
+  patient_dob: string;
+  practitioner_first_name: string;
+  practitioner_last_name: string;
+  practitioner_npi: string;
+  practitioner_is_veterinarian: number;
 }
 
-export interface OrderPageQuery {
+/** The queue's filters (every one optional; together they all apply). */
+export interface QueueFilters {
   status?: OrderStatus;
   clinicId?: string;
-  /** One order by id (the console's search): the page holds it or nothing. */
+  carrierId?: string;
+  /** One order by id (the exact filter of `medication_request_id`). */
   orderId?: string;
-  /** Rows strictly older than this position. */
-  before?: PagePosition;
-  limit: number;
+  /** Created at or after this instant (ISO, as stored). */
+  createdFrom?: string;
+  /** Created before this instant (ISO, as stored). */
+  createdBefore?: string;
+  /**
+   * Words of a search: each must appear (case-insensitively for A-Z) in the patient's name, the
+   * prescriber's name, the order id or the tracking number.
+   */
+  words?: string[];
 }
 
-/** A page of orders, newest first, keyset-paginated on (created_at, id), with clinic and patient names. */
-export async function listOrdersPage(db: DbOrTrx, query: OrderPageQuery): Promise<QueueRow[]> {
+/** The statuses of an order the pharmacy still has to work: the waiting part of the queue. */
+export const WAITING_STATUSES: readonly OrderStatus[] = ['pending', 'processing'];
+
+/** Which part of the queue, in which order, and from where. */
+export type QueueSlice =
+  | { part: 'waiting'; after?: PagePosition }
+  | { part: 'finished'; before?: PagePosition }
+  | { part: 'all'; before?: PagePosition };
+
+/**
+ * A page of the queue, with each order's clinic, patient and prescriber, in one query: the waiting
+ * part (pending, processing) oldest first, the finished part or the whole newest first, each
+ * keyset-paginated on (created_at, id). A search scans the rows in that order until the page is full.
+ */
+export async function listQueuePage(
+  db: DbOrTrx,
+  dialect: DialectName,
+  filters: QueueFilters,
+  slice: QueueSlice,
+  limit: number,
+): Promise<QueueRow[]> {
   let q = db
     .selectFrom('medication_requests as m')
     .innerJoin('clinics as c', 'c.id', 'm.clinic_id')
     .innerJoin('patients as p', 'p.id', 'm.patient_id')
+    .innerJoin('practitioners as r', 'r.id', 'm.practitioner_id')
     .selectAll('m')
     .select([
       'c.name as clinic_name',
       'p.first_name as patient_first_name',
       'p.middle_name as patient_middle_name',
       'p.last_name as patient_last_name',
+      'p.dob as patient_dob',
+      'r.first_name as practitioner_first_name',
+      'r.last_name as practitioner_last_name',
+      'r.npi as practitioner_npi',
+      'r.is_veterinarian as practitioner_is_veterinarian',
     ]);
-  if (query.status) q = q.where('m.status', '=', query.status);
-  if (query.clinicId) q = q.where('m.clinic_id', '=', query.clinicId);
-  if (query.orderId) q = q.where('m.id', '=', query.orderId);
-  if (query.before) q = q.where(olderThan({ createdAt: 'm.created_at', id: 'm.id' }, query.before));
-  return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(query.limit).execute();
+  if (filters.status) q = q.where('m.status', '=', filters.status);
+  if (filters.clinicId) q = q.where('m.clinic_id', '=', filters.clinicId);
+  if (filters.carrierId) q = q.where('m.carrier_id', '=', filters.carrierId);
+  if (filters.orderId) q = q.where('m.id', '=', filters.orderId);
+  if (filters.createdFrom) q = q.where('m.created_at', '>=', filters.createdFrom);
+  if (filters.createdBefore) q = q.where('m.created_at', '<', filters.createdBefore);
+  for (const word of filters.words ?? []) {
+    const holds = (column: string) => containsText(dialect, sql<string | null>`${sql.ref(column)}`, word);
+    q = q.where((eb) =>
+      eb.or(
+        ['p.first_name', 'p.middle_name', 'p.last_name', 'r.first_name', 'r.last_name', 'm.id', 'm.tracking_number'].map(holds),
+      ),
+    );
+  }
+  const keys = { createdAt: 'm.created_at', id: 'm.id' };
+  switch (slice.part) {
+    case 'waiting':
+      q = q.where('m.status', 'in', WAITING_STATUSES);
+      if (slice.after) q = q.where(newerThan(keys, slice.after));
+      return q.orderBy('m.created_at', 'asc').orderBy('m.id', 'asc').limit(limit).execute();
+    case 'finished':
+      q = q.where('m.status', 'not in', WAITING_STATUSES);
+      if (slice.before) q = q.where(olderThan(keys, slice.before));
+      break;
+    case 'all':
+      if (slice.before) q = q.where(olderThan(keys, slice.before));
+      break;
+  }
+  return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
 }
 
-/** Item counts of several orders in one query (the queue). */
-export async function countItemsOfOrders(db: DbOrTrx, orderIds: string[]): Promise<Map<string, number>> {
-  if (orderIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('medication_items')
-    .innerJoin('prescriptions', 'prescriptions.id', 'medication_items.prescription_id')
-    .select(['prescriptions.medication_request_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('prescriptions.medication_request_id', 'in', orderIds)
-    .groupBy('prescriptions.medication_request_id')
+/** What the queue shows of an order's medications. */
+export type QueueItemRow = Pick<MedicationItemTable, 'medication' | 'dose' | 'unit_of_measure' | 'quantity'> & {
+  medication_request_id: string;
+};
+
+/** The medications of several orders in one query (the queue), each order's in their position. */
+export async function listItemsOfQueue(db: DbOrTrx, orderIds: string[]): Promise<QueueItemRow[]> {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('medication_items as i')
+    .innerJoin('prescriptions as s', 's.id', 'i.prescription_id')
+    .select(['s.medication_request_id', 'i.medication', 'i.dose', 'i.unit_of_measure', 'i.quantity'])
+    .where('s.medication_request_id', 'in', orderIds)
+    .orderBy('s.medication_request_id')
+    .orderBy('i.position')
     .execute();
-  return new Map(rows.map((r) => [r.medication_request_id, Number(r.n)]));
 }
 
-/** Who an order ships to, and for which clinic: its patient's name and address, its clinic's name (one query). */
-export interface ShippingParty {
+/**
+ * Whom an order is for and who prescribed it, for which clinic, in one query: the patient's name,
+ * date of birth, species, contacts (JSON) and address, the prescriber's name, NPI and veterinarian
+ * flag, the clinic's name.
+ */
+export interface OrderParties {
   clinic_name: string;
   first_name: string;
   middle_name: string | null;
   last_name: string;
+  dob: string;
+  species: string;
+  contacts: string;
   address_line_1: string | null;
   address_line_2: string | null;
   city: string | null;
   state: string | null;
   postal_code: string | null;
+  practitioner_first_name: string;
+  practitioner_last_name: string;
+  practitioner_npi: string;
+  practitioner_is_veterinarian: number;
+  practitioner_phone: string | null;
 }
 
-export async function findShippingParty(db: DbOrTrx, order: OrderTable): Promise<ShippingParty | undefined> {
+export async function findOrderParties(db: DbOrTrx, order: OrderTable): Promise<OrderParties | undefined> {
   return db
     .selectFrom('patients as p')
     .innerJoin('clinics as c', 'c.id', 'p.clinic_id')
+    .innerJoin('practitioners as r', (join) =>
+      join.on('r.id', '=', order.practitioner_id).onRef('r.clinic_id', '=', 'p.clinic_id'),
+    )
     .select([
       'c.name as clinic_name',
       'p.first_name',
       'p.middle_name',
       'p.last_name',
+      'p.dob',
+      'p.species',
+      'p.contacts',
       'p.address_line_1',
       'p.address_line_2',
       'p.city',
       'p.state',
       'p.postal_code',
+      'r.first_name as practitioner_first_name',
+      'r.last_name as practitioner_last_name',
+      'r.npi as practitioner_npi',
+      'r.is_veterinarian as practitioner_is_veterinarian',
+      'r.phone as practitioner_phone',
     ])
     .where('p.id', '=', order.patient_id)
     .where('p.clinic_id', '=', order.clinic_id)

@@ -19,15 +19,62 @@ export const AdminStatusBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Longest search accepted (`q`), and most words in it. */
+export const QUEUE_SEARCH_MAX_LENGTH = 100;
+export const QUEUE_SEARCH_MAX_WORDS = 6;
+export const QUEUE_SORTS = ['waiting', 'newest'] as const;
+
+const CalendarDate = (description: string) =>
+  Type.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    description,
+    'x-message': 'must be a date as YYYY-MM-DD',
+    examples: ['2026-11-25'],
+  });
+
 export const AdminListQuery = Type.Object({
   status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
   clinic_id: Type.Optional(Uuid()),
+  carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Orders shipping with this carrier.' })),
+  created_from: Type.Optional(
+    CalendarDate('Orders created on this day or later (the pharmacy\u2019s calendar: PHARMACY_TIME_ZONE).'),
+  ),
+  created_to: Type.Optional(
+    CalendarDate('Orders created on this day or earlier (the pharmacy\u2019s calendar: PHARMACY_TIME_ZONE).'),
+  ),
+  q: Type.Optional(
+    Type.String({
+      maxLength: QUEUE_SEARCH_MAX_LENGTH,
+      description: `A search: every word (at most ${QUEUE_SEARCH_MAX_WORDS}) must appear in the patient\u2019s name, the prescriber\u2019s name, the order id (any part of it, such as its first 8 characters) or the tracking number; A-Z match in either case, other letters as written.`,
+      examples: ['hopper', '3f2a9c1e'],
+    }),
+  ),
   medication_request_id: Type.Optional(
     Uuid('One order by its id (a search): the page lists it if it matches the other filters, else nothing.'),
+  ),
+  sort: Type.Optional(
+    Type.Union(
+      QUEUE_SORTS.map((s) => Type.Literal(s)),
+      {
+        default: 'waiting',
+        description:
+          '`waiting` (the default): the orders still to work (pending, processing) oldest first, then the others newest first; `newest`: every order newest first.',
+      },
+    ),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
 });
+
+const QueueMedication = Type.Object(
+  {
+    medication: Type.String(),
+    dose: Type.String(),
+    unit_of_measure: Nullable(Type.String()),
+    quantity: Type.Number(),
+  },
+  { additionalProperties: false },
+);
 
 export const AdminOrderSummary = Type.Object(
   {
@@ -36,9 +83,18 @@ export const AdminOrderSummary = Type.Object(
     clinic_name: Type.String(),
     patient_id: Uuid(),
     patient_name: Type.String({ description: 'First, middle (if any) and last name. PHI: the read is audited.' }),
+    patient_dob: Type.String({ format: 'date', description: 'The patient\u2019s date of birth. PHI: the read is audited.' }),
     practitioner_id: Uuid(),
+    practitioner_name: Type.String({ description: 'The prescriber: first and last name.' }),
+    practitioner_npi: Type.String(),
+    practitioner_is_veterinarian: Type.Boolean(),
     status: StatusSchema,
     item_count: Type.Integer(),
+    medications: Type.Array(QueueMedication, { description: 'What the order holds, in the order\u2019s order.' }),
+    age_business_hours: Type.Number({
+      description:
+        'Working hours (Monday to Friday, 09:00-17:00 in PHARMACY_TIME_ZONE) from the order\u2019s creation until it was shipped or cancelled, or until now while it is pending or processing; rounded down to a tenth.',
+    }),
     carrier_id: Type.String(),
     carrier_name: Type.String(),
     service_id: Type.String(),
@@ -93,12 +149,28 @@ export const AdminOrderDetail = Type.Object(
         first_name: Type.String(),
         middle_name: Nullable(Type.String()),
         last_name: Type.String(),
+        dob: Type.String({ format: 'date', description: 'Date of birth.' }),
+        species: Type.String({ description: 'human, or the animal of a veterinary patient.' }),
+        phone: Nullable(
+          Type.String({ description: 'The patient\u2019s first phone contact (else SMS), as the clinic gave it.' }),
+        ),
         shipping_address: Nullable(ShippingAddress),
       },
       {
         additionalProperties: false,
         description: 'Who the order ships to (the patient\u2019s current address). PHI: the read is audited.',
       },
+    ),
+    practitioner: Type.Object(
+      {
+        practitioner_id: Uuid(),
+        first_name: Type.String(),
+        last_name: Type.String(),
+        npi: Type.String(),
+        is_veterinarian: Type.Boolean(),
+        phone: Nullable(Type.String()),
+      },
+      { additionalProperties: false, description: 'The prescriber, as the clinic registered them.' },
     ),
     refill_chain: Type.Array(
       Type.Object(

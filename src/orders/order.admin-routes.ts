@@ -22,7 +22,7 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'listOperatorMedicationRequests',
           summary: 'List medication requests',
           description:
-            'The fulfillment queue: newest first, optionally filtered by status, clinic and order id; pass `next_cursor` back as `cursor` for the next page. Each item names its clinic and patient: every order and every patient listed is recorded as read in the audit trail.',
+            'The pharmacist\u2019s work queue: by default the orders still to work (pending, processing) oldest first, then the others newest first (`sort=newest`: every order newest first). Filtered by status, clinic, carrier, order id and the day of creation (`created_from`, `created_to`: the pharmacy\u2019s calendar), and searched with `q` (patient name, prescriber name, any part of the order id, tracking number); pass `next_cursor` back as `cursor` for the next page. Each item names its clinic, its patient (with date of birth), its prescriber and its medications, and its age in working hours: every order and every patient listed is recorded as read in the audit trail.',
           querystring: AdminListQuery,
           response: { 200: Envelope(Page(AdminOrderSummary)), ...adminErrors },
         },
@@ -43,7 +43,7 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'getOperatorMedicationRequest',
           summary: 'Read a medication request',
           description:
-            'Any clinic\u2019s order in full (the partner view), with its clinic\u2019s name, the patient\u2019s name and shipping address, and the orders of its refill chain. Recorded in the audit trail as reads of the order, its patient and the chain\u2019s other orders.',
+            'Any clinic\u2019s order in full (the partner view), with its clinic\u2019s name, the patient\u2019s name, date of birth, phone and shipping address, the prescriber\u2019s name, NPI and veterinarian flag, and the orders of its refill chain. Recorded in the audit trail as reads of the order, its patient and the chain\u2019s other orders.',
           params: IdParams,
           response: { 200: Envelope(AdminOrderDetail), ...adminErrors },
         },

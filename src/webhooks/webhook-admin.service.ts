@@ -168,6 +168,7 @@ function toDeliveryView(row: deliveries.DeliveryWithUrl): DeliveryView {
     clinic_id: row.clinic_id,
     webhook_id: row.endpoint_id,
     webhook_url: row.url,
+    medication_request_id: orderOf(row.body),
     status: row.status,
     attempt_count: row.attempt_count,
     next_attempt_at: row.next_attempt_at,
@@ -177,6 +178,17 @@ function toDeliveryView(row: deliveries.DeliveryWithUrl): DeliveryView {
     delivered_at: row.delivered_at,
     created_at: row.created_at,
   };
+}
+
+/** The order a delivery's event is about: `data.medication_request_id` of the body sent (none for a test call). */
+function orderOf(body: string): string | null {
+  try {
+    const event = JSON.parse(body) as { data?: { medication_request_id?: unknown } };
+    const id = event.data?.medication_request_id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 function toAttemptView(row: WebhookDeliveryAttemptTable): AttemptView {

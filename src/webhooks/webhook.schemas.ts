@@ -288,6 +288,9 @@ export const Delivery = Type.Object(
     clinic_id: Uuid(),
     webhook_id: Uuid(),
     webhook_url: Type.String(),
+    medication_request_id: Nullable(
+      Type.String({ description: 'The order the event is about (null for a test call): from the body sent.' }),
+    ),
     status: DeliveryStatusSchema,
     attempt_count: Type.Integer(),
     next_attempt_at: Nullable(Type.String()),

@@ -95,6 +95,10 @@ describe('roles: a pharmacist the admin creates in the console', () => {
     await row.getByRole('button', { name: 'Yes, disable' }).click();
     // Disabled once the row no longer says Active (the account's sessions end in the same request).
     await row.getByText('Active', { exact: true }).waitFor({ state: 'detached' });
+    // The column says what each account is (issue 21: its "Disabled" column said "Active").
+    await row.getByRole('cell', { name: /^Disabled / }).waitFor();
+    expect(await admin.getByRole('columnheader', { name: 'Status' }).count()).toBe(1);
+    expect(await admin.getByRole('columnheader', { name: 'Disabled' }).count()).toBe(0);
 
     await pharmacist.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clinics' }).click();
 

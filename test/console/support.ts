@@ -102,12 +102,15 @@ export async function pageReady(page: Page, heading?: string | RegExp): Promise<
   await page.locator('.loading').first().waitFor({ state: 'detached' });
 }
 
-/** Finds an order in the queue by its id, as staff do with the id a clinic quotes, and opens it. */
+/**
+ * Finds an order in the queue by its id, as staff do with the id a clinic quotes, and opens it. The
+ * queue shows each order's last 8 characters (a UUIDv7's random part).
+ */
 export async function openOrderFromQueue(page: Page, orderId: string): Promise<void> {
   await navigate(page, 'Orders');
-  await page.getByLabel('Order id').fill(orderId);
-  await page.getByRole('button', { name: 'Search' }).click();
-  const row = page.getByRole('row').filter({ hasText: orderId });
+  await page.getByLabel('Search orders').fill(orderId);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const row = page.getByRole('row').filter({ hasText: orderId.slice(-8) });
   await row.getByRole('link').first().click();
   await page.getByRole('region', { name: 'Status' }).waitFor();
   await page.locator('.loading').first().waitFor({ state: 'detached' });

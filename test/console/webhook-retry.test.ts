@@ -10,6 +10,7 @@ import {
   launchChromium,
   navigate,
   openPage,
+  pageReady,
   placeOrder,
   screenshot,
   signIn,
@@ -17,7 +18,7 @@ import {
   type ConsoleServer,
 } from './support.js';
 
-describe('webhook deliveries: Retry on a failed one', () => {
+describe('webhook deliveries: Retry on a failed one, Recover on an endpoint', () => {
   let server: ConsoleServer;
   let browser: Browser;
   let page: Page;
@@ -80,5 +81,70 @@ describe('webhook deliveries: Retry on a failed one', () => {
     const attempts = page.getByRole('table').last().getByRole('row');
     expect(await attempts.count()).toBe(3);
     await screenshot(page, 'webhooks-delivered');
+  });
+
+  it('when one of a clinic\u2019s two endpoints was down, then the page tells them apart by host, names each delivery\u2019s order, and Recover sends its failed delivery again', async () => {
+    const down = await WebhookReceiver.start();
+    const up = await WebhookReceiver.start();
+    try {
+      await down.stop();
+      const partner = await createOrderingPartner(server, 'Twin Endpoints Clinic');
+      const register = async (url: string) =>
+        dataOf(
+          await call(server, 'POST', '/api/external/webhook', {
+            apiKey: partner.clinic.apiKey,
+            body: { clinic_id: partner.clinic.clinicId, webhook_url: url },
+          }),
+          'register webhook',
+        );
+      await register(down.url());
+      await register(up.url());
+      const orderId = await placeOrder(server, partner.clinic.apiKey, partner);
+      const statuses = async () => {
+        const answer = await call(server, 'GET', `/api/admin/webhook-deliveries?clinic_id=${partner.clinic.clinicId}`, {
+          operator: true,
+        });
+        return dataOf(answer, 'list deliveries')
+          .items.map((delivery: { status: string }) => delivery.status)
+          .sort()
+          .join();
+      };
+      await eventually(async () => (await statuses()) === 'delivered,failed');
+      await down.restart();
+
+      // Loaded afresh (the page may still show the log as the last test left it).
+      await page.goto('/console/webhooks');
+      await pageReady(page, 'Webhooks');
+      const host = (receiver: WebhookReceiver) => new URL(receiver.url()).host;
+      const endpoints = page.getByRole('region', { name: 'Endpoints' });
+      await endpoints
+        .getByRole('row')
+        .filter({ hasText: host(down) })
+        .waitFor();
+      await endpoints
+        .getByRole('row')
+        .filter({ hasText: host(up) })
+        .waitFor();
+      const deliveries = page.getByRole('region', { name: 'Deliveries' });
+      const failedRow = deliveries
+        .getByRole('row')
+        .filter({ hasText: host(down) })
+        .filter({ hasText: 'failed' });
+      await failedRow.getByRole('link', { name: orderId.slice(-8) }).waitFor();
+      await deliveries
+        .getByRole('row')
+        .filter({ hasText: host(up) })
+        .getByRole('link', { name: orderId.slice(-8) })
+        .waitFor();
+
+      await endpoints.getByRole('button', { name: `Recover ${down.url()}` }).click();
+      await endpoints.getByText(`${host(down)}: 1 delivery from the last 24 hours queued for an attempt now.`).waitFor();
+      const [request] = await down.waitFor(1);
+      expect(JSON.parse(request!.body)).toMatchObject({ type: 'order.created', data: { medication_request_id: orderId } });
+      await eventually(async () => (await statuses()) === 'delivered,delivered');
+      await screenshot(page, 'webhooks-recovered');
+    } finally {
+      await Promise.all([down.stop(), up.stop()]);
+    }
   });
 });

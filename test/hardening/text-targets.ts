@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
-import { decodeCursor, encodeCursor } from '../../src/db/keyset-page.js';
+import { decodeCursor, encodeCursor, type PagePosition } from '../../src/db/keyset-page.js';
+import { decodeQueueCursor, encodeQueueCursor } from '../../src/orders/queue-cursor.js';
 import type { RegisteredRoute } from '../../src/http/routes-index.js';
 import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import {
@@ -46,12 +47,17 @@ const ENCODINGS: Record<string, Encoding> = {
   cursor: {
     label: 'the position inside',
     edit: (edit, value) => {
-      const position = decodeCursor(String(value));
-      return encodeCursor(
+      const change = (position: PagePosition): PagePosition =>
         edit.pick % 2 === 0
           ? { ...position, createdAt: applyEdit(edit, position.createdAt) }
-          : { ...position, id: applyEdit(edit, position.id) },
-      );
+          : { ...position, id: applyEdit(edit, position.id) };
+      // The order queue's default sort has a cursor of its own (orders/queue-cursor.ts): [part, time, id].
+      const raw: unknown = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8'));
+      if (Array.isArray(raw) && raw.length === 3) {
+        const queued = decodeQueueCursor(String(value));
+        return encodeQueueCursor({ ...queued, at: change(queued.at) });
+      }
+      return encodeCursor(change(decodeCursor(String(value))));
     },
   },
 };

@@ -208,10 +208,16 @@ export const BASES: Record<string, BaseRequest> = {
   // Operator routes.
   'GET /api/admin/medication-requests': (w) => ({
     query: {
+      q: 'Grace',
       status: 'pending',
       clinic_id: w.setup.clinic.clinicId,
+      carrier_id: 'fedex',
+      created_from: '2020-01-01',
+      created_to: '2100-12-31',
       medication_request_id: w.orderId,
+      sort: 'waiting',
       limit: '1',
+      // The queue's own cursor (sort=waiting): text-targets.ts edits the position inside it too.
       cursor: w.cursors.orders,
     },
   }),

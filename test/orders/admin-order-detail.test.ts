@@ -74,6 +74,49 @@ describe.each(DIALECTS)('the operator\u2019s order page on %s', (dialect) => {
     ]);
   });
 
+  it('when the operator reads an order, then it names the prescriber (NPI, veterinarian or not) and the patient’s date of birth, species and phone', async () => {
+    const order = (await read(first)).body.data;
+    expect(order.patient).toMatchObject({ dob: '1980-12-09', species: 'human', phone: '555-555-0101' });
+    expect(order.practitioner).toEqual({
+      practitioner_id: setup.practitionerId,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      npi: '1234567893',
+      is_veterinarian: false,
+      phone: '555-555-0100',
+    });
+    const vet = await createOrderSetup(t, {
+      veterinary: true,
+      patient: { first_name: 'Rex', contacts: [{ key: 'sms', value: '555-555-0199' }] },
+    });
+    const dogOrder = (await read(await createOrder(t, vet))).body.data;
+    expect(dogOrder.patient).toMatchObject({ first_name: 'Rex', species: 'canine', phone: '555-555-0199' });
+    expect(dogOrder.practitioner).toMatchObject({ last_name: 'Herriot', npi: 'VET-TX-4411', is_veterinarian: true });
+  });
+
+  it('when an order is read, then each item carries its directions, days’ supply, refills, compounding reason and notes, and the order its refrigeration and shipment group', async () => {
+    const id = await createOrder(t, setup, {
+      is_refrigerated: true,
+      medication_requests: [
+        itemBody({
+          notes: 'Patient prefers morning delivery',
+          reason_for_compounding: 'Dye-free formulation',
+          flavor: 'Cherry',
+        }),
+      ],
+    });
+    const order = (await read(id)).body.data;
+    expect(order).toMatchObject({ is_refrigerated: true, shipment_group_id: null });
+    expect(order.medication_requests[0]).toMatchObject({
+      direction: 'Inject 0.25 mg subcutaneously once weekly',
+      days_supply: 28,
+      refills: '2',
+      reason_for_compounding: 'Dye-free formulation',
+      notes: 'Patient prefers morning delivery',
+      flavor: 'Cherry',
+    });
+  });
+
   it('when an order of a refill chain is read, then the chain lists every order of it, oldest first, whichever order is read', async () => {
     const chain = [
       { medication_request_id: first, status: 'shipped', refill_of: null, created_at: expect.any(String) },

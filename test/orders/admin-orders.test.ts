@@ -55,12 +55,12 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
       .map((r) => r.id);
   };
 
-  it('when the operator pages through every order two at a time, then each appears once, newest first', async () => {
+  it('when the operator pages through every order two at a time sorted newest first, then each appears once, newest first', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = await list(`?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await list(`?sort=newest&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(page.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.items.map((i) => i.medication_request_id));
       cursor = page.next_cursor;
@@ -71,7 +71,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   });
 
   it('when filtered by clinic, then only that clinic\u2019s orders are listed', async () => {
-    const page = await list(`?clinic_id=${b.clinic.clinicId}`);
+    const page = await list(`?sort=newest&clinic_id=${b.clinic.clinicId}`);
     expect(page.items.map((i) => i.medication_request_id)).toEqual(await expectedOrder((r) => r.clinic_id === b.clinic.clinicId));
     expect(page.next_cursor).toBeNull();
   });
@@ -85,16 +85,22 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   });
 
   it('when the queue is listed, then each row names its clinic, its patient, its carrier and service, and counts its items', async () => {
-    const page = await list(`?clinic_id=${a.clinic.clinicId}&limit=1`);
+    const page = await list(`?sort=newest&clinic_id=${a.clinic.clinicId}&limit=1`);
     expect(page.items[0]).toEqual({
       medication_request_id: created[5]!.id,
       clinic_id: a.clinic.clinicId,
       clinic_name: 'Northside Veterinary',
       patient_id: a.patientId,
       patient_name: 'Ada King Lovelace',
+      patient_dob: '1980-12-09',
       practitioner_id: a.practitionerId,
+      practitioner_name: 'Ada Lovelace',
+      practitioner_npi: '1234567893',
+      practitioner_is_veterinarian: false,
       status: 'pending',
       item_count: 1,
+      medications: [{ medication: 'Semaglutide', dose: '0.25mg', unit_of_measure: 'mg', quantity: 1 }],
+      age_business_hours: expect.any(Number),
       carrier_id: 'fedex',
       carrier_name: 'FedEx',
       service_id: 'fedex_ground',

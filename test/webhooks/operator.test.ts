@@ -62,6 +62,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
       clinic_id: clinic.clinicId,
       webhook_id: webhookId,
       webhook_url: 'https://partner.example.com/a',
+      medication_request_id: '00000000-0000-4000-8000-000000000001',
       status: 'pending',
       attempt_count: 0,
       next_attempt_at: expect.any(String),

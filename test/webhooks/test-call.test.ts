@@ -57,6 +57,8 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
       status: 'delivered',
       attempt_count: 1,
       webhook_id: webhookId,
+      // A test call is about no order.
+      medication_request_id: null,
     });
     expect(logged.body.data.attempts).toEqual([
       {

@@ -1,5 +1,5 @@
 /**
- * What the operator API answers about orders (src/medication-requests/medication-request-admin.schemas.ts),
+ * What the operator API answers about orders (src/orders/order-admin.schemas.ts),
  * as far as the Orders pages use it, and how they write it.
  */
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';
@@ -12,10 +12,17 @@ export interface QueueItem {
   clinic_id: string;
   clinic_name: string;
   patient_name: string;
+  patient_dob: string;
+  practitioner_name: string;
+  practitioner_npi: string;
+  practitioner_is_veterinarian: boolean;
   status: OrderStatus;
   item_count: number;
+  medications: { medication: string; dose: string; unit_of_measure: string | null; quantity: number }[];
+  age_business_hours: number;
   carrier_name: string;
   service_name: string;
+  tracking_number: string | null;
   created_at: string;
 }
 
@@ -27,9 +34,23 @@ export interface OrderItem {
   refills: string;
   direction: string;
   days_supply: number | null;
+  flavor: string | null;
   notes: string | null;
   do_not_fill: boolean;
+  do_not_refill: boolean;
+  patient_contact_requested: boolean;
+  reason_for_compounding: string | null;
+  reason_for_compounding_additional_context: string | null;
   refills_remaining: number;
+}
+
+/** A step of the order's history; `actor_name` names the staff member when the operator API knows who. */
+export interface HistoryStep {
+  from: string | null;
+  to: string;
+  at: string;
+  actor: string;
+  actor_name?: string | null;
 }
 
 /** The order as POST /api/admin/medication-requests/{id}/status answers it (the partner view). */
@@ -38,6 +59,7 @@ export interface OrderView {
   clinic_id: string;
   status: OrderStatus;
   is_refrigerated: boolean;
+  shipment_group_id: string | null;
   medication_requests: OrderItem[];
   shipping: {
     carrier_name: string;
@@ -52,7 +74,7 @@ export interface OrderView {
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
-  status_history: { from: string | null; to: string; at: string; actor: string }[];
+  status_history: HistoryStep[];
 }
 
 export interface ChainEntry {
@@ -69,6 +91,9 @@ export interface OrderDetail extends OrderView {
     first_name: string;
     middle_name: string | null;
     last_name: string;
+    dob: string;
+    species: string;
+    phone: string | null;
     shipping_address: {
       address_line_1: string;
       address_line_2: string | null;
@@ -76,6 +101,13 @@ export interface OrderDetail extends OrderView {
       state: string;
       postal_code: string;
     } | null;
+  };
+  practitioner: {
+    first_name: string;
+    last_name: string;
+    npi: string;
+    is_veterinarian: boolean;
+    phone: string | null;
   };
   refill_chain: ChainEntry[];
 }
@@ -90,6 +122,23 @@ export function withNewState(order: OrderDetail, answer: OrderView): OrderDetail
     ),
   };
 }
+
+/** A calendar date (`1980-12-09`) as staff read it, whatever the browser's time zone: Dec 9, 1980. */
+const DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+export const calendarDate = (date: string): string => {
+  const at = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(at.getTime()) ? date : DAY.format(at);
+};
+
+/** What an order holds, on one line: Semaglutide 0.25mg × 1. */
+export const medicationLine = (item: { medication: string; dose: string; quantity: number }): string =>
+  `${item.medication} ${item.dose} × ${item.quantity}`;
+
+/**
+ * The short reference of an order: the last 8 characters of its id. A UUIDv7 starts with its
+ * creation time (orders of the same minute share their first 8 characters); its end is random.
+ */
+export const shortId = (id: string): string => id.slice(-8);
 
 const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const dollars = (amount: number): string => DOLLARS.format(amount);

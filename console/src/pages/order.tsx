@@ -3,12 +3,14 @@ import { api } from '../api';
 import { ErrorMessage, Loading, Time } from '../components/feedback';
 import { useResource } from '../components/use-resource';
 import { StatusPanel } from './order-actions';
-import { dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
+import { OrderItems, PackingSlip } from './order-items';
+import { calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
 /**
- * One order, as the pharmacy fills and ships it: items, patient and address (reading them is
- * audited by the API), shipping, tracking, history, refill chain, and the status changes the
- * lifecycle allows from where it is.
+ * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
+ * phone, address), the prescriber (NPI, veterinarian or not), each item in full, refrigeration and
+ * shipment group; then shipping, tracking, history and refill chain, the status changes the
+ * lifecycle allows, and a packing slip to print (reading the order is audited by the API).
  */
 export function OrderPage() {
   const { params } = useRoute();
@@ -17,63 +19,102 @@ export function OrderPage() {
 
   return (
     <>
-      <p>
-        <a href="/console/orders">← Orders</a>
-      </p>
-      <h1>
-        Order <code>{id}</code>
-      </h1>
-      <ErrorMessage error={order.error} />
-      {order.loading ? (
-        <Loading what="the order" />
-      ) : (
-        order.data && (
-          <OrderBody
-            order={order.data}
-            onChanged={(answer) => {
-              if (order.data) order.setData(withNewState(order.data, answer));
-            }}
-          />
-        )
-      )}
+      <div class="screen-only">
+        <p>
+          <a href="/console/orders">← Orders</a>
+        </p>
+        <h1>
+          Order <code>{id}</code>
+        </h1>
+        <ErrorMessage error={order.error} />
+        {order.loading ? (
+          <Loading what="the order" />
+        ) : (
+          order.data && (
+            <OrderBody
+              order={order.data}
+              onChanged={(answer) => {
+                if (order.data) order.setData(withNewState(order.data, answer));
+              }}
+            />
+          )
+        )}
+      </div>
+      {order.data && <PackingSlip order={order.data} />}
     </>
   );
 }
 
+const fullName = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' ');
+
 function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
-  const { patient, shipping } = order;
+  const { patient, practitioner, shipping } = order;
   const address = patient.shipping_address;
   return (
     <>
       <StatusPanel order={order} onChanged={onChanged} />
+      <p>
+        <button type="button" class="secondary" onClick={() => window.print()}>
+          Print packing slip
+        </button>
+      </p>
 
       <div class="columns">
-        <section aria-labelledby="ship-to">
-          <h2 id="ship-to">Ship to</h2>
-          <p class="patient-name">{[patient.first_name, patient.middle_name, patient.last_name].filter(Boolean).join(' ')}</p>
-          {address ? (
-            <address>
-              {address.address_line_1}
-              <br />
-              {address.address_line_2 && (
-                <>
-                  {address.address_line_2}
-                  <br />
-                </>
-              )}
-              {address.city}, {address.state} {address.postal_code}
-            </address>
-          ) : (
-            <p class="muted">No shipping address on file.</p>
-          )}
-        </section>
-        <section aria-labelledby="shipping">
-          <h2 id="shipping">Shipping</h2>
+        <section aria-labelledby="patient">
+          <h2 id="patient">Patient</h2>
+          <p class="patient-name">{fullName(patient.first_name, patient.middle_name, patient.last_name)}</p>
           <dl class="facts">
+            <dt>Date of birth</dt>
+            <dd>{calendarDate(patient.dob)}</dd>
+            <dt>Species</dt>
+            <dd>{patient.species}</dd>
+            <dt>Phone</dt>
+            <dd>{patient.phone ?? <span class="muted">none on file</span>}</dd>
+            <dt>Ship to</dt>
+            <dd>
+              {address ? (
+                <address>
+                  {address.address_line_1}
+                  <br />
+                  {address.address_line_2 && (
+                    <>
+                      {address.address_line_2}
+                      <br />
+                    </>
+                  )}
+                  {address.city}, {address.state} {address.postal_code}
+                </address>
+              ) : (
+                <span class="muted">No shipping address on file.</span>
+              )}
+            </dd>
+          </dl>
+        </section>
+        <section aria-labelledby="prescriber">
+          <h2 id="prescriber">Prescriber</h2>
+          <p class="patient-name">{fullName(practitioner.first_name, practitioner.last_name)}</p>
+          <dl class="facts">
+            <dt>NPI</dt>
+            <dd>
+              <code>{practitioner.npi}</code>
+            </dd>
+            <dt>Veterinarian</dt>
+            <dd>{practitioner.is_veterinarian ? 'Yes' : 'No'}</dd>
+            <dt>Phone</dt>
+            <dd>{practitioner.phone ?? <span class="muted">none on file</span>}</dd>
             <dt>Clinic</dt>
             <dd>
               <a href={`/console/clinics/${order.clinic_id}`}>{order.clinic_name}</a>
             </dd>
+          </dl>
+        </section>
+        <section aria-labelledby="shipping">
+          <h2 id="shipping">Shipping</h2>
+          <dl class="facts">
+            <dt>Refrigerated</dt>
+            <dd>{order.is_refrigerated ? <strong>Yes: keep cold</strong> : 'No'}</dd>
+            <dt>Shipment group</dt>
+            <dd>{order.shipment_group_id ? <code>{order.shipment_group_id}</code> : <span class="muted">none</span>}</dd>
             <dt>Carrier</dt>
             <dd>{shipping.carrier_name}</dd>
             <dt>Service</dt>
@@ -82,49 +123,13 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
             <dd>
               {shipping.is_free_shipment ? `Free (list price ${dollars(shipping.original_cost)})` : dollars(shipping.total_cost)}
             </dd>
-            <dt>Refrigerated</dt>
-            <dd>{order.is_refrigerated ? 'Yes' : 'No'}</dd>
             <dt>Tracking number</dt>
             <dd>{order.tracking_number ? <code>{order.tracking_number}</code> : <span class="muted">—</span>}</dd>
           </dl>
         </section>
       </div>
 
-      <h2>Items</h2>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Medication</th>
-              <th scope="col">Dose</th>
-              <th scope="col">Quantity</th>
-              <th scope="col">Directions</th>
-              <th scope="col">Refills</th>
-              <th scope="col">Notes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {order.medication_requests.map((item, index) => (
-              <tr key={index}>
-                <td>
-                  {item.medication}
-                  {item.do_not_fill && <span class="flag">Do not fill</span>}
-                </td>
-                <td>{item.dose}</td>
-                <td class="number">
-                  {item.quantity}
-                  {item.days_supply !== null && <span class="muted"> ({item.days_supply} days)</span>}
-                </td>
-                <td class="prewrap">{item.direction}</td>
-                <td>
-                  {item.refills} <span class="muted">({item.refills_remaining} left in the chain)</span>
-                </td>
-                <td class="prewrap">{item.notes ?? <span class="muted">—</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <OrderItems items={order.medication_requests} />
 
       <h2>Status history</h2>
       <div class="table-wrap">
@@ -145,7 +150,15 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
                 <td>
                   <Time iso={step.at} />
                 </td>
-                <td>{step.actor}</td>
+                <td>
+                  {step.actor_name ? (
+                    <>
+                      {step.actor_name} <span class="muted">({step.actor})</span>
+                    </>
+                  ) : (
+                    step.actor
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

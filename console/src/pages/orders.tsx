@@ -1,55 +1,42 @@
 import { useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso';
 import { api, query, type Page } from '../api';
-import { ErrorMessage, Empty, Loading, Time } from '../components/feedback';
+import { ClinicSelect, useClinics } from '../components/clinics';
+import { ErrorMessage, Empty, Loading } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
+import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
-import { ORDER_STATUSES, StatusBadge, type QueueItem } from './order-shared';
+import type { CatalogueCarrier } from './carrier/types';
+import { calendarDate, medicationLine, ORDER_STATUSES, shortId, StatusBadge, type QueueItem } from './order-shared';
 
 export { OrderPage } from './order';
 
-interface Clinic {
-  clinic_id: string;
-  name: string;
-}
-
-/** The queue's filters live in the address, so that coming back from an order finds them as they were. */
-interface Filters {
-  status: string;
-  clinic_id: string;
-  medication_request_id: string;
-}
+/** The queue's filters, kept in the address: coming back from an order finds them as they were. */
+const FILTERS = ['q', 'status', 'clinic_id', 'carrier_id', 'created_from', 'created_to', 'sort'] as const;
 
 /**
- * The fulfillment queue (the landing page): newest first, filtered by status and clinic, searched by
- * order id, a page at a time.
+ * The pharmacist's work queue (the landing page): by default the orders still to work, oldest
+ * first, then the others, newest first. Searched by patient, prescriber, any part of an order id or a
+ * tracking number; filtered by status, clinic, carrier and day of creation; a page at a time.
  */
 export function OrdersPage() {
-  const location = useLocation();
-  const filters: Filters = {
-    status: location.query.status ?? '',
-    clinic_id: location.query.clinic_id ?? '',
-    medication_request_id: location.query.medication_request_id ?? '',
-  };
-  const setFilters = (changes: Partial<Filters>) => {
-    location.route(`/console/orders${query({ ...filters, ...changes })}`, true);
-  };
-
-  const filterKey = query({ ...filters });
-  const pager = usePager(filterKey);
-  const orders = useResource(`${filterKey}|${pager.cursor ?? ''}`, () =>
+  const { filters, key, setFilters } = useUrlFilters(FILTERS);
+  const set = (changes: Partial<typeof filters>) => setFilters({ ...filters, ...changes });
+  const pager = usePager(key);
+  const orders = useResource(`${key}|${pager.cursor ?? ''}`, () =>
     api<Page<QueueItem>>('GET', `/api/admin/medication-requests${query({ ...filters, cursor: pager.cursor })}`),
   );
-  const clinics = useResource('clinics', () => api<{ clinics: Clinic[] }>('GET', '/api/admin/clinics'));
-  const filtered = Object.values(filters).some((value) => value !== '');
+  const clinics = useClinics();
+  const carriers = useResource('carriers', () => api<{ carriers: CatalogueCarrier[] }>('GET', '/api/admin/carriers'));
+  const filtered = FILTERS.some((name) => name !== 'sort' && filters[name] !== '');
 
   return (
     <>
       <h1>Orders</h1>
+      <OrderSearch key={filters.q} current={filters.q} onSearch={(q) => set({ q })} />
       <div class="filters">
         <label>
           Status
-          <select value={filters.status} onChange={(event) => setFilters({ status: event.currentTarget.value })}>
+          <select value={filters.status} onChange={(event) => set({ status: event.currentTarget.value })}>
             <option value="">All statuses</option>
             {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -58,50 +45,78 @@ export function OrdersPage() {
             ))}
           </select>
         </label>
+        <ClinicSelect clinics={clinics.clinics} value={filters.clinic_id} onChange={(clinicId) => set({ clinic_id: clinicId })} />
         <label>
-          Clinic
-          <select value={filters.clinic_id} onChange={(event) => setFilters({ clinic_id: event.currentTarget.value })}>
-            <option value="">All clinics</option>
-            {clinics.data?.clinics.map((clinic) => (
-              <option key={clinic.clinic_id} value={clinic.clinic_id}>
-                {clinic.name}
+          Carrier
+          <select value={filters.carrier_id} onChange={(event) => set({ carrier_id: event.currentTarget.value })}>
+            <option value="">All carriers</option>
+            {carriers.data?.carriers.map((carrier) => (
+              <option key={carrier.id} value={carrier.id}>
+                {carrier.name}
               </option>
             ))}
           </select>
         </label>
-        <OrderSearch current={filters.medication_request_id} onSearch={(id) => setFilters({ medication_request_id: id })} />
+        <label>
+          Created from
+          <input
+            type="date"
+            value={filters.created_from}
+            max={filters.created_to || undefined}
+            onChange={(event) => set({ created_from: event.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Created to
+          <input
+            type="date"
+            value={filters.created_to}
+            min={filters.created_from || undefined}
+            onChange={(event) => set({ created_to: event.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Order
+          <select value={filters.sort} onChange={(event) => set({ sort: event.currentTarget.value })}>
+            <option value="">Oldest waiting first</option>
+            <option value="newest">Newest first</option>
+          </select>
+        </label>
       </div>
       <ErrorMessage error={clinics.error} />
+      <ErrorMessage error={carriers.error} />
       <ErrorMessage error={orders.error} />
       {orders.loading ? (
         <Loading what="orders" />
       ) : orders.data && orders.data.items.length === 0 ? (
         <Empty>{filtered ? 'No order matches these filters.' : 'No orders yet.'}</Empty>
       ) : (
-        orders.data && <QueueTable items={orders.data.items} />
+        orders.data && <QueueTable items={orders.data.items} newestFirst={filters.sort === 'newest'} />
       )}
       <Pager pager={pager} nextCursor={orders.data?.next_cursor} />
     </>
   );
 }
 
-/** A search by order id: the whole id, as partners and the order's page give it. */
-function OrderSearch({ current, onSearch }: { current: string; onSearch: (id: string) => void }) {
+/** The search: a patient's or prescriber's name, any part of an order id (its last 8 characters, say), a tracking number. */
+function OrderSearch({ current, onSearch }: { current: string; onSearch: (q: string) => void }) {
   const [text, setText] = useState(current);
   const submit = (event: Event) => {
     event.preventDefault();
-    onSearch(text.trim().toLowerCase());
+    onSearch(text.trim());
   };
   return (
-    <form class="inline search" role="search" onSubmit={submit}>
+    <form class="inline search" role="search" aria-label="Orders" onSubmit={submit}>
       <label>
-        Order id
+        Search orders
         <input
           type="search"
-          name="medication_request_id"
-          size={38}
+          name="q"
+          size={32}
+          maxLength={100}
           spellcheck={false}
           autocomplete="off"
+          aria-describedby="order-search-hint"
           value={text}
           onInput={(event) => setText(event.currentTarget.value)}
         />
@@ -119,47 +134,70 @@ function OrderSearch({ current, onSearch }: { current: string; onSearch: (id: st
           Clear search
         </button>
       )}
+      <p id="order-search-hint" class="hint">
+        Patient or prescriber name, any part of an order id, or a tracking number.
+      </p>
     </form>
   );
 }
 
-function QueueTable({ items }: { items: QueueItem[] }) {
+/** Working hours as the queue shows them: 41.5 h. */
+const hours = (value: number): string => `${value.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`;
+
+function QueueTable({ items, newestFirst }: { items: QueueItem[]; newestFirst: boolean }) {
   return (
     <div class="table-wrap">
       <table class="queue">
-        <caption class="visually-hidden">Orders, newest first</caption>
+        <caption class="visually-hidden">
+          {newestFirst ? 'Orders, newest first' : 'Orders waiting to be worked, oldest first, then the others, newest first'}
+        </caption>
         <thead>
           <tr>
-            <th scope="col">Order</th>
-            <th scope="col">Clinic</th>
             <th scope="col">Patient</th>
+            <th scope="col">Medication</th>
+            <th scope="col">Prescriber</th>
+            <th scope="col">Clinic</th>
             <th scope="col">Status</th>
-            <th scope="col">Items</th>
-            <th scope="col">Carrier and service</th>
-            <th scope="col">Created</th>
+            <th scope="col">
+              Waited <span class="muted">(business hours)</span>
+            </th>
+            <th scope="col">Order</th>
           </tr>
         </thead>
         <tbody>
           {items.map((order) => (
             <tr key={order.medication_request_id}>
-              <td class="order-id">
-                <a href={`/console/orders/${order.medication_request_id}`}>
-                  <code>{order.medication_request_id}</code>
-                </a>
+              <td>
+                <a href={`/console/orders/${order.medication_request_id}`}>{order.patient_name}</a>
+                <br />
+                <span class="muted">Born {calendarDate(order.patient_dob)}</span>
+              </td>
+              <td>
+                <ul class="plain">
+                  {order.medications.map((item, index) => (
+                    <li key={index}>{medicationLine(item)}</li>
+                  ))}
+                </ul>
+              </td>
+              <td>
+                {order.practitioner_name}
+                <br />
+                <span class="muted">NPI {order.practitioner_npi}</span>
+                {order.practitioner_is_veterinarian && <span class="tag">Veterinarian</span>}
               </td>
               <td>{order.clinic_name}</td>
-              <td>{order.patient_name}</td>
               <td>
                 <StatusBadge status={order.status} />
+                {order.tracking_number && (
+                  <>
+                    <br />
+                    <code class="muted">{order.tracking_number}</code>
+                  </>
+                )}
               </td>
-              <td class="number">{order.item_count}</td>
-              <td>
-                {order.carrier_name}
-                <br />
-                <span class="muted">{order.service_name}</span>
-              </td>
-              <td>
-                <Time iso={order.created_at} />
+              <td class="number">{hours(order.age_business_hours)}</td>
+              <td class="order-ref">
+                <code title={order.medication_request_id}>{shortId(order.medication_request_id)}</code>
               </td>
             </tr>
           ))}

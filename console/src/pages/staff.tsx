@@ -80,7 +80,7 @@ function StaffAccounts() {
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
                 <th scope="col">Created</th>
-                <th scope="col">Disabled</th>
+                <th scope="col">Status</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -95,7 +95,15 @@ function StaffAccounts() {
                   <td>
                     <Time iso={member.created_at} />
                   </td>
-                  <td>{member.disabled_at ? <Time iso={member.disabled_at} /> : <span class="muted">Active</span>}</td>
+                  <td>
+                    {member.disabled_at ? (
+                      <>
+                        Disabled <Time iso={member.disabled_at} />
+                      </>
+                    ) : (
+                      'Active'
+                    )}
+                  </td>
                   <td>
                     {member.staff_id === session.staff_id ? (
                       <span class="muted">You</span>

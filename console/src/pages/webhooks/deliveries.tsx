@@ -9,10 +9,11 @@ import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
 import { useResource } from '../../components/use-resource';
 import { AttemptResult, DeliveryDetails } from './delivery-details';
-import { DELIVERY_STATUSES, type Delivery } from './types';
+import { shortId } from '../order-shared';
+import { DELIVERY_STATUSES, hostOf, type Delivery } from './types';
 
 const FILTERS = ['status', 'clinic_id', 'event_type'] as const;
-const COLUMNS = 6;
+const COLUMNS = 8;
 
 /**
  * The delivery log, newest first, filtered by status, clinic and event type (kept in the address):
@@ -110,6 +111,8 @@ export function Deliveries({ clinics, generation }: { clinics: ClinicDirectory; 
                 <th scope="col">Created</th>
                 <th scope="col">Event type</th>
                 <th scope="col">Clinic</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Order</th>
                 <th scope="col">Status</th>
                 <th scope="col">Last attempt</th>
                 <th scope="col">Actions</th>
@@ -130,6 +133,18 @@ export function Deliveries({ clinics, generation }: { clinics: ClinicDirectory; 
                       </td>
                       <td>
                         <ClinicName id={delivery.clinic_id} names={clinics.names} />
+                      </td>
+                      <td class="breakable" title={delivery.webhook_url}>
+                        {hostOf(delivery.webhook_url)}
+                      </td>
+                      <td>
+                        {delivery.medication_request_id ? (
+                          <a href={`/console/orders/${delivery.medication_request_id}`} title={delivery.medication_request_id}>
+                            <code class="nowrap">{shortId(delivery.medication_request_id)}</code>
+                          </a>
+                        ) : (
+                          <span class="muted">—</span>
+                        )}
                       </td>
                       <td>
                         <span class={`status status-${delivery.status}`}>{delivery.status}</span>

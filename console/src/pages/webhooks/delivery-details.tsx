@@ -22,6 +22,16 @@ export function DeliveryDetails({ delivery }: { delivery: Delivery }) {
         <dd>
           <code>{delivery.event_id}</code> <span class="muted">(the webhook-id header)</span>
         </dd>
+        {delivery.medication_request_id && (
+          <>
+            <dt>Order id</dt>
+            <dd>
+              <a href={`/console/orders/${delivery.medication_request_id}`}>
+                <code>{delivery.medication_request_id}</code>
+              </a>
+            </dd>
+          </>
+        )}
         <dt>Endpoint</dt>
         <dd>
           <code>{delivery.webhook_url}</code>

@@ -5,7 +5,7 @@ import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useResource } from '../../components/use-resource';
-import type { Endpoint } from './types';
+import { hostOf, type Endpoint } from './types';
 
 /**
  * The endpoints disabled after repeated failure (or a 410 Gone), a page at a time, with Re-enable;
@@ -39,7 +39,8 @@ export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicD
       }
       const queued = enabled.redelivered === 1 ? '1 failed delivery' : `${enabled.redelivered} failed deliveries`;
       setNotice(`${enabled.webhook_url} is enabled again${redeliver ? `; ${queued} queued again` : ''}.`);
-      if (enabled.redelivered > 0) onRedelivered();
+      // The endpoint is live again (the Endpoints list), and its failed deliveries may be queued (the log).
+      onRedelivered();
     } catch (failure) {
       setEnableError(failure);
     } finally {
@@ -82,7 +83,9 @@ export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicD
               {list.data.endpoints.map((endpoint) => (
                 <tr key={endpoint.webhook_id}>
                   <td>
-                    <code>{endpoint.webhook_url}</code>
+                    <strong>{hostOf(endpoint.webhook_url)}</strong>
+                    <br />
+                    <code class="muted">{endpoint.webhook_url}</code>
                   </td>
                   <td>
                     <ClinicName id={endpoint.clinic_id} names={clinics.names} />

@@ -10,6 +10,8 @@ export interface Delivery {
   clinic_id: string;
   webhook_id: string;
   webhook_url: string;
+  /** The order the event is about (null for a test call). */
+  medication_request_id: string | null;
   status: DeliveryStatus;
   attempt_count: number;
   next_attempt_at: string | null;
@@ -50,4 +52,13 @@ export interface Endpoint {
   max_per_second: number | null;
   /** Attempts are held until then (the endpoint answered 429, or 503 with Retry-After); null: not held. */
   paused_until: string | null;
+}
+
+/** The host of an endpoint's URL (with its port, if any): what tells two endpoints of one clinic apart at a glance. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
