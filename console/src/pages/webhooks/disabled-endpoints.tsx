@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../../api';
-import { ClinicName, type ClinicDirectory } from '../../components/clinics';
+import type { ClinicDirectory } from '../../components/clinics';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useResource } from '../../components/use-resource';
-import { hostOf, type Endpoint } from './types';
+import { EndpointCells } from './endpoint-cells';
+import type { Endpoint } from './types';
 
 /**
  * The endpoints disabled after repeated failure (or a 410 Gone), a page at a time, with Re-enable;
@@ -82,14 +83,7 @@ export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicD
             <tbody>
               {list.data.endpoints.map((endpoint) => (
                 <tr key={endpoint.webhook_id}>
-                  <td>
-                    <strong>{hostOf(endpoint.webhook_url)}</strong>
-                    <br />
-                    <code class="muted">{endpoint.webhook_url}</code>
-                  </td>
-                  <td>
-                    <ClinicName id={endpoint.clinic_id} names={clinics.names} />
-                  </td>
+                  <EndpointCells url={endpoint.webhook_url} clinicId={endpoint.clinic_id} names={clinics.names} />
                   <td>
                     <Time iso={endpoint.disabled_at} />
                   </td>

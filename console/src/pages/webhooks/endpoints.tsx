@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../../api';
-import { ClinicName, type ClinicDirectory } from '../../components/clinics';
+import type { ClinicDirectory } from '../../components/clinics';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useResource } from '../../components/use-resource';
+import { EndpointCells } from './endpoint-cells';
 import { hostOf, type Endpoint } from './types';
 
 const HOUR = 3_600_000;
@@ -104,14 +105,7 @@ export function ActiveEndpoints({
             <tbody>
               {list.data.endpoints.map((endpoint) => (
                 <tr key={endpoint.webhook_id}>
-                  <td>
-                    <strong>{hostOf(endpoint.webhook_url)}</strong>
-                    <br />
-                    <code class="muted">{endpoint.webhook_url}</code>
-                  </td>
-                  <td>
-                    <ClinicName id={endpoint.clinic_id} names={clinics.names} />
-                  </td>
+                  <EndpointCells url={endpoint.webhook_url} clinicId={endpoint.clinic_id} names={clinics.names} />
                   <td>
                     {endpoint.failing_since ? <Time iso={endpoint.failing_since} /> : <span class="muted">not failing</span>}
                   </td>
