@@ -159,7 +159,7 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     expect(await page.getByRole('heading', { name: 'Packing slip' }).count()).toBe(0);
   });
 
-  it('when the pharmacist ships the order, then it is shipped, its history says so, and the queue finds it by its tracking number', async () => {
+  it('when the pharmacist ships the order, then it is shipped, its history names the pharmacist, and the queue finds it by its tracking number', async () => {
     await statusPanel().getByRole('button', { name: 'Start processing', exact: true }).click();
     await statusPanel().getByText('processing', { exact: true }).waitFor();
     await statusPanel().getByLabel('Tracking number').fill(TRACKING_NUMBER);
@@ -167,6 +167,8 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     await statusPanel().getByText('shipped', { exact: true }).waitFor();
     const shippedStep = page.getByRole('row').filter({ hasText: /^processing\s*shipped/ });
     await shippedStep.waitFor();
+    // The history names who shipped it: the pharmacist signed in, not "operator".
+    await shippedStep.getByText(PHARMACIST.name).waitFor();
 
     await navigate(page, 'Orders');
     await search(TRACKING_NUMBER.slice(4, 12));

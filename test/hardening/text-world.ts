@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { encodeCursor } from '../../src/db/keyset-page.js';
 import {
   advanceOrder,
   createOrder,
@@ -167,6 +168,17 @@ export const BASES: Record<string, BaseRequest> = {
   'GET /api/external/medications': (w) => ({ query: { limit: '1', cursor: w.cursors.formulary } }),
   'GET /api/external/medication-orders': (w) => ({
     query: { status: 'pending', patient_id: w.setup.patientId, limit: '1', cursor: w.cursors.partnerOrders },
+  }),
+  'GET /api/external/requests': (w) => ({
+    query: {
+      status: '4xx',
+      route: '/api/external/medication-order/:id',
+      since: '2026-01-01T00:00:00.000Z',
+      request_id: w.orderId,
+      limit: '1',
+      // A position as the log's pages write it (its rows' time and UUIDv7 id): the fuzz edits inside it.
+      cursor: encodeCursor({ createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId }),
+    },
   }),
   'POST /api/external/sandbox/medication-order/:id/advance': async (w) => ({
     params: { id: await orderIn(w, 'pending') },

@@ -115,6 +115,8 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'GET /api/external/webhook/deliveries': () =>
     get(`/api/external/webhook/deliveries?webhook_id=${NO_WEBHOOK}&status=failed&event_type=order.created&limit=10`),
   'GET /api/external/medications': () => get('/api/external/medications?limit=10'),
+  'GET /api/external/requests': () =>
+    get('/api/external/requests?status=4xx&route=/api/external/medication-order/:id&since=2026-01-01T00:00:00.000Z&limit=10'),
   'GET /api/external/medication-orders': (f) =>
     get(`/api/external/medication-orders?status=pending&patient_id=${f.patientId}&limit=10`),
   'POST /api/external/webhook/test': (f) =>
