@@ -62,9 +62,16 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     await server.database.drop();
   });
 
+  /** Searches, and waits for the queue's answer to that search (the table shown before may still be there a moment). */
   const search = async (text: string) => {
     await page.getByLabel('Search orders').fill(text);
+    const answered = page.waitForResponse(
+      (response) =>
+        response.url().includes('/api/admin/medication-requests?') &&
+        new URL(response.url()).searchParams.get('q')?.toLowerCase() === text.toLowerCase(),
+    );
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await answered;
     await page.locator('.loading').first().waitFor({ state: 'detached' });
   };
   const queueRows = () =>
@@ -76,10 +83,10 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
 
   it('when the pharmacist searches by a patient\u2019s name, then the queue lists that patient\u2019s order with date of birth, medication and prescriber, kept in the address', async () => {
     await navigate(page, 'Orders');
-    expect(await queueRows().count()).toBe(2);
+    await expect.poll(() => queueRows().count()).toBe(2);
     await search('hopper');
     await page.waitForURL(/[?&]q=hopper\b/);
-    expect(await queueRows().count()).toBe(1);
+    await expect.poll(() => queueRows().count()).toBe(1);
     const row = queueRows().first();
     await row.getByRole('link', { name: 'Grace Hopper' }).waitFor();
     await row.getByText('Born Dec 9, 1980').waitFor();
@@ -94,13 +101,13 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     await page.reload();
     await pageReady(page, 'Orders');
     expect(await page.getByLabel('Search orders').inputValue()).toBe('hopper');
-    expect(await queueRows().count()).toBe(1);
+    await expect.poll(() => queueRows().count()).toBe(1);
   });
 
   it('when the pharmacist searches by 8 characters of an order id, then the order is listed, never a validation error', async () => {
     await navigate(page, 'Orders');
     await search(orderId.slice(-8));
-    expect(await queueRows().count()).toBe(1);
+    await expect.poll(() => queueRows().count()).toBe(1);
     await queueRows().first().getByRole('link', { name: 'Grace Hopper' }).waitFor();
     // Its first 8 characters (its creation time): both orders of this test's minute, and no error.
     await search(orderId.slice(0, 8).toUpperCase());
@@ -108,11 +115,13 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     await queueRows()
       .filter({ hasText: orderId.slice(-8) })
       .waitFor();
-    expect(
-      await queueRows()
-        .filter({ hasText: otherOrderId.slice(-8) })
-        .count(),
-    ).toBe(otherOrderId.startsWith(orderId.slice(0, 8)) ? 1 : 0);
+    await expect
+      .poll(() =>
+        queueRows()
+          .filter({ hasText: otherOrderId.slice(-8) })
+          .count(),
+      )
+      .toBe(otherOrderId.startsWith(orderId.slice(0, 8)) ? 1 : 0);
   });
 
   it('when the pharmacist opens the order, then one page shows the prescriber\u2019s NPI, the patient\u2019s date of birth and phone, and each item in full', async () => {
@@ -169,10 +178,18 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     await shippedStep.waitFor();
     // The history names who shipped it: the pharmacist signed in, not "operator".
     await shippedStep.getByText(PHARMACIST.name).waitFor();
+    // And so does the record the server kept, read again.
+    await page.reload();
+    await statusPanel().waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: /^processing\s*shipped/ })
+      .getByText(PHARMACIST.name)
+      .waitFor();
 
     await navigate(page, 'Orders');
     await search(TRACKING_NUMBER.slice(4, 12));
-    expect(await queueRows().count()).toBe(1);
+    await expect.poll(() => queueRows().count()).toBe(1);
     await queueRows().first().getByText(TRACKING_NUMBER).waitFor();
     await queueRows().first().getByText('shipped', { exact: true }).waitFor();
   });

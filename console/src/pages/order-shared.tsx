@@ -113,10 +113,18 @@ export interface OrderDetail extends OrderView {
 }
 
 /** The order after a status change: the API's answer, with what only the page's first read had. */
-export function withNewState(order: OrderDetail, answer: OrderView): OrderDetail {
+export function withNewState(order: OrderDetail, answer: OrderView, signedIn: string): OrderDetail {
+  // The answer is the partner's view, whose history names nobody: steps already shown keep their
+  // names, and a new step by the pharmacy is the signed-in staff member's (this page made it).
+  const named = new Map(order.status_history.map((step) => [`${step.from ?? ''}>${step.to}@${step.at}`, step.actor_name]));
+  const status_history = answer.status_history.map((step) => {
+    const known = named.get(`${step.from ?? ''}>${step.to}@${step.at}`);
+    return { ...step, actor_name: known !== undefined ? known : step.actor === 'operator' ? signedIn : null };
+  });
   return {
     ...order,
     ...answer,
+    status_history,
     refill_chain: order.refill_chain.map((entry) =>
       entry.medication_request_id === answer.medication_request_id ? { ...entry, status: answer.status } : entry,
     ),

@@ -2,6 +2,7 @@ import { useRoute } from 'preact-iso';
 import { api } from '../api';
 import { ErrorMessage, Loading, Time } from '../components/feedback';
 import { useResource } from '../components/use-resource';
+import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
 import { OrderItems, PackingSlip } from './order-items';
 import { calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
@@ -16,6 +17,7 @@ export function OrderPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const order = useResource(id, () => api<OrderDetail>('GET', `/api/admin/medication-requests/${encodeURIComponent(id)}`));
+  const session = useSession();
 
   return (
     <>
@@ -34,7 +36,7 @@ export function OrderPage() {
             <OrderBody
               order={order.data}
               onChanged={(answer) => {
-                if (order.data) order.setData(withNewState(order.data, answer));
+                if (order.data) order.setData(withNewState(order.data, answer, session.name));
               }}
             />
           )
