@@ -5,7 +5,7 @@ import { CapturedLogs } from '../helpers/captured-logs.js';
 import { practitionerBody } from '../helpers/fixtures.js';
 import { TestApp } from '../helpers/test-app.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 // The request id is pure HTTP plumbing: one dialect is enough.
 describe('X-Request-Id', () => {
