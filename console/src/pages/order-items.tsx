@@ -65,19 +65,7 @@ export function PackingSlip({ order }: { order: OrderDetail }) {
       {order.is_refrigerated && <p class="cold">Refrigerated: keep cold, store in the refrigerator on arrival.</p>}
       <h2>Ship to</h2>
       <p class="patient-name">{[patient.first_name, patient.middle_name, patient.last_name].filter(Boolean).join(' ')}</p>
-      {address && (
-        <address>
-          {address.address_line_1}
-          <br />
-          {address.address_line_2 && (
-            <>
-              {address.address_line_2}
-              <br />
-            </>
-          )}
-          {address.city}, {address.state} {address.postal_code}
-        </address>
-      )}
+      {address && <PostalAddress address={address} />}
       <h2>In this box</h2>
       <table>
         <thead>
@@ -103,5 +91,22 @@ export function PackingSlip({ order }: { order: OrderDetail }) {
       </table>
       <p class="muted">Ordered through {order.clinic_name}</p>
     </section>
+  );
+}
+
+/** A shipping address as a label shows it: line 1, line 2 when there is one, city, state and ZIP. */
+export function PostalAddress({ address }: { address: NonNullable<OrderDetail['patient']['shipping_address']> }) {
+  return (
+    <address>
+      {address.address_line_1}
+      <br />
+      {address.address_line_2 && (
+        <>
+          {address.address_line_2}
+          <br />
+        </>
+      )}
+      {address.city}, {address.state} {address.postal_code}
+    </address>
   );
 }

@@ -4,7 +4,7 @@ import { ErrorMessage, Loading, Time } from '../components/feedback';
 import { useResource } from '../components/use-resource';
 import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
-import { OrderItems, PackingSlip } from './order-items';
+import { OrderItems, PackingSlip, PostalAddress } from './order-items';
 import { calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
 /**
@@ -73,23 +73,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
             <dt>Phone</dt>
             <dd>{patient.phone ?? <span class="muted">none on file</span>}</dd>
             <dt>Ship to</dt>
-            <dd>
-              {address ? (
-                <address>
-                  {address.address_line_1}
-                  <br />
-                  {address.address_line_2 && (
-                    <>
-                      {address.address_line_2}
-                      <br />
-                    </>
-                  )}
-                  {address.city}, {address.state} {address.postal_code}
-                </address>
-              ) : (
-                <span class="muted">No shipping address on file.</span>
-              )}
-            </dd>
+            <dd>{address ? <PostalAddress address={address} /> : <span class="muted">No shipping address on file.</span>}</dd>
           </dl>
         </section>
         <section aria-labelledby="prescriber">
