@@ -13,6 +13,14 @@ export type AuditActor =
   | { readonly type: 'oauth_client'; readonly oauthClientId: string; readonly clinicId: string }
   /** A staff member signed in to the console (their own account, issue 10), named as they were then. */
   | { readonly type: 'staff'; readonly staffId: string; readonly email: string; readonly name: string }
+  /** A person of a clinic signed in to the partner portal (issue 22), named as they were then. */
+  | {
+      readonly type: 'partner_user';
+      readonly partnerUserId: string;
+      readonly email: string;
+      readonly name: string | null;
+      readonly clinicId: string;
+    }
   /** The holder of ADMIN_TOKEN (automation, emergencies): one shared credential, no id, named OPERATOR_TOKEN_NAME. */
   | { readonly type: 'operator' }
   /** The operator command line: `--operator <name>`, or else the OS user running it (admin/cli-operator.ts). */
@@ -26,6 +34,8 @@ export function actorName(actor: AuditActor): string | null {
   switch (actor.type) {
     case 'staff':
       return actor.name;
+    case 'partner_user':
+      return actor.name ?? actor.email;
     case 'operator':
       return OPERATOR_TOKEN_NAME;
     case 'command_line':

@@ -6,13 +6,13 @@ import type { AuditEventTable } from './audit.tables.js';
 /** The row recording that `audit`'s actor did `action` to `resource` at `at`. Ids only. */
 export function auditRow(at: string, audit: AuditContext, action: AuditAction, resource: AuditedResource): AuditEventTable {
   const { actor } = audit;
-  const partner = actor.type === 'partner' || actor.type === 'oauth_client';
+  const partner = actor.type === 'partner' || actor.type === 'oauth_client' || actor.type === 'partner_user';
   return {
     id: newId(),
     at,
     actor_type: actor.type,
     actor_id: actorId(actor),
-    actor_email: actor.type === 'staff' ? actor.email : null,
+    actor_email: actor.type === 'staff' || actor.type === 'partner_user' ? actor.email : null,
     actor_name: actorName(actor),
     // A partner only reaches its own clinic's resources; the operator's row names the resource's.
     clinic_id: partner ? actor.clinicId : resource.clinicId,
@@ -35,6 +35,8 @@ function actorId(actor: AuditActor): string | null {
       return actor.oauthClientId;
     case 'staff':
       return actor.staffId;
+    case 'partner_user':
+      return actor.partnerUserId;
     case 'operator':
     case 'command_line':
       return null;

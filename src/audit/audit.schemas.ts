@@ -8,7 +8,7 @@ const ActionSchema = Type.Union(
 );
 
 /** The kinds of actor the trail records (audit/audit-actor.ts). */
-export const AUDIT_ACTOR_TYPES = ['partner', 'oauth_client', 'staff', 'operator', 'command_line'] as const;
+export const AUDIT_ACTOR_TYPES = ['partner', 'oauth_client', 'staff', 'partner_user', 'operator', 'command_line'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 const Instant = (description: string) =>
@@ -83,6 +83,16 @@ const StaffActor = Type.Object(
   },
   { additionalProperties: false },
 );
+const PartnerUserActor = Type.Object(
+  {
+    type: Type.Literal('partner_user'),
+    partner_user_id: Uuid('The person of the clinic signed in to the partner portal.'),
+    email: Type.String(),
+    name: Nullable(Type.String({ description: 'Their name when they acted, if they gave one.' })),
+    clinic_id: Uuid(),
+  },
+  { additionalProperties: false, description: 'A person of a clinic signed in to the partner portal (/portal).' },
+);
 const OperatorActor = Type.Object(
   { type: Type.Literal('operator') },
   { additionalProperties: false, description: 'The holder of the shared operator token (ADMIN_TOKEN): no person is known.' },
@@ -99,7 +109,7 @@ export const AuditEvent = Type.Object(
   {
     audit_event_id: Uuid(),
     at: Timestamp,
-    actor: Type.Union([PartnerActor, OAuthClientActor, StaffActor, OperatorActor, CommandLineActor]),
+    actor: Type.Union([PartnerActor, OAuthClientActor, StaffActor, PartnerUserActor, OperatorActor, CommandLineActor]),
     actor_name: Nullable(
       Type.String({
         description:

@@ -87,6 +87,8 @@ function ownReadsOf(viewer: AuditActor): { actorType: string; actorId: string | 
       return { actorType: 'partner', actorId: viewer.apiKeyId };
     case 'oauth_client':
       return { actorType: 'oauth_client', actorId: viewer.oauthClientId };
+    case 'partner_user':
+      return { actorType: 'partner_user', actorId: viewer.partnerUserId };
   }
 }
 
@@ -115,6 +117,14 @@ function actorView(row: AuditEventTable): AuditEventView['actor'] {
       return { type: 'oauth_client', oauth_client_id: row.actor_id ?? '', clinic_id: row.clinic_id ?? '' };
     case 'staff':
       return { type: 'staff', staff_id: row.actor_id ?? '', email: row.actor_email ?? '', name: row.actor_name };
+    case 'partner_user':
+      return {
+        type: 'partner_user',
+        partner_user_id: row.actor_id ?? '',
+        email: row.actor_email ?? '',
+        name: row.actor_name,
+        clinic_id: row.clinic_id ?? '',
+      };
     case 'operator':
       return { type: 'operator' };
     case 'command_line':

@@ -8,7 +8,7 @@ export interface AuditEventTable {
   id: string;
   /** When the access happened (a read: when it was served, not when the buffer wrote it). */
   at: string;
-  /** 'partner' | 'oauth_client' | 'staff' | 'operator' | 'command_line' (see docs/audit.md). */
+  /** 'partner' | 'oauth_client' | 'staff' | 'partner_user' | 'operator' | 'command_line' (see docs/audit.md). */
   actor_type: string;
   /** Who exactly, within `actor_type`: the API key id of a partner, an OAuth client's id, the id of a staff member; null for the operator token. */
   actor_id: string | null;

@@ -9,6 +9,7 @@ import type { OAuthTables } from '../oauth/oauth.tables.js';
 import type { OrderTables } from '../orders/order.tables.js';
 import type { RefillTables } from '../refills/refill.tables.js';
 import type { RequestLogTables } from '../request-log/request-log.tables.js';
+import type { PartnerUserTables } from '../portal/partner-user.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { ShippingTables } from '../shipping/shipping.tables.js';
@@ -37,7 +38,8 @@ export interface Database
     IdempotencyTables,
     DeprecationTables,
     OAuthTables,
-    RequestLogTables {}
+    RequestLogTables,
+    PartnerUserTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

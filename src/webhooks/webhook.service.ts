@@ -52,6 +52,9 @@ export async function registerWebhook(
     url: form.url.href,
     // Stored encrypted; the plaintext leaves the server only in this answer.
     ...sealEndpointSecret(ctx.keyring, id, secret),
+    previous_secret: null,
+    previous_secret_key_id: null,
+    previous_secret_expires_at: null,
     status: 'active',
     failing_since: null,
     disabled_at: null,

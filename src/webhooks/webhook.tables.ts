@@ -19,6 +19,13 @@ export interface WebhookEndpointTable {
   secret: string;
   /** The id of the data key `secret` is encrypted under; null: a plaintext secret from before encryption. */
   secret_key_id: string | null;
+  /**
+   * The secret before the last rotation (encrypted as `secret` is, under `previous_secret_key_id`):
+   * it signs beside `secret` until `previous_secret_expires_at` (at most 24 hours after the rotation).
+   */
+  previous_secret: string | null;
+  previous_secret_key_id: string | null;
+  previous_secret_expires_at: string | null;
   status: EndpointStatus;
   /** First failed attempt since the last success (null while healthy): drives the 5-day disabling. */
   failing_since: string | null;

@@ -16,6 +16,8 @@ import * as m014 from './014_audit_client_request_id.js';
 import * as m015 from './015_request_log.js';
 import * as m016 from './016_dashboard_indexes.js';
 import * as m017 from './017_named_actors.js';
+import * as m018 from './018_partner_accounts.js';
+import * as m019 from './019_webhook_secret_rotation.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -39,4 +41,6 @@ export const migrations: Record<string, Migration> = {
   '015_request_log': m015,
   '016_dashboard_indexes': m016,
   '017_named_actors': m017,
+  '018_partner_accounts': m018,
+  '019_webhook_secret_rotation': m019,
 };

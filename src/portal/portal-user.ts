@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuditContext } from '../audit/audit-actor.js';
+import { forbidden, unauthorized } from '../errors.js';
+import { clientAddress } from '../http/client-address.js';
+import { clientRequestIdOf } from '../http/request-id.js';
+import type { PartnerUserRole } from './partner-user.tables.js';
+
+/** Who is signed in to the partner portal: what the guard, the role checks and the audit trail need. */
+export interface PortalUser {
+  readonly partnerUserId: string;
+  readonly clinicId: string;
+  readonly email: string;
+  readonly name: string | null;
+  readonly role: PartnerUserRole;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on /api/portal requests once the portal session is accepted (http/portal-guard.ts). */
+    portalUser?: PortalUser;
+  }
+}
+
+/** The signed-in portal user of a guarded /api/portal route. */
+export function portalUserOf(request: FastifyRequest): PortalUser {
+  const user = request.portalUser;
+  if (!user) throw unauthorized('sign in to the partner portal first');
+  return user;
+}
+
+/** The portal user of a route that changes something: a `viewer` reads only (403). */
+export function portalDeveloperOf(request: FastifyRequest): PortalUser {
+  const user = portalUserOf(request);
+  if (user.role !== 'developer') {
+    throw forbidden('This action needs the developer role; you are signed in as viewer (ask your clinic to change your role)');
+  }
+  return user;
+}
+
+/** The audit context of a portal user's request: the person, their clinic, and where the request came from. */
+export function portalAudit(request: FastifyRequest, user: PortalUser = portalUserOf(request)): AuditContext {
+  return {
+    actor: { type: 'partner_user', partnerUserId: user.partnerUserId, email: user.email, name: user.name, clinicId: user.clinicId },
+    requestId: request.id,
+    clientRequestId: clientRequestIdOf(request),
+    clientAddress: clientAddress(request),
+  };
+}
