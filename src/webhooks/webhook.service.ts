@@ -12,7 +12,7 @@ import { fieldError, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import { sendSigned } from './delivery.service.js';
 import { MAX_IN_FLIGHT, type EndpointLimits } from './endpoint-limits.js';
-import { openEndpointSecret, sealEndpointSecret } from './endpoint-secret.js';
+import { openSigningSecrets, sealEndpointSecret } from './endpoint-secret.js';
 import { eventBody } from './dispatcher.js';
 import { createHttpSender, type WebhookSender } from './http-sender.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from './url-safety.js';
@@ -178,7 +178,7 @@ export async function testWebhook(
   const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
   if (!endpoint) throw webhookNotFound(input.webhook_id);
   // A secret the server cannot decrypt (its key is not configured) is our fault: a 500, logged with the reason.
-  const secret = openEndpointSecret(ctx.keyring, endpoint);
+  const secrets = openSigningSecrets(ctx.keyring, endpoint, ctx.clock().getTime());
 
   const eventId = newId();
   const body = eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
@@ -189,7 +189,7 @@ export async function testWebhook(
   const http = sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
   let result: Awaited<ReturnType<typeof sendSigned>>;
   try {
-    result = await sendSigned(ctx, http, endpoint.url, secret, eventId, body);
+    result = await sendSigned(ctx, http, endpoint.url, secrets, eventId, body);
   } finally {
     if (!sender) await http.close();
   }
