@@ -14,6 +14,9 @@ export type StoredSecret = Pick<WebhookEndpointTable, 'id' | 'secret' | 'secret_
 export type StoredSecrets = StoredSecret &
   Pick<WebhookEndpointTable, 'previous_secret' | 'previous_secret_key_id' | 'previous_secret_expires_at'>;
 
+/** How long the previous secret keeps signing after a rotation, in hours: 0 (it stops at once) to 24. */
+export const PREVIOUS_VALID_HOURS = { min: 0, max: 24, default: 24 } as const;
+
 const aadOf = (endpointId: string): string => `webhook_endpoints.secret:${endpointId}`;
 
 /** The columns that store `secret` for the endpoint `endpointId`. */
@@ -63,5 +66,7 @@ export function openSigningSecrets(keyring: Keyring, row: StoredSecrets, now: nu
 
 /** The secrets to sign an attempt made at `now` (ms) with: the new one first, then the previous one while it lasts. */
 export function secretsAt(secrets: SigningSecrets, now: number): string[] {
-  return secrets.previous !== null && secrets.previous.until > now ? [secrets.current, secrets.previous.value] : [secrets.current];
+  return secrets.previous !== null && secrets.previous.until > now
+    ? [secrets.current, secrets.previous.value]
+    : [secrets.current];
 }

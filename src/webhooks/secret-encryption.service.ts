@@ -40,7 +40,10 @@ export interface RotationResult {
  * nothing, and its key may be gone). Idempotent: a second run finds nothing to do. Once it reports
  * nothing unreadable, the previous keys can be dropped.
  */
-export async function rotateEncryptionKey(ctx: SecretsContext & Pick<AppContext, 'clock'>, pageSize = 100): Promise<RotationResult> {
+export async function rotateEncryptionKey(
+  ctx: SecretsContext & Pick<AppContext, 'clock'>,
+  pageSize = 100,
+): Promise<RotationResult> {
   const { keyring } = ctx;
   const result: RotationResult = { current_key_id: keyring.currentKeyId, reencrypted: 0, unreadable: [] };
   await inPages(ctx, result, pageSize, {

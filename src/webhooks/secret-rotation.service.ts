@@ -3,13 +3,10 @@ import { notFoundIn } from '../audit/denied-access.js';
 import { runChange } from '../changes/run-change.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
 import { fieldError } from '../errors.js';
-import { sealEndpointSecret } from './endpoint-secret.js';
+import { PREVIOUS_VALID_HOURS, sealEndpointSecret } from './endpoint-secret.js';
 import { generateSecret } from './signature.js';
 import * as repo from './webhook.repository.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
-
-/** How long the previous secret keeps signing after a rotation, in hours: 0 (it stops at once) to 24. */
-export const PREVIOUS_VALID_HOURS = { min: 0, max: 24, default: 24 } as const;
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -32,7 +29,10 @@ export async function rotateEndpointSecret(
 ): Promise<{ endpoint: WebhookEndpointTable; secret: string }> {
   const hours = previousValidHours ?? PREVIOUS_VALID_HOURS.default;
   if (!Number.isInteger(hours) || hours < PREVIOUS_VALID_HOURS.min || hours > PREVIOUS_VALID_HOURS.max) {
-    throw fieldError('previous_valid_hours', `must be a whole number from ${PREVIOUS_VALID_HOURS.min} to ${PREVIOUS_VALID_HOURS.max}`);
+    throw fieldError(
+      'previous_valid_hours',
+      `must be a whole number from ${PREVIOUS_VALID_HOURS.min} to ${PREVIOUS_VALID_HOURS.max}`,
+    );
   }
   const secret = generateSecret();
   const next = sealEndpointSecret(ctx.keyring, webhookId, secret);
