@@ -23,6 +23,7 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
 import { partnerUserAdminRoutes } from './portal/partner-user.admin-routes.js';
 import { portalSessionRoutes } from './portal/portal-session.routes.js';
+import { portalWebhookRoutes } from './portal/portal-webhooks.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -52,4 +53,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(partnerUserAdminRoutes(ctx));
   // The partner portal's API (/api/portal, a portal user's session: docs/portal.md).
   await app.register(portalSessionRoutes(ctx));
+  await app.register(portalWebhookRoutes(ctx));
 }

@@ -6,7 +6,7 @@ import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
 import { PREVIOUS_VALID_HOURS } from './endpoint-secret.js';
 import { MAX_URL_LENGTH } from './url-safety.js';
 
-const WebhookUrl = Type.String({
+export const WebhookUrl = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
   description:
@@ -48,7 +48,7 @@ const MaxPerSecond = Nullable(
 );
 
 /** The partner's limits, in a request body: both optional; `max_per_second` may be null (no limit). */
-const limitFields = {
+export const limitFields = {
   max_in_flight: Type.Optional(MaxInFlight),
   max_per_second: Type.Optional(MaxPerSecond),
 };

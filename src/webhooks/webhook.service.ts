@@ -38,17 +38,35 @@ export async function registerWebhook(
   resolve?: ResolveAll,
 ): Promise<{ webhook_id: string; secret: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const { endpoint, secret } = await createEndpoint(ctx, input.clinic_id, input, audit, { resolve });
+  return { webhook_id: endpoint.id, secret };
+}
+
+/**
+ * `registerWebhook` for a clinic already known to be the caller's (the partner API, the portal): the
+ * same URL checks and rules (at most MAX_ENDPOINTS_PER_CLINIC, one URL once), the row created and the
+ * secret. `urlField` names the URL in error details, as the caller's body does.
+ */
+export async function createEndpoint(
+  ctx: ServiceContext & KeyringContext,
+  clinicId: string,
+  input: { webhook_url: string } & EndpointLimits,
+  audit: AuditContext,
+  options: { resolve?: ResolveAll | undefined; urlField?: string } = {},
+): Promise<{ endpoint: WebhookEndpointTable; secret: string }> {
+  const urlField = options.urlField ?? 'webhook_url';
   const policy = urlPolicyOf(ctx.config);
   const form = checkUrlForm(input.webhook_url, policy);
-  if ('problem' in form) throw fieldError('webhook_url', form.problem);
-  const hostProblem = await checkHostIsPublic(form.url.hostname, policy, resolve);
-  if (hostProblem) throw fieldError('webhook_url', hostProblem);
+  if ('problem' in form) throw fieldError(urlField, form.problem);
+  const hostProblem = await checkHostIsPublic(form.url.hostname, policy, options.resolve);
+  if (hostProblem) throw fieldError(urlField, hostProblem);
+  const duplicateUrl = () => fieldError(urlField, 'is already registered for this clinic');
 
   const id = newId();
   const secret = generateSecret();
   const row: WebhookEndpointTable = {
     id,
-    clinic_id: input.clinic_id,
+    clinic_id: clinicId,
     url: form.url.href,
     // Stored encrypted; the plaintext leaves the server only in this answer.
     ...sealEndpointSecret(ctx.keyring, id, secret),
@@ -77,7 +95,7 @@ export async function registerWebhook(
       if ((await repo.countLiveEndpoints(trx, row.clinic_id)) >= MAX_ENDPOINTS_PER_CLINIC) {
         throw validationError(
           `A clinic can register at most ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints; delete one before adding another`,
-          { webhook_url: `clinic already has ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints` },
+          { [urlField]: `clinic already has ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints` },
         );
       }
       await repo.insertEndpoint(trx, row);
@@ -87,10 +105,8 @@ export async function registerWebhook(
     if (constraintViolation(error) === 'unique') throw duplicateUrl();
     throw error;
   }
-  return { webhook_id: row.id, secret };
+  return { endpoint: row, secret };
 }
-
-const duplicateUrl = () => fieldError('webhook_url', 'is already registered for this clinic');
 
 /** Deletes an endpoint; its pending deliveries are cancelled in the same transaction. */
 export async function deleteWebhook(
@@ -127,19 +143,25 @@ export async function updateWebhook(
     throw fieldError('body', 'must change at least one of max_in_flight, max_per_second');
   }
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
-  const now = ctx.clock();
-  const row = await runChange(ctx, audit, async (change) => {
+  const row = await changeEndpointLimits(ctx, input.clinic_id, input.webhook_id, limits, audit);
+  return toEndpointView(row, ctx.clock());
+}
+
+/** `updateWebhook` for a clinic already known to be the caller's: the row as changed (404 when there is none). */
+export async function changeEndpointLimits(
+  ctx: ServiceContext,
+  clinicId: string,
+  webhookId: string,
+  limits: EndpointLimits,
+  audit: AuditContext,
+): Promise<WebhookEndpointTable> {
+  return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
-    const updated = await repo.updateEndpointLimits(trx, input.clinic_id, input.webhook_id, limits);
-    if (!updated) throw webhookNotFound(input.webhook_id);
-    change.audit('update', {
-      type: 'webhook_endpoint',
-      id: updated.id,
-      clinicId: updated.clinic_id,
-    });
+    const updated = await repo.updateEndpointLimits(trx, clinicId, webhookId, limits);
+    if (!updated) throw webhookNotFound(webhookId);
+    change.audit('update', { type: 'webhook_endpoint', id: updated.id, clinicId: updated.clinic_id });
     return updated;
   });
-  return toEndpointView(row, now);
 }
 
 /** The clinic's endpoints (never their secrets); each one listed is audited as read. */
@@ -150,13 +172,23 @@ export async function listWebhooks(
   audit: AuditContext,
 ): Promise<WebhookEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
-  const rows = await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId);
+  const rows = await listEndpointsOfClinic(ctx, clinicId ?? identity.clinicId, audit);
+  const now = ctx.clock();
+  return rows.map((row) => toEndpointView(row, now));
+}
+
+/** The live endpoints of a clinic already known to be the caller's, oldest first; each one is audited as read. */
+export async function listEndpointsOfClinic(
+  ctx: AuditedReadContext,
+  clinicId: string,
+  audit: AuditContext,
+): Promise<WebhookEndpointTable[]> {
+  const rows = await repo.listLiveEndpoints(ctx.db, clinicId);
   await ctx.audit.recordReads(
     audit,
     rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
   );
-  const now = ctx.clock();
-  return rows.map((row) => toEndpointView(row, now));
+  return rows;
 }
 
 /**
@@ -248,7 +280,7 @@ export async function testWebhook(
   };
 }
 
-const webhookNotFound = (webhookId: string) => notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
+export const webhookNotFound = (webhookId: string) => notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
 
 /**
  * An endpoint as partners and the operator see it (never its secret, nor the delivery engine's lease).
