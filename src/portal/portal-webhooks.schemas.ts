@@ -25,7 +25,9 @@ export const PortalEndpoint = Type.Object(
     max_per_second: Nullable(Type.Integer({ minimum: MAX_PER_SECOND.min, maximum: MAX_PER_SECOND.max }), {
       description: 'null: no limit.',
     }),
-    paused_until: Nullable(Timestamp, { description: 'Attempts held until then (the endpoint answered 429, or 503 with Retry-After).' }),
+    paused_until: Nullable(Timestamp, {
+      description: 'Attempts held until then (the endpoint answered 429, or 503 with Retry-After).',
+    }),
     failing_since: Nullable(Timestamp, { description: 'The first failed attempt since the last success; null while healthy.' }),
     disabled_reason: Nullable(Type.String()),
     created_at: Timestamp,
@@ -39,7 +41,10 @@ export const PortalEndpointList = Type.Object({ webhooks: Type.Array(PortalEndpo
 
 export const PortalCreateWebhookBody = Type.Object(
   { url: WebhookUrl, ...limitFields },
-  { additionalProperties: false, 'x-aliases': { webhook_url: 'url', maxInFlight: 'max_in_flight', maxPerSecond: 'max_per_second' } },
+  {
+    additionalProperties: false,
+    'x-aliases': { webhook_url: 'url', maxInFlight: 'max_in_flight', maxPerSecond: 'max_per_second' },
+  },
 );
 export type PortalCreateWebhookBody = Static<typeof PortalCreateWebhookBody>;
 

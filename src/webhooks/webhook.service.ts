@@ -280,7 +280,8 @@ export async function testWebhook(
   };
 }
 
-export const webhookNotFound = (webhookId: string) => notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
+export const webhookNotFound = (webhookId: string) =>
+  notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
 
 /**
  * An endpoint as partners and the operator see it (never its secret, nor the delivery engine's lease).
