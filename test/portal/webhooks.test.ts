@@ -242,7 +242,7 @@ describe.each(DIALECTS)('the partner portal\u2019s webhooks on %s', (dialect) =>
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const query: string = `webhook_id=${webhookId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const query = `webhook_id=${webhookId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
       const page = await call(viewer, 'GET', `/api/portal/deliveries?${query}`);
       expect(page.status).toBe(200);
       seen.push(...page.body.data.items.map((d: { delivery_id: string }) => d.delivery_id));
