@@ -33,7 +33,7 @@ export const PortalEndpoint = Type.Object(
     created_at: Timestamp,
     previous_secret_expires_at: PreviousSecretExpiresAt,
   },
-  { $id: 'PortalWebhook', additionalProperties: false },
+  { additionalProperties: false },
 );
 export type PortalEndpointView = Static<typeof PortalEndpoint>;
 
@@ -95,7 +95,7 @@ const deliveryFields = {
   delivered_at: Nullable(Timestamp),
 };
 
-export const PortalDelivery = Type.Object(deliveryFields, { $id: 'PortalWebhookDelivery', additionalProperties: false });
+export const PortalDelivery = Type.Object(deliveryFields, { additionalProperties: false });
 export type PortalDeliveryView = Static<typeof PortalDelivery>;
 
 export const PortalDeliveryPage = Type.Object(
