@@ -232,6 +232,28 @@ describe.each(DIALECTS)('the partner portal\u2019s webhooks on %s', (dialect) =>
     expect(after.body.data.attempts.at(-1)).toMatchObject({ response_status: 204, error: null });
   });
 
+  it('when an attempt got no answer, then the portal shows only the kind of failure, never the error text', async () => {
+    const { webhookId, receiver: r } = await endpointOf(clinic);
+    await r.stop();
+    const delivery = await deliverEvent(clinic);
+    expect(delivery.last_error).toMatch(/ECONNREFUSED/);
+    const listed = await call(viewer, 'GET', `/api/portal/deliveries?webhook_id=${webhookId}`);
+    expect(listed.body.data.items[0]).toMatchObject({ last_response_status: null, last_error: 'network_error' });
+    const detail = await call(viewer, 'GET', `/api/portal/deliveries/${delivery.id}`);
+    expect(detail.body.data.attempts[0]).toMatchObject({ response_status: null, error: 'network_error' });
+    expect(JSON.stringify([listed.body, detail.body])).not.toMatch(/ECONNREFUSED|connect /);
+  });
+
+  it('when a developer enables an endpoint that is active, then nothing changes: its failure count is kept', async () => {
+    const { webhookId } = await endpointOf(clinic);
+    const failingSince = time.clock().toISOString();
+    await t.ctx.db.updateTable('webhook_endpoints').set({ failing_since: failingSince }).where('id', '=', webhookId).execute();
+    const res = await call(developer, 'POST', `/api/portal/webhooks/${webhookId}/enable`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'active', failing_since: failingSince });
+    expect((await stored(webhookId)).failing_since).toBe(failingSince);
+  });
+
   it('when the deliveries are more than a page, then keyset pages give each once, newest first', async () => {
     const { webhookId } = await endpointOf(clinic);
     const ids: string[] = [];
