@@ -11,7 +11,8 @@ import { recoverEndpointForPartner } from '../webhooks/recovery.service.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from '../webhooks/secret-rotation.service.js';
 import { enableEndpointRow, getDelivery, retryDelivery } from '../webhooks/webhook-admin.service.js';
 import type { DeliveryView, TestCallOutcomeView } from '../webhooks/webhook.schemas.js';
-import { changeEndpointLimits, createEndpoint, listEndpointsOfClinic, testWebhook } from '../webhooks/webhook.service.js';
+import { testWebhook } from '../webhooks/test-call.service.js';
+import { changeEndpointLimits, createEndpoint, listEndpointsOfClinic } from '../webhooks/webhook.service.js';
 import type { WebhookEndpointTable } from '../webhooks/webhook.tables.js';
 import type { PortalUser } from './portal-user.js';
 import type {

@@ -32,14 +32,8 @@ import { recoverEndpointForPartner } from './recovery.service.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
 import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from './secret-rotation.service.js';
-import {
-  deleteWebhook,
-  listWebhooks,
-  MAX_ENDPOINTS_PER_CLINIC,
-  registerWebhook,
-  testWebhook,
-  updateWebhook,
-} from './webhook.service.js';
+import { testWebhook } from './test-call.service.js';
+import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, updateWebhook } from './webhook.service.js';
 
 const tags = ['Webhooks'];
 const security = [{ apiKey: [] }];
