@@ -1,4 +1,5 @@
 import type { ApiPaths, CallArgs, DataOf, HttpMethod, Operation, OperatorData, PathOf } from './api-types';
+import type { components } from './generated/operator';
 
 /**
  * The operator API and the portal API, called on this origin with the session cookie. Every failure
@@ -27,11 +28,11 @@ export function onSignedOut(listener: Listener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
+/** What an answer's JSON may hold, read warily (a proxy's own error page is neither envelope). */
 interface Envelope {
-  success: boolean;
+  success?: boolean;
   data?: unknown;
-  message?: string;
-  error?: { message: string; code: string; request_id?: string; details?: Record<string, string> };
+  error?: Partial<components['schemas']['ErrorEnvelope']['error']>;
 }
 
 /**

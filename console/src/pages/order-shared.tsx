@@ -26,7 +26,7 @@ export type HistoryStep = OrderDetail['status_history'][number];
 export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pick<Session, 'staff_id' | 'name'>): OrderDetail {
   // The answer is the partner's view, whose history names nobody: steps already shown keep who made
   // them, and a new step by the pharmacy is the signed-in staff member's (this page made it).
-  const stepKey = (step: { from: string | null; to: string; at: string }) => `${step.from ?? ''}>${step.to}@${step.at}`;
+  const stepKey = (step: Pick<HistoryStep, 'from' | 'to' | 'at'>) => `${step.from ?? ''}>${step.to}@${step.at}`;
   const named = new Map(order.status_history.map((step) => [stepKey(step), step]));
   const status_history = answer.status_history.map((step) => {
     const known = named.get(stepKey(step));
@@ -52,7 +52,7 @@ export const calendarDate = (date: string): string => {
 };
 
 /** What an order holds, on one line: Semaglutide 0.25mg × 1. */
-export const medicationLine = (item: { medication: string; dose: string; quantity: number }): string =>
+export const medicationLine = (item: Pick<OrderItem, 'medication' | 'dose' | 'quantity'>): string =>
   `${item.medication} ${item.dose} × ${item.quantity}`;
 
 /**
