@@ -21,6 +21,10 @@ import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhookAdminRoutes } from './webhooks/webhook.admin-routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
+import { portalKeyRoutes } from './portal/portal-keys.routes.js';
+import { portalOverviewRoutes } from './portal/portal-overview.routes.js';
+import { portalRequestRoutes } from './portal/portal-requests.routes.js';
+import { portalSandboxRoutes } from './portal/portal-sandbox.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -47,4 +51,9 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(deprecationAdminRoutes(ctx));
   await app.register(dashboardAdminRoutes(ctx));
   await app.register(staffRoutes(ctx));
+  await app.register(portalOverviewRoutes(ctx));
+  await app.register(portalKeyRoutes(ctx));
+  await app.register(portalRequestRoutes(ctx));
+  // Development only, as the sandbox API: in production the portal's sandbox routes do not exist (404).
+  if (ctx.config.env !== 'production') await app.register(portalSandboxRoutes(ctx));
 }
