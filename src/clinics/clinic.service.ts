@@ -188,7 +188,9 @@ export async function workingApiKeyBuckets(
   const now = isoNow(ctx.clock);
   const rows = await repo.listApiKeys(ctx.db, clinicId);
   return rows
-    .filter((row) => row.revoked_at === null && (row.expires_at === null || row.expires_at > now) && row.environment === ctx.config.env)
+    .filter(
+      (row) => row.revoked_at === null && (row.expires_at === null || row.expires_at > now) && row.environment === ctx.config.env,
+    )
     .map((row) => ({ apiKeyId: row.id, bucket: apiKeyRateLimitBucket(row.key_hash) }));
 }
 

@@ -37,7 +37,11 @@ async function rateLimitUse(ctx: OverviewContext, clinicId: string): Promise<Por
     ...keys.map((key) => ({ kind: 'api_key' as const, id: key.apiKeyId, bucket: key.bucket })),
     ...clients
       .filter((client) => client.revoked_at === null)
-      .map((client) => ({ kind: 'oauth_client' as const, id: client.client_id, bucket: oauthClientRateLimitBucket(client.client_id) })),
+      .map((client) => ({
+        kind: 'oauth_client' as const,
+        id: client.client_id,
+        bucket: oauthClientRateLimitBucket(client.client_id),
+      })),
   ];
   const now = ctx.clock().getTime();
   const windows = await ctx.rateLimitStore.peek(

@@ -64,7 +64,13 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const user = portalDeveloperOf(request);
-        const data = await advanceSandboxOrder(ctx, user, request.params.orderId, request.body.status, portalAudit(request, user));
+        const data = await advanceSandboxOrder(
+          ctx,
+          user,
+          request.params.orderId,
+          request.body.status,
+          portalAudit(request, user),
+        );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

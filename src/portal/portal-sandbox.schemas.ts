@@ -45,8 +45,9 @@ export const PortalSandboxAdvanceBody = Type.Object(
       ORDER_STATUSES.map((status) => Type.Literal(status)),
       {
         description:
-        'The status to reach, through every legal step in between (as the sandbox API\u2019s `to`): `shipped` fills in a test tracking number.',
-    }),
+          'The status to reach, through every legal step in between (as the sandbox API\u2019s `to`): `shipped` fills in a test tracking number.',
+      },
+    ),
   },
   { additionalProperties: false },
 );
