@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit-store.js';
+import { RedisRateLimitStore } from '../../src/http/redis-rate-limit-store.js';
+import type { RedisConnection } from '../../src/redis/redis-connection.js';
 
 const WINDOW = 60_000;
 /** 10 seconds into a minute. */
@@ -27,5 +29,21 @@ describe('the in-memory rate-limit store', () => {
 
   it('when nothing is asked, then nothing is answered', async () => {
     expect(await new MemoryRateLimitStore().peek([], WINDOW, NOW)).toEqual([]);
+  });
+});
+
+describe('the Redis rate-limit store while Redis is away', () => {
+  it('when Redis cannot be reached, then a peek reads the counts this instance kept in memory meanwhile', async () => {
+    const unreachable = {
+      client: { defineCommand: () => undefined },
+      run: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    } as unknown as RedisConnection;
+    const store = new RedisRateLimitStore(unreachable, 'pf:test:away:');
+    await store.hit('key:away', WINDOW, NOW);
+    await store.hit('key:away', WINDOW, NOW);
+    expect(await store.peek(['key:away', 'key:other'], WINDOW, NOW)).toEqual([
+      { count: 2, resetAt: WINDOW_END },
+      { count: 0, resetAt: WINDOW_END },
+    ]);
   });
 });
