@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { portalSignIn } from '../helpers/portal.js';
 import { TestApp, type Reply, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -19,10 +19,13 @@ describe.each(DIALECTS)('the portal’s API keys on %s', (dialect) => {
     t = await TestApp.start({ dialect, clock: clock.clock });
     clinic = await t.createClinic({ name: 'Portal Clinic' });
     other = await t.createClinic({ name: 'Other Clinic' });
+  });
+  afterAll(async () => t.close());
+  // Sessions of their own per test: a test that moves the clock past a session's idle timeout ends it.
+  beforeEach(async () => {
     developer = (await portalSignIn(t, clinic.clinicId, 'developer')).headers;
     viewer = (await portalSignIn(t, clinic.clinicId, 'viewer')).headers;
   });
-  afterAll(async () => t.close());
 
   const call = (headers: Record<string, string>, method: 'GET' | 'POST', url: string, body?: unknown): Promise<Reply> =>
     t.request(method, url, {
