@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { issueApiKey, revokeApiKey } from '../../src/clinics/clinic.service.js';
 import { portalSignIn } from '../helpers/portal.js';
+import { bearer, createClient, FULL, tokenFor } from '../oauth/support.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
@@ -111,6 +112,16 @@ describe.each(CASES)('the portal’s overview on %s, rate limits counted in %s',
     const ids = (await overview()).rate_limit.credentials.map((c: { id: string }) => c.id);
     expect(ids).toContain(clinic.apiKeyId);
     expect(ids).not.toContain(revoked.api_key_id);
+  });
+
+  it('when an OAuth client of the clinic makes requests this minute, then its use is shown beside the keys’', async () => {
+    clock.set(START + 30 * HOUR);
+    const client = await createClient(t, clinic.clinicId, { scopes: FULL });
+    const token = await tokenFor(t, client);
+    for (let i = 0; i < 2; i += 1) expect((await bearer(t, token).get('/api/external/carriers')).status).toBe(200);
+    const { rate_limit: rateLimit } = await overview();
+    expect(rateLimit.used).toBe(2);
+    expect(rateLimit.credentials[0]).toEqual({ kind: 'oauth_client', id: client.clientId, used: 2 });
   });
 
   it('when nobody is signed in, then the overview is not shown (401)', async () => {
