@@ -97,7 +97,11 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
     expect(res.status).toBe(409);
     expect(res.body.error.details).toHaveProperty('status');
     expect(await statusOf(orderId)).toBe('delivered');
-    expect((await advance(orderId, { status: 'teleported' })).status).toBe(400);
+    const unknown = await advance(orderId, { status: 'teleported' });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.error.details)).toEqual(['status']);
+    const bad = await t.request('GET', '/api/portal/sandbox/orders?limit=0', { headers: viewer });
+    expect(Object.keys(bad.body.error.details)).toEqual(['limit']);
   });
 
   it('when a viewer advances an order, then 403 and the order does not move', async () => {
