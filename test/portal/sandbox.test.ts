@@ -120,6 +120,20 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
     expect(await statusOf(theirs)).toBe('pending');
+    // The attempt at the other clinic's order is in the trail (an id of no clinic is not).
+    const denied = await t.ctx.db
+      .selectFrom('audit_events')
+      .select(['actor_type', 'clinic_id', 'resource_id', 'resource_clinic_id'])
+      .where('action', '=', 'access_denied')
+      .execute();
+    expect(denied).toEqual([
+      {
+        actor_type: 'partner_user',
+        clinic_id: setup.clinic.clinicId,
+        resource_id: theirs,
+        resource_clinic_id: otherSetup.clinic.clinicId,
+      },
+    ]);
   });
 });
 
