@@ -1,6 +1,9 @@
+import type { ApiPaths, CallArgs, DataOf, HttpMethod, Operation, OperatorData, PathOf } from './api-types';
+import type { components } from './generated/operator';
+
 /**
- * The operator API, called on this origin with the session cookie. Every failure becomes an
- * ApiError carrying what the envelope said (message, code, field details) and the request id, which
+ * The operator API and the portal API, called on this origin with the session cookie. Every failure
+ * becomes an ApiError carrying what the envelope said (message, code, field details) and the request id, which
  * the pages show so that staff can quote it to whoever reads the server's logs.
  */
 export class ApiError extends Error {
@@ -25,14 +28,43 @@ export function onSignedOut(listener: Listener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
-interface Envelope<T> {
-  success: boolean;
-  data?: T;
-  message?: string;
-  error?: { message: string; code: string; request_id?: string; details?: Record<string, string> };
+/** What an answer's JSON may hold, read warily (a proxy's own error page is neither envelope). */
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: Partial<components['schemas']['ErrorEnvelope']['error']>;
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/**
+ * Calls a documented operation: `api('GET', '/api/admin/clinics/{clinicId}', { path: { clinicId } })`.
+ * The method and path must be the OpenAPI document's, and the path parameters, query names, body
+ * and the answer's `data` are that operation's generated types (api-types.ts): a call the server
+ * does not document, or a body it would refuse by shape, does not compile.
+ */
+export async function api<M extends HttpMethod, P extends PathOf<M> & keyof ApiPaths>(
+  method: M,
+  path: P,
+  ...[options]: CallArgs<Operation<P, M>>
+): Promise<DataOf<Operation<P, M>>> {
+  // The types above checked the call; what is left is filling in the URL.
+  const given = (options ?? {}) as { path?: Record<string, string>; query?: QueryValues; body?: unknown };
+  const url = fillPath(path, given.path ?? {}) + query(given.query ?? {});
+  return (await send(method, url, given.body, SIGN_IN_PATHS.includes(path))) as DataOf<Operation<P, M>>;
+}
+
+/** Where a 401 means a failed sign-in or no session yet, not a session that has ended. */
+const SIGN_IN_PATHS: string[] = ['/api/admin/session', '/api/portal/session'];
+
+/** `/api/admin/clinics/{clinicId}` with `{clinicId: 'c 1'}` → `/api/admin/clinics/c%201`. */
+function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`api(): no value for {${name}} of ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+async function send(method: HttpMethod, path: string, body: unknown, signingIn: boolean): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -45,14 +77,14 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
     throw new ApiError('The server cannot be reached: check the connection and try again.', 0, 'NETWORK_ERROR', null);
   }
   const requestId = response.headers.get('x-request-id');
-  let envelope: Envelope<T> | null = null;
+  let envelope: Envelope | null = null;
   try {
-    envelope = (await response.json()) as Envelope<T>;
+    envelope = (await response.json()) as Envelope;
   } catch {
     envelope = null;
   }
-  if (response.ok && envelope?.success) return envelope.data as T;
-  if (response.status === 401 && path !== '/api/admin/session') for (const listener of signedOutListeners) listener();
+  if (response.ok && envelope?.success) return envelope.data;
+  if (response.status === 401 && !signingIn) for (const listener of signedOutListeners) listener();
   const error = envelope?.error;
   throw new ApiError(
     error?.message ?? `The server answered ${response.status} ${response.statusText}`,
@@ -63,8 +95,10 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   );
 }
 
+type QueryValues = Record<string, string | number | boolean | undefined | null>;
+
 /** A query string from the filters that are set (empty values left out). */
-export function query(params: Record<string, string | number | undefined | null>): string {
+export function query(params: QueryValues): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
@@ -73,18 +107,7 @@ export function query(params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : '';
 }
 
-/** A page of an operator list (keyset pagination). */
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
+/** The signed-in staff member, as GET /api/admin/session answers. */
+export type Session = OperatorData<'getOperatorSession'>;
 
-export type Role = 'admin' | 'pharmacist';
-
-export interface Session {
-  staff_id: string;
-  email: string;
-  name: string;
-  role: Role;
-  idle_timeout_minutes: number;
-}
+export type Role = Session['role'];

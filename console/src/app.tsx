@@ -19,7 +19,7 @@ export function App() {
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
-    api<Session>('GET', '/api/admin/session').then(setSession, (failure: unknown) => {
+    api('GET', '/api/admin/session').then(setSession, (failure: unknown) => {
       if (failure instanceof ApiError && failure.status === 401) setSession(null);
       else setError(failure);
     });

@@ -23,6 +23,7 @@ import { findPartnerUserByEmail } from '../portal/partner-user.repository.js';
 import { invitePartnerUser, reinvitePartnerUser, type Invitation } from '../portal/partner-user.service.js';
 import type { PartnerUserRole } from '../portal/partner-user.tables.js';
 import { createStaffMember, normalizeEmail } from '../staff/staff.service.js';
+import { rotateTotpSecrets } from '../accounts/second-factor.service.js';
 import type { StaffRole } from '../staff/staff.tables.js';
 import { recoverEndpointForOperator } from '../webhooks/recovery.service.js';
 import { retryDelivery } from '../webhooks/webhook-admin.service.js';
@@ -224,15 +225,21 @@ function readJwksFile(file: string): { keys: Record<string, unknown>[] } {
  * Re-encrypts the webhook secrets under the current key. Secrets it cannot decrypt make it fail
  * (exit 1) after doing the rest, so that an operator does not drop a key that is still needed.
  */
-async function rotateSecrets(ctx: AppContext): Promise<RotationResult> {
+async function rotateSecrets(ctx: AppContext): Promise<RotationResult & { totp_reencrypted: number }> {
   const result = await rotateEncryptionKey(ctx);
-  if (result.unreadable.length === 0) return result;
+  // The second factors' secrets are under the same keys (accounts/second-factor.service.ts).
+  const totp = await rotateTotpSecrets(ctx);
+  const unreadable = [
+    ...result.unreadable.map((u) => [u.webhook_id, u.reason] as const),
+    ...totp.unreadable.map((u) => [u.account_id, u.reason] as const),
+  ];
+  if (unreadable.length === 0) return { ...result, totp_reencrypted: totp.reencrypted };
   throw new AppError(
     'CONFLICT',
     409,
-    `${result.unreadable.length} webhook secret(s) could not be decrypted and were left as they are ` +
-      `(${result.reencrypted} re-encrypted under key ${result.current_key_id}); ` +
+    `${unreadable.length} secret(s) could not be decrypted and were left as they are ` +
+      `(${result.reencrypted + totp.reencrypted} re-encrypted under key ${result.current_key_id}); ` +
       'add their key to DATA_ENCRYPTION_KEY_PREVIOUS and run again, and do not drop any previous key until this succeeds',
-    Object.fromEntries(result.unreadable.map((u) => [u.webhook_id, u.reason])),
+    Object.fromEntries(unreadable),
   );
 }

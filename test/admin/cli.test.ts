@@ -286,7 +286,7 @@ describe('operator command line (child process on a SQLite file)', () => {
       // The new key alone cannot read the old secrets: the command refuses, changes nothing, and says why.
       const refused = await cli(['rotate-encryption-key'], { DATA_ENCRYPTION_KEY: newKey });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('2 webhook secret(s) could not be decrypted');
+      expect(refused.stderr).toContain('2 secret(s) could not be decrypted');
       expect(refused.stderr).toContain('DATA_ENCRYPTION_KEY_PREVIOUS');
 
       const rotated = await cli(['rotate-encryption-key'], {
@@ -295,12 +295,12 @@ describe('operator command line (child process on a SQLite file)', () => {
       });
       expect(rotated.code).toBe(0);
       const newKeyId = dataKeyId(Buffer.from(newKey, 'base64'));
-      expect(rotated.json).toEqual({ current_key_id: newKeyId, reencrypted: 2, unreadable: [] });
+      expect(rotated.json).toEqual({ current_key_id: newKeyId, reencrypted: 2, unreadable: [], totp_reencrypted: 0 });
       const again = await cli(['rotate-encryption-key'], {
         DATA_ENCRYPTION_KEY: newKey,
         DATA_ENCRYPTION_KEY_PREVIOUS: TEST_DATA_ENCRYPTION_KEY,
       });
-      expect(again.json).toEqual({ current_key_id: newKeyId, reencrypted: 0, unreadable: [] });
+      expect(again.json).toEqual({ current_key_id: newKeyId, reencrypted: 0, unreadable: [], totp_reencrypted: 0 });
 
       // The old key dropped: the secrets are read with the new one and sign as before.
       await withApp(

@@ -15,7 +15,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
     setBusy(true);
     setError(null);
     try {
-      onSignedIn(await api<Session>('POST', '/api/admin/session', { email, password }));
+      onSignedIn(await api('POST', '/api/admin/session', { body: { email, password } }));
     } catch (failure) {
       setError(failure);
       setPassword('');
