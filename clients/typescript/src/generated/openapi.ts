@@ -534,7 +534,7 @@ export interface paths {
     };
     /**
      * Search your clinic’s request log (extension)
-     * @description Your clinic’s answered requests of the last 14 days (REQUEST_LOG_RETENTION_DAYS), newest first, every key and OAuth client of the clinic: time, method, route template, status, duration, request id, credential, Idempotency-Key, and an error’s code with a safe summary. Never a body, a query value or a header. Filters combine: `status` (`404` or a class, `4xx`), `route` (a template), `since` (ISO-8601) and `request_id` (an error’s `request_id` finds its request). Entries are written in batches about a second after the answer. Requests refused before the key was accepted (401, 429) are not in it, nor this route’s own successful answers. `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page.
+     * @description Your clinic’s answered requests of the last 14 days (REQUEST_LOG_RETENTION_DAYS), newest first, every key and OAuth client of the clinic: time, method, route template, status, duration, request id, credential, Idempotency-Key, and an error’s code with a safe summary. Never a body, a query value or a header. Filters combine: `status` (`404` or a class, `4xx`), `method`, `route` (a template), `since` and `until` (ISO-8601) and `request_id` (an error’s `request_id` finds its request). Entries are written in batches about a second after the answer. Requests refused before the key was accepted (401, 429) are not in it, nor this route’s own successful answers. `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page.
      *
      *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -4724,6 +4724,11 @@ export interface operations {
          */
         status?: string;
         /**
+         * @description Only requests of this HTTP method.
+         * @example POST
+         */
+        method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        /**
          * @description A route template, as the entries show it (`/api/external/medication-order/:id`; `{id}` is read as `:id`).
          * @example /api/external/medication-order
          */
@@ -4733,6 +4738,11 @@ export interface operations {
          * @example 2026-11-26T00:00:00Z
          */
         since?: string;
+        /**
+         * @description Only entries before this time (ISO-8601).
+         * @example 2026-11-27T00:00:00Z
+         */
+        until?: string;
         /** @description Only the request of this id (its X-Request-Id, or an error’s `request_id`). */
         request_id?: string;
         limit?: number;
