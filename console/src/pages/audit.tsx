@@ -65,6 +65,7 @@ const RESOURCE_LABELS: Record<AuditResourceType, string> = {
   webhook_endpoint: 'webhook endpoint',
   webhook_delivery: 'webhook delivery',
   staff_member: 'staff member',
+  partner_user: 'portal user',
   clinic: 'clinic',
   api_key: 'API key',
   oauth_client: 'OAuth client',
