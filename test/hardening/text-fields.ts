@@ -23,9 +23,11 @@ export interface TextField {
   path: FieldSegment[];
 }
 
-/** The partner's and the operator's routes: the two areas behind a credential. */
+/** The areas the fuzz reaches: the partner's, the operator's and the partner portal's routes. */
+const API_PREFIXES = ['/api/external/', '/api/admin/', '/api/portal/'];
+
 export const isApiRoute = (route: RegisteredRoute): boolean =>
-  route.method !== 'HEAD' && (route.url.startsWith('/api/external/') || route.url.startsWith('/api/admin/'));
+  route.method !== 'HEAD' && API_PREFIXES.some((prefix) => route.url.startsWith(prefix));
 
 /** `POST /api/external/patient`: how bases are keyed and targets named. */
 export const routeKey = (route: { method: string; url: string }): string => `${route.method} ${route.url}`;

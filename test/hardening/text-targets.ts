@@ -19,7 +19,7 @@ import { BASES, type ApiRequest, type BaseRequest, type TextWorld } from './text
 
 /**
  * The text fuzz of issue 9, item 2, shared by the main suite (a few values per field) and the fault
- * suite (many): every text field of every partner and operator route gets arbitrary Unicode (lone
+ * suite (many): every text field of every partner, operator and portal route gets arbitrary Unicode (lone
  * surrogates, NUL and the other controls included), on its own or inserted into the field's valid
  * value, and every database must answer it with the same status, never a 5xx.
  */
@@ -62,7 +62,7 @@ const ENCODINGS: Record<string, Encoding> = {
   },
 };
 
-/** The partner and operator routes the application registers (read from an app on an in-memory database). */
+/** The partner, operator and portal routes the application registers (read from an app on an in-memory database). */
 export async function registeredApiRoutes(): Promise<RegisteredRoute[]> {
   const t = await TestApp.start({ dialect: 'sqlite' });
   try {
@@ -208,16 +208,20 @@ export function percentEncode(value: string): string {
   return out;
 }
 
-/** Sends a request to a route: the operator's token on /api/admin, the partner's key on /api/external. */
+/**
+ * Sends a request to a route: the operator's token on /api/admin, the partner's key on /api/external,
+ * the world's portal developer's session on /api/portal (unless the request has headers of its own).
+ */
 export function sendApi(world: TextWorld, route: RegisteredRoute, request: ApiRequest): Promise<Reply> {
   const path = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => percentEncode(request.params?.[name] ?? ''));
   const query = Object.entries(request.query ?? {})
     .map(([name, value]) => `${name}=${percentEncode(value)}`)
     .join('&');
   const url = query === '' ? path : `${path}?${query}`;
-  if (request.headers !== undefined) {
+  const headers = request.headers ?? (route.url.startsWith('/api/portal/') ? world.portal.headers : undefined);
+  if (headers !== undefined) {
     return world.t.request(route.method, url, {
-      headers: { ...request.headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: request.body,
       ...(request.remoteAddress === undefined ? {} : { remoteAddress: request.remoteAddress }),
     });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { encodeCursor } from '../../src/db/keyset-page.js';
 import {
   advanceOrder,
@@ -11,14 +10,16 @@ import {
   type OrderSetup,
 } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
-import type { TestApp, TestClinic } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
 import { totpCode } from '../../src/accounts/totp.js';
+import { createPortalWorld, PORTAL_BASES, type PortalWorld } from './text-world-portal.js';
+import { anHourAgo, failedDelivery, freshAddress, freshClinic, orderIn, REFUSING_URL, unique } from './text-world-support.js';
 
 /**
  * What the text fuzz sends its values into, on one database: a clinic with a practitioner, a
  * patient, orders, a refill, a webhook endpoint with deliveries, an operator's carrier, and a valid
- * request for every partner and operator route with text fields (`BASES`), into which a fuzzed
+ * request for every partner, operator and portal route with text fields (`BASES`), into which a fuzzed
  * value is put one field at a time.
  */
 export interface TextWorld {
@@ -42,6 +43,8 @@ export interface TextWorld {
     partnerOrders: string;
     partnerDeliveries: string;
   };
+  /** The partner portal's part: a developer of the setup's clinic signed in (text-world-portal.ts). */
+  portal: PortalWorld;
 }
 
 /** A request as the fuzz sends it: path parameters and query values unencoded; the setup's key unless `apiKey` says. */
@@ -58,9 +61,6 @@ export interface ApiRequest {
 
 /** A valid request of a route; it may create what it changes (an order to cancel), so that every call finds the same state. */
 export type BaseRequest = (world: TextWorld) => Promise<ApiRequest> | ApiRequest;
-
-/** A closed port on this machine: a webhook sent there fails at once (connection refused). */
-const REFUSING_URL = 'http://127.0.0.1:9/hooks/orders';
 
 /** Builds a world through the partner and operator APIs (one per database; each fuzz call goes to every world). */
 export async function createTextWorld(t: TestApp): Promise<TextWorld> {
@@ -94,27 +94,11 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
     partnerOrders: await partnerSecondPage(`medication-orders?patient_id=${setup.patientId}`),
     partnerDeliveries: await partnerSecondPage(`webhook/deliveries?webhook_id=${webhookId}`),
   };
-  return { t, setup, orderId, refillId: refill.refill_request_id, webhookId, deliveryId, carrierId, serviceId, cursors };
+  const portal = await createPortalWorld(t, setup, webhookId);
+  return { t, setup, orderId, refillId: refill.refill_request_id, webhookId, deliveryId, carrierId, serviceId, cursors, portal };
 }
-
-/** A webhook test call to the refusing endpoint: a failed delivery, answered at once. */
-async function failedDelivery(t: TestApp, clinic: TestClinic, webhookId: string): Promise<string> {
-  const reply = await t
-    .partner(clinic.apiKey)
-    .post('/api/external/webhook/test', { clinic_id: clinic.clinicId, webhook_id: webhookId });
-  return expectOk(reply, 'webhook test call').delivery_id;
-}
-
-/** A clinic with a key of its own: for bases that would fill the setup's clinic up (10 webhook endpoints at most) or revoke its key. */
-const freshClinic = (world: TextWorld): Promise<TestClinic> => world.t.createClinic();
-
-/** Ids and names no earlier call used (carriers and medications are unique by them). */
-const unique = () => randomBytes(4).toString('hex');
-
-const anHourAgo = () => new Date(Date.now() - 60 * 60 * 1000).toISOString();
 
 const STAFF_PASSWORD = 'fuzz passphrase 2026';
-let signIns = 0;
 
 /** A new pharmacist account (its email and id): for bases that sign in or disable. */
 async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: string }> {
@@ -147,7 +131,7 @@ async function staffWithTotp(world: TextWorld, confirmed: boolean): Promise<{ he
   const signedIn = await world.t.request('POST', '/api/admin/session', {
     headers: { host: 'fuzz.console', origin, 'content-type': 'application/json' },
     body: { email, password: STAFF_PASSWORD },
-    remoteAddress: `2001:db8:${(signIns++).toString(16)}::1`,
+    remoteAddress: freshAddress(),
   });
   expectOk(signedIn, 'staff sign-in');
   const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
@@ -170,14 +154,7 @@ async function staffWithTotp(world: TextWorld, confirmed: boolean): Promise<{ he
   return { headers, code: totpCode(secret, new Date(Date.now() + (confirmed ? 30_000 : 0))) };
 }
 
-/** A new order of the setup's clinic, moved on to `status`: for bases that change an order's status. */
-async function orderIn(world: TextWorld, status: 'pending' | 'processing' | 'shipped'): Promise<string> {
-  const id = await createOrder(world.t, world.setup);
-  if (status !== 'pending') await advanceOrder(world.t, world.setup.clinic, id, status);
-  return id;
-}
-
-/** Every partner and operator route with text fields, by `METHOD /url`, with a valid request. */
+/** Every partner, operator and portal route with text fields, by `METHOD /url`, with a valid request. */
 export const BASES: Record<string, BaseRequest> = {
   // Partner routes.
   'POST /api/external/practitioner': (w) => ({ body: practitionerBody(w.setup.clinic.clinicId, { address_line_2: 'Suite 4' }) }),
@@ -247,6 +224,10 @@ export const BASES: Record<string, BaseRequest> = {
   'PATCH /api/external/webhook/:webhookId': (w) => ({
     params: { webhookId: w.webhookId },
     body: { max_in_flight: 5, max_per_second: null },
+  }),
+  'POST /api/external/webhook/:webhookId/rotate-secret': (w) => ({
+    params: { webhookId: w.webhookId },
+    body: { previous_valid_hours: 1 },
   }),
   'GET /api/external/webhook/deliveries': (w) => ({
     query: {
@@ -376,11 +357,10 @@ export const BASES: Record<string, BaseRequest> = {
     const { headers, code } = await staffWithTotp(w, true);
     return { headers, body: { code } };
   },
-  // Each sign-in from an address of its own (a /64 each): the fuzz's hundreds of failed sign-ins would
-  // otherwise meet the limit of 20 failed operator authentications a minute per address (tested elsewhere).
+  // Each sign-in from an address of its own (text-world-support.ts, freshAddress).
   'POST /api/admin/session': async (w) => ({
     body: { email: (await freshStaff(w)).email, password: STAFF_PASSWORD },
-    remoteAddress: `2001:db8:${(signIns++).toString(16)}::1`,
+    remoteAddress: freshAddress(),
   }),
   'GET /api/admin/audit-events': (w) => ({
     query: {
@@ -392,4 +372,7 @@ export const BASES: Record<string, BaseRequest> = {
       cursor: w.cursors.audit,
     },
   }),
+
+  // Partner portal routes.
+  ...PORTAL_BASES,
 };

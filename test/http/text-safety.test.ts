@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('the fuzz’s reach', () => {
-  it('when a partner or operator route has a text field, then the fuzz has a valid request to put values into', () => {
+  it('when a partner, operator or portal route has a text field, then the fuzz has a valid request to put values into', () => {
     expect(routesWithoutBase(ROUTES)).toEqual([]);
     expect(basesWithoutRoute(ROUTES)).toEqual([]);
   });
@@ -78,6 +78,16 @@ describe.each(DIALECTS)('text fields on %s', (dialect) => {
     expect(reply.status).toBe(400);
     expect(reply.body.error.details).toEqual({ cursor: expect.stringMatching(/^is not a cursor this API returned/) });
   });
+
+  it.each(['/api/portal/deliveries', '/api/portal/sandbox/orders', '/api/portal/requests'])(
+    'when a cursor for the portal\u2019s %s is crafted to hold a NUL, then 400 names the cursor',
+    async (path) => {
+      const cursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000Z\u0000', id: '00000000-0000-4000-8000-000000000001' });
+      const reply = await world().t.request('GET', `${path}?cursor=${cursor}`, { headers: world().portal.headers });
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.details).toEqual({ cursor: expect.stringMatching(/^is not a cursor this API returned/) });
+    },
+  );
 
   it.each([
     ['another C0 control (BEL)', 'Ab\u0007cd'],
