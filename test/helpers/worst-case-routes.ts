@@ -6,7 +6,7 @@ import { ADMIN_TOKEN } from './test-app.js';
 import { worstCasesOf, type BaseRequest, type RouteInput, type SchemaNode, type WorstCase } from './worst-cases.js';
 
 /**
- * The worst cases of every partner and operator route that takes a body or a query string, read
+ * The worst cases of every partner, operator and portal route that takes a body or a query string, read
  * from the OpenAPI document (so that a new route is covered as soon as it is registered), each
  * route starting from a valid request of BASE_REQUESTS. Shared by the main suite (in-process, size
  * and shape of every answer) and the fault suite (a real server, time of every answer).
@@ -18,6 +18,8 @@ export const MAX_ANSWER_BYTES = 16 * 1024;
 export interface RawAnswer {
   status: number;
   body: string;
+  /** The answer's headers (the fixture reads the portal's session cookie in them). */
+  headers?: Record<string, unknown>;
 }
 
 /** One request over some transport (`inject`, or HTTP to a server process); the answer as text. */
@@ -28,14 +30,26 @@ export type SendRaw = (request: {
   payload?: string;
 }) => Promise<RawAnswer>;
 
-/** What the base requests refer to: a clinic ready to order (key, formulary, practitioner, patient) and one order. */
+/**
+ * What the base requests refer to: a clinic ready to order (key, formulary, practitioner, patient),
+ * one order, and a developer of the clinic signed in to the portal (the headers of the session).
+ */
 export interface WorstCaseFixture extends OrderSetup {
   orderId: string;
+  portalHeaders: Record<string, string>;
 }
 
 export interface InputRoute extends RouteInput {
-  area: 'partner' | 'admin';
+  area: Area;
 }
+
+type Area = 'partner' | 'admin' | 'portal';
+
+const AREAS: [prefix: string, area: Area][] = [
+  ['/api/external/', 'partner'],
+  ['/api/admin/', 'admin'],
+  ['/api/portal/', 'portal'],
+];
 
 /** What is read of an OpenAPI operation. */
 interface Operation {
@@ -43,7 +57,7 @@ interface Operation {
   parameters?: { in: string; name: string; schema: SchemaNode }[];
 }
 
-/** The partner and operator routes of an OpenAPI document that take a JSON body or query parameters. */
+/** The partner, operator and portal routes of an OpenAPI document that take a JSON body or query parameters. */
 export function inputRoutesOf(document: {
   paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, unknown> };
@@ -61,7 +75,7 @@ export function inputRoutesOf(document: {
     );
   };
   for (const [path, operations] of Object.entries(document.paths)) {
-    const area = path.startsWith('/api/external/') ? 'partner' : path.startsWith('/api/admin/') ? 'admin' : null;
+    const area = AREAS.find(([prefix]) => path.startsWith(prefix))?.[1];
     if (!area) continue;
     for (const [method, operation] of Object.entries(operations)) {
       const named = operation.requestBody?.content?.['application/json']?.schema;
@@ -84,6 +98,7 @@ const NO_WEBHOOK = '00000000-0000-4000-8000-000000000000';
 /** A target the server refuses (loopback): the body is valid, and no worst case registers a webhook. */
 const REFUSED_WEBHOOK_URL = 'http://127.0.0.1:9/worst-case';
 const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
+const inAMonth = () => new Date(Date.now() + 30 * 24 * 3_600_000).toISOString();
 
 /**
  * A valid request of every route that takes a body or query string, keyed `METHOD /openapi/path`.
@@ -112,6 +127,8 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     url: `/api/external/webhook/${NO_WEBHOOK}`,
     body: { max_in_flight: 5, max_per_second: 20 },
   }),
+  'POST /api/external/webhook/{webhookId}/rotate-secret': () =>
+    post(`/api/external/webhook/${NO_WEBHOOK}/rotate-secret`, { previous_valid_hours: 1 }),
   'GET /api/external/webhook/deliveries': () =>
     get(`/api/external/webhook/deliveries?webhook_id=${NO_WEBHOOK}&status=failed&event_type=order.created&limit=10`),
   'GET /api/external/medications': () => get('/api/external/medications?limit=10'),
@@ -189,6 +206,36 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   // The operator token has no account: these answer 400 or 404, never more.
   'POST /api/admin/account/totp/confirm': () => post('/api/admin/account/totp/confirm', { code: '123456' }),
   'DELETE /api/admin/account/totp': () => ({ method: 'DELETE', url: '/api/admin/account/totp', body: { code: '123456' } }),
+  // The portal, as the fixture's developer: unknown ids and links answer 404, the second factor 409 (not set up).
+  'POST /api/portal/session': () =>
+    post('/api/portal/session', { email: 'nobody@clinic.example', password: 'not a passphrase of anyone' }),
+  'POST /api/portal/invitations/accept': () =>
+    post('/api/portal/invitations/accept', { token: 'no-such-link', name: 'Worst Case', password: 'worst case passphrase 2026' }),
+  'POST /api/portal/account/totp/confirm': () => post('/api/portal/account/totp/confirm', { code: '123456' }),
+  'DELETE /api/portal/account/totp': () => ({ method: 'DELETE', url: '/api/portal/account/totp', body: { code: '123456' } }),
+  'POST /api/portal/keys': () => post('/api/portal/keys', { scopes: ['orders:read', 'webhooks:write'], expires_at: inAMonth() }),
+  'POST /api/portal/keys/{apiKeyId}/roll': () => post(`/api/portal/keys/${NO_WEBHOOK}/roll`, { expires_in_hours: 1 }),
+  'GET /api/portal/requests': () =>
+    get(
+      '/api/portal/requests?status=4xx&method=GET&route=/api/external/medication-order/:id&since=2026-01-01T00:00:00.000Z&until=2100-01-01T00:00:00.000Z&limit=10',
+    ),
+  'GET /api/portal/sandbox/orders': () => get('/api/portal/sandbox/orders?limit=10'),
+  'POST /api/portal/sandbox/orders/{orderId}/advance': (f) =>
+    post(`/api/portal/sandbox/orders/${f.orderId}/advance`, { status: 'processing' }),
+  'POST /api/portal/webhooks': () => post('/api/portal/webhooks', { url: REFUSED_WEBHOOK_URL, max_in_flight: 5 }),
+  'PATCH /api/portal/webhooks/{webhookId}': () => ({
+    method: 'PATCH',
+    url: `/api/portal/webhooks/${NO_WEBHOOK}`,
+    body: { max_in_flight: 5, max_per_second: 20 },
+  }),
+  'POST /api/portal/webhooks/{webhookId}/rotate-secret': () =>
+    post(`/api/portal/webhooks/${NO_WEBHOOK}/rotate-secret`, { previous_valid_hours: 1 }),
+  'POST /api/portal/webhooks/{webhookId}/recover': () =>
+    post(`/api/portal/webhooks/${NO_WEBHOOK}/recover`, { since: anHourAgo() }),
+  'GET /api/portal/deliveries': () =>
+    get(
+      `/api/portal/deliveries?status=failed&event_type=order.created&webhook_id=${NO_WEBHOOK}&since=2026-01-01T00:00:00.000Z&until=2100-01-01T00:00:00.000Z&limit=10`,
+    ),
 };
 
 const post = (url: string, body: unknown): BaseRequest => ({ method: 'POST', url, body });
@@ -205,20 +252,26 @@ export function* worstCasesOfRoute(route: InputRoute, fixture: WorstCaseFixture)
   }
 }
 
-function headersOf(area: InputRoute['area'], fixture: WorstCaseFixture, body: boolean): Record<string, string> {
-  return {
-    ...(area === 'partner'
-      ? { 'x-api-key': fixture.clinic.apiKey, accept: 'application/json' }
-      : { authorization: `Bearer ${ADMIN_TOKEN}` }),
-    ...(body ? { 'content-type': 'application/json' } : {}),
+function headersOf(area: Area, fixture: WorstCaseFixture, body: boolean): Record<string, string> {
+  const credentials: Record<Area, Record<string, string>> = {
+    partner: { 'x-api-key': fixture.clinic.apiKey, accept: 'application/json' },
+    admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    portal: { ...fixture.portalHeaders, accept: 'application/json' },
   };
+  return { ...credentials[area], ...(body ? { 'content-type': 'application/json' } : {}) };
 }
+
+/** The host the portal's requests name, and the password of the fixture's developer. */
+const PORTAL_HOST = 'portal.worst-case.test';
+const PORTAL_PASSWORD = 'worst case portal passphrase 2026';
 
 /**
  * The clinic and records the base requests refer to, made as the operator and a partner make them
- * (over `send`, on a server whose ADMIN_TOKEN is the tests' one).
+ * (over `send`, on a server whose ADMIN_TOKEN is the tests' one), and a developer of the clinic
+ * invited by the operator, who sets a password and signs in through the portal's routes. `scheme`:
+ * the one the server sees (https behind the TLS proxy), which the portal's own origin has.
  */
-export async function createWorstCaseFixture(send: SendRaw): Promise<WorstCaseFixture> {
+export async function createWorstCaseFixture(send: SendRaw, scheme: 'http' | 'https' = 'http'): Promise<WorstCaseFixture> {
   const call = async (area: InputRoute['area'], apiKey: string, method: string, url: string, body: unknown): Promise<any> => {
     const headers = {
       ...(area === 'partner' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${ADMIN_TOKEN}` }),
@@ -247,7 +300,35 @@ export async function createWorstCaseFixture(send: SendRaw): Promise<WorstCaseFi
   const setup = { clinic, practitionerId, patientId };
   const orderId: string = (await call('partner', clinic.apiKey, 'POST', '/api/external/medication-order', orderBody(setup)))
     .medication_request_id;
-  return { ...setup, orderId };
+  return { ...setup, orderId, portalHeaders: await portalDeveloper(send, clinicId, `${scheme}://${PORTAL_HOST}`) };
+}
+
+/** A developer of `clinicId`, invited, with a password set, signed in: the session's cookie and the portal's own origin. */
+async function portalDeveloper(send: SendRaw, clinicId: string, origin: string): Promise<Record<string, string>> {
+  const request = async (url: string, body: unknown, headers: Record<string, string>) => {
+    const answer = await send({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+    if (answer.status !== 200) throw new Error(`POST ${url} failed with ${answer.status}: ${answer.body}`);
+    return answer;
+  };
+  const email = 'worst-developer@clinic.example';
+  const invited = await request(
+    `/api/admin/clinics/${clinicId}/partner-users`,
+    { email, role: 'developer' },
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
+  );
+  const token = String(JSON.parse(invited.body).data.invitation_url).split('#')[1];
+  const portal = { host: PORTAL_HOST, origin };
+  await request('/api/portal/invitations/accept', { token, name: 'Worst Case', password: PORTAL_PASSWORD }, portal);
+  const signedIn = await request('/api/portal/session', { email, password: PORTAL_PASSWORD }, portal);
+  const setCookie = signedIn.headers?.['set-cookie'];
+  const cookie = String((Array.isArray(setCookie) ? setCookie[0] : setCookie) ?? '').split(';')[0];
+  if (!cookie) throw new Error('the portal\u2019s sign-in set no cookie');
+  return { ...portal, cookie };
 }
 
 /**
