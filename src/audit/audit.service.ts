@@ -1,6 +1,7 @@
 import type { AuditedReadContext, ReadContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { fieldError } from '../errors.js';
+import { optionalInstant } from '../shared/instants.js';
 import type { AuditActor, AuditContext } from './audit-actor.js';
 import type { AuditResourceType } from './audit-vocabulary.js';
 import * as repo from './audit.repository.js';
@@ -40,8 +41,8 @@ export async function listAuditEvents(
   viewer: AuditActor,
 ): Promise<Page<AuditEventView>> {
   const limit = query.limit ?? 50;
-  const from = instant(query.from, 'from');
-  const to = instant(query.to, 'to');
+  const from = optionalInstant(query.from, 'from');
+  const to = optionalInstant(query.to, 'to');
   if (from !== undefined && to !== undefined && to < from) throw fieldError('to', 'must not be before from');
   const rows = await repo.listAuditEvents(
     ctx.db,
@@ -64,15 +65,6 @@ export async function listAuditEvents(
     limit,
     (page) => page.map(toView),
   );
-}
-
-/** A date-time as the trail stores it (UTC, milliseconds), so that strings compare as instants. */
-function instant(value: string | undefined, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  // The schema checked the form; a date the calendar lacks (a leap second) is still refused here.
-  if (Number.isNaN(time)) throw fieldError(field, 'must be an ISO 8601 date-time');
-  return new Date(time).toISOString();
 }
 
 /** Whose reads are the viewer's own: a staff member's by their id, the operator token's by its type. */

@@ -4,6 +4,7 @@ import type { ApiKeySummaryView, IssuedApiKeyView } from '../clinics/clinic.sche
 import { getApiKeyOfClinic, issueApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../clinics/clinic.service.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { fieldError } from '../errors.js';
+import { storedInstant } from '../shared/instants.js';
 import type { PortalUser } from './portal-user.js';
 import type { CreatePortalApiKeyBody, PortalIssuedApiKeyView, PortalRolledApiKeyView } from './portal-keys.schemas.js';
 
@@ -57,7 +58,7 @@ export async function revokePortalApiKey(
 
 /** Seconds from now to `expiresAt`: in the future, at most the longest lifetime a key is issued with. */
 function lifetimeUntil(ctx: Pick<ServiceContext, 'clock'>, expiresAt: string): number {
-  const seconds = (Date.parse(expiresAt) - ctx.clock().getTime()) / 1000;
+  const seconds = (Date.parse(storedInstant(expiresAt, 'expires_at')) - ctx.clock().getTime()) / 1000;
   if (!(seconds > 0)) throw fieldError('expires_at', 'must be in the future');
   if (seconds > MAX_KEY_LIFETIME_SECONDS) throw fieldError('expires_at', 'must be at most 10 years from now');
   return seconds;

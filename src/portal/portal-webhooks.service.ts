@@ -2,6 +2,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { AuditedReadContext, KeyringContext, ServiceContext } from '../context.js';
 import type { Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
+import { optionalInstant } from '../shared/instants.js';
 import { attemptErrorKind, lastErrorForPartner } from '../webhooks/attempt-error.js';
 import type { DeliveryWithUrl } from '../webhooks/delivery.repository.js';
 import { listClinicDeliveries } from '../webhooks/delivery-log.service.js';
@@ -130,8 +131,8 @@ export async function listPortalDeliveries(
       status: query.status,
       eventType: query.event_type,
       endpointId: query.webhook_id,
-      createdSince: query.since === undefined ? undefined : new Date(query.since).toISOString(),
-      createdUntil: query.until === undefined ? undefined : new Date(query.until).toISOString(),
+      createdSince: optionalInstant(query.since, 'since'),
+      createdUntil: optionalInstant(query.until, 'until'),
       cursor: query.cursor,
       limit: query.limit ?? 25,
     },

@@ -2,6 +2,7 @@ import type { AppContext, ReadContext } from '../context.js';
 import { decodeCursor, encodeCursor, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { firstIdAt } from '../shared/ids.js';
+import { optionalInstant } from '../shared/instants.js';
 import {
   countErrorsOfClinicSince,
   countRequestsOfClinicSince,
@@ -26,8 +27,8 @@ export async function listRequestLog(
     status: query.status === undefined ? undefined : statusRange(query.status),
     method: query.method,
     route: query.route?.replace(/\{([^}/]+)\}/g, ':$1'),
-    since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
-    until: query.until === undefined ? undefined : new Date(query.until).toISOString(),
+    since: optionalInstant(query.since, 'since'),
+    until: optionalInstant(query.until, 'until'),
     requestId: query.request_id?.toLowerCase(),
     before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
