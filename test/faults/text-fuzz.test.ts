@@ -7,7 +7,7 @@ import { DIALECTS } from '../helpers/test-db.js';
 
 /**
  * The text fuzz of issue 9, item 2, at length: the main suite's property (test/http/text-safety.test.ts)
- * with a seed of its own and 25 times the values, in every text field of every partner and operator
+ * with a seed of its own and 25 times the values, in every text field of every partner, operator and portal
  * route, on SQLite and PostgreSQL: the same status on both, and never a 5xx. About a minute.
  */
 
