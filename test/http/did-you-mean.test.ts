@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderSetup, type OrderSetup } from '../helpers/factories.js';
 import { practitionerBody } from '../helpers/fixtures.js';
+import { portalRequest, portalSignIn } from '../helpers/portal.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -75,5 +76,25 @@ describe.each(DIALECTS)('"did you mean" for query parameters and fields on %s', 
       firstName: 'is not a known field; did you mean first_name?',
       first_name: 'is required',
     });
+  });
+
+  it.each([
+    ['/api/portal/deliveries?webhookId=x', { webhookId: 'is not a known query parameter; did you mean webhook_id?' }],
+    ['/api/portal/requests?requestId=x', { requestId: 'is not a known query parameter; did you mean request_id?' }],
+    ['/api/portal/sandbox/orders?page=2', { page: 'is not a known query parameter' }],
+  ])('when a portal list gets %s, then 400 names the parameter (with a hint when one is near)', async (url, details) => {
+    const { headers } = await portalSignIn(t, setup.clinic.clinicId, 'viewer');
+    const res = await portalRequest(t, headers, 'GET', url);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual(details);
+  });
+
+  it('when a portal body field is written as the partner API spells it, then 400 names it with the portal\u2019s name', async () => {
+    const { headers } = await portalSignIn(t, setup.clinic.clinicId, 'developer');
+    const res = await portalRequest(t, headers, 'POST', '/api/portal/webhooks', {
+      webhook_url: 'https://partner.example.com/hooks',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({ webhook_url: 'is not a known field; did you mean url?', url: 'is required' });
   });
 });
