@@ -32,7 +32,18 @@ interface Envelope<T> {
   error?: { message: string; code: string; request_id?: string; details?: Record<string, string> };
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/** The sign-in paths of the console and the portal: their 401 is a refused sign-in, not a session that ended. */
+const SESSION_PATHS: ReadonlySet<string> = new Set(['/api/admin/session', '/api/portal/session']);
+
+/**
+ * Whether a 401 means the session has ended. Not on a sign-in path, and not when it names the TOTP
+ * code (a wrong second-factor code while enrolling or disabling it: the session is still alive).
+ */
+function endsSession(path: string, details: Record<string, string> | undefined): boolean {
+  return !SESSION_PATHS.has(path) && details?.totp_code === undefined;
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -52,8 +63,8 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
     envelope = null;
   }
   if (response.ok && envelope?.success) return envelope.data as T;
-  if (response.status === 401 && path !== '/api/admin/session') for (const listener of signedOutListeners) listener();
   const error = envelope?.error;
+  if (response.status === 401 && endsSession(path, error?.details)) for (const listener of signedOutListeners) listener();
   throw new ApiError(
     error?.message ?? `The server answered ${response.status} ${response.statusText}`,
     response.status,
@@ -87,4 +98,6 @@ export interface Session {
   name: string;
   role: Role;
   idle_timeout_minutes: number;
+  /** Whether the account has a second factor (docs/portal.md: the console's accounts get TOTP too). */
+  totp_enabled?: boolean;
 }

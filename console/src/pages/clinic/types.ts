@@ -1,5 +1,7 @@
 /* What the operator API answers about clinics (src/clinics/clinic.schemas.ts, src/medications/medication.schemas.ts). */
 
+import type { Scope } from '../../scopes';
+
 export interface Clinic {
   clinic_id: string;
   name: string;
@@ -9,10 +11,6 @@ export interface Clinic {
 
 export type Environment = 'development' | 'production';
 
-/** The resources a restricted key's scopes name (src/clinics/scopes.ts): `<resource>:read` or `<resource>:write`. */
-export const SCOPE_RESOURCES = ['practitioners', 'patients', 'orders', 'refills', 'carriers', 'webhooks', 'formulary'] as const;
-export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
-export type Scope = `${ScopeResource}:${'read' | 'write'}`;
 
 /** What the operator sees of a key, never the key itself (src/clinics/clinic.schemas.ts). */
 interface KeyFields {
