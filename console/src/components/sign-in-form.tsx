@@ -5,7 +5,15 @@ import { handler } from './events';
 import { ErrorMessage } from './feedback';
 
 /** The authenticator code's field: six digits (RFC 6238), typed or pasted with spaces. */
-export function TotpCodeField({ value, onInput, label = 'Authentication code' }: { value: string; onInput: (code: string) => void; label?: string }) {
+export function TotpCodeField({
+  value,
+  onInput,
+  label = 'Authentication code',
+}: {
+  value: string;
+  onInput: (code: string) => void;
+  label?: string;
+}) {
   return (
     <label>
       {label}
@@ -108,9 +116,7 @@ export function SignInForm<S>({
         </label>
         {askCode && (
           <div ref={codeField}>
-            <p class="hint">
-              This account has a second factor: enter the 6-digit code your authenticator app shows now.
-            </p>
+            <p class="hint">This account has a second factor: enter the 6-digit code your authenticator app shows now.</p>
             <TotpCodeField value={code} onInput={setCode} />
           </div>
         )}

@@ -16,15 +16,7 @@ interface Enrollment {
  * its otpauth:// URI as text (no QR image: nothing is drawn from elsewhere) and asks for a code the
  * app then shows; turning it off asks for a current code. `onChange` gets the session the API answers.
  */
-export function TotpSettings<S>({
-  path,
-  enabled,
-  onChange,
-}: {
-  path: string;
-  enabled: boolean;
-  onChange: (session: S) => void;
-}) {
+export function TotpSettings<S>({ path, enabled, onChange }: { path: string; enabled: boolean; onChange: (session: S) => void }) {
   const [enrollment, setEnrollment] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
   const [notice, setNotice] = useState('');

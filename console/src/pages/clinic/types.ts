@@ -11,7 +11,6 @@ export interface Clinic {
 
 export type Environment = 'development' | 'production';
 
-
 /** What the operator sees of a key, never the key itself (src/clinics/clinic.schemas.ts). */
 interface KeyFields {
   api_key_id: string;
