@@ -8,7 +8,11 @@ import { ErrorMessage } from './feedback';
 export interface NavLink {
   href: string;
   label: string;
+  /** Current on this path only (a home page whose path prefixes the others'). */
+  exact?: boolean;
 }
+
+const isCurrent = (link: NavLink, path: string) => path === link.href || (!link.exact && path.startsWith(`${link.href}/`));
 
 /**
  * Who is signed in (GET `path`): undefined while asking, null when nobody is (401), the session
@@ -72,7 +76,7 @@ export function Shell({
           <ul>
             {links.map((link) => (
               <li key={link.href}>
-                <a href={link.href} aria-current={path === link.href || path.startsWith(`${link.href}/`) ? 'page' : undefined}>
+                <a href={link.href} aria-current={isCurrent(link, path) ? 'page' : undefined}>
                   {link.label}
                 </a>
               </li>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
 import { handler } from './events';
 import { ErrorMessage } from './feedback';
 
@@ -31,22 +31,27 @@ export function TotpCodeField({
   );
 }
 
+export interface SignInCredentials {
+  email: string;
+  password: string;
+  totp_code?: string;
+}
+
 /**
- * The sign-in of the console and of the portal (POST `path` with email and password): fields
+ * The sign-in of the console and of the portal (`signIn` POSTs email and password): fields
  * labelled Email and Password, a Sign in button, and the API's reason on failure. When the account
  * has a second factor, the API answers 401 naming `totp_code`: the form then asks for the
  * authenticator's code too and sends the three together.
  */
-export function SignInForm<S>({
+export function SignInForm({
   title,
-  path,
-  onSignedIn,
+  signIn,
   initialEmail = '',
   children,
 }: {
   title: string;
-  path: string;
-  onSignedIn: (session: S) => void;
+  /** POSTs the credentials to the sign-in path and keeps the session it answers. */
+  signIn: (credentials: SignInCredentials) => Promise<void>;
   initialEmail?: string;
   /** Shown above the form (e.g. "your account is ready"). */
   children?: ComponentChildren;
@@ -69,7 +74,7 @@ export function SignInForm<S>({
     setError(null);
     try {
       const totp = code.replace(/\s/g, '');
-      onSignedIn(await api<S>('POST', path, { email, password, ...(askCode && totp ? { totp_code: totp } : {}) }));
+      await signIn({ email, password, ...(askCode && totp ? { totp_code: totp } : {}) });
     } catch (failure) {
       const wantsCode = failure instanceof ApiError && failure.status === 401 && failure.details.totp_code !== undefined;
       // The first answer naming the code is a question, not a failure: the form asks for it.

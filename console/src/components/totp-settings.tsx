@@ -14,9 +14,18 @@ interface Enrollment {
  * An account's second factor (TOTP, RFC 6238), for the console's staff and the portal's users alike
  * (`path`: /api/admin/account/totp or /api/portal/account/totp). Turning it on shows the secret and
  * its otpauth:// URI as text (no QR image: nothing is drawn from elsewhere) and asks for a code the
- * app then shows; turning it off asks for a current code. `onChange` gets the session the API answers.
+ * app then shows; turning it off asks for a current code.
  */
-export function TotpSettings<S>({ path, enabled, onChange }: { path: string; enabled: boolean; onChange: (session: S) => void }) {
+export function TotpSettings({
+  path,
+  enabled,
+  change,
+}: {
+  path: string;
+  enabled: boolean;
+  /** Sends the confirmation (POST …/confirm) or the removal (DELETE) and keeps the session the API answers. */
+  change: (method: 'POST' | 'DELETE', path: string, body: { code: string }) => Promise<void>;
+}) {
   const [enrollment, setEnrollment] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
   const [notice, setNotice] = useState('');
@@ -32,20 +41,18 @@ export function TotpSettings<S>({ path, enabled, onChange }: { path: string; ena
   const confirm = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const session = await api<S>('POST', `${path}/confirm`, { code: digits() });
+      await change('POST', `${path}/confirm`, { code: digits() });
       setEnrollment(null);
       setCode('');
       setNotice('Two-factor authentication is on: the next sign-in asks for a code.');
-      onChange(session);
     });
   };
   const disable = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const session = await api<S>('DELETE', path, { code: digits() });
+      await change('DELETE', path, { code: digits() });
       setCode('');
       setNotice('Two-factor authentication is off.');
-      onChange(session);
     });
   };
 

@@ -1,4 +1,4 @@
-import type { Session } from '../api';
+import { api, type Session } from '../api';
 import { TotpSettings } from '../components/totp-settings';
 import { useSession, useSetSession } from '../session';
 
@@ -17,7 +17,11 @@ export function AccountPage() {
         <dt>Role</dt>
         <dd>{session.role}</dd>
       </dl>
-      <TotpSettings<Session> path="/api/admin/account/totp" enabled={session.totp_enabled === true} onChange={setSession} />
+      <TotpSettings
+        path="/api/admin/account/totp"
+        enabled={session.totp_enabled === true}
+        change={async (method, path, body) => setSession(await api<Session>(method, path, body))}
+      />
     </>
   );
 }

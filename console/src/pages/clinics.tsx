@@ -13,6 +13,7 @@ import { ApiKeys } from './clinic/api-keys';
 import { Formulary } from './clinic/formulary';
 import { FreeShipping } from './clinic/free-shipping';
 import { OAuthClients } from './clinic/oauth-clients';
+import { PortalUsers } from './clinic/portal-users';
 import type { Clinic } from './clinic/types';
 
 /**
@@ -109,7 +110,7 @@ function NewClinicForm({ onCancel }: { onCancel: () => void }) {
   );
 }
 
-/** A clinic: its details, free shipping, API keys and OAuth clients (admins) and formulary. */
+/** A clinic: its details, free shipping, API keys, OAuth clients and portal users (admins) and formulary. */
 export function ClinicPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
@@ -138,6 +139,7 @@ export function ClinicPage() {
           <FreeShipping clinic={clinic.data} onChange={clinic.setData} />
           <ApiKeys clinicId={clinic.data.clinic_id} />
           <OAuthClients clinicId={clinic.data.clinic_id} />
+          <PortalUsers clinicId={clinic.data.clinic_id} />
           <Formulary clinicId={clinic.data.clinic_id} />
         </>
       )}

@@ -1,7 +1,12 @@
-import type { Session } from '../api';
+import { api, type Session } from '../api';
 import { SignInForm } from '../components/sign-in-form';
 
 /** The console's sign-in (the form the portal shares): email, password, and the TOTP code when the account has one. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
-  return <SignInForm<Session> title="Pharmacy console" path="/api/admin/session" onSignedIn={onSignedIn} />;
+  return (
+    <SignInForm
+      title="Pharmacy console"
+      signIn={async (credentials) => onSignedIn(await api<Session>('POST', '/api/admin/session', credentials))}
+    />
+  );
 }

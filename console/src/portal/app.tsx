@@ -1,0 +1,101 @@
+import { api } from '../api';
+import { useState } from 'preact/hooks';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { ErrorMessage, Loading, Notice } from '../components/feedback';
+import { Shell, useSignedIn, type NavLink } from '../components/shell';
+import { SignInForm } from '../components/sign-in-form';
+import { AccountPage } from './pages/account';
+import { ApiKeysPage } from './pages/api-keys';
+import { DeliveriesPage } from './pages/deliveries';
+import { InvitationPage } from './pages/invitation';
+import { OverviewPage } from './pages/overview';
+import { RequestsPage } from './pages/requests';
+import { SandboxPage } from './pages/sandbox';
+import { WebhooksPage } from './pages/webhooks';
+import { PortalSessionContext, SetPortalSessionContext } from './session';
+import type { PortalSession } from './types';
+
+export const SESSION_PATH = '/api/portal/session';
+
+/** The partner portal (docs/portal.md): the invitation, the sign-in, then the clinic's pages. */
+export function PortalApp() {
+  return (
+    <LocationProvider scope="/portal">
+      <Portal />
+    </LocationProvider>
+  );
+}
+
+function Portal() {
+  const { path, route } = useLocation();
+  const { session, setSession, error } = useSignedIn<PortalSession>(SESSION_PATH);
+  // The email of an invitation just accepted: the sign-in says the account is ready and fills it in.
+  const [accepted, setAccepted] = useState<string | null>(null);
+
+  // The invitation is for someone without an account yet: shown whoever is signed in.
+  if (path === '/portal/invitation')
+    return (
+      <InvitationPage
+        onAccepted={(email) => {
+          setAccepted(email);
+          route('/portal');
+        }}
+      />
+    );
+  if (error) return <ErrorMessage error={error} />;
+  if (session === undefined) return <Loading what="the portal" />;
+  if (session === null)
+    return (
+      <SignInForm
+        key={accepted ?? ''}
+        title="Partner portal"
+        signIn={async (credentials) => setSession(await api<PortalSession>('POST', SESSION_PATH, credentials))}
+        initialEmail={accepted ?? ''}
+      >
+        {accepted && <Notice>Your account is ready: sign in with your new password.</Notice>}
+      </SignInForm>
+    );
+  return (
+    <PortalSessionContext.Provider value={session}>
+      <SetPortalSessionContext.Provider value={setSession}>
+        <PortalShell session={session} onSignedOut={() => setSession(null)} />
+      </SetPortalSessionContext.Provider>
+    </PortalSessionContext.Provider>
+  );
+}
+
+function PortalShell({ session, onSignedOut }: { session: PortalSession; onSignedOut: () => void }) {
+  const links: NavLink[] = [
+    { href: '/portal', label: 'Overview', exact: true },
+    { href: '/portal/keys', label: 'API keys' },
+    { href: '/portal/webhooks', label: 'Webhooks' },
+    { href: '/portal/deliveries', label: 'Deliveries' },
+    { href: '/portal/requests', label: 'Request log' },
+    // The sandbox exists in development only (its API answers 404 in production).
+    ...(session.environment === 'development' ? [{ href: '/portal/sandbox', label: 'Sandbox' }] : []),
+    { href: '/portal/account', label: 'Account' },
+  ];
+  return (
+    <Shell
+      brand={`Partner portal · ${session.clinic_name}`}
+      links={links}
+      sessionPath={SESSION_PATH}
+      onSignedOut={onSignedOut}
+      who={
+        <>
+          {session.name} <span class="muted">({session.role})</span>
+        </>
+      }
+    >
+      <Router>
+        <Route path="/portal/keys" component={ApiKeysPage} />
+        <Route path="/portal/webhooks" component={WebhooksPage} />
+        <Route path="/portal/deliveries" component={DeliveriesPage} />
+        <Route path="/portal/requests" component={RequestsPage} />
+        <Route path="/portal/sandbox" component={SandboxPage} />
+        <Route path="/portal/account" component={AccountPage} />
+        <Route default component={OverviewPage} />
+      </Router>
+    </Shell>
+  );
+}
