@@ -74,7 +74,7 @@ function AdminPortalUsers({ clinicId }: { clinicId: string }) {
         )}
       </Disclosure>
       {issued && (
-        <div class="secret">
+        <div class="secret issued-key">
           <h3>Invitation link for {issued.partner_user.email}</h3>
           <p>
             <strong>Copy this link now: it is shown only once.</strong> Send it to {issued.partner_user.email}; it works once,

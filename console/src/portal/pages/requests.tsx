@@ -48,7 +48,7 @@ export function RequestsPage() {
   return (
     <>
       <h1>Request log</h1>
-      <form class="filters" role="search" aria-label="Find a request by its id" onSubmit={find}>
+      <form class="filters id-search" role="search" aria-label="Find a request by its id" onSubmit={find}>
         <label>
           Request id
           <input

@@ -109,7 +109,7 @@ function NewEndpointForm({ onCancel, onCreated }: { onCancel: () => void; onCrea
 /** A signing secret, this once; after a rotation, until when the previous one still signs. */
 function SecretShownOnce({ issued, onDone }: { issued: IssuedSecret; onDone: () => void }) {
   return (
-    <div class="secret">
+    <div class="secret issued-key">
       <h2>{issued.rotated ? 'New signing secret' : 'Endpoint added'}</h2>
       <p>
         <strong>Copy the signing secret now: it is shown only once.</strong> Your receiver checks each delivery’s signature with
