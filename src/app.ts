@@ -16,6 +16,7 @@ import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpec
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
+import { guardPortalRequest } from './http/portal-guard.js';
 import { requireHttps } from './http/https-required.js';
 import { applySecurityHeaders, DOCS_CSP } from './http/security-headers.js';
 import { genRequestId } from './http/request-id.js';
@@ -113,6 +114,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     checkHttpRules(request);
     const area = areaOfPath(routedPath(request));
     if (area === 'public') return undefined;
+    // The portal's API is the portal page's, not a versioned API: its session and origin, then JSON.
+    if (area === 'portal') {
+      if (behindProxy) requireHttps(request, isTrustedProxy);
+      return guardPortalRequest(ctx, request, reply).then(() => checkContentNegotiation(request));
+    }
     // Api-Version, and a deprecated route's Deprecation/Sunset/Link, on every answer of the APIs (refusals too).
     announceApiVersion(request, reply);
     if (behindProxy) requireHttps(request, isTrustedProxy);

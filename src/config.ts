@@ -73,6 +73,14 @@ export interface Config {
    * private_key_jwt client assertion names as its `aud` (or this followed by /oauth/token). See docs/oauth.md.
    */
   readonly oauthIssuer: string;
+  /**
+   * PUBLIC_BASE_URL: the address people reach this deployment at (`https://fulfillment.example.com`),
+   * used in links the server hands out when it has no request to take its address from (the command
+   * line's portal invitations); null: the console's request address, or http://localhost:PORT.
+   */
+  readonly publicBaseUrl: string | null;
+  /** REQUIRE_ADMIN_TOTP: console admins must turn on two-step sign-in (TOTP) before anything else. */
+  readonly requireAdminTotp: boolean;
   /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
   /**
@@ -203,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
   const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
   const requestLogRetentionDays = parseInteger(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 366, problems);
+  const publicBaseUrl = parsePublicBaseUrl(env.PUBLIC_BASE_URL, problems);
+  const requireAdminTotp = parseBoolean(env, 'REQUIRE_ADMIN_TOTP', false, problems);
   const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
   if (!isTimeZone(pharmacyTimeZone)) {
     problems.push(
@@ -240,7 +250,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthIssuer,
     requestLogRetentionDays,
     pharmacyTimeZone,
+    publicBaseUrl,
+    requireAdminTotp,
   });
+}
+
+/** PUBLIC_BASE_URL: an http(s) origin, optionally with a path; no query or fragment; a trailing slash dropped. */
+function parsePublicBaseUrl(value: string | undefined, problems: string[]): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    problems.push('PUBLIC_BASE_URL must be an absolute http(s) URL, e.g. https://fulfillment.example.com');
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '') {
+    problems.push('PUBLIC_BASE_URL must be an http(s) URL without query or fragment, e.g. https://fulfillment.example.com');
+    return null;
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /**

@@ -67,6 +67,10 @@ export function openApiDocument(config: Config): SwaggerOptions {
         },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
+        {
+          name: 'Portal',
+          description: 'The partner portal\u2019s own API (/portal), behind a portal user\u2019s session: docs/portal.md.',
+        },
         { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },
         { name: 'OAuth', description: 'Access tokens for OAuth 2.0 clients (client credentials), instead of an API key.' },
       ],
@@ -92,6 +96,13 @@ export function openApiDocument(config: Config): SwaggerOptions {
             name: 'fulfillment_session',
             description:
               'A staff member\u2019s console session (POST /api/admin/session); its role decides the routes, and a state-changing request must carry the server\u2019s own Origin.',
+          },
+          portalSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'portal_session',
+            description:
+              'A clinic\u2019s person signed in to the partner portal (POST /api/portal/session); `viewer` reads, `developer` also changes; a state-changing request must carry the server\u2019s own Origin.',
           },
         },
       },
@@ -320,7 +331,7 @@ function documentIdempotency(response: Record<string, unknown>): void {
 export const OPERATOR_DOCS_PREFIX = '/docs/operator';
 
 /** The security schemes of the operator's routes. */
-const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession'];
+const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession', 'portalSession'];
 
 type Operations = Record<string, { security?: Record<string, unknown>[] }>;
 
@@ -336,6 +347,7 @@ export function partnerDocument(published: object): Record<string, unknown> {
   };
   const forOperator = (path: string, item: Operations) =>
     areaOfPath(path) === 'admin' ||
+    areaOfPath(path) === 'portal' ||
     Object.values(item).some((operation) =>
       operation.security?.some((scheme) => OPERATOR_SCHEMES.some((name) => name in scheme)),
     );
@@ -343,7 +355,7 @@ export function partnerDocument(published: object): Record<string, unknown> {
   return {
     ...document,
     paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path, item]) => !forOperator(path, item))),
-    tags: document.tags?.filter((tag) => tag.name !== 'Operator'),
+    tags: document.tags?.filter((tag) => tag.name !== 'Operator' && tag.name !== 'Portal'),
     components: {
       ...document.components,
       securitySchemes: Object.fromEntries(Object.entries(schemes).filter(([name]) => !OPERATOR_SCHEMES.includes(name))),

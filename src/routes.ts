@@ -21,6 +21,8 @@ import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhookAdminRoutes } from './webhooks/webhook.admin-routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
+import { partnerUserAdminRoutes } from './portal/partner-user.admin-routes.js';
+import { portalSessionRoutes } from './portal/portal-session.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -47,4 +49,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(deprecationAdminRoutes(ctx));
   await app.register(dashboardAdminRoutes(ctx));
   await app.register(staffRoutes(ctx));
+  await app.register(partnerUserAdminRoutes(ctx));
+  // The partner portal's API (/api/portal, a portal user's session: docs/portal.md).
+  await app.register(portalSessionRoutes(ctx));
 }

@@ -40,6 +40,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'webhook_delivery',
   /** A staff account of the pharmacy (created or disabled by an admin). */
   'staff_member',
+  /** A person of a clinic with a partner portal account (invited, activated, disabled; second factor on or off). */
+  'partner_user',
   /** A clinic (created; its free shipping turned on or off). */
   'clinic',
   /** A partner's API key (issued, rolled, revoked). */

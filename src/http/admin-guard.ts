@@ -20,6 +20,18 @@ export const SESSION_COOKIE = 'fulfillment_session';
 /** The one operator route that needs no credentials: signing in. */
 const SIGN_IN_ROUTE = 'POST /api/admin/session';
 
+/** What an admin who must turn on two-step sign-in (REQUIRE_ADMIN_TOTP) may still call. */
+const SECOND_FACTOR_SETUP_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/admin/session',
+  'DELETE /api/admin/session',
+  'POST /api/admin/account/totp',
+  'POST /api/admin/account/totp/confirm',
+]);
+
+/** Whether this staff member must still turn on two-step sign-in before using the console (REQUIRE_ADMIN_TOTP). */
+export const totpRequired = (ctx: AppContext, staff: StaffIdentity): boolean =>
+  ctx.config.requireAdminTotp && staff.role === 'admin' && !staff.totpEnabled;
+
 /** Who is calling the operator API: the holder of ADMIN_TOKEN (an admin), or a signed-in staff member. */
 export type Operator = { readonly kind: 'token' } | { readonly kind: 'staff'; readonly staff: StaffIdentity };
 
@@ -59,6 +71,11 @@ export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest
 
   if (operator.kind === 'staff' && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
     requireOwnOrigin(ctx, request, { required: true });
+  }
+  if (operator.kind === 'staff' && totpRequired(ctx, operator.staff) && !SECOND_FACTOR_SETUP_ROUTES.has(route)) {
+    throw forbidden(
+      'Two-step sign-in is required for admins here: turn it on first (Account in the console, or POST /api/admin/account/totp)',
+    );
   }
   if (!roleMayCall(roleOf(operator), request.method, request.routeOptions.url ?? '')) {
     throw forbidden(`This action needs the admin role; you are signed in as ${roleOf(operator)}`);

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Which guard a request falls under: the partner API, the operator API, the OAuth token endpoint
+ * Which guard a request falls under: the partner API, the operator API, the partner portal's API
+ * (a portal user's session: http/portal-guard.ts), the OAuth token endpoint
  * (HTTPS behind a proxy, but its client authenticates in the route: oauth/oauth.routes.ts) or none.
  */
-export type Area = 'partner' | 'admin' | 'oauth' | 'public';
+export type Area = 'partner' | 'admin' | 'portal' | 'oauth' | 'public';
 
 /** `/api/external` and everything below it, but not `/api/externally`. */
 export function isUnder(path: string, prefix: string): boolean {
@@ -15,6 +16,7 @@ export function areaOfPath(path: string): Area {
   if (isUnder(path, '/api/external')) return 'partner';
   // The operator's reference page (openapi.ts OPERATOR_DOCS_PREFIX) is behind the operator's credentials.
   if (isUnder(path, '/api/admin') || isUnder(path, '/docs/operator')) return 'admin';
+  if (isUnder(path, '/api/portal')) return 'portal';
   if (isUnder(path, '/oauth')) return 'oauth';
   return 'public';
 }

@@ -101,5 +101,18 @@ export const PageQuery = {
 /** The operator API's security requirement (the operator token or a staff session). */
 export const operatorSecurity = [{ operatorToken: [] }];
 
+/** The partner portal's routes (docs/portal.md): a portal user's session cookie. */
+export const portalSecurity = [{ portalSession: [] }];
+
+/** Error responses of the partner portal's routes. */
+export const portalErrors = {
+  400: errorRef('Validation error: `details` names each invalid field.'),
+  401: errorRef('No portal session, or one that has ended: sign in again.'),
+  403: errorRef('A viewer asking for a change, or a change from another origin.'),
+  404: errorRef('Not found (another clinic\u2019s ids are not found either).'),
+  429: errorRef('Too many failed sign-ins or sessions from this address.'),
+  500: errorRef('Internal error: quote `request_id`.'),
+} as const;
+
 /** Error responses of operator routes that create something with a unique name or id. */
 export const createErrors = (what: string) => ({ ...adminErrors, ...conflictError(`${what} already exists.`) });

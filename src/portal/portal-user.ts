@@ -40,7 +40,13 @@ export function portalDeveloperOf(request: FastifyRequest): PortalUser {
 /** The audit context of a portal user's request: the person, their clinic, and where the request came from. */
 export function portalAudit(request: FastifyRequest, user: PortalUser = portalUserOf(request)): AuditContext {
   return {
-    actor: { type: 'partner_user', partnerUserId: user.partnerUserId, email: user.email, name: user.name, clinicId: user.clinicId },
+    actor: {
+      type: 'partner_user',
+      partnerUserId: user.partnerUserId,
+      email: user.email,
+      name: user.name,
+      clinicId: user.clinicId,
+    },
     requestId: request.id,
     clientRequestId: clientRequestIdOf(request),
     clientAddress: clientAddress(request),

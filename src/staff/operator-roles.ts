@@ -28,6 +28,11 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/admin/webhook-endpoints/:webhookId/recover',
   'GET /api/admin/audit-events',
   'GET /api/admin/dashboard',
+  'GET /api/admin/clinics/:clinicId/partner-users',
+  // Every staff member's own second factor.
+  'POST /api/admin/account/totp',
+  'POST /api/admin/account/totp/confirm',
+  'DELETE /api/admin/account/totp',
 ]);
 
 /** The routes a pharmacist may call, as `METHOD /pattern` (for tests and docs). */

@@ -55,7 +55,17 @@ export async function findSessionWithStaff(db: DbOrTrx, sessionId: string) {
   return db
     .selectFrom('staff_sessions as s')
     .innerJoin('staff_members as m', 'm.id', 's.staff_id')
-    .select(['s.id', 's.last_seen_at', 's.expires_at', 'm.id as staff_id', 'm.email', 'm.name', 'm.role', 'm.disabled_at'])
+    .select([
+      's.id',
+      's.last_seen_at',
+      's.expires_at',
+      'm.id as staff_id',
+      'm.email',
+      'm.name',
+      'm.role',
+      'm.disabled_at',
+      'm.totp_enabled_at',
+    ])
     .where('s.id', '=', sessionId)
     .executeTakeFirst();
 }

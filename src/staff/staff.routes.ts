@@ -1,11 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
 import type { AppContext } from '../context.js';
 import { AppError, unauthorized } from '../errors.js';
-import { admitOperatorAttempt, SESSION_COOKIE } from '../http/admin-guard.js';
+import { admitOperatorAttempt, SESSION_COOKIE, totpRequired } from '../http/admin-guard.js';
+import {
+  confirmTotpEnrollment,
+  disableTotp,
+  SECOND_FACTOR_MISSING,
+  SECOND_FACTOR_WRONG,
+  startTotpEnrollment,
+} from '../accounts/second-factor.service.js';
+import { TotpCodeBody, TotpEnrollment } from '../portal/portal-session.schemas.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { requestCookie } from '../http/cookies.js';
 import { Envelope, errorRef } from '../http/schemas.js';
@@ -34,6 +42,8 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     name: staff.name,
     role: staff.role,
     idle_timeout_minutes: ctx.config.consoleIdleTimeoutMs / 60_000,
+    totp_enabled: staff.totpEnabled,
+    totp_required: totpRequired(ctx, staff),
   });
   const cookieOptions = {
     httpOnly: true,
@@ -118,7 +128,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: {
             200: Envelope(Session),
             400: errorRef('Validation error.'),
-            401: errorRef('Email or password is incorrect.'),
+            401: errorRef('Email or password is incorrect, or the authenticator code is missing or wrong (`details.totp_code`).'),
             429: errorRef(
               'Too many failed sign-ins for this email (5 in 15 minutes), or failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry.',
             ),
@@ -128,7 +138,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         // Wrong passwords count against the address like wrong operator tokens (and cost a password hash each).
         const succeeded = await admitOperatorAttempt(ctx, request, reply);
-        const outcome = await signIn(ctx, request.body.email, request.body.password);
+        const outcome = await signIn(ctx, request.body.email, request.body.password, request.body.totp_code);
         switch (outcome.kind) {
           case 'locked':
             reply.header('Retry-After', outcome.retryAfterSeconds);
@@ -141,6 +151,15 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             );
           case 'refused':
             throw unauthorized('email or password is incorrect');
+          case 'second_factor':
+            throw new AppError(
+              'UNAUTHORIZED',
+              401,
+              outcome.codeGiven
+                ? 'The authenticator code is wrong'
+                : 'Two-step sign-in: enter the code of your authenticator app',
+              { totp_code: outcome.codeGiven ? SECOND_FACTOR_WRONG : SECOND_FACTOR_MISSING },
+            );
           case 'signed_in':
             await succeeded();
             request.log.info({ staffId: outcome.staff.staffId }, 'staff signed in');
@@ -186,6 +205,76 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         if (token) await signOut(ctx, token);
         clearCookie(reply);
         return { success: true as const, data: { signed_out: true }, message: 'Signed out' };
+      },
+    );
+
+    /** The signed-in staff member (the operator token has no account: 404). */
+    const staffOf = (request: FastifyRequest): StaffIdentity => {
+      const operator = request.operator;
+      if (operator?.kind !== 'staff')
+        throw new AppError('NOT_FOUND', 404, 'No console session: the operator token has no account to set up');
+      return operator.staff;
+    };
+
+    app.post(
+      '/api/admin/account/totp',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'startOperatorTotp',
+          summary: 'Start setting up two-step sign-in',
+          description:
+            'A new secret for an authenticator app (shown once); sign-in asks for no code until a code confirms it. 409 when it is already on.',
+          response: { 200: Envelope(TotpEnrollment), ...adminErrors, 409: errorRef('Two-step sign-in is already on.') },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await startTotpEnrollment(ctx, 'staff_members', staffOf(request).staffId),
+        message: 'Scan the secret with your authenticator app, then confirm with a code',
+      }),
+    );
+
+    app.post(
+      '/api/admin/account/totp/confirm',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'confirmOperatorTotp',
+          summary: 'Turn two-step sign-in on with a code',
+          body: TotpCodeBody,
+          response: { 200: Envelope(Session), ...adminErrors, 409: errorRef('Nothing is being set up, or it is already on.') },
+        },
+      },
+      async (request) => {
+        const staff = staffOf(request);
+        await confirmTotpEnrollment(ctx, 'staff_members', staff.staffId, request.body.code, operatorAudit(request), null);
+        return { success: true as const, data: sessionView({ ...staff, totpEnabled: true }), message: 'Two-step sign-in is on' };
+      },
+    );
+
+    app.delete(
+      '/api/admin/account/totp',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'disableOperatorTotp',
+          summary: 'Turn two-step sign-in off with a code',
+          body: TotpCodeBody,
+          response: { 200: Envelope(Session), ...adminErrors, 409: errorRef('Two-step sign-in is not on.') },
+        },
+      },
+      async (request) => {
+        const staff = staffOf(request);
+        await disableTotp(ctx, 'staff_members', staff.staffId, request.body.code, operatorAudit(request), null);
+        return {
+          success: true as const,
+          data: sessionView({ ...staff, totpEnabled: false }),
+          message: 'Two-step sign-in is off',
+        };
       },
     );
   };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { NameText, Nullable, Timestamp, Uuid } from '../http/schemas.js';
 import { STAFF_ROLES } from './staff.tables.js';
+import { TotpCode } from '../portal/portal-session.schemas.js';
 
 export const StaffRoleSchema = Type.Union(
   STAFF_ROLES.map((role) => Type.Literal(role)),
@@ -48,6 +49,7 @@ export const SignInBody = Type.Object(
   {
     email: Type.String({ minLength: 1, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 256, 'x-text': 'secret' }),
+    totp_code: Type.Optional(TotpCode),
   },
   { additionalProperties: false },
 );
@@ -59,6 +61,11 @@ export const Session = Type.Object(
     name: Type.String(),
     role: StaffRoleSchema,
     idle_timeout_minutes: Type.Integer({ description: 'The session ends after this long without a request.' }),
+    totp_enabled: Type.Boolean({ description: 'Whether sign-in asks for a code of an authenticator app.' }),
+    totp_required: Type.Boolean({
+      description:
+        'True when REQUIRE_ADMIN_TOTP asks this admin for two-step sign-in and it is not on yet: until it is, only the account’s routes answer (403 otherwise).',
+    }),
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,8 @@ import { newId } from '../shared/ids.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
-import type { ServiceContext } from '../context.js';
+import type { KeyringContext, ServiceContext } from '../context.js';
+import { checkSignInCode } from '../accounts/second-factor.service.js';
 import { constraintViolation } from '../db/constraints.js';
 import { conflict, fieldError, notFound } from '../errors.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './password.js';
@@ -29,6 +30,8 @@ export interface StaffIdentity {
   readonly email: string;
   readonly name: string;
   readonly role: StaffRole;
+  /** Whether the account has turned two-step sign-in (TOTP) on. */
+  readonly totpEnabled: boolean;
 }
 
 export interface StaffView {
@@ -73,6 +76,10 @@ export async function createStaffMember(
     password_hash: await hashPassword(input.password),
     created_at: ctx.clock().toISOString(),
     disabled_at: null,
+    totp_secret: null,
+    totp_secret_key_id: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
   };
   try {
     await runChange(ctx, audit, async (change) => {
@@ -132,6 +139,8 @@ export type SignInOutcome =
   | { kind: 'signed_in'; token: string; staff: StaffIdentity; expiresAt: Date }
   /** Wrong email or password, or a disabled account: the answer does not say which. */
   | { kind: 'refused' }
+  /** The password is right and the account has a second factor: its code is missing or wrong (counted as a failure). */
+  | { kind: 'second_factor'; codeGiven: boolean }
   /** Too many failures for this email (existing or not): locked for `retryAfterSeconds`. */
   | { kind: 'locked'; retryAfterSeconds: number };
 
@@ -145,7 +154,12 @@ export type SignInOutcome =
  * sent at once can never get more than SIGN_IN_FAILURE_LIMIT passwords checked, since the ones past
  * the limit find it reached and are refused as locked without a comparison (issue 21, item 4).
  */
-export async function signIn(ctx: ServiceContext, email: string, password: string): Promise<SignInOutcome> {
+export async function signIn(
+  ctx: ServiceContext & KeyringContext,
+  email: string,
+  password: string,
+  totpCode?: string,
+): Promise<SignInOutcome> {
   const now = ctx.clock();
   const iso = now.toISOString();
   const normalized = normalizeEmail(email);
@@ -167,6 +181,10 @@ export async function signIn(ctx: ServiceContext, email: string, password: strin
   const matches = await verifyPassword(password, member?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
   // A failure was counted when the attempt was reserved: nothing more to write.
   if (!member || !matches || member.disabled_at !== null) return { kind: 'refused' };
+  if (member.totp_enabled_at !== null) {
+    if (totpCode === undefined || totpCode === '') return { kind: 'second_factor', codeGiven: false };
+    if (!(await checkSignInCode(ctx, 'staff_members', member, totpCode))) return { kind: 'second_factor', codeGiven: true };
+  }
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS);
@@ -192,11 +210,14 @@ async function lockedFor(ctx: ServiceContext, emailDigest: string, now: Date): P
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-const identityOf = (row: Pick<StaffMemberTable, 'email' | 'name' | 'role'> & { id: string }): StaffIdentity => ({
+const identityOf = (
+  row: Pick<StaffMemberTable, 'email' | 'name' | 'role' | 'totp_enabled_at'> & { id: string },
+): StaffIdentity => ({
   staffId: row.id,
   email: row.email,
   name: row.name,
   role: row.role,
+  totpEnabled: row.totp_enabled_at !== null,
 });
 
 /** Sessions last seen at or before this instant have been idle past the timeout. */
@@ -220,7 +241,13 @@ export async function staffOfSession(ctx: ServiceContext, token: string): Promis
     return null;
   }
   await repo.touchSession(ctx.db, sessionId, now.toISOString());
-  return identityOf({ id: session.staff_id, email: session.email, name: session.name, role: session.role });
+  return identityOf({
+    id: session.staff_id,
+    email: session.email,
+    name: session.name,
+    role: session.role,
+    totp_enabled_at: session.totp_enabled_at,
+  });
 }
 
 export async function signOut(ctx: ServiceContext, token: string): Promise<void> {

@@ -15,6 +15,13 @@ export interface StaffMemberTable {
   created_at: string;
   /** Set once an admin disables the account: it cannot sign in, and its sessions are gone. */
   disabled_at: string | null;
+  /** The TOTP second factor (migration 018; accounts/second-factor.service.ts): encrypted secret, its key id. */
+  totp_secret: string | null;
+  totp_secret_key_id: string | null;
+  /** Set once a code confirmed the enrollment: from then on sign-in asks for a code. */
+  totp_enabled_at: string | null;
+  /** The last 30-second step whose code was accepted: a code is never accepted twice. */
+  totp_last_step: number | null;
 }
 
 /** A signed-in browser: the cookie holds a random token, the row its SHA-256. */

@@ -24,7 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('totp_secret', 'text')
     .addColumn('totp_secret_key_id', 'text')
     .addColumn('totp_enabled_at', 'text')
-    .addColumn('totp_last_step', 'bigint')
+    .addColumn('totp_last_step', 'integer')
     .execute();
   await db.schema.createIndex('partner_users_clinic_idx').on('partner_users').columns(['clinic_id', 'id']).execute();
 
@@ -56,7 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('staff_members').addColumn('totp_secret', 'text').execute();
   await db.schema.alterTable('staff_members').addColumn('totp_secret_key_id', 'text').execute();
   await db.schema.alterTable('staff_members').addColumn('totp_enabled_at', 'text').execute();
-  await db.schema.alterTable('staff_members').addColumn('totp_last_step', 'bigint').execute();
+  await db.schema.alterTable('staff_members').addColumn('totp_last_step', 'integer').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
