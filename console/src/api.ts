@@ -98,6 +98,8 @@ export interface Session {
   name: string;
   role: Role;
   idle_timeout_minutes: number;
-  /** Whether the account has a second factor (docs/portal.md: the console's accounts get TOTP too). */
-  totp_enabled?: boolean;
+  /** Whether sign-in asks for an authenticator's code (docs/portal.md: the console's accounts get TOTP too). */
+  totp_enabled: boolean;
+  /** REQUIRE_ADMIN_TOTP asks this admin for it and it is not on yet: only the Account page works until it is. */
+  totp_required: boolean;
 }

@@ -46,11 +46,14 @@ const NAVIGATION = [
 ] as const;
 
 function ConsoleShell({ session, onSessionChange }: { session: Session; onSessionChange: (session: Session | null) => void }) {
-  const links = [
-    ...NAVIGATION,
-    ...(session.role === 'admin' ? [{ href: '/console/staff', label: 'Staff' }] : []),
-    { href: '/console/account', label: 'Account' },
-  ];
+  // An admin who must turn on two-step sign-in first (REQUIRE_ADMIN_TOTP): the API answers only the account's routes.
+  const links = session.totp_required
+    ? [{ href: '/console/account', label: 'Account' }]
+    : [
+        ...NAVIGATION,
+        ...(session.role === 'admin' ? [{ href: '/console/staff', label: 'Staff' }] : []),
+        { href: '/console/account', label: 'Account' },
+      ];
   return (
     <Shell
       brand="Pharmacy console"
@@ -63,18 +66,22 @@ function ConsoleShell({ session, onSessionChange }: { session: Session; onSessio
         </>
       }
     >
-      <Router>
-        <Route path="/console/orders/:id" component={OrderPage} />
-        <Route path="/console/clinics/:id" component={ClinicPage} />
-        <Route path="/console/clinics" component={ClinicsPage} />
-        <Route path="/console/carriers" component={CarriersPage} />
-        <Route path="/console/webhooks" component={WebhooksPage} />
-        <Route path="/console/audit" component={AuditPage} />
-        <Route path="/console/dashboard" component={DashboardPage} />
-        <Route path="/console/staff" component={StaffPage} />
-        <Route path="/console/account" component={AccountPage} />
-        <Route default component={OrdersPage} />
-      </Router>
+      {session.totp_required ? (
+        <AccountPage />
+      ) : (
+        <Router>
+          <Route path="/console/orders/:id" component={OrderPage} />
+          <Route path="/console/clinics/:id" component={ClinicPage} />
+          <Route path="/console/clinics" component={ClinicsPage} />
+          <Route path="/console/carriers" component={CarriersPage} />
+          <Route path="/console/webhooks" component={WebhooksPage} />
+          <Route path="/console/audit" component={AuditPage} />
+          <Route path="/console/dashboard" component={DashboardPage} />
+          <Route path="/console/staff" component={StaffPage} />
+          <Route path="/console/account" component={AccountPage} />
+          <Route default component={OrdersPage} />
+        </Router>
+      )}
     </Shell>
   );
 }

@@ -9,6 +9,11 @@ export function AccountPage() {
   return (
     <>
       <h1>Account</h1>
+      {session.totp_required && (
+        <p class="notice" role="status">
+          This server requires two-step sign-in for admins: set it up below to use the console.
+        </p>
+      )}
       <dl class="facts">
         <dt>Name</dt>
         <dd>{session.name}</dd>
@@ -19,7 +24,7 @@ export function AccountPage() {
       </dl>
       <TotpSettings
         path="/api/admin/account/totp"
-        enabled={session.totp_enabled === true}
+        enabled={session.totp_enabled}
         change={async (method, path, body) => setSession(await api<Session>(method, path, body))}
       />
     </>

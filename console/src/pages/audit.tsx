@@ -21,6 +21,7 @@ interface AuditEvent {
     | { type: 'partner'; api_key_id: string; clinic_id: string }
     | { type: 'oauth_client'; oauth_client_id: string; clinic_id: string }
     | { type: 'staff'; staff_id: string; email: string; name: string | null }
+    | { type: 'partner_user'; partner_user_id: string; email: string; name: string | null; clinic_id: string }
     | { type: 'operator' }
     | { type: 'command_line'; name: string };
   /** A staff member's name, "Operator token", the command line's operator; null for a partner and older rows. */
@@ -57,6 +58,7 @@ const ACTOR_TYPE_LABELS = {
   command_line: 'Command line',
   partner: 'Partner API key',
   oauth_client: 'Partner OAuth client',
+  partner_user: 'Portal user',
 } as const;
 
 /**
@@ -89,6 +91,7 @@ const RESOURCE_LABELS: Record<AuditResourceType, string> = {
   webhook_endpoint: 'webhook endpoint',
   webhook_delivery: 'webhook delivery',
   staff_member: 'staff member',
+  partner_user: 'portal user',
   clinic: 'clinic',
   api_key: 'API key',
   oauth_client: 'OAuth client',
@@ -274,6 +277,13 @@ function Actor({ event }: { event: AuditEvent }) {
         <span title={`Staff id ${actor.staff_id}`}>
           {event.actor_name ?? actor.email} <span class="muted">(staff)</span>
           {event.actor_name !== null ? <div class="muted">{actor.email}</div> : null}
+        </span>
+      );
+    case 'partner_user':
+      return (
+        <span title={`Portal user id ${actor.partner_user_id}`}>
+          {actor.name ?? actor.email} <span class="muted">(portal)</span>
+          {actor.name !== null ? <div class="muted">{actor.email}</div> : null}
         </span>
       );
     case 'partner':

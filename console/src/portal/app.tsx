@@ -83,7 +83,7 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
       onSignedOut={onSignedOut}
       who={
         <>
-          {session.name} <span class="muted">({session.role})</span>
+          {session.name ?? session.email} <span class="muted">({session.role})</span>
         </>
       }
     >

@@ -11,7 +11,8 @@ export type Environment = 'development' | 'production';
 export interface PortalSession {
   partner_user_id: string;
   email: string;
-  name: string;
+  /** Null until the invitation is accepted (never for a signed-in user in practice). */
+  name: string | null;
   role: PortalRole;
   clinic_id: string;
   clinic_name: string;

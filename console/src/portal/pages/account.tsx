@@ -12,7 +12,7 @@ export function AccountPage() {
       <h1>Account</h1>
       <dl class="facts">
         <dt>Name</dt>
-        <dd>{session.name}</dd>
+        <dd>{session.name ?? '—'}</dd>
         <dt>Email</dt>
         <dd>{session.email}</dd>
         <dt>Role</dt>
