@@ -17,7 +17,7 @@ export default defineConfig({
     // The CSP allows scripts and styles from this origin only: no inline module preload polyfill.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
-    rollupOptions: {
+    rolldownOptions: {
       input: {
         console: `${import.meta.dirname}/index.html`,
         portal: `${import.meta.dirname}/portal.html`,
