@@ -169,3 +169,40 @@ export async function checkSignInCode(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Re-encrypts under the current data key every TOTP secret under another key (part of
+ * `rotate-encryption-key`), one transaction per table: accounts are people, a few thousand at most.
+ * Secrets that cannot be decrypted are left as they are and named.
+ */
+export async function rotateTotpSecrets(
+  ctx: ServiceContext & KeyringContext,
+): Promise<{ reencrypted: number; unreadable: { account_id: string; reason: string }[] }> {
+  let reencrypted = 0;
+  const unreadable: { account_id: string; reason: string }[] = [];
+  for (const table of ['staff_members', 'partner_users'] as const) {
+    await ctx.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom(table as 'partner_users')
+        .select(['id', 'totp_secret', 'totp_secret_key_id'])
+        .where('totp_secret', 'is not', null)
+        .where((eb) => eb.or([eb('totp_secret_key_id', 'is', null), eb('totp_secret_key_id', '!=', ctx.keyring.currentKeyId)]))
+        .execute();
+      for (const row of rows) {
+        let secret: string;
+        try {
+          secret = openTotpSecret(ctx.keyring, table, row.id, {
+            totp_secret: row.totp_secret ?? '',
+            totp_secret_key_id: row.totp_secret_key_id,
+          });
+        } catch (error) {
+          unreadable.push({ account_id: row.id, reason: error instanceof Error ? error.message : String(error) });
+          continue;
+        }
+        await updateAccount(trx, table, row.id, sealTotpSecret(ctx.keyring, table, row.id, secret));
+        reencrypted += 1;
+      }
+    });
+  }
+  return { reencrypted, unreadable };
+}

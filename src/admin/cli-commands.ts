@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { MAX_KEY_LIFETIME_SECONDS, MAX_ROLL_OVERLAP_SECONDS } from '../clinics/api-key.js';
 import { ALL_SCOPES, isScope, type Scope } from '../clinics/scopes.js';
 import { ORDER_STATUSES } from '../orders/order-status.js';
+import { PARTNER_USER_ROLES } from '../portal/partner-user.tables.js';
 import { STAFF_ROLES } from '../staff/staff.tables.js';
 import { checkText } from '../shared/text.js';
 
@@ -133,6 +134,12 @@ export const COMMANDS = {
     required: ['email', 'name', 'role'],
     optional: ['password-stdin'],
   },
+  'invite-partner-user': {
+    summary: '--clinic <clinic id> --email <email> --role developer|viewer',
+    required: ['clinic', 'email', 'role'],
+    optional: [],
+  },
+  'reinvite-partner-user': { summary: '--email <email>', required: ['email'], optional: [] },
   deprecations: { summary: '', required: [], optional: [] },
   help: { summary: '', required: [], optional: [] },
 } satisfies Record<string, CommandSpec>;
@@ -173,6 +180,9 @@ export const HELP = [
   'rotate-encryption-key re-encrypts every webhook secret under DATA_ENCRYPTION_KEY (see docs/webhooks.md).',
   'create-staff asks for the password at the terminal, or reads it from standard input with --password-stdin',
   '(e.g. for the first admin of a deployment: printf %s "$PASSWORD" | npm run admin -- create-staff ... --password-stdin).',
+  'invite-partner-user makes a partner portal account for a person of a clinic and prints its single-use link (72 hours;',
+  'on PUBLIC_BASE_URL, or http://localhost:PORT): send it to them. reinvite-partner-user makes a new link (the old one',
+  'stops working): a lost invitation, or a forgotten password. See docs/portal.md.',
 ].join('\n');
 
 /** The short usage printed after a usage error: the command's own line, or the general one. */
@@ -209,7 +219,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
     if (flags[flag] === undefined) refuse(`${command} needs --${flag}`);
   }
   try {
-    checkValues(flags);
+    checkValues(command, flags);
     checkTextFlags(command, flags);
     if (flags['expires-in'] !== undefined) keyLifetime(command, flags['expires-in']);
   } catch (error) {
@@ -235,7 +245,7 @@ function checkTextFlags(command: CommandName, flags: ParsedCommand['flags']): vo
 }
 
 /** The values' forms (ids, prices, enumerations); the services check the rest as the API does. */
-function checkValues(flags: ParsedCommand['flags']): void {
+function checkValues(command: CommandName, flags: ParsedCommand['flags']): void {
   for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'operator'] as const) {
     const value = flags[flag];
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${flag} must not be blank`);
@@ -248,7 +258,7 @@ function checkValues(flags: ParsedCommand['flags']): void {
   oneOf(flags, 'environment', ['development', 'production']);
   oneOf(flags, 'enabled', ['true', 'false']);
   oneOf(flags, 'status', STATUSES_TO_MOVE_TO);
-  oneOf(flags, 'role', STAFF_ROLES);
+  oneOf(flags, 'role', command === 'invite-partner-user' ? PARTNER_USER_ROLES : STAFF_ROLES);
   if (flags.price !== undefined && !DOLLARS.test(flags.price)) {
     throw new UsageError(`--price must be US dollars with at most two decimals (e.g. 32.44), got "${flags.price}"`);
   }

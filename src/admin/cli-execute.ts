@@ -18,7 +18,12 @@ import type { OrderStatus } from '../orders/order-status.js';
 import { transitionOrder } from '../orders/order-transition.service.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
-import { createStaffMember } from '../staff/staff.service.js';
+import { invitationUrl } from '../portal/partner-user.admin-routes.js';
+import { findPartnerUserByEmail } from '../portal/partner-user.repository.js';
+import { invitePartnerUser, reinvitePartnerUser, type Invitation } from '../portal/partner-user.service.js';
+import type { PartnerUserRole } from '../portal/partner-user.tables.js';
+import { createStaffMember, normalizeEmail } from '../staff/staff.service.js';
+import { rotateTotpSecrets } from '../accounts/second-factor.service.js';
 import type { StaffRole } from '../staff/staff.tables.js';
 import { recoverEndpointForOperator } from '../webhooks/recovery.service.js';
 import { retryDelivery } from '../webhooks/webhook-admin.service.js';
@@ -159,11 +164,34 @@ export async function executeCommand(
       );
       return { staff_id: staff.staff_id, staff };
     }
+    case 'invite-partner-user': {
+      const invitation = await invitePartnerUser(
+        ctx,
+        { clinicId: need('clinic'), email: need('email'), role: need('role') as PartnerUserRole },
+        audit(),
+      );
+      return invitationAnswer(ctx, invitation);
+    }
+    case 'reinvite-partner-user': {
+      const user = await findPartnerUserByEmail(ctx.db, normalizeEmail(need('email')));
+      if (!user) throw new AppError('NOT_FOUND', 404, 'No partner portal account has this email');
+      return invitationAnswer(ctx, await reinvitePartnerUser(ctx, user.id, audit()));
+    }
     case 'deprecations':
       return { deprecations: await listDeprecations(ctx) };
     case 'help':
       return null;
   }
+}
+
+/** An invitation as the CLI prints it: the link on PUBLIC_BASE_URL, or on this machine's server. */
+function invitationAnswer(ctx: AppContext, invitation: Invitation) {
+  const base = ctx.config.publicBaseUrl ?? `http://localhost:${ctx.config.port}`;
+  return {
+    partner_user: invitation.partner_user,
+    invitation_url: invitationUrl(base, invitation.token),
+    expires_at: invitation.expires_at,
+  };
 }
 
 /**
@@ -197,15 +225,21 @@ function readJwksFile(file: string): { keys: Record<string, unknown>[] } {
  * Re-encrypts the webhook secrets under the current key. Secrets it cannot decrypt make it fail
  * (exit 1) after doing the rest, so that an operator does not drop a key that is still needed.
  */
-async function rotateSecrets(ctx: AppContext): Promise<RotationResult> {
+async function rotateSecrets(ctx: AppContext): Promise<RotationResult & { totp_reencrypted: number }> {
   const result = await rotateEncryptionKey(ctx);
-  if (result.unreadable.length === 0) return result;
+  // The second factors' secrets are under the same keys (accounts/second-factor.service.ts).
+  const totp = await rotateTotpSecrets(ctx);
+  const unreadable = [
+    ...result.unreadable.map((u) => [u.webhook_id, u.reason] as const),
+    ...totp.unreadable.map((u) => [u.account_id, u.reason] as const),
+  ];
+  if (unreadable.length === 0) return { ...result, totp_reencrypted: totp.reencrypted };
   throw new AppError(
     'CONFLICT',
     409,
-    `${result.unreadable.length} webhook secret(s) could not be decrypted and were left as they are ` +
-      `(${result.reencrypted} re-encrypted under key ${result.current_key_id}); ` +
+    `${unreadable.length} secret(s) could not be decrypted and were left as they are ` +
+      `(${result.reencrypted + totp.reencrypted} re-encrypted under key ${result.current_key_id}); ` +
       'add their key to DATA_ENCRYPTION_KEY_PREVIOUS and run again, and do not drop any previous key until this succeeds',
-    Object.fromEntries(result.unreadable.map((u) => [u.webhook_id, u.reason])),
+    Object.fromEntries(unreadable),
   );
 }

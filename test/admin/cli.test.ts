@@ -286,7 +286,7 @@ describe('operator command line (child process on a SQLite file)', () => {
       // The new key alone cannot read the old secrets: the command refuses, changes nothing, and says why.
       const refused = await cli(['rotate-encryption-key'], { DATA_ENCRYPTION_KEY: newKey });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('2 webhook secret(s) could not be decrypted');
+      expect(refused.stderr).toContain('2 secret(s) could not be decrypted');
       expect(refused.stderr).toContain('DATA_ENCRYPTION_KEY_PREVIOUS');
 
       const rotated = await cli(['rotate-encryption-key'], {
@@ -295,12 +295,12 @@ describe('operator command line (child process on a SQLite file)', () => {
       });
       expect(rotated.code).toBe(0);
       const newKeyId = dataKeyId(Buffer.from(newKey, 'base64'));
-      expect(rotated.json).toEqual({ current_key_id: newKeyId, reencrypted: 2, unreadable: [] });
+      expect(rotated.json).toEqual({ current_key_id: newKeyId, reencrypted: 2, unreadable: [], totp_reencrypted: 0 });
       const again = await cli(['rotate-encryption-key'], {
         DATA_ENCRYPTION_KEY: newKey,
         DATA_ENCRYPTION_KEY_PREVIOUS: TEST_DATA_ENCRYPTION_KEY,
       });
-      expect(again.json).toEqual({ current_key_id: newKeyId, reencrypted: 0, unreadable: [] });
+      expect(again.json).toEqual({ current_key_id: newKeyId, reencrypted: 0, unreadable: [], totp_reencrypted: 0 });
 
       // The old key dropped: the secrets are read with the new one and sign as before.
       await withApp(
@@ -642,5 +642,52 @@ describe('operator command line (child process on a SQLite file)', () => {
       });
       expect(JSON.stringify(list.json())).not.toContain('nobody@pharmacy.example');
     });
+  });
+
+  it('when invite-partner-user makes an account, then its link sets the password once and the person signs in to the portal', async () => {
+    const clinic = await cli(['create-clinic', '--name', 'Invited Clinic', '--operator', 'Dana Ops']);
+    const clinicId: string = clinic.json.clinic_id;
+    const invited = await cli(
+      ['invite-partner-user', '--clinic', clinicId, '--email', 'Dev@Invited.example', '--role', 'developer'],
+      {
+        PORT: '4321',
+      },
+    );
+    expect(invited.code, invited.stderr).toBe(0);
+    expect(invited.json.partner_user).toMatchObject({ email: 'dev@invited.example', role: 'developer', status: 'invited' });
+    const url = new URL(invited.json.invitation_url as string);
+    expect(url.origin + url.pathname).toBe('http://localhost:4321/portal/invitation');
+    const token = url.hash.slice(1);
+
+    const wrongRole = await cli(['invite-partner-user', '--clinic', clinicId, '--email', 'x@invited.example', '--role', 'admin']);
+    expect(wrongRole.code).toBe(2);
+    expect(wrongRole.stderr).toMatch(/--role must be developer or viewer/);
+
+    await withApp(async (app) => {
+      const headers = { 'content-type': 'application/json', host: 'portal.test', origin: 'http://portal.test' };
+      const accept = () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/portal/invitations/accept',
+          headers,
+          payload: JSON.stringify({ token, name: 'Dev Person', password: 'an invited developer passphrase' }),
+        });
+      expect((await accept()).statusCode).toBe(200);
+      expect((await accept()).statusCode).toBe(404);
+      const signIn = await app.inject({
+        method: 'POST',
+        url: '/api/portal/session',
+        headers,
+        payload: JSON.stringify({ email: 'dev@invited.example', password: 'an invited developer passphrase' }),
+      });
+      expect(signIn.statusCode).toBe(200);
+      expect(signIn.json().data).toMatchObject({ clinic_id: clinicId, role: 'developer', clinic_name: 'Invited Clinic' });
+    });
+
+    const again = await cli(['reinvite-partner-user', '--email', 'dev@invited.example'], {
+      PUBLIC_BASE_URL: 'https://portal.example.com',
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json.invitation_url).toMatch(/^https:\/\/portal\.example\.com\/portal\/invitation#/);
   });
 });
