@@ -137,8 +137,8 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
       heading: 'Account',
       // The enrollment's secret and code field (started, never confirmed: sign-in stays a password only).
       open: async (page) => {
-        await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
-        await page.getByRole('form', { name: 'Confirm two-factor authentication' }).waitFor();
+        await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+        await page.getByRole('form', { name: 'Confirm two-step sign-in' }).waitFor();
       },
     },
   ];

@@ -121,7 +121,7 @@ export function SignInForm({
         </label>
         {askCode && (
           <div ref={codeField}>
-            <p class="hint">This account has a second factor: enter the 6-digit code your authenticator app shows now.</p>
+            <p class="hint">This account has two-step sign-in: enter the 6-digit code your authenticator app shows now.</p>
             <TotpCodeField value={code} onInput={setCode} />
           </div>
         )}

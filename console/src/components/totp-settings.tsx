@@ -44,7 +44,7 @@ export function TotpSettings({
       await change('POST', `${path}/confirm`, { code: digits() });
       setEnrollment(null);
       setCode('');
-      setNotice('Two-factor authentication is on: the next sign-in asks for a code.');
+      setNotice('Two-step sign-in is on: the next sign-in asks for a code.');
     });
   };
   const disable = async (event: Event) => {
@@ -52,13 +52,13 @@ export function TotpSettings({
     await action.run(async () => {
       await change('DELETE', path, { code: digits() });
       setCode('');
-      setNotice('Two-factor authentication is off.');
+      setNotice('Two-step sign-in is off.');
     });
   };
 
   return (
     <section aria-labelledby="totp-heading">
-      <h2 id="totp-heading">Two-factor authentication</h2>
+      <h2 id="totp-heading">Two-step sign-in</h2>
       <p>
         Status: <strong>{enabled ? 'on' : 'off'}</strong>. With it on, signing in asks for the 6-digit code of an authenticator
         app (any app that reads RFC 6238 codes) besides the password.
@@ -67,11 +67,11 @@ export function TotpSettings({
       <ErrorMessage error={action.error} />
       {!enabled && !enrollment && (
         <button type="button" disabled={action.busy} onClick={handler(start)}>
-          Set up two-factor authentication
+          Turn on two-step sign-in
         </button>
       )}
       {!enabled && enrollment && (
-        <form onSubmit={handler(confirm)} aria-label="Confirm two-factor authentication">
+        <form onSubmit={handler(confirm)} aria-label="Confirm two-step sign-in">
           <p>Add this account to your authenticator app with the secret or the URI below, then type the code it shows.</p>
           <dl class="facts">
             <dt>Secret</dt>
@@ -86,7 +86,7 @@ export function TotpSettings({
           <TotpCodeField value={code} onInput={setCode} label="Code from the app" />
           <div class="actions">
             <button type="submit" disabled={action.busy}>
-              Turn on two-factor authentication
+              Confirm
             </button>
             <button type="button" class="secondary" onClick={() => setEnrollment(null)}>
               Cancel
@@ -95,10 +95,10 @@ export function TotpSettings({
         </form>
       )}
       {enabled && (
-        <form onSubmit={handler(disable)} aria-label="Turn off two-factor authentication">
+        <form onSubmit={handler(disable)} aria-label="Turn off two-step sign-in">
           <TotpCodeField value={code} onInput={setCode} label="Current code from the app" />
           <button type="submit" class="danger" disabled={action.busy}>
-            Turn off two-factor authentication
+            Turn off two-step sign-in
           </button>
         </form>
       )}

@@ -11,7 +11,7 @@ export function AccountPage() {
       <h1>Account</h1>
       {session.totp_required && (
         <p class="notice" role="status">
-          This server requires two-step sign-in for admins: set it up below to use the console.
+          This server requires two-step sign-in for admins: turn it on below to use the console.
         </p>
       )}
       <dl class="facts">

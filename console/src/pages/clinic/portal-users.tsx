@@ -98,7 +98,7 @@ function AdminPortalUsers({ clinicId }: { clinicId: string }) {
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
                 <th scope="col">Status</th>
-                <th scope="col">Two-factor</th>
+                <th scope="col">Two-step sign-in</th>
                 <th scope="col">Invited</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
