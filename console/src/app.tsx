@@ -1,5 +1,5 @@
 import { LocationProvider, Route, Router } from 'preact-iso';
-import type { Session } from './api';
+import { apiCall, type Session } from './api';
 import { ErrorMessage, Loading } from './components/feedback';
 import { Shell, useSignedIn } from './components/shell';
 import { AccountPage } from './pages/account';
@@ -13,11 +13,9 @@ import { StaffPage } from './pages/staff';
 import { WebhooksPage } from './pages/webhooks';
 import { SessionContext, SetSessionContext } from './session';
 
-const SESSION_PATH = '/api/admin/session';
-
 /** The console's shell: who is signed in, the navigation, and the page of the current path. */
 export function App() {
-  const { session, setSession, error } = useSignedIn<Session>(SESSION_PATH);
+  const { session, setSession, error } = useSignedIn(() => apiCall<Session>('GET', '/api/admin/session'));
 
   if (error) return <ErrorMessage error={error} />;
   if (session === undefined) return <Loading what="the console" />;
@@ -58,7 +56,7 @@ function ConsoleShell({ session, onSessionChange }: { session: Session; onSessio
     <Shell
       brand="Pharmacy console"
       links={links}
-      sessionPath={SESSION_PATH}
+      signOut={() => apiCall('DELETE', '/api/admin/session')}
       onSignedOut={() => onSessionChange(null)}
       who={
         <>

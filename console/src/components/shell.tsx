@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, ApiError, onSignedOut } from '../api';
+import { ApiError, onSignedOut } from '../api';
 import { handler } from './events';
 import { ErrorMessage } from './feedback';
 
@@ -15,40 +15,42 @@ export interface NavLink {
 const isCurrent = (link: NavLink, path: string) => path === link.href || (!link.exact && path.startsWith(`${link.href}/`));
 
 /**
- * Who is signed in (GET `path`): undefined while asking, null when nobody is (401), the session
+ * Who is signed in (`load`: GET the session): undefined while asking, null when nobody is (401), the session
  * otherwise; back to null whenever the API says the session has ended. The console's and the
  * portal's shells start with it.
  */
-export function useSignedIn<S>(path: string) {
+export function useSignedIn<S>(load: () => Promise<S>) {
   const [session, setSession] = useState<S | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    api<S>('GET', path).then(setSession, (failure: unknown) => {
+    load().then(setSession, (failure: unknown) => {
       if (failure instanceof ApiError && failure.status === 401) setSession(null);
       else setError(failure);
     });
     return onSignedOut(() => setSession(null));
-  }, [path]);
+    // Once: `load` is a new function at every render of the page's root.
+  }, []);
   return { session, setSession, error };
 }
 
 /**
  * The frame of a signed-in page, the console's and the portal's: a skip link, the brand, the main
  * navigation (the current section marked with aria-current), who is signed in, Sign out (DELETE
- * `sessionPath`), and the page in <main id="main">.
+ * `signOut`), and the page in <main id="main">.
  */
 export function Shell({
   brand,
   links,
   who,
-  sessionPath,
+  signOut: endSession,
   onSignedOut: signedOut,
   children,
 }: {
   brand: string;
   links: readonly NavLink[];
   who: ComponentChildren;
-  sessionPath: string;
+  /** DELETE the session. */
+  signOut: () => Promise<unknown>;
   onSignedOut: () => void;
   children: ComponentChildren;
 }) {
@@ -57,7 +59,7 @@ export function Shell({
 
   const signOut = async () => {
     try {
-      await api('DELETE', sessionPath);
+      await endSession();
       signedOut();
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) signedOut();

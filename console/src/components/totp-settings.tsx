@@ -1,30 +1,30 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
 import { useAction } from './action';
 import { handler } from './events';
 import { ErrorMessage, Notice } from './feedback';
 import { TotpCodeField } from './sign-in-form';
 
-interface Enrollment {
+export interface Enrollment {
   secret: string;
   otpauth_uri: string;
 }
 
 /**
  * An account's second factor (TOTP, RFC 6238), for the console's staff and the portal's users alike
- * (`path`: /api/admin/account/totp or /api/portal/account/totp). Turning it on shows the secret and
+ * (/api/admin/account/totp or /api/portal/account/totp). Turning it on shows the secret and
  * its otpauth:// URI as text (no QR image: nothing is drawn from elsewhere) and asks for a code the
  * app then shows; turning it off asks for a current code.
  */
 export function TotpSettings({
-  path,
   enabled,
+  start: startEnrollment,
   change,
 }: {
-  path: string;
   enabled: boolean;
-  /** Sends the confirmation (POST …/confirm) or the removal (DELETE) and keeps the session the API answers. */
-  change: (method: 'POST' | 'DELETE', path: string, body: { code: string }) => Promise<void>;
+  /** POST …/account/totp: a new secret. */
+  start: () => Promise<Enrollment>;
+  /** Confirms (POST …/account/totp/confirm) or turns off (DELETE …/account/totp) with the code, and keeps the session the API answers. */
+  change: (action: 'confirm' | 'disable', code: string) => Promise<void>;
 }) {
   const [enrollment, setEnrollment] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
@@ -35,13 +35,13 @@ export function TotpSettings({
   const start = async () => {
     await action.run(async () => {
       setNotice('');
-      setEnrollment(await api<Enrollment>('POST', path));
+      setEnrollment(await startEnrollment());
     });
   };
   const confirm = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      await change('POST', `${path}/confirm`, { code: digits() });
+      await change('confirm', digits());
       setEnrollment(null);
       setCode('');
       setNotice('Two-step sign-in is on: the next sign-in asks for a code.');
@@ -50,7 +50,7 @@ export function TotpSettings({
   const disable = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      await change('DELETE', path, { code: digits() });
+      await change('disable', digits());
       setCode('');
       setNotice('Two-step sign-in is off.');
     });

@@ -1,4 +1,5 @@
-import { api, type Session } from '../api';
+import { apiCall, type Session } from '../api';
+import type { Enrollment } from '../components/totp-settings';
 import { TotpSettings } from '../components/totp-settings';
 import { useSession, useSetSession } from '../session';
 
@@ -23,9 +24,15 @@ export function AccountPage() {
         <dd>{session.role}</dd>
       </dl>
       <TotpSettings
-        path="/api/admin/account/totp"
         enabled={session.totp_enabled}
-        change={async (method, path, body) => setSession(await api<Session>(method, path, body))}
+        start={() => apiCall<Enrollment>('POST', '/api/admin/account/totp')}
+        change={async (action, code) =>
+          setSession(
+            action === 'confirm'
+              ? await apiCall<Session>('POST', '/api/admin/account/totp/confirm', { body: { code } })
+              : await apiCall<Session>('DELETE', '/api/admin/account/totp', { body: { code } }),
+          )
+        }
       />
     </>
   );

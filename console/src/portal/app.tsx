@@ -1,4 +1,4 @@
-import { api } from '../api';
+import { apiCall } from '../api';
 import { useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { ErrorMessage, Loading, Notice } from '../components/feedback';
@@ -15,8 +15,6 @@ import { WebhooksPage } from './pages/webhooks';
 import { PortalSessionContext, SetPortalSessionContext } from './session';
 import type { PortalSession } from './types';
 
-export const SESSION_PATH = '/api/portal/session';
-
 /** The partner portal (docs/portal.md): the invitation, the sign-in, then the clinic's pages. */
 export function PortalApp() {
   return (
@@ -28,7 +26,7 @@ export function PortalApp() {
 
 function Portal() {
   const { path, route } = useLocation();
-  const { session, setSession, error } = useSignedIn<PortalSession>(SESSION_PATH);
+  const { session, setSession, error } = useSignedIn(() => apiCall<PortalSession>('GET', '/api/portal/session'));
   // The email of an invitation just accepted: the sign-in says the account is ready and fills it in.
   const [accepted, setAccepted] = useState<string | null>(null);
 
@@ -49,7 +47,9 @@ function Portal() {
       <SignInForm
         key={accepted ?? ''}
         title="Partner portal"
-        signIn={async (credentials) => setSession(await api<PortalSession>('POST', SESSION_PATH, credentials))}
+        signIn={async (credentials) =>
+          setSession(await apiCall<PortalSession>('POST', '/api/portal/session', { body: credentials }))
+        }
         initialEmail={accepted ?? ''}
       >
         {accepted && <Notice>Your account is ready: sign in with your new password.</Notice>}
@@ -79,7 +79,7 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
     <Shell
       brand={`Partner portal · ${session.clinic_name}`}
       links={links}
-      sessionPath={SESSION_PATH}
+      signOut={() => apiCall('DELETE', '/api/portal/session')}
       onSignedOut={onSignedOut}
       who={
         <>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../api';
+import { apiCall } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
@@ -34,7 +34,7 @@ const absolute = (url: string) => (url.startsWith('/') ? `${window.location.orig
 
 function AdminPortalUsers({ clinicId }: { clinicId: string }) {
   const users = useResource(`partner-users ${clinicId}`, () =>
-    api<{ partner_users: PartnerUser[] }>('GET', `/api/admin/clinics/${clinicId}/partner-users`),
+    apiCall<{ partner_users: PartnerUser[] }>('GET', '/api/admin/clinics/{clinicId}/partner-users', { path: { clinicId } }),
   );
   const [issued, setIssued] = useState<IssuedInvitation | null>(null);
   const [notice, setNotice] = useState('');
@@ -47,13 +47,21 @@ function AdminPortalUsers({ clinicId }: { clinicId: string }) {
   const newLink = (user: PartnerUser) =>
     action.run(async () => {
       setNotice('');
-      setIssued(await api<IssuedInvitation>('POST', `/api/admin/partner-users/${user.partner_user_id}/invitation`));
+      setIssued(
+        await apiCall<IssuedInvitation>('POST', '/api/admin/partner-users/{partnerUserId}/invitation', {
+          path: { partnerUserId: user.partner_user_id },
+        }),
+      );
       users.reload();
     });
   const disable = (user: PartnerUser) =>
     action.run(async () => {
       setNotice('');
-      replace(await api<PartnerUser>('POST', `/api/admin/partner-users/${user.partner_user_id}/disable`));
+      replace(
+        await apiCall<PartnerUser>('POST', '/api/admin/partner-users/{partnerUserId}/disable', {
+          path: { partnerUserId: user.partner_user_id },
+        }),
+      );
       setNotice(`${user.email} is disabled and signed out of the portal.`);
     });
 
@@ -172,7 +180,12 @@ function InviteForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      onInvited(await api<IssuedInvitation>('POST', `/api/admin/clinics/${clinicId}/partner-users`, { email, role }));
+      onInvited(
+        await apiCall<IssuedInvitation>('POST', '/api/admin/clinics/{clinicId}/partner-users', {
+          path: { clinicId },
+          body: { email, role },
+        }),
+      );
     });
   };
   return (

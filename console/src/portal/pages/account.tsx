@@ -1,4 +1,5 @@
-import { api } from '../../api';
+import { apiCall } from '../../api';
+import type { Enrollment } from '../../components/totp-settings';
 import { TotpSettings } from '../../components/totp-settings';
 import { usePortalSession, useSetPortalSession } from '../session';
 import type { PortalSession } from '../types';
@@ -21,9 +22,15 @@ export function AccountPage() {
         <dd>{session.clinic_name}</dd>
       </dl>
       <TotpSettings
-        path="/api/portal/account/totp"
         enabled={session.totp_enabled}
-        change={async (method, path, body) => setSession(await api<PortalSession>(method, path, body))}
+        start={() => apiCall<Enrollment>('POST', '/api/portal/account/totp')}
+        change={async (action, code) =>
+          setSession(
+            action === 'confirm'
+              ? await apiCall<PortalSession>('POST', '/api/portal/account/totp/confirm', { body: { code } })
+              : await apiCall<PortalSession>('DELETE', '/api/portal/account/totp', { body: { code } }),
+          )
+        }
       />
     </>
   );

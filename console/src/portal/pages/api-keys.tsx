@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../api';
+import { apiCall } from '../../api';
 import { useAction } from '../../components/action';
 import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
@@ -28,21 +28,26 @@ const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
 /** The clinic's API keys: every one with its scopes and last use; developers create, roll and revoke them. */
 export function ApiKeysPage() {
   const canChange = useCanChange();
-  const keys = useResource('portal api-keys', () => api<{ api_keys: ApiKey[] }>('GET', '/api/portal/keys'));
+  const keys = useResource('portal api-keys', () => apiCall<{ api_keys: ApiKey[] }>('GET', '/api/portal/keys'));
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const revoke = useAction();
   const roll = useAction();
 
   const revokeKey = (key: ApiKey) =>
     revoke.run(async () => {
-      const updated = await api<ApiKey>('POST', `/api/portal/keys/${key.api_key_id}/revoke`);
+      const updated = await apiCall<ApiKey>('POST', '/api/portal/keys/{apiKeyId}/revoke', { path: { apiKeyId: key.api_key_id } });
       const list = keys.data?.api_keys ?? [];
       keys.setData({ api_keys: list.map((k) => (k.api_key_id === updated.api_key_id ? updated : k)) });
     });
 
   const rollKey = (key: ApiKey, hours: number) =>
     roll.run(async () => {
-      setIssued(await api<IssuedKey>('POST', `/api/portal/keys/${key.api_key_id}/roll`, { expires_in_hours: hours }));
+      setIssued(
+        await apiCall<IssuedKey>('POST', '/api/portal/keys/{apiKeyId}/roll', {
+          path: { apiKeyId: key.api_key_id },
+          body: { expires_in_hours: hours },
+        }),
+      );
       keys.reload();
     });
 
@@ -163,7 +168,7 @@ function NewKeyForm({ onCancel, onIssued }: { onCancel: () => void; onIssued: (k
         ...(scopes ? { scopes } : {}),
         ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}),
       };
-      onIssued(await api<IssuedKey>('POST', '/api/portal/keys', body));
+      onIssued(await apiCall<IssuedKey>('POST', '/api/portal/keys', { body }));
     });
   };
 

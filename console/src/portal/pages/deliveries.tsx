@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types';
-import { api, query, type Page } from '../../api';
+import { apiCall, type Page } from '../../api';
 import { AttemptResult, AttemptsTable } from '../../components/attempts';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
@@ -24,19 +24,18 @@ export function DeliveriesPage() {
   const canChange = useCanChange();
   const { filters, key, setFilters } = useUrlFilters(FILTERS);
   const pager = usePager(key);
-  const endpoints = useResource('portal webhooks', () => api<{ webhooks: Endpoint[] }>('GET', '/api/portal/webhooks'));
+  const endpoints = useResource('portal webhooks', () => apiCall<{ webhooks: Endpoint[] }>('GET', '/api/portal/webhooks'));
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    api<Page<Delivery>>(
-      'GET',
-      `/api/portal/deliveries${query({
+    apiCall<Page<Delivery>>('GET', '/api/portal/deliveries', {
+      query: {
         status: filters.status,
         event_type: filters.event_type,
         webhook_id: filters.webhook_id,
         since: dayStart(filters.since),
         until: dayEnd(filters.until),
         cursor: pager.cursor,
-      })}`,
-    ),
+      },
+    }),
   );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [resending, setResending] = useState<string | null>(null);
@@ -52,7 +51,9 @@ export function DeliveriesPage() {
     setResending(delivery.delivery_id);
     setOutcome(null);
     try {
-      const queued = await api<Delivery>('POST', `/api/portal/deliveries/${delivery.delivery_id}/resend`);
+      const queued = await apiCall<Delivery>('POST', '/api/portal/deliveries/{deliveryId}/resend', {
+        path: { deliveryId: delivery.delivery_id },
+      });
       if (list.data)
         list.setData({ ...list.data, items: list.data.items.map((d) => (d.delivery_id === queued.delivery_id ? queued : d)) });
       setOutcome({
@@ -216,7 +217,7 @@ export function DeliveriesPage() {
 /** A delivery's ids and attempts, loaded when shown (again when its row says something happened). */
 function Attempts({ delivery }: { delivery: Delivery }) {
   const detail = useResource(`${delivery.delivery_id} ${delivery.status} ${delivery.attempt_count}`, () =>
-    api<DeliveryDetail>('GET', `/api/portal/deliveries/${delivery.delivery_id}`),
+    apiCall<DeliveryDetail>('GET', '/api/portal/deliveries/{deliveryId}', { path: { deliveryId: delivery.delivery_id } }),
   );
   return (
     <div class="details">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../api';
+import { apiCall } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
@@ -30,7 +30,7 @@ export function EndpointCard({
   const action = useAction();
   const [notice, setNotice] = useState('');
   const headingId = `endpoint-${endpoint.webhook_id}`;
-  const base = `/api/portal/webhooks/${endpoint.webhook_id}`;
+  const webhook = { webhookId: endpoint.webhook_id };
 
   const act = async (run: () => Promise<string>) => {
     await action.run(async () => {
@@ -41,7 +41,10 @@ export function EndpointCard({
 
   const setEnabled = (enabled: boolean) =>
     act(async () => {
-      onChange(await api<Endpoint>('POST', `${base}/${enabled ? 'enable' : 'disable'}`));
+      const changed = enabled
+        ? await apiCall<Endpoint>('POST', '/api/portal/webhooks/{webhookId}/enable', { path: webhook })
+        : await apiCall<Endpoint>('POST', '/api/portal/webhooks/{webhookId}/disable', { path: webhook });
+      onChange(changed);
       return enabled ? 'The endpoint is enabled: deliveries resume.' : 'The endpoint is disabled: no delivery is attempted.';
     });
 
@@ -104,7 +107,7 @@ export function EndpointCard({
               disabled={action.busy}
               onClick={handler(() =>
                 act(async () => {
-                  await api('POST', `${base}/test`);
+                  await apiCall('POST', '/api/portal/webhooks/{webhookId}/test', { path: webhook });
                   return 'A test event is queued: see it on the Deliveries page.';
                 }),
               )}
@@ -140,7 +143,7 @@ export function EndpointCard({
           <Disclosure label="Rotate secret">
             {(close) => (
               <RotateForm
-                base={base}
+                webhookId={endpoint.webhook_id}
                 onCancel={close}
                 onRotated={(rotated) => {
                   onRotated(rotated);
@@ -150,7 +153,7 @@ export function EndpointCard({
             )}
           </Disclosure>
           <Disclosure label="Recover deliveries">
-            {(close) => <RecoverForm base={base} onCancel={close} onDone={setNotice} />}
+            {(close) => <RecoverForm webhookId={endpoint.webhook_id} onCancel={close} onDone={setNotice} />}
           </Disclosure>
         </div>
       )}
@@ -173,7 +176,12 @@ function EditLimitsForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      onSaved(await api<Endpoint>('PATCH', `/api/portal/webhooks/${endpoint.webhook_id}`, limitsBody(maxInFlight, maxPerSecond)));
+      onSaved(
+        await apiCall<Endpoint>('PATCH', '/api/portal/webhooks/{webhookId}', {
+          path: { webhookId: endpoint.webhook_id },
+          body: limitsBody(maxInFlight, maxPerSecond),
+        }),
+      );
     });
   };
   return (
@@ -198,11 +206,11 @@ function EditLimitsForm({
 }
 
 function RotateForm({
-  base,
+  webhookId,
   onCancel,
   onRotated,
 }: {
-  base: string;
+  webhookId: string;
   onCancel: () => void;
   onRotated: (rotated: EndpointWithSecret) => void;
 }) {
@@ -211,7 +219,12 @@ function RotateForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      onRotated(await api<EndpointWithSecret>('POST', `${base}/rotate-secret`, { previous_valid_hours: hours }));
+      onRotated(
+        await apiCall<EndpointWithSecret>('POST', '/api/portal/webhooks/{webhookId}/rotate-secret', {
+          path: { webhookId },
+          body: { previous_valid_hours: hours },
+        }),
+      );
     });
   };
   return (
@@ -240,13 +253,24 @@ function RotateForm({
 }
 
 /** After an outage: every failed delivery to the endpoint since a time is sent again now. */
-function RecoverForm({ base, onCancel, onDone }: { base: string; onCancel: () => void; onDone: (notice: string) => void }) {
+function RecoverForm({
+  webhookId,
+  onCancel,
+  onDone,
+}: {
+  webhookId: string;
+  onCancel: () => void;
+  onDone: (notice: string) => void;
+}) {
   const [since, setSince] = useState('');
   const action = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const { requeued } = await api<{ requeued: number }>('POST', `${base}/recover`, { since: new Date(since).toISOString() });
+      const { requeued } = await apiCall<{ requeued: number }>('POST', '/api/portal/webhooks/{webhookId}/recover', {
+        path: { webhookId },
+        body: { since: new Date(since).toISOString() },
+      });
       onDone(`${requeued === 1 ? '1 failed delivery' : `${requeued} failed deliveries`} queued for an attempt now.`);
       onCancel();
     });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, query, type Page } from '../../api';
+import { apiCall, type Page } from '../../api';
 import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
@@ -20,10 +20,9 @@ export function RequestsPage() {
   const { filters, key, setFilters } = useUrlFilters(FILTERS);
   const pager = usePager(key);
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    api<Page<RequestLogEntry>>(
-      'GET',
-      `/api/portal/requests${query({ ...filters, since: dayStart(filters.since), cursor: pager.cursor })}`,
-    ),
+    apiCall<Page<RequestLogEntry>>('GET', '/api/portal/requests', {
+      query: { ...filters, since: dayStart(filters.since), cursor: pager.cursor },
+    }),
   );
   const [search, setSearch] = useState(filters.request_id);
   const [route, setRoute] = useState(filters.route);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, query, type Page } from '../../api';
+import { apiCall, type Page } from '../../api';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
@@ -32,7 +32,7 @@ function SandboxOrders() {
   const pager = usePager('sandbox');
   const [generation, setGeneration] = useState(0);
   const list = useResource(`sandbox ${pager.cursor ?? ''} ${generation}`, () =>
-    api<Page<SandboxOrder>>('GET', `/api/portal/sandbox/orders${query({ cursor: pager.cursor })}`),
+    apiCall<Page<SandboxOrder>>('GET', '/api/portal/sandbox/orders', { query: { cursor: pager.cursor } }),
   );
   const [moving, setMoving] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<{ notice?: string; error?: unknown } | null>(null);
@@ -41,7 +41,10 @@ function SandboxOrders() {
     setMoving(order.order_id);
     setOutcome(null);
     try {
-      await api('POST', `/api/portal/sandbox/orders/${order.order_id}/advance`, { status });
+      await apiCall('POST', '/api/portal/sandbox/orders/{orderId}/advance', {
+        path: { orderId: order.order_id },
+        body: { status },
+      });
       setOutcome({ notice: `Order ${order.order_id} is now ${status}: its webhook event is on its way.` });
       setGeneration((n) => n + 1);
     } catch (failure) {
