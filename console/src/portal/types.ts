@@ -103,6 +103,19 @@ export interface EndpointWithSecret {
   secret: string;
 }
 
+/** A test event's call, made at once: what the endpoint answered. */
+export interface TestCallOutcome {
+  webhook_id: string;
+  delivery_id: string;
+  event_id: string;
+  event_type: 'webhook.test';
+  delivered: boolean;
+  status_code: number | null;
+  attempted_at: string;
+  duration_ms: number;
+  error: 'timeout' | 'network_error' | 'refused' | null;
+}
+
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 
 export interface Delivery {

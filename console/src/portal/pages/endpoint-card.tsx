@@ -6,7 +6,7 @@ import { Disclosure } from '../../components/disclosure';
 import { handler } from '../../components/events';
 import { ErrorMessage, Notice, Time } from '../../components/feedback';
 import { useCanChange } from '../session';
-import type { Endpoint, EndpointWithSecret } from '../types';
+import type { Endpoint, EndpointWithSecret, TestCallOutcome } from '../types';
 import { LimitFields, limitsBody } from './limit-fields';
 
 /** How long the previous secret keeps signing after a rotation (the API takes 0 to 24 hours). */
@@ -107,8 +107,10 @@ export function EndpointCard({
               disabled={action.busy}
               onClick={handler(() =>
                 act(async () => {
-                  await apiCall('POST', '/api/portal/webhooks/{webhookId}/test', { path: webhook });
-                  return 'A test event is queued: see it on the Deliveries page.';
+                  const outcome = await apiCall<TestCallOutcome>('POST', '/api/portal/webhooks/{webhookId}/test', {
+                    path: webhook,
+                  });
+                  return describeTest(outcome);
                 }),
               )}
             >
@@ -152,13 +154,24 @@ export function EndpointCard({
               />
             )}
           </Disclosure>
-          <Disclosure label="Recover deliveries">
-            {(close) => <RecoverForm webhookId={endpoint.webhook_id} onCancel={close} onDone={setNotice} />}
-          </Disclosure>
+          {/* A disabled endpoint is sent nothing (the API answers 409): enable it first. */}
+          {endpoint.status === 'active' && (
+            <Disclosure label="Recover deliveries">
+              {(close) => <RecoverForm webhookId={endpoint.webhook_id} onCancel={close} onDone={setNotice} />}
+            </Disclosure>
+          )}
         </div>
       )}
     </section>
   );
+}
+
+/** What the test call got: the endpoint's answer and how long it took, or why there was none. */
+function describeTest(outcome: TestCallOutcome): string {
+  const answer = outcome.status_code === null ? (outcome.error ?? 'no answer') : `HTTP ${outcome.status_code}`;
+  return outcome.delivered
+    ? `Test event delivered: ${answer} in ${outcome.duration_ms} ms.`
+    : `Test event not delivered: ${answer} after ${outcome.duration_ms} ms (see Deliveries).`;
 }
 
 function EditLimitsForm({
