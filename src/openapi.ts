@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { isIdempotentRoute } from './http/idempotency.js';
 import { REQUEST_EXAMPLES } from './openapi-examples.js';
 import { webhookEvents } from './openapi-webhooks.js';
-import { areaOfPath } from './http/areas.js';
+import { areaOfPath, isUnder } from './http/areas.js';
 import { API_VERSION_HEADER, ApiVersionHeaderSchema, CURRENT_API_VERSION } from './http/api-version.js';
 import { requiredScopeOf } from './http/scope-guard.js';
 import { ALL_SCOPES } from './clinics/scopes.js';
@@ -67,10 +67,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
         },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
-        {
-          name: 'Portal',
-          description: 'The partner portal\u2019s own API (/portal), behind a portal user\u2019s session: docs/portal.md.',
-        },
+        { name: 'Portal', description: 'The partner portal\u2019s API (docs/portal.md), behind a partner user\u2019s session.' },
         { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },
         { name: 'OAuth', description: 'Access tokens for OAuth 2.0 clients (client credentials), instead of an API key.' },
       ],
@@ -102,7 +99,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
             in: 'cookie',
             name: 'portal_session',
             description:
-              'A clinic\u2019s person signed in to the partner portal (POST /api/portal/session); `viewer` reads, `developer` also changes; a state-changing request must carry the server\u2019s own Origin.',
+              'A partner user\u2019s portal session (POST /api/portal/session): a person of one clinic, `viewer` or `developer`; a state-changing request must carry the server\u2019s own Origin.',
           },
         },
       },
@@ -331,34 +328,95 @@ function documentIdempotency(response: Record<string, unknown>): void {
 export const OPERATOR_DOCS_PREFIX = '/docs/operator';
 
 /** The security schemes of the operator's routes. */
-const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession', 'portalSession'];
+const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession'];
+/** The security scheme of the portal API (a partner user's session cookie). */
+const PORTAL_SCHEMES = ['portalSession'];
 
-type Operations = Record<string, { security?: Record<string, unknown>[] }>;
+/** The portal API (docs/portal.md): a partner user's session, under /api/portal. */
+export const PORTAL_PREFIX = '/api/portal';
+const isPortalPath = (path: string) => isUnder(path, PORTAL_PREFIX);
+
+type Operations = Record<string, { security?: Record<string, unknown>[]; tags?: string[] }>;
+interface Published {
+  paths?: Record<string, Operations>;
+  tags?: { name: string }[];
+  webhooks?: unknown;
+  components?: { securitySchemes?: Record<string, unknown>; schemas?: Record<string, unknown> };
+}
+
+const usesScheme = (item: Operations, schemes: string[]) =>
+  Object.values(item).some((operation) => operation.security?.some((scheme) => schemes.some((name) => name in scheme)));
 
 /**
  * The document a partner sees in production (/openapi.json, /docs): the partner API and the health
- * probes, without the operator's routes, tag and credentials (shown at OPERATOR_DOCS_PREFIX).
+ * probes, without the operator's or the portal's routes, tags and credentials (the whole document
+ * is shown at OPERATOR_DOCS_PREFIX).
  */
 export function partnerDocument(published: object): Record<string, unknown> {
-  const document = published as {
-    paths?: Record<string, Operations>;
-    tags?: { name: string }[];
-    components?: { securitySchemes?: Record<string, unknown> };
-  };
-  const forOperator = (path: string, item: Operations) =>
-    areaOfPath(path) === 'admin' ||
-    areaOfPath(path) === 'portal' ||
-    Object.values(item).some((operation) =>
-      operation.security?.some((scheme) => OPERATOR_SCHEMES.some((name) => name in scheme)),
-    );
+  const document = published as Published;
+  const hidden = [...OPERATOR_SCHEMES, ...PORTAL_SCHEMES];
+  const forOthers = (path: string, item: Operations) =>
+    areaOfPath(path) === 'admin' || isPortalPath(path) || usesScheme(item, hidden);
   const schemes = document.components?.securitySchemes ?? {};
   return {
     ...document,
-    paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path, item]) => !forOperator(path, item))),
+    paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path, item]) => !forOthers(path, item))),
     tags: document.tags?.filter((tag) => tag.name !== 'Operator' && tag.name !== 'Portal'),
     components: {
       ...document.components,
-      securitySchemes: Object.fromEntries(Object.entries(schemes).filter(([name]) => !OPERATOR_SCHEMES.includes(name))),
+      securitySchemes: Object.fromEntries(Object.entries(schemes).filter(([name]) => !hidden.includes(name))),
+    },
+  };
+}
+
+/**
+ * The operator API alone (the paths under /api/admin), what the console's types are generated from
+ * (console/src/generated/operator.ts, scripts/generate-client.js): no partner route, no webhooks.
+ */
+export function operatorDocument(published: object): Record<string, unknown> {
+  return documentOf(published, (path) => areaOfPath(path) === 'admin', OPERATOR_SCHEMES);
+}
+
+/** The portal API alone (the paths under /api/portal): what console/src/generated/portal.ts is generated from. */
+export function portalDocument(published: object): Record<string, unknown> {
+  return documentOf(published, isPortalPath, PORTAL_SCHEMES);
+}
+
+/**
+ * The paths `keep` accepts, with only the tags, security schemes and named schemas they use (named
+ * schemas followed through their own references), and without the webhooks section.
+ */
+function documentOf(document: Published, keep: (path: string) => boolean, schemes: string[]): Record<string, unknown> {
+  const { webhooks: _webhooks, ...rest } = document;
+  const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => keep(path)));
+  const operations = Object.values(paths).flatMap((item) => Object.values(item));
+  const tags = new Set(operations.flatMap((operation) => operation.tags ?? []));
+  const all = document.components?.schemas ?? {};
+  const used = new Set<string>();
+  const follow = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(follow);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        const name = key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+        if (name === undefined) follow(value);
+        else if (!used.has(name)) {
+          used.add(name);
+          follow(all[name]);
+        }
+      }
+    }
+  };
+  follow(paths);
+  return {
+    ...rest,
+    paths,
+    tags: document.tags?.filter((tag) => tags.has(tag.name)),
+    components: {
+      ...document.components,
+      schemas: Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name))),
+      securitySchemes: Object.fromEntries(
+        Object.entries(document.components?.securitySchemes ?? {}).filter(([name]) => schemes.includes(name)),
+      ),
     },
   };
 }

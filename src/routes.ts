@@ -23,6 +23,10 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
 import { partnerUserAdminRoutes } from './portal/partner-user.admin-routes.js';
 import { portalSessionRoutes } from './portal/portal-session.routes.js';
+import { portalKeyRoutes } from './portal/portal-keys.routes.js';
+import { portalOverviewRoutes } from './portal/portal-overview.routes.js';
+import { portalRequestRoutes } from './portal/portal-requests.routes.js';
+import { portalSandboxRoutes } from './portal/portal-sandbox.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -52,4 +56,9 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(partnerUserAdminRoutes(ctx));
   // The partner portal's API (/api/portal, a portal user's session: docs/portal.md).
   await app.register(portalSessionRoutes(ctx));
+  await app.register(portalOverviewRoutes(ctx));
+  await app.register(portalKeyRoutes(ctx));
+  await app.register(portalRequestRoutes(ctx));
+  // Development only, as the sandbox API: in production the portal's sandbox routes do not exist (404).
+  if (ctx.config.env !== 'production') await app.register(portalSandboxRoutes(ctx));
 }

@@ -1,6 +1,9 @@
+import type { ApiPaths, CallArgs, DataOf, HttpMethod, Operation, OperatorData, PathOf } from './api-types';
+import type { components } from './generated/operator';
+
 /**
- * The operator API, called on this origin with the session cookie. Every failure becomes an
- * ApiError carrying what the envelope said (message, code, field details) and the request id, which
+ * The operator API and the portal API, called on this origin with the session cookie. Every failure
+ * becomes an ApiError carrying what the envelope said (message, code, field details) and the request id, which
  * the pages show so that staff can quote it to whoever reads the server's logs.
  */
 export class ApiError extends Error {
@@ -25,25 +28,57 @@ export function onSignedOut(listener: Listener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
-interface Envelope<T> {
-  success: boolean;
-  data?: T;
-  message?: string;
-  error?: { message: string; code: string; request_id?: string; details?: Record<string, string> };
+/** What an answer's JSON may hold, read warily (a proxy's own error page is neither envelope). */
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: Partial<components['schemas']['ErrorEnvelope']['error']>;
 }
-
-/** The sign-in paths of the console and the portal: their 401 is a refused sign-in, not a session that ended. */
-const SESSION_PATHS: ReadonlySet<string> = new Set(['/api/admin/session', '/api/portal/session']);
 
 /**
- * Whether a 401 means the session has ended. Not on a sign-in path, and not when it names the TOTP
- * code (a wrong second-factor code while enrolling or disabling it: the session is still alive).
+ * Calls a documented operation: `api('GET', '/api/admin/clinics/{clinicId}', { path: { clinicId } })`.
+ * The method and path must be the OpenAPI document's, and the path parameters, query names, body
+ * and the answer's `data` are that operation's generated types (api-types.ts): a call the server
+ * does not document, or a body it would refuse by shape, does not compile.
  */
-function endsSession(path: string, details: Record<string, string> | undefined): boolean {
-  return !SESSION_PATHS.has(path) && details?.totp_code === undefined;
+export async function api<M extends HttpMethod, P extends PathOf<M> & keyof ApiPaths>(
+  method: M,
+  path: P,
+  ...[options]: CallArgs<Operation<P, M>>
+): Promise<DataOf<Operation<P, M>>> {
+  // The types above checked the call; what is left is filling in the URL.
+  const given = (options ?? {}) as { path?: Record<string, string>; query?: QueryValues; body?: unknown };
+  const url = fillPath(path, given.path ?? {}) + query(given.query ?? {});
+  return (await send(method, url, given.body, SIGN_IN_PATHS.includes(path))) as DataOf<Operation<P, M>>;
 }
 
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/**
+ * A call of an operation the generated documents do not hold yet (the portal's webhooks, branch
+ * pwebhooks), its answer typed by hand in console/src/portal/types.ts. Written as `api()` takes it
+ * (the documented path template, `{ path, query, body }`): once the operation is generated,
+ * `apiCall<T>(` becomes `api(` and the hand-written type goes.
+ */
+export async function apiCall<T>(
+  method: HttpMethod,
+  path: `/api/portal/${string}`,
+  options: { path?: Record<string, string>; query?: QueryValues; body?: unknown } = {},
+): Promise<T> {
+  return (await send(method, fillPath(path, options.path ?? {}) + query(options.query ?? {}), options.body, false)) as T;
+}
+
+/** Where a 401 means a failed sign-in or no session yet, not a session that has ended. */
+const SIGN_IN_PATHS: string[] = ['/api/admin/session', '/api/portal/session'];
+
+/** `/api/admin/clinics/{clinicId}` with `{clinicId: 'c 1'}` → `/api/admin/clinics/c%201`. */
+function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`api(): no value for {${name}} of ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+async function send(method: HttpMethod, path: string, body: unknown, signingIn: boolean): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -56,15 +91,15 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
     throw new ApiError('The server cannot be reached: check the connection and try again.', 0, 'NETWORK_ERROR', null);
   }
   const requestId = response.headers.get('x-request-id');
-  let envelope: Envelope<T> | null = null;
+  let envelope: Envelope | null = null;
   try {
-    envelope = (await response.json()) as Envelope<T>;
+    envelope = (await response.json()) as Envelope;
   } catch {
     envelope = null;
   }
-  if (response.ok && envelope?.success) return envelope.data as T;
+  if (response.ok && envelope?.success) return envelope.data;
+  if (response.status === 401 && !signingIn) for (const listener of signedOutListeners) listener();
   const error = envelope?.error;
-  if (response.status === 401 && endsSession(path, error?.details)) for (const listener of signedOutListeners) listener();
   throw new ApiError(
     error?.message ?? `The server answered ${response.status} ${response.statusText}`,
     response.status,
@@ -74,34 +109,10 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
   );
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What a call gives besides its method and path, as the generated types will take it. */
-export interface CallOptions {
-  /** The values of the path's `{name}`s. */
-  path?: Record<string, string>;
-  /** The query string (empty values left out). */
-  query?: Record<string, string | number | undefined | null>;
-  body?: unknown;
-}
-
-/**
- * A call written as the front end's generated types take it (branch ptypes: `api(method,
- * '/api/portal/keys/{apiKeyId}/roll', { path, query, body })`, the documented path as written in the
- * OpenAPI document), its answer typed by hand (console/src/portal/types.ts) until the portal's
- * operations are in the generated document. At that merge, `apiCall<T>(` becomes `api(`.
- */
-export function apiCall<T>(method: Method, template: string, options: CallOptions = {}): Promise<T> {
-  const url = template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
-    const value = options.path?.[name];
-    if (value === undefined) throw new Error(`apiCall(): no value for {${name}} of ${template}`);
-    return encodeURIComponent(value);
-  });
-  return api<T>(method, url + query(options.query ?? {}), options.body);
-}
+type QueryValues = Record<string, string | number | boolean | undefined | null>;
 
 /** A query string from the filters that are set (empty values left out). */
-export function query(params: Record<string, string | number | undefined | null>): string {
+export function query(params: QueryValues): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
@@ -110,22 +121,7 @@ export function query(params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : '';
 }
 
-/** A page of an operator list (keyset pagination). */
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
+/** The signed-in staff member, as GET /api/admin/session answers. */
+export type Session = OperatorData<'getOperatorSession'>;
 
-export type Role = 'admin' | 'pharmacist';
-
-export interface Session {
-  staff_id: string;
-  email: string;
-  name: string;
-  role: Role;
-  idle_timeout_minutes: number;
-  /** Whether sign-in asks for an authenticator's code (docs/portal.md: the console's accounts get TOTP too). */
-  totp_enabled: boolean;
-  /** REQUIRE_ADMIN_TOTP asks this admin for it and it is not on yet: only the Account page works until it is. */
-  totp_required: boolean;
-}
+export type Role = Session['role'];

@@ -1,5 +1,5 @@
 import { LocationProvider, Route, Router } from 'preact-iso';
-import { apiCall, type Session } from './api';
+import { api, type Session } from './api';
 import { ErrorMessage, Loading } from './components/feedback';
 import { Shell, useSignedIn } from './components/shell';
 import { AccountPage } from './pages/account';
@@ -15,7 +15,7 @@ import { SessionContext, SetSessionContext } from './session';
 
 /** The console's shell: who is signed in, the navigation, and the page of the current path. */
 export function App() {
-  const { session, setSession, error } = useSignedIn(() => apiCall<Session>('GET', '/api/admin/session'));
+  const { session, setSession, error } = useSignedIn(() => api('GET', '/api/admin/session'));
 
   if (error) return <ErrorMessage error={error} />;
   if (session === undefined) return <Loading what="the console" />;
@@ -56,7 +56,7 @@ function ConsoleShell({ session, onSessionChange }: { session: Session; onSessio
     <Shell
       brand="Pharmacy console"
       links={links}
-      signOut={() => apiCall('DELETE', '/api/admin/session')}
+      signOut={() => api('DELETE', '/api/admin/session')}
       onSignedOut={() => onSessionChange(null)}
       who={
         <>

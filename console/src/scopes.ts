@@ -1,4 +1,2 @@
-/** The resources a restricted key's scopes name (src/clinics/scopes.ts): `<resource>:read` or `<resource>:write`. */
-export const SCOPE_RESOURCES = ['practitioners', 'patients', 'orders', 'refills', 'carriers', 'webhooks', 'formulary'] as const;
-export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
-export type Scope = `${ScopeResource}:${'read' | 'write'}`;
+/** The scopes of a restricted key, as generated from the operator API (pages/clinic/types.ts), for the console's and the portal's pickers. */
+export { SCOPE_RESOURCES, type Scope, type ScopeResource } from './pages/clinic/types';

@@ -7,18 +7,29 @@ import { pino } from 'pino';
 import { buildApp } from '../app.js';
 import { openRuntime } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
-import { partnerDocument } from '../openapi.js';
+import { operatorDocument, partnerDocument, portalDocument } from '../openapi.js';
+
+/** Which part of the document to write: the partner's, the operator's, the portal's. */
+type Part = 'partner' | 'operator' | 'portal';
+
+const PARTS: Record<Part, (published: object) => Record<string, unknown>> = {
+  partner: partnerDocument,
+  operator: operatorDocument,
+  portal: portalDocument,
+};
 
 /**
- * `node dist/cli/openapi.js [--partner] <file>`: writes the OpenAPI document the server publishes at
- * /openapi.json (of FULFILLMENT_ENV, development by default) to `<file>`, or to standard output
- * without one: with FULFILLMENT_ENV=production the partner API only, otherwise the whole API. With
- * `--partner`, the partner API only in any environment: in development, the partner API with its
- * sandbox route, what the typed client in clients/typescript is generated from.
+ * `node dist/cli/openapi.js [--partner | --operator | --portal] <file>`: writes the OpenAPI document
+ * the server publishes at /openapi.json (of FULFILLMENT_ENV, development by default) to `<file>`, or
+ * to standard output without one: with FULFILLMENT_ENV=production the partner API only, otherwise the
+ * whole API. With `--partner`, the partner API only in any environment: in development, the partner
+ * API with its sandbox route, what the typed client in clients/typescript is generated from. With
+ * `--operator` (the paths under /api/admin) or `--portal` (under /api/portal), that API alone, what
+ * the console's types (console/src/generated/) are generated from.
  * The app is built in this process on a throw-away SQLite database: no server, network or data
  * folder is needed, so that `npm run lint` can check the document offline on a clean clone.
  */
-async function main(out: string | undefined, partnerOnly: boolean): Promise<void> {
+async function main(out: string | undefined, part: Part | undefined): Promise<void> {
   const folder = await mkdtemp(path.join(tmpdir(), 'fulfillment-openapi-'));
   try {
     const config = loadConfig({
@@ -32,7 +43,8 @@ async function main(out: string | undefined, partnerOnly: boolean): Promise<void
     const runtime = await openRuntime(config, { redis: false, logger: pino({ level: 'silent' }) });
     try {
       const app = await buildApp(runtime.ctx);
-      const published = partnerOnly || config.env === 'production' ? partnerDocument(app.swagger()) : app.swagger();
+      const only = part ?? (config.env === 'production' ? 'partner' : undefined);
+      const published = only === undefined ? app.swagger() : PARTS[only](app.swagger());
       const document = `${JSON.stringify(published, null, 2)}\n`;
       await app.close();
       if (out === undefined) process.stdout.write(document);
@@ -45,8 +57,22 @@ async function main(out: string | undefined, partnerOnly: boolean): Promise<void
   }
 }
 
-const { values, positionals } = parseArgs({ options: { partner: { type: 'boolean', default: false } }, allowPositionals: true });
-main(positionals[0], values.partner).catch((error: unknown) => {
+const { values, positionals } = parseArgs({
+  options: {
+    partner: { type: 'boolean', default: false },
+    operator: { type: 'boolean', default: false },
+    portal: { type: 'boolean', default: false },
+  },
+  allowPositionals: true,
+});
+const parts = (Object.keys(PARTS) as Part[]).filter((name) => values[name]);
+if (parts.length > 1) {
+  process.stderr.write(
+    `Give at most one of --partner, --operator and --portal (given: ${parts.map((name) => `--${name}`).join(', ')}).\n`,
+  );
+  process.exit(2);
+}
+main(positionals[0], parts[0]).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

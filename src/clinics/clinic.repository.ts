@@ -60,6 +60,11 @@ export async function findApiKey(db: DbOrTrx, apiKeyId: string): Promise<ApiKeyT
   return db.selectFrom('api_keys').selectAll().where('id', '=', apiKeyId).executeTakeFirst();
 }
 
+/** A key of one clinic: undefined for another clinic's key as for an unknown id. */
+export async function findApiKeyOfClinic(db: DbOrTrx, clinicId: string, apiKeyId: string): Promise<ApiKeyTable | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', apiKeyId).where('clinic_id', '=', clinicId).executeTakeFirst();
+}
+
 export async function listApiKeys(db: DbOrTrx, clinicId: string): Promise<ApiKeyTable[]> {
   // Ids are UUIDv7: a key and its successor, made in the same millisecond, still come in order.
   return db.selectFrom('api_keys').selectAll().where('clinic_id', '=', clinicId).orderBy('created_at').orderBy('id').execute();

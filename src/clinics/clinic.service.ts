@@ -8,6 +8,7 @@ import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { AppError, conflict, fieldError, forbidden, notFound, unauthorized } from '../errors.js';
 import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual, lastFour } from './api-key.js';
+import { apiKeyRateLimitBucket } from '../http/rate-limit-buckets.js';
 import * as repo from './clinic.repository.js';
 import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView, RolledApiKeyView } from './clinic.schemas.js';
@@ -164,6 +165,33 @@ export async function listApiKeys(ctx: ReadContext, clinicId: string): Promise<A
   if (!(await repo.clinicExists(ctx.db, clinicId))) throw notFound('Clinic not found');
   const rows = await repo.listApiKeys(ctx.db, clinicId);
   return rows.map((row) => ({ ...keyView(row), revoked_at: row.revoked_at }));
+}
+
+/**
+ * One key of a clinic, as the list shows it: another clinic's key is not found (404), exactly as an
+ * unknown id, so that a caller scoped to its clinic (the partner portal) learns nothing of others'.
+ */
+export async function getApiKeyOfClinic(ctx: ReadContext, clinicId: string, apiKeyId: string): Promise<ApiKeySummaryView> {
+  const row = await repo.findApiKeyOfClinic(ctx.db, clinicId, apiKeyId);
+  if (!row) throw notFound('API key not found');
+  return { ...keyView(row), revoked_at: row.revoked_at };
+}
+
+/**
+ * The rate-limit counters of a clinic's keys that still work here (not revoked, not expired, of this
+ * server's environment): the partner portal reads their use of the minute (http/rate-limit-buckets.ts).
+ */
+export async function workingApiKeyBuckets(
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
+  clinicId: string,
+): Promise<{ apiKeyId: string; bucket: string }[]> {
+  const now = isoNow(ctx.clock);
+  const rows = await repo.listApiKeys(ctx.db, clinicId);
+  return rows
+    .filter(
+      (row) => row.revoked_at === null && (row.expires_at === null || row.expires_at > now) && row.environment === ctx.config.env,
+    )
+    .map((row) => ({ apiKeyId: row.id, bucket: apiKeyRateLimitBucket(row.key_hash) }));
 }
 
 /**

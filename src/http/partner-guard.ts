@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hashApiKey } from '../clinics/api-key.js';
 import { assertApiKeyForm, authenticateApiKey } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { AppContext } from '../context.js';
@@ -9,6 +9,7 @@ import { authenticateAccessToken, bearerTokenOf } from '../oauth/bearer.js';
 import type { WindowCount } from './rate-limit-store.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
 import { assertScope } from './scope-guard.js';
+import { apiKeyRateLimitBucket, oauthClientRateLimitBucket, PARTNER_RATE_LIMIT_WINDOW_MS } from './rate-limit-buckets.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-const WINDOW_MS = 60_000;
+const WINDOW_MS = PARTNER_RATE_LIMIT_WINDOW_MS;
 /** How long a key that authenticated stays exempt from its address's block for failed keys. */
 const KNOWN_KEY_TTL_MS = 24 * 60 * 60_000;
 
@@ -25,8 +26,8 @@ const KNOWN_KEY_TTL_MS = 24 * 60 * 60_000;
  * Authenticates and rate-limits a partner request. Every response, refusals included, carries the
  * X-RateLimit-* headers.
  *
- * The limit is counted per API key (by a digest of it, before the database is asked, so that a key
- * over its limit costs no query either) and, for failed authentications, per client address. Once
+ * The limit is counted per API key (by a digest of its hash, before the database is asked, so that a
+ * key over its limit costs no query either: rate-limit-buckets.ts) and, for failed authentications, per client address. Once
  * an address has used up its failures for the window, its requests are refused before the key is
  * looked up: a flood of guessed keys costs no query. A key that has authenticated before is exempt
  * from that block, so that partners behind the same address as a guesser keep working.
@@ -46,8 +47,8 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
     await attempt.countFailure();
     throw formError;
   }
-  const digest = keyDigest(key);
-  await attempt.admit(`key:${digest}`, `known:${digest}`, () => authenticateApiKey(ctx, key));
+  const bucket = apiKeyRateLimitBucket(hashApiKey(key));
+  await attempt.admit(bucket, `known:${bucket}`, () => authenticateApiKey(ctx, key));
 }
 
 /**
@@ -64,7 +65,7 @@ async function guardAccessToken(ctx: AppContext, request: FastifyRequest, reply:
     await attempt.countFailure();
     throw formError;
   }
-  const client = `client:${claims.clientId}`;
+  const client = oauthClientRateLimitBucket(claims.clientId);
   await attempt.admit(client, `known:${client}`, () => authenticateAccessToken(ctx, claims));
 }
 
@@ -160,12 +161,4 @@ function rejection(ctx: AppContext, reply: FastifyReply, bucket: 'key' | 'addres
     undefined,
     { retry_after: retryAfter },
   );
-}
-
-/**
- * The name of a key's counter: a digest of its own (not the stored hash, so that what lands in
- * Redis cannot be matched against the database), 128 bits, plenty to keep keys apart.
- */
-function keyDigest(key: string): string {
-  return createHash('sha256').update('rate-limit\0').update(key, 'utf8').digest('hex').slice(0, 32);
 }

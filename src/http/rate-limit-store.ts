@@ -46,6 +46,11 @@ export interface RateLimitStore {
   admitKey(input: AdmitKeyInput): Promise<KeyAdmission>;
   /** Remembers that a key authenticated, for `ttlMs` after `now`: an address blocked for failures does not block it. */
   markKnown(marker: string, ttlMs: number, now: number): Promise<void>;
+  /**
+   * Each bucket's count in the window that contains `now`, without counting anything (0 for a
+   * bucket not counted in it): what the partner portal's overview shows. One round trip for a shared store.
+   */
+  peek(buckets: readonly string[], windowMs: number, now: number): Promise<WindowCount[]>;
   close?(): Promise<void>;
 }
 
@@ -79,7 +84,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const knownUntil = this.known.get(knownMarker);
     const known = knownUntil !== undefined && knownUntil > now;
     if (!known) {
-      const failures = this.peek(addressBucket, windowMs, now);
+      const failures = this.current(addressBucket, windowMs, now);
       if (failures.count >= limit) return Promise.resolve({ admitted: false, address: failures });
     }
     return Promise.resolve({ admitted: true, key: { ...this.count(keyBucket, windowMs, now) }, known });
@@ -91,6 +96,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (this.known.size >= MAX_KNOWN) this.known.clear();
     this.known.set(marker, now + ttlMs);
     return Promise.resolve();
+  }
+
+  peek(buckets: readonly string[], windowMs: number, now: number): Promise<WindowCount[]> {
+    return Promise.resolve(buckets.map((bucket) => this.current(bucket, windowMs, now)));
   }
 
   private count(bucket: string, windowMs: number, now: number): WindowCount {
@@ -106,7 +115,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return fresh;
   }
 
-  private peek(bucket: string, windowMs: number, now: number): WindowCount {
+  private current(bucket: string, windowMs: number, now: number): WindowCount {
     const { resetAt } = windowOf(now, windowMs);
     const current = this.windows.get(bucket);
     return { count: current && current.resetAt === resetAt ? current.count : 0, resetAt };

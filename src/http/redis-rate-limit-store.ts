@@ -125,6 +125,19 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  async peek(buckets: readonly string[], windowMs: number, now: number): Promise<WindowCount[]> {
+    if (buckets.length === 0) return [];
+    const { start, resetAt } = windowOf(now, windowMs);
+    try {
+      // A plain read (MGET): nothing is counted, and a missing counter is 0.
+      const counts = await this.redis.run((client) => client.mget(...buckets.map((bucket) => this.counter(bucket, start))));
+      return counts.map((count) => ({ count: count === null ? 0 : Number(count), resetAt }));
+    } catch {
+      // Where `hit` counts while Redis is away.
+      return this.fallback.peek(buckets, windowMs, now);
+    }
+  }
+
   private counter(bucket: string, windowStart: number): string {
     return `${this.prefix}${bucket}:${windowStart}`;
   }

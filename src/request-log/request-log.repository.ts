@@ -19,9 +19,12 @@ export async function insertRequestLogRows(db: DbOrTrx, rows: readonly RequestLo
 export interface RequestLogFilter {
   /** Exact status, or a range `[from, to)` (a class such as 4xx). */
   status?: { from: number; to: number } | undefined;
+  method?: string | undefined;
   route?: string | undefined;
   /** ISO-8601 UTC: rows at or after. */
   since?: string | undefined;
+  /** ISO-8601 UTC: rows before. */
+  until?: string | undefined;
   requestId?: string | undefined;
   before?: PagePosition | undefined;
   limit: number;
@@ -35,13 +38,45 @@ export async function listRequestLogOfClinic(
 ): Promise<RequestLogTable[]> {
   let query = db.selectFrom('request_log').selectAll().where('clinic_id', '=', clinicId);
   if (filter.requestId !== undefined) query = query.where('request_id', '=', filter.requestId);
+  if (filter.method !== undefined) query = query.where('method', '=', filter.method);
   if (filter.route !== undefined) query = query.where('route', '=', filter.route);
   if (filter.status !== undefined) {
     query = query.where('status', '>=', filter.status.from).where('status', '<', filter.status.to);
   }
   if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('occurred_at', '<', filter.until);
   if (filter.before) query = query.where(olderThan({ createdAt: 'occurred_at', id: 'id' }, filter.before));
   return query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/** How many of a clinic's rows are at or after `since` (the (clinic_id, occurred_at, id) index's range). */
+export async function countRequestsOfClinicSince(db: DbOrTrx, clinicId: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('request_log')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('clinic_id', '=', clinicId)
+    .where('occurred_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A clinic's error answers at or after `since`, counted by error code, most frequent first. */
+export async function countErrorsOfClinicSince(
+  db: DbOrTrx,
+  clinicId: string,
+  since: string,
+): Promise<{ code: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('request_log')
+    .select((eb) => ['error_code', eb.fn.countAll().as('n')])
+    .where('clinic_id', '=', clinicId)
+    .where('occurred_at', '>=', since)
+    .where('error_code', 'is not', null)
+    .groupBy('error_code')
+    .execute();
+  return rows
+    .map((row) => ({ code: row.error_code ?? '', count: Number(row.n) }))
+    .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
 }
 
 /**

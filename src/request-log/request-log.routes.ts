@@ -27,7 +27,7 @@ export function requestLogRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'Your clinic\u2019s answered requests of the last 14 days (REQUEST_LOG_RETENTION_DAYS), newest first, every',
             'key and OAuth client of the clinic: time, method, route template, status, duration, request id, credential,',
             'Idempotency-Key, and an error\u2019s code with a safe summary. Never a body, a query value or a header.',
-            'Filters combine: `status` (`404` or a class, `4xx`), `route` (a template), `since` (ISO-8601) and',
+            'Filters combine: `status` (`404` or a class, `4xx`), `method`, `route` (a template), `since` and `until` (ISO-8601) and',
             '`request_id` (an error\u2019s `request_id` finds its request). Entries are written in batches about a second',
             'after the answer. Requests refused before the key was accepted (401, 429) are not in it, nor this route\u2019s own',
             'successful answers. `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page.',

@@ -16,6 +16,9 @@ const EXAMPLE = {
   error_message: 'Validation failed (invalid: medication_requests[0].days_supply)',
 };
 
+/** The methods the `method` filter takes: those the partner API answers. */
+export const REQUEST_LOG_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 /** One answered request of the clinic, as the log keeps it: metadata only. */
 export const RequestLogEntryView = Type.Object(
   {
@@ -60,6 +63,12 @@ export const ListRequestLogQuery = Type.Object(
         'x-message': 'must be a status such as 404, or a class such as 4xx',
       }),
     ),
+    method: Type.Optional(
+      Type.Union(
+        REQUEST_LOG_METHODS.map((method) => Type.Literal(method)),
+        { description: 'Only requests of this HTTP method.', examples: ['POST'] },
+      ),
+    ),
     route: Type.Optional(
       Type.String({
         minLength: 1,
@@ -74,6 +83,13 @@ export const ListRequestLogQuery = Type.Object(
         format: 'date-time',
         description: 'Only entries at or after this time (ISO-8601).',
         examples: ['2026-11-26T00:00:00Z'],
+      }),
+    ),
+    until: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only entries before this time (ISO-8601).',
+        examples: ['2026-11-27T00:00:00Z'],
       }),
     ),
     request_id: Type.Optional(Uuid('Only the request of this id (its X-Request-Id, or an error\u2019s `request_id`).')),

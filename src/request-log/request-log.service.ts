@@ -2,24 +2,32 @@ import type { AppContext, ReadContext } from '../context.js';
 import { decodeCursor, encodeCursor, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { firstIdAt } from '../shared/ids.js';
-import { deleteRequestLogBefore, listRequestLogOfClinic, type RequestLogFilter } from './request-log.repository.js';
+import {
+  countErrorsOfClinicSince,
+  countRequestsOfClinicSince,
+  deleteRequestLogBefore,
+  listRequestLogOfClinic,
+  type RequestLogFilter,
+} from './request-log.repository.js';
 import type { ListRequestLogQuery, RequestLogEntryView } from './request-log.schemas.js';
 
 /**
  * The clinic's own request log, newest first, one page at a time (`limit`, default 50; `cursor`
  * from the previous page's `next_cursor`), filtered by status (exact or class), route template,
- * time and request id. A request id finds its request in one search.
+ * method, time and request id. A request id finds its request in one search.
  */
 export async function listRequestLog(
   ctx: ReadContext,
-  identity: PartnerIdentity,
+  identity: Pick<PartnerIdentity, 'clinicId'>,
   query: ListRequestLogQuery,
 ): Promise<Page<RequestLogEntryView>> {
   const limit = query.limit ?? 50;
   const filter: RequestLogFilter = {
     status: query.status === undefined ? undefined : statusRange(query.status),
+    method: query.method,
     route: query.route?.replace(/\{([^}/]+)\}/g, ':$1'),
     since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
+    until: query.until === undefined ? undefined : new Date(query.until).toISOString(),
     requestId: query.request_id?.toLowerCase(),
     before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
@@ -31,6 +39,22 @@ export async function listRequestLog(
     items: items.map(({ clinic_id: _clinic, ...entry }) => entry),
     next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.occurred_at, id: last.id }) : null,
   };
+}
+
+/**
+ * What a clinic's log says of the 24 hours before now: how many requests, and its errors counted by
+ * code, most frequent first (the partner portal's overview).
+ */
+export async function requestLogLastDay(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  clinicId: string,
+): Promise<{ requests: number; errors: { code: string; count: number }[] }> {
+  const since = new Date(ctx.clock().getTime() - 86_400_000).toISOString();
+  const [requests, errors] = await Promise.all([
+    countRequestsOfClinicSince(ctx.db, clinicId, since),
+    countErrorsOfClinicSince(ctx.db, clinicId, since),
+  ]);
+  return { requests, errors };
 }
 
 /** `404` → [404, 405); `4xx` → [400, 500). The query's pattern has already checked the form. */

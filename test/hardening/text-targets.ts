@@ -215,6 +215,13 @@ export function sendApi(world: TextWorld, route: RegisteredRoute, request: ApiRe
     .map(([name, value]) => `${name}=${percentEncode(value)}`)
     .join('&');
   const url = query === '' ? path : `${path}?${query}`;
+  if (request.headers !== undefined) {
+    return world.t.request(route.method, url, {
+      headers: { ...request.headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: request.body,
+      ...(request.remoteAddress === undefined ? {} : { remoteAddress: request.remoteAddress }),
+    });
+  }
   if (request.remoteAddress !== undefined) {
     return world.t.request(route.method, url, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },

@@ -13,6 +13,7 @@ import {
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
+import { totpCode } from '../../src/accounts/totp.js';
 
 /**
  * What the text fuzz sends its values into, on one database: a clinic with a practitioner, a
@@ -51,6 +52,8 @@ export interface ApiRequest {
   apiKey?: string;
   /** The client's address (default: inject's 127.0.0.1). */
   remoteAddress?: string;
+  /** Headers that replace the area's credentials: a console or portal session's cookie and own origin. */
+  headers?: Record<string, string>;
 }
 
 /** A valid request of a route; it may create what it changes (an order to cancel), so that every call finds the same state. */
@@ -123,6 +126,48 @@ async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: s
     password: STAFF_PASSWORD,
   });
   return { email, staffId: expectOk(created, 'staff member').staff_id };
+}
+
+/** A new portal user of the setup's clinic, invited (its id): for bases that re-invite or disable. */
+async function freshPartnerUser(world: TextWorld): Promise<string> {
+  const invited = await world.t.admin.post(`/api/admin/clinics/${world.setup.clinic.clinicId}/partner-users`, {
+    email: `fuzz-${unique()}@clinic.example`,
+    role: 'viewer',
+  });
+  return expectOk(invited, 'portal user').partner_user.partner_user_id;
+}
+
+/**
+ * A new staff member signed in to the console with two-step sign-in started (`confirmed`: and on):
+ * the headers of that session and a code its next check accepts (the next step's, within the window).
+ */
+async function staffWithTotp(world: TextWorld, confirmed: boolean): Promise<{ headers: Record<string, string>; code: string }> {
+  const { email } = await freshStaff(world);
+  const origin = 'http://fuzz.console';
+  const signedIn = await world.t.request('POST', '/api/admin/session', {
+    headers: { host: 'fuzz.console', origin, 'content-type': 'application/json' },
+    body: { email, password: STAFF_PASSWORD },
+    remoteAddress: `2001:db8:${(signIns++).toString(16)}::1`,
+  });
+  expectOk(signedIn, 'staff sign-in');
+  const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+  const headers = { host: 'fuzz.console', origin, cookie };
+  const started = expectOk(
+    await world.t.request('POST', '/api/admin/account/totp', {
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: {},
+    }),
+    'TOTP enrollment',
+  );
+  const secret: string = started.secret;
+  if (confirmed) {
+    const confirm = await world.t.request('POST', '/api/admin/account/totp/confirm', {
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: { code: totpCode(secret, new Date()) },
+    });
+    expectOk(confirm, 'TOTP confirmation');
+  }
+  return { headers, code: totpCode(secret, new Date(Date.now() + (confirmed ? 30_000 : 0))) };
 }
 
 /** A new order of the setup's clinic, moved on to `status`: for bases that change an order's status. */
@@ -312,6 +357,25 @@ export const BASES: Record<string, BaseRequest> = {
     body: { email: `fuzz-${unique()}@pharmacy.example`, name: 'Fuzz Staff', role: 'pharmacist', password: STAFF_PASSWORD },
   }),
   'POST /api/admin/staff/:staffId/disable': async (w) => ({ params: { staffId: (await freshStaff(w)).staffId } }),
+  'POST /api/admin/clinics/:clinicId/partner-users': (w) => ({
+    params: { clinicId: w.setup.clinic.clinicId },
+    body: { email: `fuzz-${unique()}@clinic.example`, role: 'viewer' },
+  }),
+  'GET /api/admin/clinics/:clinicId/partner-users': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
+  'POST /api/admin/partner-users/:partnerUserId/invitation': async (w) => ({
+    params: { partnerUserId: await freshPartnerUser(w) },
+  }),
+  'POST /api/admin/partner-users/:partnerUserId/disable': async (w) => ({
+    params: { partnerUserId: await freshPartnerUser(w) },
+  }),
+  'POST /api/admin/account/totp/confirm': async (w) => {
+    const { headers, code } = await staffWithTotp(w, false);
+    return { headers, body: { code } };
+  },
+  'DELETE /api/admin/account/totp': async (w) => {
+    const { headers, code } = await staffWithTotp(w, true);
+    return { headers, body: { code } };
+  },
   // Each sign-in from an address of its own (a /64 each): the fuzz's hundreds of failed sign-ins would
   // otherwise meet the limit of 20 failed operator authentications a minute per address (tested elsewhere).
   'POST /api/admin/session': async (w) => ({

@@ -184,6 +184,11 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     }),
   'POST /api/admin/session': () =>
     post('/api/admin/session', { email: 'nobody@pharmacy.example', password: 'not a passphrase of anyone' }),
+  'POST /api/admin/clinics/{clinicId}/partner-users': (f) =>
+    post(`/api/admin/clinics/${f.clinic.clinicId}/partner-users`, { email: 'worst@clinic.example', role: 'viewer' }),
+  // The operator token has no account: these answer 400 or 404, never more.
+  'POST /api/admin/account/totp/confirm': () => post('/api/admin/account/totp/confirm', { code: '123456' }),
+  'DELETE /api/admin/account/totp': () => ({ method: 'DELETE', url: '/api/admin/account/totp', body: { code: '123456' } }),
 };
 
 const post = (url: string, body: unknown): BaseRequest => ({ method: 'POST', url, body });

@@ -104,6 +104,22 @@ describe.skipIf(!redisUrl)('the Redis rate-limit store', () => {
     expect(known).toEqual({ admitted: true, key: { count: 1, resetAt: WINDOW_START + WINDOW }, known: true });
   });
 
+  it('when buckets are peeked, then their counts of the window are read in one step, nothing is counted and no key is created', async () => {
+    const [a, b] = [new RedisRateLimitStore(first, prefix), new RedisRateLimitStore(second, prefix)];
+    await a.hit('key:peeked', WINDOW, NOW);
+    await b.hit('key:peeked', WINDOW, NOW + 1);
+    expect(await b.peek(['key:peeked', 'key:never-counted'], WINDOW, NOW + 2)).toEqual([
+      { count: 2, resetAt: WINDOW_START + WINDOW },
+      { count: 0, resetAt: WINDOW_START + WINDOW },
+    ]);
+    expect(await a.hit('key:peeked', WINDOW, NOW + 3)).toEqual({ count: 3, resetAt: WINDOW_START + WINDOW });
+    expect(await inspect.exists(`${prefix}key:never-counted:${WINDOW_START}`)).toBe(0);
+    expect(await a.peek(['key:peeked'], WINDOW, WINDOW_START + WINDOW)).toEqual([
+      { count: 0, resetAt: WINDOW_START + 2 * WINDOW },
+    ]);
+    expect(await a.peek([], WINDOW, NOW)).toEqual([]);
+  });
+
   it('when a count is released, then the window counts one less, never below zero, and nothing is created for a bucket never counted', async () => {
     const store = new RedisRateLimitStore(first, prefix);
     await store.hit('admin-fail:192.0.2.60', WINDOW, NOW);

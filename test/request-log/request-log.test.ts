@@ -159,6 +159,29 @@ describe.each(DIALECTS)('the partner request log on %s', (dialect) => {
     ]);
   });
 
+  it('when the log is filtered by method and until, then only the requests of that method, before that time, come', async () => {
+    const partner = t.partner(clinic.apiKey);
+    clock.advance(60_000);
+    const since = clock.clock().toISOString();
+    await partner.get('/api/external/carriers');
+    clock.advance(1_000);
+    await partner.post('/api/external/refill-request', {});
+    clock.advance(1_000);
+    const until = clock.clock().toISOString();
+    await partner.get('/api/external/medications');
+
+    const entries = async (query: string) =>
+      ((await search(`?since=${since}${query}`)).body.data.items as { method: string; route: string }[]).map(
+        (item) => `${item.method} ${item.route}`,
+      );
+    expect(await entries('&method=POST')).toEqual(['POST /api/external/refill-request']);
+    expect(await entries('&method=GET')).toEqual(['GET /api/external/medications', 'GET /api/external/carriers']);
+    expect(await entries(`&until=${until}`)).toEqual(['POST /api/external/refill-request', 'GET /api/external/carriers']);
+    expect(await entries(`&until=${until}&method=GET`)).toEqual(['GET /api/external/carriers']);
+    expect((await search('?method=get')).body.error.details).toHaveProperty('method');
+    expect((await search('?until=tomorrow')).body.error.details).toHaveProperty('until');
+  });
+
   it('when the log is read a page at a time, then the pages follow one another, newest first, without a repeat or a gap', async () => {
     clock.advance(60_000);
     const since = clock.clock().toISOString();

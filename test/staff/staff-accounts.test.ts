@@ -135,6 +135,8 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         name: 'Pat Pharmacist',
         role: 'admin',
         idle_timeout_minutes: IDLE_MINUTES,
+        totp_enabled: false,
+        totp_required: false,
       });
       const cookie = String(res.headers['set-cookie']);
       expect(cookie).toMatch(/^fulfillment_session=[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);

@@ -1,18 +1,15 @@
+import type { OperatorData } from '../api-types';
 import { Empty, Time } from './feedback';
 
-/** One attempt of a webhook delivery, as the operator API and the portal API both show it. */
-export interface AttemptRow {
-  /** The operator API numbers them; the portal's are in order, numbered here. */
-  attempt_number?: number;
-  attempted_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  /** The operator API only. */
-  response_body?: string | null;
-  error: string | null;
-  /** The endpoint asked us to slow down (429, or 503 with Retry-After): not held against its health. */
-  throttled: boolean;
-}
+/** An attempt as the operator API shows it (numbered, with the response body). */
+type OperatorAttempt = OperatorData<'getOperatorWebhookDelivery'>['attempts'][number];
+
+/**
+ * One attempt of a webhook delivery, as the operator API and the portal API both show it: the
+ * portal's carry no number (they are in order) and never the endpoint's response body.
+ */
+export type AttemptRow = Pick<OperatorAttempt, 'attempted_at' | 'duration_ms' | 'response_status' | 'error' | 'throttled'> &
+  Partial<Pick<OperatorAttempt, 'attempt_number' | 'response_body'>>;
 
 /** A delivery's attempts: number, time, duration, the status answered (or none) and the error. */
 export function AttemptsTable({ attempts }: { attempts: readonly AttemptRow[] }) {

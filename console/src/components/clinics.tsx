@@ -1,11 +1,9 @@
 import { api } from '../api';
+import type { OperatorData } from '../api-types';
 import { useResource } from './use-resource';
 
 /** A clinic as the console's filters and lists need it. */
-export interface ClinicSummary {
-  clinic_id: string;
-  name: string;
-}
+export type ClinicSummary = Pick<OperatorData<'listOperatorClinics'>['clinics'][number], 'clinic_id' | 'name'>;
 
 /**
  * Every clinic (the operator API lists them whole): the options of a clinic filter, and each
@@ -13,7 +11,7 @@ export interface ClinicSummary {
  * still works without the names (it shows ids).
  */
 export function useClinics() {
-  const { data, error } = useResource('clinics', () => api<{ clinics: ClinicSummary[] }>('GET', '/api/admin/clinics'));
+  const { data, error } = useResource('clinics', () => api('GET', '/api/admin/clinics'));
   const clinics = data?.clinics ?? [];
   return { clinics, names: new Map(clinics.map((clinic) => [clinic.clinic_id, clinic.name])), error };
 }

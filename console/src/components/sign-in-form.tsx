@@ -1,3 +1,4 @@
+import type { OperatorBody } from '../api-types';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
@@ -31,11 +32,8 @@ export function TotpCodeField({
   );
 }
 
-export interface SignInCredentials {
-  email: string;
-  password: string;
-  totp_code?: string;
-}
+/** Email, password and, when the account has two-step sign-in, the code: the console's and the portal's sign-in alike. */
+export type SignInCredentials = OperatorBody<'createOperatorSession'>;
 
 /**
  * The sign-in of the console and of the portal (`signIn` POSTs email and password): fields

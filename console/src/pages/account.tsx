@@ -1,5 +1,4 @@
-import { apiCall, type Session } from '../api';
-import type { Enrollment } from '../components/totp-settings';
+import { api } from '../api';
 import { TotpSettings } from '../components/totp-settings';
 import { useSession, useSetSession } from '../session';
 
@@ -25,12 +24,12 @@ export function AccountPage() {
       </dl>
       <TotpSettings
         enabled={session.totp_enabled}
-        start={() => apiCall<Enrollment>('POST', '/api/admin/account/totp')}
+        start={() => api('POST', '/api/admin/account/totp')}
         change={async (action, code) =>
           setSession(
             action === 'confirm'
-              ? await apiCall<Session>('POST', '/api/admin/account/totp/confirm', { body: { code } })
-              : await apiCall<Session>('DELETE', '/api/admin/account/totp', { body: { code } }),
+              ? await api('POST', '/api/admin/account/totp/confirm', { body: { code } })
+              : await api('DELETE', '/api/admin/account/totp', { body: { code } }),
           )
         }
       />

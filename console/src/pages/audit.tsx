@@ -1,11 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_RESOURCE_TYPES,
-  type AuditAction,
-  type AuditResourceType,
-} from '../../../src/audit/audit-vocabulary';
-import { api, query, type Page } from '../api';
+import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, type AuditResourceType } from '../../../src/audit/audit-vocabulary';
+import { api } from '../api';
+import type { OperatorData, OperatorQuery } from '../api-types';
 import { ClinicName, ClinicSelect, useClinics } from '../components/clinics';
 import { Empty, ErrorMessage, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
@@ -13,30 +9,8 @@ import { useResource } from '../components/use-resource';
 import { useUrlFilters } from '../components/url-filters';
 import { useSession } from '../session';
 
-/** The operator API's shape (src/audit/audit.schemas.ts). */
-interface AuditEvent {
-  audit_event_id: string;
-  at: string;
-  actor:
-    | { type: 'partner'; api_key_id: string; clinic_id: string }
-    | { type: 'oauth_client'; oauth_client_id: string; clinic_id: string }
-    | { type: 'staff'; staff_id: string; email: string; name: string | null }
-    | { type: 'partner_user'; partner_user_id: string; email: string; name: string | null; clinic_id: string }
-    | { type: 'operator' }
-    | { type: 'command_line'; name: string };
-  /** A staff member's name, "Operator token", the command line's operator; null for a partner and older rows. */
-  actor_name: string | null;
-  clinic_id: string | null;
-  action: AuditAction;
-  resource_type: AuditResourceType;
-  resource_id: string;
-  request_id: string | null;
-  /** The X-Request-Id the client sent, if any (never the request's id). */
-  client_request_id: string | null;
-  client_address: string | null;
-  /** On an access_denied row: the clinic the record really belongs to. */
-  resource_clinic_id: string | null;
-}
+/** An audit event as the operator API lists it (src/audit/audit.schemas.ts). */
+type AuditEvent = OperatorData<'listOperatorAuditEvents'>['items'][number];
 
 const FILTERS = [
   'from',
@@ -52,14 +26,14 @@ const FILTERS = [
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** The kinds of actor (src/audit/audit.schemas.ts AUDIT_ACTOR_TYPES), as the console names them. */
-const ACTOR_TYPE_LABELS = {
+const ACTOR_TYPE_LABELS: Record<AuditEvent['actor']['type'], string> = {
   staff: 'Staff member',
   operator: 'Operator token',
   command_line: 'Command line',
   partner: 'Partner API key',
   oauth_client: 'Partner OAuth client',
-  partner_user: 'Portal user',
-} as const;
+  partner_user: 'Partner portal user',
+};
 
 /**
  * The address keeps the dates picked (`from=2030-04-01`); the API is asked for instants: from the
@@ -72,14 +46,14 @@ function dayStart(day: string, plusDays = 0): string | undefined {
 }
 
 /** The API's query for the filters in the address. */
-function apiQuery(filters: Filters, cursor: string | undefined): string {
-  return query({
+function apiQuery(filters: Filters, cursor: string | undefined): OperatorQuery<'listOperatorAuditEvents'> {
+  return {
     ...filters,
     from: dayStart(filters.from),
     to: dayStart(filters.to, 1),
     include_own_reads: filters.include_own_reads === 'true' ? 'true' : undefined,
     cursor,
-  });
+  };
 }
 
 /** Resource types as the console names them (an order is a medication request in the API). */
@@ -114,7 +88,7 @@ export function AuditPage() {
   useEffect(() => setDraft(filters), [key]);
   const pager = usePager(key);
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    api<Page<AuditEvent>>('GET', `/api/admin/audit-events${apiQuery(filters, pager.cursor)}`),
+    api('GET', '/api/admin/audit-events', { query: apiQuery(filters, pager.cursor) }),
   );
   const edit = (name: keyof Filters) => (event: { currentTarget: { value: string } }) =>
     setDraft({ ...draft, [name]: event.currentTarget.value });
@@ -279,13 +253,6 @@ function Actor({ event }: { event: AuditEvent }) {
           {event.actor_name !== null ? <div class="muted">{actor.email}</div> : null}
         </span>
       );
-    case 'partner_user':
-      return (
-        <span title={`Portal user id ${actor.partner_user_id}`}>
-          {actor.name ?? actor.email} <span class="muted">(portal)</span>
-          {actor.name !== null ? <div class="muted">{actor.email}</div> : null}
-        </span>
-      );
     case 'partner':
       return (
         <span>
@@ -296,6 +263,13 @@ function Actor({ event }: { event: AuditEvent }) {
       return (
         <span>
           <span class="muted">OAuth client</span> <code>{actor.oauth_client_id}</code>
+        </span>
+      );
+    case 'partner_user':
+      return (
+        <span title={`Partner user id ${actor.partner_user_id}`}>
+          {actor.name ?? actor.email} <span class="muted">(portal)</span>
+          {actor.name !== null ? <div class="muted">{actor.email}</div> : null}
         </span>
       );
     case 'operator':

@@ -17,7 +17,7 @@ import { formatDollars, type CatalogueCarrier, type CatalogueService } from './c
 export function CarriersPage() {
   const { role } = useSession();
   const admin = role === 'admin';
-  const catalogue = useResource('carriers', () => api<{ carriers: CatalogueCarrier[] }>('GET', '/api/admin/carriers'));
+  const catalogue = useResource('carriers', () => api('GET', '/api/admin/carriers'));
   const [notice, setNotice] = useState('');
   const saved = (message: string) => {
     setNotice(message);
@@ -76,15 +76,19 @@ function CarrierSection({
     }
   }, [editing?.id]);
   const headingId = `carrier-${carrier.id}`;
-  const servicesPath = `/api/admin/carriers/${encodeURIComponent(carrier.id)}/services`;
-
   const addService = async (input: ServiceInput) => {
-    const service = await api<CatalogueService>('POST', servicesPath, input);
+    const service = await api('POST', '/api/admin/carriers/{carrierId}/services', {
+      path: { carrierId: carrier.id },
+      body: input,
+    });
     onSaved(`${service.name} is added to ${carrier.name}.`);
   };
   const updateService = (service: CatalogueService) => async (input: ServiceInput) => {
     const { id: _unchangeable, ...changes } = input;
-    await api<CatalogueService>('PUT', `${servicesPath}/${encodeURIComponent(service.id)}`, changes);
+    await api('PUT', '/api/admin/carriers/{carrierId}/services/{serviceId}', {
+      path: { carrierId: carrier.id, serviceId: service.id },
+      body: changes,
+    });
     setEditing(null);
     onSaved(`${input.name} (${carrier.name}) is saved.`);
   };
@@ -190,7 +194,7 @@ function NewCarrierForm({ onCancel, onCreated }: { onCancel: () => void; onCreat
     event.preventDefault();
     await action.run(async () => {
       const body = { name, ...(id.trim() ? { id: id.trim() } : {}) };
-      onCreated(await api<CatalogueCarrier>('POST', '/api/admin/carriers', body));
+      onCreated(await api('POST', '/api/admin/carriers', { body }));
     });
   };
 

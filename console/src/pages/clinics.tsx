@@ -14,7 +14,6 @@ import { Formulary } from './clinic/formulary';
 import { FreeShipping } from './clinic/free-shipping';
 import { OAuthClients } from './clinic/oauth-clients';
 import { PortalUsers } from './clinic/portal-users';
-import type { Clinic } from './clinic/types';
 
 /**
  * The clinics. GET /api/admin/clinics answers them all (a pharmacy has tens to a few thousand), so
@@ -23,7 +22,7 @@ import type { Clinic } from './clinic/types';
 export function ClinicsPage() {
   const { role } = useSession();
   const [search, setSearch] = useState('');
-  const clinics = useResource('clinics', () => api<{ clinics: Clinic[] }>('GET', '/api/admin/clinics'));
+  const clinics = useResource('clinics', () => api('GET', '/api/admin/clinics'));
   const needle = search.trim().toLowerCase();
   const shown = clinics.data?.clinics.filter((clinic) => !needle || clinic.name.toLowerCase().includes(needle)).reverse() ?? null;
   const { pager, rows, nextCursor } = useClientPages(shown, needle);
@@ -86,7 +85,7 @@ function NewClinicForm({ onCancel }: { onCancel: () => void }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const clinic = await api<Clinic>('POST', '/api/admin/clinics', { name });
+      const clinic = await api('POST', '/api/admin/clinics', { body: { name } });
       route(`/console/clinics/${clinic.clinic_id}`);
     });
   };
@@ -114,7 +113,7 @@ function NewClinicForm({ onCancel }: { onCancel: () => void }) {
 export function ClinicPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
-  const clinic = useResource(`clinic ${id}`, () => api<Clinic>('GET', `/api/admin/clinics/${encodeURIComponent(id)}`));
+  const clinic = useResource(`clinic ${id}`, () => api('GET', '/api/admin/clinics/{clinicId}', { path: { clinicId: id } }));
 
   return (
     <>

@@ -2,33 +2,19 @@ import type { ChartConfiguration } from 'chart.js';
 import type { ComponentChildren } from 'preact';
 import { useId, useMemo } from 'preact/hooks';
 import { api } from '../api';
+import type { Check, ListsAll, OperatorData } from '../api-types';
 import { ChartCanvas } from '../components/chart';
 import { ErrorMessage, Loading, Time } from '../components/feedback';
 import { useResource } from '../components/use-resource';
 
-/** The operator API's shape (src/dashboard/dashboard.schemas.ts). */
-interface Dashboard {
-  generated_at: string;
-  orders_per_day: ({ date: string } & Record<Status, number>)[];
-  time_to_ship: { week_start: string; shipped: number; median_hours: number | null; p90_hours: number | null }[];
-  waiting: { age: string; label: string; pending: number; processing: number }[];
-  webhook_attempts_per_hour: { hour: string; attempts: number; failed: number }[];
-  endpoints: {
-    active: number;
-    disabled: number;
-    disabled_endpoints: {
-      webhook_id: string;
-      clinic_id: string;
-      clinic_name: string;
-      webhook_url: string;
-      disabled_at: string | null;
-      disabled_reason: string | null;
-    }[];
-  };
-}
+/** The operator API's dashboard (src/dashboard/dashboard.schemas.ts). */
+type Dashboard = OperatorData<'readOperatorDashboard'>;
 
 const STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 type Status = (typeof STATUSES)[number];
+export type DashboardStatusesListed = Check<
+  ListsAll<Exclude<keyof Dashboard['orders_per_day'][number], 'date'>, typeof STATUSES>
+>;
 
 /** Colours told apart with the common colour-vision deficiencies (Okabe–Ito); every chart has its table too. */
 const COLOURS: Record<Status | 'failed' | 'succeeded' | 'median' | 'p90' | 'active' | 'disabled', string> = {
@@ -51,7 +37,7 @@ const stacked = { x: { stacked: true }, y: { stacked: true, beginAtZero: true, t
 
 /** Dashboard: the operation at a glance, each chart with a heading, a text alternative and a table of its numbers. */
 export function DashboardPage() {
-  const dashboard = useResource('dashboard', () => api<Dashboard>('GET', '/api/admin/dashboard'));
+  const dashboard = useResource('dashboard', () => api('GET', '/api/admin/dashboard'));
   return (
     <>
       <h1>Dashboard</h1>

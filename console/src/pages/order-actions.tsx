@@ -31,9 +31,9 @@ export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChange
     setError(null);
     setDone(null);
     try {
-      const answer = await api<OrderView>('POST', `/api/admin/medication-requests/${order.medication_request_id}/status`, {
-        status: to,
-        ...(trackingNumber === undefined ? {} : { tracking_number: trackingNumber }),
+      const answer = await api('POST', '/api/admin/medication-requests/{id}/status', {
+        path: { id: order.medication_request_id },
+        body: { status: to, ...(trackingNumber === undefined ? {} : { tracking_number: trackingNumber }) },
       });
       setConfirming(false);
       setTracking('');

@@ -1,125 +1,38 @@
 /**
- * What the operator API answers about orders (src/orders/order-admin.schemas.ts),
- * as far as the Orders pages use it, and how they write it.
+ * What the operator API answers about orders (generated from src/orders/order-admin.schemas.ts by
+ * way of the OpenAPI document), and how the Orders pages write it.
  */
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';
+import type { Session } from '../api';
+import type { OperatorData } from '../api-types';
 
 export { ORDER_STATUSES, type OrderStatus };
 
 /** A row of GET /api/admin/medication-requests. */
-export interface QueueItem {
-  medication_request_id: string;
-  clinic_id: string;
-  clinic_name: string;
-  patient_name: string;
-  patient_dob: string;
-  practitioner_name: string;
-  practitioner_npi: string;
-  practitioner_is_veterinarian: boolean;
-  status: OrderStatus;
-  item_count: number;
-  medications: { medication: string; dose: string; unit_of_measure: string | null; quantity: number }[];
-  age_business_hours: number;
-  carrier_name: string;
-  service_name: string;
-  tracking_number: string | null;
-  created_at: string;
-}
-
-export interface OrderItem {
-  medication: string;
-  dose: string;
-  unit_of_measure: string | null;
-  quantity: number;
-  refills: string;
-  direction: string;
-  days_supply: number | null;
-  flavor: string | null;
-  notes: string | null;
-  do_not_fill: boolean;
-  do_not_refill: boolean;
-  patient_contact_requested: boolean;
-  reason_for_compounding: string | null;
-  reason_for_compounding_additional_context: string | null;
-  refills_remaining: number;
-}
-
-/** A step of the order's history; `actor_name` names the staff member when the operator API knows who. */
-export interface HistoryStep {
-  from: string | null;
-  to: string;
-  at: string;
-  actor: string;
-  actor_name?: string | null;
-}
+export type QueueItem = OperatorData<'listOperatorMedicationRequests'>['items'][number];
 
 /** The order as POST /api/admin/medication-requests/{id}/status answers it (the partner view). */
-export interface OrderView {
-  medication_request_id: string;
-  clinic_id: string;
-  status: OrderStatus;
-  is_refrigerated: boolean;
-  shipment_group_id: string | null;
-  medication_requests: OrderItem[];
-  shipping: {
-    carrier_name: string;
-    service_name: string;
-    original_cost: number;
-    total_cost: number;
-    is_free_shipment: boolean;
-  };
-  tracking_number: string | null;
-  shipped_at: string | null;
-  delivered_at: string | null;
-  cancelled_at: string | null;
-  created_at: string;
-  updated_at: string;
-  status_history: HistoryStep[];
-}
-
-export interface ChainEntry {
-  medication_request_id: string;
-  status: OrderStatus;
-  refill_of: string | null;
-  created_at: string;
-}
+export type OrderView = OperatorData<'updateOperatorMedicationRequestStatus'>;
 
 /** GET /api/admin/medication-requests/{id}: the view, and whom it ships to, and its refill chain. */
-export interface OrderDetail extends OrderView {
-  clinic_name: string;
-  patient: {
-    first_name: string;
-    middle_name: string | null;
-    last_name: string;
-    dob: string;
-    species: string;
-    phone: string | null;
-    shipping_address: {
-      address_line_1: string;
-      address_line_2: string | null;
-      city: string;
-      state: string;
-      postal_code: string;
-    } | null;
-  };
-  practitioner: {
-    first_name: string;
-    last_name: string;
-    npi: string;
-    is_veterinarian: boolean;
-    phone: string | null;
-  };
-  refill_chain: ChainEntry[];
-}
+export type OrderDetail = OperatorData<'getOperatorMedicationRequest'>;
+
+export type OrderItem = OrderDetail['medication_requests'][number];
+
+/** A step of the order's history; `actor_name` names the staff member when the operator API knows who. */
+export type HistoryStep = OrderDetail['status_history'][number];
 
 /** The order after a status change: the API's answer, with what only the page's first read had. */
-export function withNewState(order: OrderDetail, answer: OrderView, signedIn: string): OrderDetail {
-  // The answer is the partner's view, whose history names nobody: steps already shown keep their
-  // names, and a new step by the pharmacy is the signed-in staff member's (this page made it).
-  const named = new Map(order.status_history.map((step) => [`${step.from ?? ''}>${step.to}@${step.at}`, step.actor_name]));
+export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pick<Session, 'staff_id' | 'name'>): OrderDetail {
+  // The answer is the partner's view, whose history names nobody: steps already shown keep who made
+  // them, and a new step by the pharmacy is the signed-in staff member's (this page made it).
+  const stepKey = (step: Pick<HistoryStep, 'from' | 'to' | 'at'>) => `${step.from ?? ''}>${step.to}@${step.at}`;
+  const named = new Map(order.status_history.map((step) => [stepKey(step), step]));
   const status_history = answer.status_history.map((step) => {
-    const known = named.get(`${step.from ?? ''}>${step.to}@${step.at}`);
-    return { ...step, actor_name: known !== undefined ? known : step.actor === 'operator' ? signedIn : null };
+    const known = named.get(stepKey(step));
+    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name };
+    const ours = step.actor === 'operator';
+    return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
   });
   return {
     ...order,
@@ -139,7 +52,7 @@ export const calendarDate = (date: string): string => {
 };
 
 /** What an order holds, on one line: Semaglutide 0.25mg × 1. */
-export const medicationLine = (item: { medication: string; dose: string; quantity: number }): string =>
+export const medicationLine = (item: Pick<OrderItem, 'medication' | 'dose' | 'quantity'>): string =>
   `${item.medication} ${item.dose} × ${item.quantity}`;
 
 /**

@@ -16,7 +16,7 @@ import { calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, typ
 export function OrderPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
-  const order = useResource(id, () => api<OrderDetail>('GET', `/api/admin/medication-requests/${encodeURIComponent(id)}`));
+  const order = useResource(id, () => api('GET', '/api/admin/medication-requests/{id}', { path: { id } }));
   const session = useSession();
 
   return (
@@ -36,7 +36,7 @@ export function OrderPage() {
             <OrderBody
               order={order.data}
               onChanged={(answer) => {
-                if (order.data) order.setData(withNewState(order.data, answer, session.name));
+                if (order.data) order.setData(withNewState(order.data, answer, session));
               }}
             />
           )

@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, query, type Page } from '../api';
+import { api } from '../api';
 import { ClinicSelect, useClinics } from '../components/clinics';
 import { ErrorMessage, Empty, Loading } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
-import type { CatalogueCarrier } from './carrier/types';
 import { calendarDate, medicationLine, ORDER_STATUSES, shortId, StatusBadge, type QueueItem } from './order-shared';
 
 export { OrderPage } from './order';
@@ -23,10 +22,10 @@ export function OrdersPage() {
   const set = (changes: Partial<typeof filters>) => setFilters({ ...filters, ...changes });
   const pager = usePager(key);
   const orders = useResource(`${key}|${pager.cursor ?? ''}`, () =>
-    api<Page<QueueItem>>('GET', `/api/admin/medication-requests${query({ ...filters, cursor: pager.cursor })}`),
+    api('GET', '/api/admin/medication-requests', { query: { ...filters, cursor: pager.cursor } }),
   );
   const clinics = useClinics();
-  const carriers = useResource('carriers', () => api<{ carriers: CatalogueCarrier[] }>('GET', '/api/admin/carriers'));
+  const carriers = useResource('carriers', () => api('GET', '/api/admin/carriers'));
   const filtered = FILTERS.some((name) => name !== 'sort' && filters[name] !== '');
 
   return (

@@ -1,4 +1,4 @@
-import { apiCall, type Session } from '../api';
+import { api, type Session } from '../api';
 import { SignInForm } from '../components/sign-in-form';
 
 /** The console's sign-in (the form the portal shares): email, password, and the TOTP code when the account has one. */
@@ -6,7 +6,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => v
   return (
     <SignInForm
       title="Pharmacy console"
-      signIn={async (credentials) => onSignedIn(await apiCall<Session>('POST', '/api/admin/session', { body: credentials }))}
+      signIn={async (credentials) => onSignedIn(await api('POST', '/api/admin/session', { body: credentials }))}
     />
   );
 }

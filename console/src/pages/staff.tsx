@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
 import { api, type Role } from '../api';
+import type { OperatorData } from '../api-types';
 import { useAction } from '../components/action';
 import { useClientPages } from '../components/client-pages';
 import { ConfirmButton } from '../components/confirm';
@@ -10,14 +11,7 @@ import { Pager } from '../components/pager';
 import { useResource } from '../components/use-resource';
 import { useSession } from '../session';
 
-interface StaffMember {
-  staff_id: string;
-  email: string;
-  name: string;
-  role: Role;
-  created_at: string;
-  disabled_at: string | null;
-}
+type StaffMember = OperatorData<'listOperatorStaffMembers'>['staff'][number];
 
 /** The API refuses shorter passwords (src/staff/staff.schemas.ts). */
 const PASSWORD_MIN_LENGTH = 12;
@@ -38,7 +32,7 @@ export function StaffPage() {
 
 function StaffAccounts() {
   const session = useSession();
-  const staff = useResource('staff', () => api<{ staff: StaffMember[] }>('GET', '/api/admin/staff'));
+  const staff = useResource('staff', () => api('GET', '/api/admin/staff'));
   const [notice, setNotice] = useState('');
   const disable = useAction();
   const { pager, rows, nextCursor } = useClientPages(staff.data?.staff ?? null, '');
@@ -46,7 +40,7 @@ function StaffAccounts() {
   const disableMember = (member: StaffMember) =>
     disable.run(async () => {
       setNotice('');
-      const updated = await api<StaffMember>('POST', `/api/admin/staff/${member.staff_id}/disable`);
+      const updated = await api('POST', '/api/admin/staff/{staffId}/disable', { path: { staffId: member.staff_id } });
       const list = staff.data?.staff ?? [];
       staff.setData({ staff: list.map((m) => (m.staff_id === updated.staff_id ? updated : m)) });
       setNotice(`${member.email} is disabled and signed out.`);
@@ -139,7 +133,7 @@ function NewStaffForm({ onCancel, onCreated }: { onCancel: () => void; onCreated
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const { staff } = await api<{ staff: StaffMember }>('POST', '/api/admin/staff', fields);
+      const { staff } = await api('POST', '/api/admin/staff', { body: fields });
       onCreated(staff);
     });
   };

@@ -1,4 +1,4 @@
-import { apiCall } from '../api';
+import { api } from '../api';
 import { useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { ErrorMessage, Loading, Notice } from '../components/feedback';
@@ -26,7 +26,7 @@ export function PortalApp() {
 
 function Portal() {
   const { path, route } = useLocation();
-  const { session, setSession, error } = useSignedIn(() => apiCall<PortalSession>('GET', '/api/portal/session'));
+  const { session, setSession, error } = useSignedIn(() => api('GET', '/api/portal/session'));
   // The email of an invitation just accepted: the sign-in says the account is ready and fills it in.
   const [accepted, setAccepted] = useState<string | null>(null);
 
@@ -47,9 +47,7 @@ function Portal() {
       <SignInForm
         key={accepted ?? ''}
         title="Partner portal"
-        signIn={async (credentials) =>
-          setSession(await apiCall<PortalSession>('POST', '/api/portal/session', { body: credentials }))
-        }
+        signIn={async (credentials) => setSession(await api('POST', '/api/portal/session', { body: credentials }))}
         initialEmail={accepted ?? ''}
       >
         {accepted && <Notice>Your account is ready: sign in with your new password.</Notice>}
@@ -77,13 +75,16 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
   ];
   return (
     <Shell
-      brand={`Partner portal · ${session.clinic_name}`}
+      brand="Partner portal"
       links={links}
-      signOut={() => apiCall('DELETE', '/api/portal/session')}
+      signOut={() => api('DELETE', '/api/portal/session')}
       onSignedOut={onSignedOut}
       who={
         <>
-          {session.name ?? session.email} <span class="muted">({session.role})</span>
+          {session.name ?? session.email}{' '}
+          <span class="muted">
+            ({session.role}, {session.clinic_name})
+          </span>
         </>
       }
     >

@@ -37,11 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('used_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('partner_invitations_user_idx')
-    .on('partner_invitations')
-    .column('partner_user_id')
-    .execute();
+  await db.schema.createIndex('partner_invitations_user_idx').on('partner_invitations').column('partner_user_id').execute();
 
   await db.schema
     .createTable('partner_sessions')

@@ -3,15 +3,11 @@ import { US_STATES } from '../../../../src/reference/us-states';
 import { useAction } from '../../components/action';
 import { handler } from '../../components/events';
 import { ErrorMessage } from '../../components/feedback';
+import type { OperatorBody } from '../../api-types';
 import type { CatalogueService } from './types';
 
-/** What the form sends: POST …/services (with `id` when given) or PUT …/services/{id}. */
-export interface ServiceInput {
-  id?: string;
-  name: string;
-  price: number;
-  state_prices: Record<string, number>;
-}
+/** What the form sends: POST …/services (with `id` when given) or PUT …/services/{id} (without). */
+export type ServiceInput = OperatorBody<'createOperatorCarrierService'>;
 
 interface StatePriceRow {
   key: number;

@@ -1,20 +1,9 @@
-/* The carrier catalogue as the operator API answers it (src/shipping/catalogue.schemas.ts). Prices are US dollars. */
+import type { OperatorData } from '../../api-types';
 
-export interface CatalogueService {
-  carrier_id: string;
-  id: string;
-  name: string;
-  price: number;
-  state_prices: Record<string, number>;
-  created_at: string;
-}
+/** The carrier catalogue as the operator API answers it (src/shipping/catalogue.schemas.ts). Prices are US dollars. */
+export type CatalogueCarrier = OperatorData<'listOperatorCarriers'>['carriers'][number];
 
-export interface CatalogueCarrier {
-  id: string;
-  name: string;
-  created_at: string;
-  services: CatalogueService[];
-}
+export type CatalogueService = CatalogueCarrier['services'][number];
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 

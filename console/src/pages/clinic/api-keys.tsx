@@ -34,7 +34,7 @@ const expired = (key: ApiKey) => key.expires_at !== null && Date.parse(key.expir
 
 function AdminApiKeys({ clinicId }: { clinicId: string }) {
   const keys = useResource(`api-keys ${clinicId}`, () =>
-    api<{ api_keys: ApiKey[] }>('GET', `/api/admin/clinics/${clinicId}/api-keys`),
+    api('GET', '/api/admin/clinics/{clinicId}/api-keys', { path: { clinicId } }),
   );
   const [environment, setEnvironment] = useState<Environment | ''>('');
   const [levels, setLevels] = useState<ScopeLevels>({});
@@ -48,7 +48,7 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
     await issue.run(async () => {
       const scopes = scopesOf(levels);
       const body = { ...(environment ? { environment } : {}), ...(scopes ? { scopes } : {}) };
-      setIssued(await api<IssuedApiKey>('POST', `/api/admin/clinics/${clinicId}/api-keys`, body));
+      setIssued(await api('POST', '/api/admin/clinics/{clinicId}/api-keys', { path: { clinicId }, body }));
       setLevels({});
       keys.reload();
     });
@@ -56,7 +56,7 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
 
   const revokeKey = (key: ApiKey) =>
     revoke.run(async () => {
-      const { revoked_at } = await api<{ revoked_at: string }>('DELETE', `/api/admin/api-keys/${key.api_key_id}`);
+      const { revoked_at } = await api('DELETE', '/api/admin/api-keys/{apiKeyId}', { path: { apiKeyId: key.api_key_id } });
       const list = keys.data?.api_keys ?? [];
       keys.setData({ api_keys: list.map((k) => (k.api_key_id === key.api_key_id ? { ...k, revoked_at } : k)) });
     });
@@ -64,7 +64,7 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
   const rollKey = (key: ApiKey, seconds: number) =>
     roll.run(async () => {
       const body = { expires_in_seconds: seconds };
-      setIssued(await api<RolledApiKey>('POST', `/api/admin/api-keys/${key.api_key_id}/roll`, body));
+      setIssued(await api('POST', '/api/admin/api-keys/{apiKeyId}/roll', { path: { apiKeyId: key.api_key_id }, body }));
       keys.reload();
     });
 

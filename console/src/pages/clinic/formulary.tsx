@@ -15,7 +15,7 @@ import type { Medication } from './types';
  */
 export function Formulary({ clinicId }: { clinicId: string }) {
   const medications = useResource(`formulary ${clinicId}`, () =>
-    api<{ medications: Medication[] }>('GET', `/api/admin/clinics/${clinicId}/medications`),
+    api('GET', '/api/admin/clinics/{clinicId}/medications', { path: { clinicId } }),
   );
   const [search, setSearch] = useState('');
   const [notice, setNotice] = useState('');
@@ -27,7 +27,9 @@ export function Formulary({ clinicId }: { clinicId: string }) {
   const removeMedication = (medication: Medication) =>
     remove.run(async () => {
       setNotice('');
-      await api('DELETE', `/api/admin/clinics/${clinicId}/medications/${medication.medication_id}`);
+      await api('DELETE', '/api/admin/clinics/{clinicId}/medications/{medicationId}', {
+        path: { clinicId, medicationId: medication.medication_id },
+      });
       const rest = (medications.data?.medications ?? []).filter((m) => m.medication_id !== medication.medication_id);
       medications.setData({ medications: rest });
       setNotice(`${medication.name} is removed from the formulary.`);
@@ -125,7 +127,7 @@ function AddMedicationForm({
         ...(fields.strength.trim() ? { strength: fields.strength } : {}),
         ...(fields.dosage_form.trim() ? { dosage_form: fields.dosage_form } : {}),
       };
-      const medication = await api<Medication>('POST', `/api/admin/clinics/${clinicId}/medications`, body);
+      const medication = await api('POST', '/api/admin/clinics/{clinicId}/medications', { path: { clinicId }, body });
       setFields({ name: '', strength: '', dosage_form: '' });
       onAdded(medication);
       nameField.current?.focus();

@@ -23,7 +23,7 @@ export function FreeShipping({ clinic, onChange }: { clinic: Clinic; onChange: (
     setChanged(false);
     const saved = await action.run(async () => {
       const body = { free_shipping: input.checked };
-      onChange(await api<Clinic>('PUT', `/api/admin/clinics/${clinic.clinic_id}/shipping`, body));
+      onChange(await api('PUT', '/api/admin/clinics/{clinicId}/shipping', { path: { clinicId: clinic.clinic_id }, body }));
     });
     if (saved) setChanged(true);
     else input.checked = clinic.free_shipping;

@@ -30,7 +30,7 @@ export function OAuthClients({ clinicId }: { clinicId: string }) {
 
 function AdminOAuthClients({ clinicId }: { clinicId: string }) {
   const clients = useResource(`oauth-clients ${clinicId}`, () =>
-    api<{ oauth_clients: OAuthClient[] }>('GET', `/api/admin/clinics/${clinicId}/oauth-clients`),
+    api('GET', '/api/admin/clinics/{clinicId}/oauth-clients', { path: { clinicId } }),
   );
   const [levels, setLevels] = useState<ScopeLevels>({});
   const [environment, setEnvironment] = useState<Environment | ''>('');
@@ -42,8 +42,9 @@ function AdminOAuthClients({ clinicId }: { clinicId: string }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     await create.run(async () => {
-      const body = { scopes, ...(environment ? { environment } : {}) };
-      setCreated(await api<IssuedOAuthClient>('POST', `/api/admin/clinics/${clinicId}/oauth-clients`, body));
+      // The button is disabled until a scope is checked; were it sent without, the API would say why.
+      const body = { scopes: scopes ?? [], ...(environment ? { environment } : {}) };
+      setCreated(await api('POST', '/api/admin/clinics/{clinicId}/oauth-clients', { path: { clinicId }, body }));
       setLevels({});
       clients.reload();
     });
@@ -51,7 +52,7 @@ function AdminOAuthClients({ clinicId }: { clinicId: string }) {
 
   const revokeClient = (client: OAuthClient) =>
     revoke.run(async () => {
-      const { revoked_at } = await api<{ revoked_at: string }>('DELETE', `/api/admin/oauth-clients/${client.client_id}`);
+      const { revoked_at } = await api('DELETE', '/api/admin/oauth-clients/{clientId}', { path: { clientId: client.client_id } });
       const list = clients.data?.oauth_clients ?? [];
       clients.setData({ oauth_clients: list.map((c) => (c.client_id === client.client_id ? { ...c, revoked_at } : c)) });
     });

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
@@ -34,7 +34,7 @@ const absolute = (url: string) => (url.startsWith('/') ? `${window.location.orig
 
 function AdminPortalUsers({ clinicId }: { clinicId: string }) {
   const users = useResource(`partner-users ${clinicId}`, () =>
-    apiCall<{ partner_users: PartnerUser[] }>('GET', '/api/admin/clinics/{clinicId}/partner-users', { path: { clinicId } }),
+    api('GET', '/api/admin/clinics/{clinicId}/partner-users', { path: { clinicId } }),
   );
   const [issued, setIssued] = useState<IssuedInvitation | null>(null);
   const [notice, setNotice] = useState('');
@@ -48,7 +48,7 @@ function AdminPortalUsers({ clinicId }: { clinicId: string }) {
     action.run(async () => {
       setNotice('');
       setIssued(
-        await apiCall<IssuedInvitation>('POST', '/api/admin/partner-users/{partnerUserId}/invitation', {
+        await api('POST', '/api/admin/partner-users/{partnerUserId}/invitation', {
           path: { partnerUserId: user.partner_user_id },
         }),
       );
@@ -58,7 +58,7 @@ function AdminPortalUsers({ clinicId }: { clinicId: string }) {
     action.run(async () => {
       setNotice('');
       replace(
-        await apiCall<PartnerUser>('POST', '/api/admin/partner-users/{partnerUserId}/disable', {
+        await api('POST', '/api/admin/partner-users/{partnerUserId}/disable', {
           path: { partnerUserId: user.partner_user_id },
         }),
       );
@@ -181,7 +181,7 @@ function InviteForm({
     event.preventDefault();
     await action.run(async () => {
       onInvited(
-        await apiCall<IssuedInvitation>('POST', '/api/admin/clinics/{clinicId}/partner-users', {
+        await api('POST', '/api/admin/clinics/{clinicId}/partner-users', {
           path: { clinicId },
           body: { email, role },
         }),

@@ -1,65 +1,38 @@
-/* What the operator API answers about clinics (src/clinics/clinic.schemas.ts, src/medications/medication.schemas.ts). */
+/* What the operator API answers about clinics, their credentials and formulary, as generated from its OpenAPI document. */
+import type { Check, ListsAll, OperatorData } from '../../api-types';
 
-import type { Scope } from '../../scopes';
+export type Clinic = OperatorData<'getOperatorClinic'>;
 
-export interface Clinic {
-  clinic_id: string;
-  name: string;
-  free_shipping: boolean;
-  created_at: string;
-}
+/** What the operator sees of a key, never the key itself (`key_last4` is null for keys issued before it was kept; `scopes` null: full access). */
+export type ApiKey = OperatorData<'listOperatorClinicApiKeys'>['api_keys'][number];
 
-export type Environment = 'development' | 'production';
-
-/** What the operator sees of a key, never the key itself (src/clinics/clinic.schemas.ts). */
-interface KeyFields {
-  api_key_id: string;
-  environment: Environment;
-  key_prefix: string;
-  /** Null for keys issued before the last four characters were kept. */
-  key_last4: string | null;
-  /** Null: full access. */
-  scopes: Scope[] | null;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
-
-export interface ApiKey extends KeyFields {
-  revoked_at: string | null;
-}
-
-export interface IssuedApiKey extends KeyFields {
-  api_key: string;
-  clinic_id: string;
-}
+export type IssuedApiKey = OperatorData<'createOperatorClinicApiKey'>;
 
 /** The answer of a roll: the successor, shown once, and when the rolled key stops working. */
-export interface RolledApiKey extends IssuedApiKey {
-  previous_key: { api_key_id: string; expires_at: string };
-}
+export type RolledApiKey = OperatorData<'rollOperatorApiKey'>;
 
-export interface Medication {
-  medication_id: string;
-  clinic_id: string;
-  name: string;
-  strength: string | null;
-  dosage_form: string | null;
-  created_at: string;
-}
+export type Environment = ApiKey['environment'];
+
+/** A scope a restricted key or an OAuth client is given (src/clinics/scopes.ts): `<resource>:read` or `<resource>:write`. */
+export type Scope = NonNullable<ApiKey['scopes']>[number];
+export type ScopeResource = Scope extends `${infer Resource}:${string}` ? Resource : never;
+
+/** The resources, in the order the scopes picker shows them: each one the API names, once (checked below). */
+export const SCOPE_RESOURCES = [
+  'practitioners',
+  'patients',
+  'orders',
+  'refills',
+  'carriers',
+  'webhooks',
+  'formulary',
+] as const satisfies readonly ScopeResource[];
+export type ScopeResourcesListed = Check<ListsAll<ScopeResource, typeof SCOPE_RESOURCES>>;
+
+export type Medication = OperatorData<'listOperatorClinicMedications'>['medications'][number];
 
 /** An OAuth client as the operator API lists it (src/oauth/oauth.schemas.ts): never its secret. */
-export interface OAuthClient {
-  client_id: string;
-  clinic_id: string;
-  environment: Environment;
-  scopes: Scope[];
-  token_endpoint_auth_method: 'client_secret_basic' | 'private_key_jwt';
-  created_at: string;
-  revoked_at: string | null;
-}
+export type OAuthClient = OperatorData<'listOperatorClinicOAuthClients'>['oauth_clients'][number];
 
 /** A client just created: its secret, this once (null for a private_key_jwt client). */
-export interface IssuedOAuthClient extends Omit<OAuthClient, 'revoked_at'> {
-  client_secret: string | null;
-}
+export type IssuedOAuthClient = OperatorData<'createOperatorClinicOAuthClient'>;

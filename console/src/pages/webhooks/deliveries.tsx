@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types';
-import { api, query, type Page } from '../../api';
+import { api } from '../../api';
 import { ClinicName, ClinicSelect, type ClinicDirectory } from '../../components/clinics';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
@@ -25,7 +25,7 @@ export function Deliveries({ clinics, generation }: { clinics: ClinicDirectory; 
   const { filters, key, setFilters } = useUrlFilters(FILTERS);
   const pager = usePager(key);
   const list = useResource(`${key} ${pager.cursor ?? ''} ${generation}`, () =>
-    api<Page<Delivery>>('GET', `/api/admin/webhook-deliveries${query({ ...filters, cursor: pager.cursor })}`),
+    api('GET', '/api/admin/webhook-deliveries', { query: { ...filters, cursor: pager.cursor } }),
   );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [retrying, setRetrying] = useState<string | null>(null);
@@ -42,7 +42,7 @@ export function Deliveries({ clinics, generation }: { clinics: ClinicDirectory; 
     setRetrying(delivery.delivery_id);
     setOutcome(null);
     try {
-      const queued = await api<Delivery>('POST', `/api/admin/webhook-deliveries/${delivery.delivery_id}/retry`);
+      const queued = await api('POST', '/api/admin/webhook-deliveries/{id}/retry', { path: { id: delivery.delivery_id } });
       if (list.data) {
         const items = list.data.items.map((item) => (item.delivery_id === queued.delivery_id ? queued : item));
         list.setData({ ...list.data, items });

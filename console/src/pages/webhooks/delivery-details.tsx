@@ -2,7 +2,7 @@ import { api } from '../../api';
 import { AttemptsTable } from '../../components/attempts';
 import { ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
-import type { Delivery, DeliveryDetail } from './types';
+import type { Delivery } from './types';
 
 /**
  * A delivery's ids, its attempts (status, time, duration, error) and the body it sends, loaded when
@@ -10,7 +10,7 @@ import type { Delivery, DeliveryDetail } from './types';
  */
 export function DeliveryDetails({ delivery }: { delivery: Delivery }) {
   const detail = useResource(`${delivery.delivery_id} ${delivery.status} ${delivery.attempt_count}`, () =>
-    api<DeliveryDetail>('GET', `/api/admin/webhook-deliveries/${delivery.delivery_id}`),
+    api('GET', '/api/admin/webhook-deliveries/{id}', { path: { id: delivery.delivery_id } }),
   );
   return (
     <div class="details">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, query } from '../../api';
+import { api } from '../../api';
 import type { ClinicDirectory } from '../../components/clinics';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
@@ -15,10 +15,7 @@ import type { Endpoint } from './types';
 export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicDirectory; onRedelivered: () => void }) {
   const pager = usePager('disabled');
   const list = useResource(`disabled ${pager.cursor ?? ''}`, () =>
-    api<{ endpoints: Endpoint[]; next_cursor: string | null }>(
-      'GET',
-      `/api/admin/webhook-endpoints${query({ status: 'disabled', cursor: pager.cursor })}`,
-    ),
+    api('GET', '/api/admin/webhook-endpoints', { query: { status: 'disabled', cursor: pager.cursor } }),
   );
   const [redeliver, setRedeliver] = useState(false);
   const [enabling, setEnabling] = useState<string | null>(null);
@@ -30,10 +27,10 @@ export function DisabledEndpoints({ clinics, onRedelivered }: { clinics: ClinicD
     setEnableError(null);
     setNotice(null);
     try {
-      const enabled = await api<Endpoint & { redelivered: number }>(
-        'POST',
-        `/api/admin/webhook-endpoints/${endpoint.webhook_id}/enable${query({ redeliver_failed: redeliver ? 'true' : undefined })}`,
-      );
+      const enabled = await api('POST', '/api/admin/webhook-endpoints/{id}/enable', {
+        path: { id: endpoint.webhook_id },
+        query: { redeliver_failed: redeliver ? 'true' : undefined },
+      });
       if (list.data) {
         const endpoints = list.data.endpoints.filter((item) => item.webhook_id !== enabled.webhook_id);
         list.setData({ ...list.data, endpoints });

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, query } from '../../api';
+import { api } from '../../api';
 import type { ClinicDirectory } from '../../components/clinics';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
@@ -37,10 +37,7 @@ export function ActiveEndpoints({
 }) {
   const pager = usePager('active');
   const list = useResource(`active ${pager.cursor ?? ''} ${generation}`, () =>
-    api<{ endpoints: Endpoint[]; next_cursor: string | null }>(
-      'GET',
-      `/api/admin/webhook-endpoints${query({ status: 'active', cursor: pager.cursor })}`,
-    ),
+    api('GET', '/api/admin/webhook-endpoints', { query: { status: 'active', cursor: pager.cursor } }),
   );
   const [reach, setReach] = useState<string>('');
   const [recovering, setRecovering] = useState<string | null>(null);
@@ -52,11 +49,10 @@ export function ActiveEndpoints({
     const chosen = REACH.find((option) => option.value === reach) ?? REACH[0];
     const body = chosen.ms === 0 ? {} : { since: new Date(Date.now() - chosen.ms).toISOString() };
     try {
-      const { scheduled } = await api<{ scheduled: number }>(
-        'POST',
-        `/api/admin/webhook-endpoints/${endpoint.webhook_id}/recover`,
+      const { scheduled } = await api('POST', '/api/admin/webhook-endpoints/{webhookId}/recover', {
+        path: { webhookId: endpoint.webhook_id },
         body,
-      );
+      });
       const count = scheduled === 1 ? '1 delivery' : `${scheduled} deliveries`;
       setOutcome({ notice: `${hostOf(endpoint.webhook_url)}: ${count} from ${chosen.label} queued for an attempt now.` });
       if (scheduled > 0) onRecovered();

@@ -1,58 +1,19 @@
-/** The operator API's webhook shapes, as the console reads them (src/webhooks/webhook.schemas.ts). */
+/** The operator API's webhook shapes (src/webhooks/webhook.schemas.ts), as generated from its OpenAPI document. */
+import type { Check, ListsAll, OperatorData } from '../../api-types';
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type Delivery = OperatorData<'listOperatorWebhookDeliveries'>['items'][number];
+export type DeliveryStatus = Delivery['status'];
 
-export interface Delivery {
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  clinic_id: string;
-  webhook_id: string;
-  webhook_url: string;
-  /** The order the event is about (null for a test call). */
-  medication_request_id: string | null;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
+/** The statuses, in the order the filter offers them: each one the API names, once (checked below). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const satisfies readonly DeliveryStatus[];
+export type DeliveryStatusesListed = Check<ListsAll<DeliveryStatus, typeof DELIVERY_STATUSES>>;
 
-export interface Attempt {
-  attempt_number: number;
-  attempted_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  /** The endpoint asked us to slow down (429, or 503 with Retry-After): not held against its health. */
-  throttled: boolean;
-}
+/** A delivery with the body it sends and every attempt (`throttled`: the endpoint asked us to slow down). */
+export type DeliveryDetail = OperatorData<'getOperatorWebhookDelivery'>;
+export type Attempt = DeliveryDetail['attempts'][number];
 
-export interface DeliveryDetail extends Delivery {
-  body: string;
-  attempts: Attempt[];
-}
-
-export interface Endpoint {
-  webhook_id: string;
-  clinic_id: string;
-  webhook_url: string;
-  status: 'active' | 'disabled';
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  failing_since: string | null;
-  created_at: string;
-  /** The partner's limits, across every worker: attempts at once, attempts started per second (null: none). */
-  max_in_flight: number;
-  max_per_second: number | null;
-  /** Attempts are held until then (the endpoint answered 429, or 503 with Retry-After); null: not held. */
-  paused_until: string | null;
-}
+/** An endpoint as the operator lists it, with its limits and whether its attempts are held (`paused_until`). */
+export type Endpoint = OperatorData<'listOperatorWebhookEndpoints'>['endpoints'][number];
 
 /** The host of an endpoint's URL (with its port, if any): what tells two endpoints of one clinic apart at a glance. */
 export function hostOf(url: string): string {

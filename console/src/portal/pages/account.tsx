@@ -1,8 +1,6 @@
-import { apiCall } from '../../api';
-import type { Enrollment } from '../../components/totp-settings';
+import { api } from '../../api';
 import { TotpSettings } from '../../components/totp-settings';
 import { usePortalSession, useSetPortalSession } from '../session';
-import type { PortalSession } from '../types';
 
 /** The portal user's own account: who they are, and their second factor. */
 export function AccountPage() {
@@ -23,12 +21,12 @@ export function AccountPage() {
       </dl>
       <TotpSettings
         enabled={session.totp_enabled}
-        start={() => apiCall<Enrollment>('POST', '/api/portal/account/totp')}
+        start={() => api('POST', '/api/portal/account/totp')}
         change={async (action, code) =>
           setSession(
             action === 'confirm'
-              ? await apiCall<PortalSession>('POST', '/api/portal/account/totp/confirm', { body: { code } })
-              : await apiCall<PortalSession>('DELETE', '/api/portal/account/totp', { body: { code } }),
+              ? await api('POST', '/api/portal/account/totp/confirm', { body: { code } })
+              : await api('DELETE', '/api/portal/account/totp', { body: { code } }),
           )
         }
       />

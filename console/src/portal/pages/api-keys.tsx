@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
@@ -11,7 +11,10 @@ import { ShownOnce } from '../../components/shown-once';
 import { useResource } from '../../components/use-resource';
 import { ReadOnlyNote } from '../read-only';
 import { useCanChange } from '../session';
-import type { ApiKey, IssuedKey } from '../types';
+import type { ApiKey, CreatedKey, RolledKey } from '../types';
+
+/** A key just created or rolled: its secret, this once. */
+type IssuedKey = CreatedKey | RolledKey;
 
 /** How long a rolled key keeps working beside its successor: the choices offered (the API takes 0 to 168 hours). */
 const OVERLAPS = [
@@ -28,14 +31,14 @@ const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
 /** The clinic's API keys: every one with its scopes and last use; developers create, roll and revoke them. */
 export function ApiKeysPage() {
   const canChange = useCanChange();
-  const keys = useResource('portal api-keys', () => apiCall<{ api_keys: ApiKey[] }>('GET', '/api/portal/keys'));
+  const keys = useResource('portal api-keys', () => api('GET', '/api/portal/keys'));
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const revoke = useAction();
   const roll = useAction();
 
   const revokeKey = (key: ApiKey) =>
     revoke.run(async () => {
-      const updated = await apiCall<ApiKey>('POST', '/api/portal/keys/{apiKeyId}/revoke', { path: { apiKeyId: key.api_key_id } });
+      const updated = await api('POST', '/api/portal/keys/{apiKeyId}/revoke', { path: { apiKeyId: key.api_key_id } });
       const list = keys.data?.api_keys ?? [];
       keys.setData({ api_keys: list.map((k) => (k.api_key_id === updated.api_key_id ? updated : k)) });
     });
@@ -43,7 +46,7 @@ export function ApiKeysPage() {
   const rollKey = (key: ApiKey, hours: number) =>
     roll.run(async () => {
       setIssued(
-        await apiCall<IssuedKey>('POST', '/api/portal/keys/{apiKeyId}/roll', {
+        await api('POST', '/api/portal/keys/{apiKeyId}/roll', {
           path: { apiKeyId: key.api_key_id },
           body: { expires_in_hours: hours },
         }),
@@ -100,7 +103,6 @@ export function ApiKeysPage() {
                 <tr key={key.api_key_id}>
                   <td class="api-key">
                     <code>{shownKey(key)}</code>
-                    {key.name && <div class="muted">{key.name}</div>}
                   </td>
                   <td>{key.environment}</td>
                   <td>{key.scopes === null ? <span class="muted">Full access</span> : describeScopes(key.scopes)}</td>
@@ -152,9 +154,8 @@ export function ApiKeysPage() {
   );
 }
 
-/** A name (optional), scopes (none: full access) and an expiry (optional). */
+/** Scopes (none: full access) and an expiry (optional). */
 function NewKeyForm({ onCancel, onIssued }: { onCancel: () => void; onIssued: (key: IssuedKey) => void }) {
-  const [name, setName] = useState('');
   const [levels, setLevels] = useState<ScopeLevels>({});
   const [expiresAt, setExpiresAt] = useState('');
   const action = useAction();
@@ -164,21 +165,16 @@ function NewKeyForm({ onCancel, onIssued }: { onCancel: () => void; onIssued: (k
     await action.run(async () => {
       const scopes = scopesOf(levels);
       const body = {
-        ...(name.trim() ? { name: name.trim() } : {}),
         ...(scopes ? { scopes } : {}),
         ...(expiresAt ? { expires_at: new Date(expiresAt).toISOString() } : {}),
       };
-      onIssued(await apiCall<IssuedKey>('POST', '/api/portal/keys', { body }));
+      onIssued(await api('POST', '/api/portal/keys', { body }));
     });
   };
 
   return (
     <form onSubmit={handler(submit)} aria-label="New API key">
       <div class="inline-fields">
-        <label>
-          Name (optional)
-          <input maxLength={100} value={name} onInput={(event) => setName(event.currentTarget.value)} />
-        </label>
         <label>
           Expires (optional)
           <input type="datetime-local" value={expiresAt} onInput={(event) => setExpiresAt(event.currentTarget.value)} />
@@ -207,7 +203,7 @@ function IssuedSecret({ issued, onDone }: { issued: IssuedKey; onDone: () => voi
         <strong>Copy this key now: it is shown only once.</strong> The pharmacy keeps only its prefix.
       </p>
       <p>Scopes: {describeScopes(issued.api_key.scopes)}.</p>
-      {issued.previous_key && (
+      {'previous_key' in issued && (
         <Notice>
           The rolled key keeps working until <Time iso={issued.previous_key.expires_at} />, then it is refused.
         </Notice>

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types';
-import { apiCall, type Page } from '../../api';
+import { apiCall } from '../../api';
 import { AttemptResult, AttemptsTable } from '../../components/attempts';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
@@ -11,7 +11,7 @@ import { useResource } from '../../components/use-resource';
 import { dayEnd, dayStart } from '../dates';
 import { ReadOnlyNote } from '../read-only';
 import { useCanChange } from '../session';
-import { DELIVERY_STATUSES, type Delivery, type DeliveryDetail, type Endpoint } from '../types';
+import { DELIVERY_STATUSES, type Delivery, type DeliveryDetail, type DeliveryPage, type Endpoint } from '../types';
 
 const FILTERS = ['status', 'event_type', 'webhook_id', 'since', 'until'] as const;
 const COLUMNS = 7;
@@ -26,7 +26,7 @@ export function DeliveriesPage() {
   const pager = usePager(key);
   const endpoints = useResource('portal webhooks', () => apiCall<{ webhooks: Endpoint[] }>('GET', '/api/portal/webhooks'));
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    apiCall<Page<Delivery>>('GET', '/api/portal/deliveries', {
+    apiCall<DeliveryPage>('GET', '/api/portal/deliveries', {
       query: {
         status: filters.status,
         event_type: filters.event_type,

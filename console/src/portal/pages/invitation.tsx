@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { handler } from '../../components/events';
 import { ErrorMessage, Loading, Time } from '../../components/feedback';
@@ -17,7 +17,7 @@ const PASSWORD_MIN_LENGTH = 12;
 export function InvitationPage({ onAccepted }: { onAccepted: (email: string) => void }) {
   const token = decodeURIComponent(window.location.hash.replace(/^#/, ''));
   const invitation = useResource(`invitation ${token}`, () =>
-    token ? apiCall<Invitation>('GET', '/api/portal/invitations/{token}', { path: { token } }) : Promise.resolve(null),
+    token ? api('GET', '/api/portal/invitations/{token}', { path: { token } }) : Promise.resolve(null),
   );
 
   return (
@@ -58,7 +58,7 @@ function AcceptForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const { email } = await apiCall<{ email: string }>('POST', '/api/portal/invitations/accept', {
+      const { email } = await api('POST', '/api/portal/invitations/accept', {
         body: { token, name, password },
       });
       onAccepted(email);

@@ -1,11 +1,10 @@
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
-import type { Overview } from '../types';
 
 /** The clinic at a glance: environment, clinic id, this minute's rate limit, the last day's errors; where the docs are. */
 export function OverviewPage() {
-  const overview = useResource('overview', () => apiCall<Overview>('GET', '/api/portal/overview'));
+  const overview = useResource('overview', () => api('GET', '/api/portal/overview'));
   const data = overview.data;
   return (
     <>

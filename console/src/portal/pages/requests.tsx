@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { apiCall, type Page } from '../../api';
+import { api } from '../../api';
 import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
 import { useResource } from '../../components/use-resource';
 import { dayStart } from '../dates';
-import type { RequestLogEntry } from '../types';
 
 const FILTERS = ['status', 'method', 'route', 'since', 'request_id'] as const;
 const STATUSES = ['2xx', '4xx', '5xx', '400', '401', '403', '404', '409', '422', '429', '500', '503'] as const;
@@ -20,7 +19,7 @@ export function RequestsPage() {
   const { filters, key, setFilters } = useUrlFilters(FILTERS);
   const pager = usePager(key);
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    apiCall<Page<RequestLogEntry>>('GET', '/api/portal/requests', {
+    api('GET', '/api/portal/requests', {
       query: { ...filters, since: dayStart(filters.since), cursor: pager.cursor },
     }),
   );

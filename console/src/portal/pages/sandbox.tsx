@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { apiCall, type Page } from '../../api';
+import { api } from '../../api';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
@@ -32,16 +32,16 @@ function SandboxOrders() {
   const pager = usePager('sandbox');
   const [generation, setGeneration] = useState(0);
   const list = useResource(`sandbox ${pager.cursor ?? ''} ${generation}`, () =>
-    apiCall<Page<SandboxOrder>>('GET', '/api/portal/sandbox/orders', { query: { cursor: pager.cursor } }),
+    api('GET', '/api/portal/sandbox/orders', { query: { cursor: pager.cursor } }),
   );
   const [moving, setMoving] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<{ notice?: string; error?: unknown } | null>(null);
 
-  const advance = async (order: SandboxOrder, status: string) => {
+  const advance = async (order: SandboxOrder, status: SandboxOrder['status']) => {
     setMoving(order.order_id);
     setOutcome(null);
     try {
-      await apiCall('POST', '/api/portal/sandbox/orders/{orderId}/advance', {
+      await api('POST', '/api/portal/sandbox/orders/{orderId}/advance', {
         path: { orderId: order.order_id },
         body: { status },
       });
@@ -75,7 +75,7 @@ function SandboxOrders() {
             <thead>
               <tr>
                 <th scope="col">Order id</th>
-                <th scope="col">Patient reference</th>
+                <th scope="col">Patient id</th>
                 <th scope="col">Created</th>
                 <th scope="col">Status</th>
                 <th scope="col">Tracking number</th>
@@ -88,7 +88,9 @@ function SandboxOrders() {
                   <td>
                     <code class="breakable">{order.order_id}</code>
                   </td>
-                  <td>{order.patient_reference ?? <span class="muted">—</span>}</td>
+                  <td>
+                    <code class="breakable">{order.patient_id}</code>
+                  </td>
                   <td>
                     <Time iso={order.created_at} />
                   </td>

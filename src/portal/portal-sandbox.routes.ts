@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { Envelope, errorRef } from '../http/schemas.js';
+import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
+import {
+  PortalSandboxAdvanceBody,
+  PortalSandboxOrder,
+  PortalSandboxOrderPage,
+  PortalSandboxOrderParams,
+  PortalSandboxOrdersQuery,
+} from './portal-sandbox.schemas.js';
+import { advanceSandboxOrder, listSandboxOrders } from './portal-sandbox.service.js';
+import { portalAudit, portalDeveloperOf, portalUserOf } from './portal-user.js';
+
+const tags = portalTags;
+const security = portalSecurity;
+
+/**
+ * The portal's sandbox: mounted in the development environment only (routes.ts), as the sandbox API
+ * is, so that in production these routes do not exist (404).
+ */
+export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/portal/sandbox/orders',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalListSandboxOrders',
+          summary: 'Your clinic\u2019s orders, to drive in the sandbox (development only)',
+          description:
+            'Newest first, each with its status, tracking number and `next_statuses` (what it may become next). `limit` 1 to 100 (default 25); `next_cursor` as `cursor` for the next page. Not available in production (404).',
+          querystring: PortalSandboxOrdersQuery,
+          response: { 200: Envelope(PortalSandboxOrderPage), ...portalReadErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await listSandboxOrders(ctx, portalUserOf(request), request.query),
+        message: 'Sandbox orders',
+      }),
+    );
+
+    app.post(
+      '/api/portal/sandbox/orders/:orderId/advance',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalAdvanceSandboxOrder',
+          summary: 'Move an order in the sandbox (developers; development only)',
+          description:
+            'Moves the order to `status` through every legal step, exactly as `POST /api/external/sandbox/medication-order/{id}/advance` does: each step is in the history and writes its webhook event (`order.fulfilled` on shipped, with a test tracking number). Not available in production (404).',
+          params: PortalSandboxOrderParams,
+          body: PortalSandboxAdvanceBody,
+          response: {
+            200: Envelope(PortalSandboxOrder),
+            ...portalChangeErrors,
+            ...portalNotFound('Medication request'),
+            409: errorRef('`status` cannot be reached from the order\u2019s status, or that status is final.'),
+          },
+        },
+      },
+      async (request) => {
+        const user = portalDeveloperOf(request);
+        const data = await advanceSandboxOrder(
+          ctx,
+          user,
+          request.params.orderId,
+          request.body.status,
+          portalAudit(request, user),
+        );
+        return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+  };
+}
