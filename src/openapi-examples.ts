@@ -62,6 +62,7 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
   advanceSandboxMedicationOrder: { to: 'shipped' },
   createWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_url: 'https://partner.example.com/webhooks/fulfillment' },
   updateWebhookById: { max_in_flight: 5, max_per_second: 20 },
+  rotateWebhookSecret: { previous_valid_hours: 24 },
   deleteWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_id: EXAMPLE_IDS.webhook },
   testWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_id: EXAMPLE_IDS.webhook },
   recoverWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_id: EXAMPLE_IDS.webhook, since: '2026-11-22T08:00:00Z' },

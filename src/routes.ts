@@ -27,6 +27,7 @@ import { portalKeyRoutes } from './portal/portal-keys.routes.js';
 import { portalOverviewRoutes } from './portal/portal-overview.routes.js';
 import { portalRequestRoutes } from './portal/portal-requests.routes.js';
 import { portalSandboxRoutes } from './portal/portal-sandbox.routes.js';
+import { portalWebhookRoutes } from './portal/portal-webhooks.routes.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -59,6 +60,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(portalOverviewRoutes(ctx));
   await app.register(portalKeyRoutes(ctx));
   await app.register(portalRequestRoutes(ctx));
+  await app.register(portalWebhookRoutes(ctx));
   // Development only, as the sandbox API: in production the portal's sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') await app.register(portalSandboxRoutes(ctx));
 }

@@ -52,20 +52,6 @@ export async function api<M extends HttpMethod, P extends PathOf<M> & keyof ApiP
   return (await send(method, url, given.body, SIGN_IN_PATHS.includes(path))) as DataOf<Operation<P, M>>;
 }
 
-/**
- * A call of an operation the generated documents do not hold yet (the portal's webhooks, branch
- * pwebhooks), its answer typed by hand in console/src/portal/types.ts. Written as `api()` takes it
- * (the documented path template, `{ path, query, body }`): once the operation is generated,
- * `apiCall<T>(` becomes `api(` and the hand-written type goes.
- */
-export async function apiCall<T>(
-  method: HttpMethod,
-  path: `/api/portal/${string}`,
-  options: { path?: Record<string, string>; query?: QueryValues; body?: unknown } = {},
-): Promise<T> {
-  return (await send(method, fillPath(path, options.path ?? {}) + query(options.query ?? {}), options.body, false)) as T;
-}
-
 /** Where a 401 means a failed sign-in or no session yet, not a session that has ended. */
 const SIGN_IN_PATHS: string[] = ['/api/admin/session', '/api/portal/session'];
 

@@ -2,9 +2,9 @@ import type { DbOrTrx } from '../db/database.js';
 import type { AuditResourceType } from './audit-vocabulary.js';
 
 /**
- * The table of each kind of clinic record a partner can name by id. A webhook delivery is not one:
- * the partner API never takes a delivery's id (its log filters by endpoint and answers another
- * clinic's endpoint with an empty page, not a 404); a staff account has no clinic.
+ * The table of each kind of clinic record a partner can name by id (a webhook delivery: by the
+ * partner portal; the partner API's log filters by endpoint and answers another clinic's endpoint
+ * with an empty page, not a 404); a staff account has no clinic.
  */
 const TABLE_OF = {
   patient: 'patients',
@@ -12,6 +12,7 @@ const TABLE_OF = {
   medication_request: 'medication_requests',
   refill_request: 'refill_requests',
   webhook_endpoint: 'webhook_endpoints',
+  webhook_delivery: 'webhook_deliveries',
 } as const satisfies Partial<Record<AuditResourceType, string>>;
 
 export type ClinicRecordType = keyof typeof TABLE_OF;

@@ -15,3 +15,13 @@ export function attemptErrorKind(responseStatus: number | null, error: string | 
   if (error.startsWith('refused') || error === 'invalid URL' || error.includes(REFUSED_CODE)) return 'refused';
   return 'network_error';
 }
+
+/**
+ * A delivery's `last_error` as a partner may see it: the server's own texts (`HTTP 500`, `endpoint
+ * deleted`, `endpoint disabled: …`) as stored, an attempt's transport error as its kind only.
+ */
+export function lastErrorForPartner(error: string | null): string | null {
+  if (error === null) return null;
+  if (/^HTTP \d{3}$/.test(error) || error.startsWith('endpoint ')) return error;
+  return attemptErrorKind(null, error);
+}

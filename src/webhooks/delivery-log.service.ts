@@ -76,3 +76,25 @@ function toPartnerAttempt(row: WebhookDeliveryAttemptTable): PartnerAttemptView 
     throttled: row.throttled === 1,
   };
 }
+
+/**
+ * A page of one clinic's deliveries (the partner portal's log), newest first, without their attempts,
+ * filtered by status, event type, endpoint and creation time (`since` included, `until` excluded).
+ * Each one listed is audited as a read.
+ */
+export async function listClinicDeliveries(
+  ctx: AuditedReadContext,
+  clinicId: string,
+  filter: Omit<deliveries.DeliveryFilter, 'clinicId' | 'before'> & { cursor?: string | undefined; limit: number },
+  audit: AuditContext,
+): Promise<Page<deliveries.DeliveryWithUrl>> {
+  const { cursor, limit, ...where } = filter;
+  const before = cursor === undefined ? undefined : decodeCursor(cursor);
+  const rows = await deliveries.listDeliveriesOfClinic(ctx.db, clinicId, { ...where, before }, limit + 1);
+  const page = toPage(rows, limit, (listed) => listed);
+  await ctx.audit.recordReads(
+    audit,
+    page.items.map((row) => ({ type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id })),
+  );
+  return page;
+}

@@ -161,6 +161,10 @@ export interface DeliveryFilter {
   clinicId?: string | undefined;
   eventType?: string | undefined;
   endpointId?: string | undefined;
+  /** Only deliveries created at or after this time (stored form). */
+  createdSince?: string | undefined;
+  /** Only deliveries created before this time (stored form). */
+  createdUntil?: string | undefined;
   /** Only deliveries older than this position. */
   before?: PagePosition | undefined;
 }
@@ -176,6 +180,8 @@ export async function listDeliveries(db: DbOrTrx, filter: DeliveryFilter, limit:
   if (filter.clinicId) query = query.where('d.clinic_id', '=', filter.clinicId);
   if (filter.eventType) query = query.where('d.event_type', '=', filter.eventType);
   if (filter.endpointId) query = query.where('d.endpoint_id', '=', filter.endpointId);
+  if (filter.createdSince) query = query.where('d.created_at', '>=', filter.createdSince);
+  if (filter.createdUntil) query = query.where('d.created_at', '<', filter.createdUntil);
   if (filter.before) query = query.where(olderThan({ createdAt: 'd.created_at', id: 'd.id' }, filter.before));
   return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }

@@ -3,6 +3,7 @@ import { newId } from '../shared/ids.js';
 import type { SendOutcome, WebhookSender } from './http-sender.js';
 import type { DeliveryOutcomeRow, TakenDelivery } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
+import { secretsAt, type SigningSecrets } from './endpoint-secret.js';
 import { webhookHeaders } from './signature.js';
 import { throttlePauseMs } from './throttle.js';
 import type { DeliveryStatus, WebhookDeliveryAttemptTable } from './webhook.tables.js';
@@ -45,18 +46,23 @@ export interface RecordedAttempt {
   secretUnavailable?: string;
 }
 
-/** One signed POST (Standard Webhooks headers: webhook-id, webhook-timestamp, webhook-signature). */
+/**
+ * One signed POST (Standard Webhooks headers: webhook-id, webhook-timestamp, webhook-signature),
+ * signed with the current secret and, while a rotation's window lasts at the attempt's time (the
+ * injected clock), with the previous one too.
+ */
 export async function sendSigned(
   ctx: Pick<AppContext, 'clock'>,
   sender: WebhookSender,
   url: string,
-  secret: string,
+  secrets: SigningSecrets,
   eventId: string,
   body: string,
 ): Promise<{ attemptedAt: Date; outcome: SendOutcome }> {
   const attemptedAt = ctx.clock();
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-  const outcome = await sender.send({ url, headers: webhookHeaders(secret, eventId, timestamp, body), body });
+  const headers = webhookHeaders(secretsAt(secrets, attemptedAt.getTime()), eventId, timestamp, body);
+  const outcome = await sender.send({ url, headers, body });
   return { attemptedAt, outcome };
 }
 

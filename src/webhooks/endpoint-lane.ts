@@ -2,7 +2,7 @@ import type { Keyring } from '../secrets/keyring.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
 import type { ClaimedDelivery } from './delivery.service.js';
 import type { LaneRequest } from './delivery-queue.service.js';
-import { openEndpointSecret } from './endpoint-secret.js';
+import { openSigningSecrets, type SigningSecrets } from './endpoint-secret.js';
 import type { LaneEndpoint } from './queue.repository.js';
 
 /**
@@ -26,8 +26,11 @@ export class EndpointLane {
   pausedUntil: number | null = null;
   /** Deleted, disabled, or its lease lost: nothing more starts. */
   gone = false;
-  /** The signing secret, decrypted once per lane; or why it cannot be. */
-  secret: { value: string } | { unavailable: string };
+  /**
+   * The signing secrets, decrypted once per lane and again only when the stored ones change (a
+   * rotation, a re-encryption); or why they cannot be.
+   */
+  secret: { value: SigningSecrets } | { unavailable: string };
   /** The last look gave fewer deliveries than asked: ask again only once something changes. */
   dry = false;
   /** When the last attempts started (ms), at most `max_per_second` of them. */
@@ -35,20 +38,30 @@ export class EndpointLane {
 
   constructor(
     public endpoint: LaneEndpoint,
-    keyring: Keyring,
+    private readonly keyring: Keyring,
+    now: number,
   ) {
-    this.secret = openSecret(keyring, endpoint);
+    this.secret = openSecret(keyring, endpoint, now);
   }
 
-  /** Takes the endpoint's current settings (the partner may have changed them), or its end. */
-  update(endpoint: LaneEndpoint | null): void {
+  /**
+   * Takes the endpoint's current settings (the partner may have changed them), or its end. Its
+   * secrets are decrypted again only when their stored values changed (a comparison of strings).
+   */
+  update(endpoint: LaneEndpoint | null, now: number): void {
     if (endpoint === null || endpoint.status !== 'active' || endpoint.deleted_at !== null) {
       this.gone = true;
       // Its deliveries were closed with the endpoint, or are leased to us until they are due again.
       this.buffer.length = 0;
       return;
     }
-    this.endpoint = { ...endpoint, secret: this.endpoint.secret, secret_key_id: this.endpoint.secret_key_id };
+    const before = this.endpoint;
+    this.endpoint = endpoint;
+    const changed =
+      endpoint.secret !== before.secret ||
+      endpoint.previous_secret !== before.previous_secret ||
+      endpoint.previous_secret_expires_at !== before.previous_secret_expires_at;
+    if (changed) this.secret = openSecret(this.keyring, endpoint, now);
   }
 
   /** True when the buffer runs low and the queue may have more: time to ask for it. */
@@ -137,9 +150,9 @@ export function laneCapacity(endpoint: Pick<LaneEndpoint, 'max_in_flight' | 'max
   return Math.max(1, endpoint.max_per_second === null ? cap : Math.min(cap, endpoint.max_per_second * 2));
 }
 
-function openSecret(keyring: Keyring, endpoint: LaneEndpoint): EndpointLane['secret'] {
+function openSecret(keyring: Keyring, endpoint: LaneEndpoint, now: number): EndpointLane['secret'] {
   try {
-    return { value: openEndpointSecret(keyring, endpoint) };
+    return { value: openSigningSecrets(keyring, endpoint, now) };
   } catch (error) {
     if (!(error instanceof SecretUnavailableError)) throw error;
     return { unavailable: `not sent: ${error.message}` };

@@ -74,15 +74,16 @@ export class LanePool {
 
   /** Takes a look's answer: new settings, deliveries taken, endpoints taken on, given up or paused. */
   private apply(result: ExchangeResult): void {
+    const now = this.ctx.clock().getTime();
     for (const [id, update] of result.lanes) {
       const lane = this.lanes.get(id);
       if (!lane) continue;
-      lane.update(update.endpoint);
+      lane.update(update.endpoint, now);
       lane.receive(update.taken, this.asked.get(id) ?? 0);
       if (update.endpoint === null && lane.inFlight === 0) this.lanes.delete(id);
     }
     for (const { endpoint, taken } of result.claimed) {
-      const lane = new EndpointLane(endpoint, this.ctx.keyring);
+      const lane = new EndpointLane(endpoint, this.ctx.keyring, now);
       lane.receive(taken, laneCapacity(endpoint));
       this.lanes.set(endpoint.id, lane);
     }

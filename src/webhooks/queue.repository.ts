@@ -14,10 +14,24 @@ import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpoint
  * deliveries; rows it only might take are taken with SKIP LOCKED, which never waits.
  */
 
-/** What a worker needs of an endpoint it owns. */
+/**
+ * What a worker needs of an endpoint it owns; the secrets come with it (the previous one too, while a
+ * rotation's window lasts), so that signing costs no query of its own.
+ */
 export type LaneEndpoint = Pick<
   WebhookEndpointTable,
-  'id' | 'url' | 'secret' | 'secret_key_id' | 'status' | 'deleted_at' | 'max_in_flight' | 'max_per_second' | 'failing_since'
+  | 'id'
+  | 'url'
+  | 'secret'
+  | 'secret_key_id'
+  | 'previous_secret'
+  | 'previous_secret_key_id'
+  | 'previous_secret_expires_at'
+  | 'status'
+  | 'deleted_at'
+  | 'max_in_flight'
+  | 'max_per_second'
+  | 'failing_since'
 >;
 
 const LANE_COLUMNS = [
@@ -25,6 +39,9 @@ const LANE_COLUMNS = [
   'url',
   'secret',
   'secret_key_id',
+  'previous_secret',
+  'previous_secret_key_id',
+  'previous_secret_expires_at',
   'status',
   'deleted_at',
   'max_in_flight',

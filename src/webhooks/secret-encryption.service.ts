@@ -1,4 +1,5 @@
-import type { KeyringContext, ReadContext } from '../context.js';
+import type { AppContext, KeyringContext, ReadContext } from '../context.js';
+import type { Trx } from '../db/database.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
 import { openEndpointSecret, sealEndpointSecret } from './endpoint-secret.js';
 import * as repo from './webhook.repository.js';
@@ -34,34 +35,64 @@ export interface RotationResult {
 
 /**
  * Re-encrypts under the current key (DATA_ENCRYPTION_KEY) every secret that is under another key or
- * in plaintext, deleted endpoints included, a page per transaction. Idempotent: a second run finds
- * nothing to do. Once it reports nothing unreadable, the previous keys can be dropped.
+ * in plaintext, deleted endpoints included, a page per transaction; then the previous secrets kept
+ * after a signing-secret rotation the same way (one whose window is over is dropped instead: it signs
+ * nothing, and its key may be gone). Idempotent: a second run finds nothing to do. Once it reports
+ * nothing unreadable, the previous keys can be dropped.
  */
-export async function rotateEncryptionKey(ctx: SecretsContext, pageSize = 100): Promise<RotationResult> {
-  const result: RotationResult = { current_key_id: ctx.keyring.currentKeyId, reencrypted: 0, unreadable: [] };
+export async function rotateEncryptionKey(
+  ctx: SecretsContext & Pick<AppContext, 'clock'>,
+  pageSize = 100,
+): Promise<RotationResult> {
+  const { keyring } = ctx;
+  const result: RotationResult = { current_key_id: keyring.currentKeyId, reencrypted: 0, unreadable: [] };
+  await inPages(ctx, result, pageSize, {
+    read: (trx, afterId) => repo.secretsNotUnderKey(trx, keyring.currentKeyId, { afterId, limit: pageSize }),
+    reencrypt: async (trx, row) =>
+      repo.replaceSecret(trx, row, sealEndpointSecret(keyring, row.id, openEndpointSecret(keyring, row))),
+  });
+  await inPages(ctx, result, pageSize, {
+    read: (trx, afterId) => repo.previousSecretsNotUnderKey(trx, keyring.currentKeyId, { afterId, limit: pageSize }),
+    reencrypt: async (trx, row) => {
+      const expiresAt = row.previous_secret_expires_at;
+      if (expiresAt === null || Date.parse(expiresAt) <= ctx.clock().getTime()) {
+        await repo.replacePreviousSecret(trx, row, null);
+        return false;
+      }
+      const stored = { id: row.id, secret: row.previous_secret, secret_key_id: row.previous_secret_key_id };
+      const secret = openEndpointSecret(keyring, stored, 'previous signing secret');
+      return repo.replacePreviousSecret(trx, row, sealEndpointSecret(keyring, row.id, secret));
+    },
+  });
+  return result;
+}
+
+/**
+ * Walks the rows `read` finds, in id order, a page per transaction, and re-encrypts each (`reencrypt`
+ * answers whether it replaced the row); a secret that cannot be decrypted is reported and left.
+ */
+async function inPages<Row extends { id: string }>(
+  ctx: SecretsContext,
+  result: RotationResult,
+  pageSize: number,
+  step: { read: (trx: Trx, afterId: string | undefined) => Promise<Row[]>; reencrypt: (trx: Trx, row: Row) => Promise<boolean> },
+): Promise<void> {
   let afterId: string | undefined;
   for (;;) {
-    const page = await ctx.db.transaction().execute(async (trx) => {
-      const rows = await repo.secretsNotUnderKey(trx, ctx.keyring.currentKeyId, { afterId, limit: pageSize });
-      let reencrypted = 0;
-      const unreadable: RotationResult['unreadable'] = [];
-      for (const row of rows) {
-        let secret: string;
+    const rows = await ctx.db.transaction().execute(async (trx) => {
+      const page = await step.read(trx, afterId);
+      for (const row of page) {
         try {
-          secret = openEndpointSecret(ctx.keyring, row);
+          if (await step.reencrypt(trx, row)) result.reencrypted += 1;
         } catch (error) {
           if (!(error instanceof SecretUnavailableError)) throw error;
-          unreadable.push({ webhook_id: row.id, reason: error.message });
-          continue;
+          result.unreadable.push({ webhook_id: row.id, reason: error.message });
         }
-        if (await repo.replaceSecret(trx, row, sealEndpointSecret(ctx.keyring, row.id, secret))) reencrypted += 1;
       }
-      return { rows, reencrypted, unreadable };
+      return page;
     });
-    result.reencrypted += page.reencrypted;
-    result.unreadable.push(...page.unreadable);
-    const last = page.rows.at(-1);
-    if (page.rows.length < pageSize || !last) return result;
+    const last = rows.at(-1);
+    if (rows.length < pageSize || !last) return;
     afterId = last.id;
   }
 }

@@ -31,11 +31,22 @@ export function signPayload(secret: string, id: string, timestampSeconds: number
   return `v1,${mac}`;
 }
 
-/** The three Standard Webhooks headers of one attempt. */
-export function webhookHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * The three Standard Webhooks headers of one attempt. With several secrets (the new one first, then
+ * the previous one while a rotation's window lasts), `webhook-signature` holds one signature per
+ * secret, space-separated: a receiver accepts the request when any of them verifies.
+ * @see https://www.standardwebhooks.com/ ("Signature scheme": multiple signatures for zero-downtime rotation)
+ */
+export function webhookHeaders(
+  secrets: string | readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signPayload(secret, id, timestampSeconds, body),
+    'webhook-signature': all.map((secret) => signPayload(secret, id, timestampSeconds, body)).join(' '),
   };
 }

@@ -3,6 +3,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
+import { notFoundIn } from '../audit/denied-access.js';
 import { conflict, notFound } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
 import { lowerNextDue } from './queue.repository.js';
@@ -48,10 +49,18 @@ export async function listDeliveries(
   return page;
 }
 
-/** One delivery with every attempt and the exact body sent. Audited as a read. */
-export async function getDelivery(ctx: AuditedReadContext, deliveryId: string, audit: AuditContext): Promise<DeliveryDetailView> {
+/**
+ * One delivery with every attempt and the exact body sent. Audited as a read. With `scope` (the
+ * partner portal), another clinic's delivery is not found, like an unknown one.
+ */
+export async function getDelivery(
+  ctx: AuditedReadContext,
+  deliveryId: string,
+  audit: AuditContext,
+  scope?: ClinicScope,
+): Promise<DeliveryDetailView> {
   const row = await deliveries.findDeliveryWithUrl(ctx.db, deliveryId);
-  if (!row) throw notFound('Webhook delivery not found');
+  if (!row || (scope && row.clinic_id !== scope.clinicId)) throw deliveryNotFound(deliveryId);
   await ctx.audit.recordReads(audit, [{ type: 'webhook_delivery', id: row.id, clinicId: row.clinic_id }]);
   const attempts = await deliveries.listAttempts(ctx.db, deliveryId);
   return { ...toDeliveryView(row), body: row.body, attempts: attempts.map(toAttemptView) };
@@ -63,16 +72,23 @@ export async function getDelivery(ctx: AuditedReadContext, deliveryId: string, a
  * worker makes the attempt (this answers at once, with the delivery queued); if it fails, the
  * schedule continues from the attempts already made, so an exhausted delivery fails again.
  */
-export async function retryDelivery(ctx: ServiceContext, deliveryId: string, audit: AuditContext): Promise<DeliveryView> {
+export async function retryDelivery(
+  ctx: ServiceContext,
+  deliveryId: string,
+  audit: AuditContext,
+  scope?: ClinicScope,
+): Promise<DeliveryView> {
   return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const row = await deliveries.findDeliveryForUpdate(trx, deliveryId, ctx.dialect);
-    if (!row) throw notFound('Webhook delivery not found');
+    if (!row || (scope && row.clinic_id !== scope.clinicId)) throw deliveryNotFound(deliveryId);
     const endpoint = await repo.findEndpointById(trx, row.endpoint_id);
     if (!endpoint || endpoint.deleted_at !== null) throw conflict('The webhook endpoint of this delivery has been deleted');
     if (endpoint.status !== 'active') {
       throw conflict(
-        'The webhook endpoint of this delivery is disabled; enable it first (POST /api/admin/webhook-endpoints/{id}/enable)',
+        scope
+          ? 'The webhook endpoint of this delivery is disabled; enable it first'
+          : 'The webhook endpoint of this delivery is disabled; enable it first (POST /api/admin/webhook-endpoints/{id}/enable)',
       );
     }
     const now = isoNow(ctx.clock);
@@ -138,10 +154,30 @@ export async function enableEndpoint(
   redeliverFailed: boolean,
   audit: AuditContext,
 ): Promise<EnabledEndpointView> {
+  const { endpoint, redelivered } = await enableEndpointRow(ctx, endpointId, redeliverFailed, audit);
+  return { ...toOperatorEndpoint(endpoint, ctx.clock()), redelivered };
+}
+
+/**
+ * `enableEndpoint`, answering the endpoint's row as it is after the change. With `scope` (the partner
+ * portal), another clinic's endpoint is not found, like an unknown or deleted one.
+ */
+export async function enableEndpointRow(
+  ctx: ServiceContext,
+  endpointId: string,
+  redeliverFailed: boolean,
+  audit: AuditContext,
+  scope?: ClinicScope,
+): Promise<{ endpoint: WebhookEndpointTable; redelivered: number }> {
+  const notFoundMessage = scope ? 'Webhook not found' : 'Webhook endpoint not found';
   const redelivered = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const endpoint = await repo.findEndpointById(trx, endpointId);
-    if (!endpoint || endpoint.deleted_at !== null) throw notFound('Webhook endpoint not found');
+    if (!endpoint || endpoint.deleted_at !== null || (scope && endpoint.clinic_id !== scope.clinicId)) {
+      throw notFoundIn({ type: 'webhook_endpoint', id: endpointId }, notFoundMessage);
+    }
+    // The partner's own enabling of an endpoint that is active changes nothing (its failure streak is kept).
+    if (scope && endpoint.status === 'active') return 0;
     await repo.enableEndpoint(trx, endpointId);
     const now = isoNow(ctx.clock);
     const requeued = redeliverFailed ? await deliveries.requeueFailedOfEndpoint(trx, endpointId, now) : 0;
@@ -152,9 +188,17 @@ export async function enableEndpoint(
   });
   const row = await repo.findEndpointById(ctx.db, endpointId);
   // Deleted by another request since the transaction committed.
-  if (!row) throw notFound('Webhook endpoint not found');
-  return { ...toOperatorEndpoint(row, ctx.clock()), redelivered };
+  if (!row) throw notFound(notFoundMessage);
+  return { endpoint: row, redelivered };
 }
+
+/** Limits an operator's service to one clinic (the partner portal's user): another clinic's ids are not found. */
+export interface ClinicScope {
+  clinicId: string;
+}
+
+const deliveryNotFound = (deliveryId: string) =>
+  notFoundIn({ type: 'webhook_delivery', id: deliveryId }, 'Webhook delivery not found');
 
 function toOperatorEndpoint(row: WebhookEndpointTable, now: Date): OperatorEndpointView {
   return { ...toEndpointView(row, now), failing_since: row.failing_since };

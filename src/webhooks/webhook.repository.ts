@@ -104,6 +104,35 @@ export async function updateEndpointLimits(
     .executeTakeFirst();
 }
 
+/**
+ * Rotates the signing secret of a live endpoint of the clinic in one statement: the current secret
+ * (its ciphertext as stored) becomes the previous one until `previousUntil` (null: dropped at once),
+ * and `next` becomes current. The row as changed, or undefined when there is no such endpoint.
+ */
+export async function rotateSecret(
+  db: DbOrTrx,
+  clinicId: string,
+  endpointId: string,
+  next: Pick<WebhookEndpointTable, 'secret' | 'secret_key_id'>,
+  previousUntil: string | null,
+): Promise<WebhookEndpointTable | undefined> {
+  // The right-hand sides of an UPDATE read the row as it was, on both dialects.
+  const keepPrevious = previousUntil !== null;
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret: keepPrevious ? eb.ref('secret') : null,
+      previous_secret_key_id: keepPrevious ? eb.ref('secret_key_id') : null,
+      previous_secret_expires_at: previousUntil,
+      ...next,
+    }))
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', endpointId)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** Operator: any endpoint, deleted ones included (unscoped on purpose). */
 export async function findEndpointById(db: DbOrTrx, endpointId: string): Promise<WebhookEndpointTable | undefined> {
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
@@ -219,6 +248,49 @@ export async function replaceSecret(
     .set(to)
     .where('id', '=', from.id)
     .where('secret', '=', from.secret)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** What a previous secret is stored as (after a rotation). */
+export type StoredPreviousSecret = Pick<WebhookEndpointTable, 'id' | 'previous_secret_key_id' | 'previous_secret_expires_at'> & {
+  previous_secret: string;
+};
+
+/** Endpoints whose previous secret (after a rotation) is not encrypted under `keyId`, in id order after `afterId`. */
+export async function previousSecretsNotUnderKey(
+  db: DbOrTrx,
+  keyId: string,
+  options: { afterId?: string | undefined; limit: number },
+): Promise<StoredPreviousSecret[]> {
+  let query = db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'previous_secret_key_id', 'previous_secret_expires_at'])
+    .select((eb) => eb.fn.coalesce('previous_secret', eb.val('')).as('previous_secret'))
+    .where('previous_secret', 'is not', null)
+    .where((eb) => eb.or([eb('previous_secret_key_id', 'is', null), eb('previous_secret_key_id', '!=', keyId)]));
+  if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
+  return query.orderBy('id').limit(options.limit).execute();
+}
+
+/**
+ * Stores a re-encrypted previous secret (`to`), or drops it (null: its window is over), unless the row
+ * no longer holds the value read (a rotation or another process replaced it meanwhile).
+ */
+export async function replacePreviousSecret(
+  db: DbOrTrx,
+  from: StoredPreviousSecret,
+  to: Pick<WebhookEndpointTable, 'secret' | 'secret_key_id'> | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set(
+      to === null
+        ? { previous_secret: null, previous_secret_key_id: null, previous_secret_expires_at: null }
+        : { previous_secret: to.secret, previous_secret_key_id: to.secret_key_id },
+    )
+    .where('id', '=', from.id)
+    .where('previous_secret', '=', from.previous_secret)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

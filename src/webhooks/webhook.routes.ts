@@ -18,6 +18,8 @@ import {
   RecoverWebhookBody,
   RegisteredWebhook,
   RegisterWebhookBody,
+  RotatedSecret,
+  RotateSecretBody,
   TestCallOutcome,
   type TestCallOutcomeView,
   UpdateWebhookBody,
@@ -28,14 +30,10 @@ import {
 import { listDeliveriesForPartner } from './delivery-log.service.js';
 import { recoverEndpointForPartner } from './recovery.service.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
-import {
-  deleteWebhook,
-  listWebhooks,
-  MAX_ENDPOINTS_PER_CLINIC,
-  registerWebhook,
-  testWebhook,
-  updateWebhook,
-} from './webhook.service.js';
+import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+import { previousSecretExpiresAt, rotateEndpointSecret } from './secret-rotation.service.js';
+import { testWebhook } from './test-call.service.js';
+import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, updateWebhook } from './webhook.service.js';
 
 const tags = ['Webhooks'];
 const security = [{ apiKey: [] }];
@@ -202,6 +200,46 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           partnerAudit(request),
         );
         return { success: true as const, data, message: 'Webhook updated successfully' };
+      },
+    );
+
+    app.post(
+      '/api/external/webhook/:webhookId/rotate-secret',
+      {
+        schema: {
+          operationId: 'rotateWebhookSecret',
+          'x-required-scope': 'webhooks:write',
+          tags,
+          security,
+          summary: 'Rotate a webhook endpoint\u2019s signing secret (extension)',
+          description: [
+            'Issues a new signing secret, shown only in this answer. The previous one keeps signing beside it for',
+            '`previous_valid_hours` (0\u201324, default 24; 0: it stops at once): until `previous_secret_expires_at` every',
+            'attempt carries both signatures in `webhook-signature` (`v1,<new> v1,<previous>`), so receivers verifying',
+            'with either secret accept it while you deploy the new one. A previous secret from an earlier rotation is',
+            'dropped. The body is optional. Another clinic\u2019s endpoint, or one deleted, is not found.',
+          ].join(' '),
+          params: WebhookIdParams,
+          body: RotateSecretBody,
+          response: { 200: Envelope(RotatedSecret), ...partnerErrors, ...notFoundError('Webhook') },
+        },
+        preValidation: emptyBodyWhenAbsent,
+      },
+      async (request) => {
+        const identity = partnerOf(request);
+        const { endpoint, secret } = await rotateEndpointSecret(
+          ctx,
+          identity.clinicId,
+          request.params.webhookId,
+          request.body.previous_valid_hours,
+          partnerAudit(request),
+        );
+        const data = {
+          webhook_id: endpoint.id,
+          secret,
+          previous_secret_expires_at: previousSecretExpiresAt(endpoint, ctx.clock()),
+        };
+        return { success: true as const, data, message: 'Signing secret rotated; store the new secret: it is not shown again' };
       },
     );
 

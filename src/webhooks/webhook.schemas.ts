@@ -3,9 +3,10 @@ import { deprecatedProperty } from '../deprecations/deprecated-route.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
 import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
+import { PREVIOUS_VALID_HOURS } from './endpoint-secret.js';
 import { MAX_URL_LENGTH } from './url-safety.js';
 
-const WebhookUrl = Type.String({
+export const WebhookUrl = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
   description:
@@ -47,7 +48,7 @@ const MaxPerSecond = Nullable(
 );
 
 /** The partner's limits, in a request body: both optional; `max_per_second` may be null (no limit). */
-const limitFields = {
+export const limitFields = {
   max_in_flight: Type.Optional(MaxInFlight),
   max_per_second: Type.Optional(MaxPerSecond),
 };
@@ -119,6 +120,41 @@ export const Recovered = Type.Object(
   { $id: 'WebhookRecovered', additionalProperties: false },
 );
 export type RecoveredView = Static<typeof Recovered>;
+
+/** The body of a signing-secret rotation (partner API and portal): how long the previous secret keeps signing. */
+export const RotateSecretBody = Type.Object(
+  {
+    previous_valid_hours: Type.Optional(
+      Type.Integer({
+        minimum: PREVIOUS_VALID_HOURS.min,
+        maximum: PREVIOUS_VALID_HOURS.max,
+        default: PREVIOUS_VALID_HOURS.default,
+        description: `How many hours the previous secret keeps signing beside the new one: ${PREVIOUS_VALID_HOURS.min} (it stops at once) to ${PREVIOUS_VALID_HOURS.max}; default ${PREVIOUS_VALID_HOURS.default}.`,
+        'x-message': `must be a whole number from ${PREVIOUS_VALID_HOURS.min} to ${PREVIOUS_VALID_HOURS.max}`,
+      }),
+    ),
+  },
+  { $id: 'WebhookSecretRotateRequest', additionalProperties: false, 'x-aliases': { previousValidHours: 'previous_valid_hours' } },
+);
+export type RotateSecretBody = Static<typeof RotateSecretBody>;
+
+/** Until when the previous secret signs beside the current one (a rotation's window). */
+export const PreviousSecretExpiresAt = Nullable(Timestamp, {
+  description:
+    'Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs.',
+});
+
+export const RotatedSecret = Type.Object(
+  {
+    webhook_id: Uuid(),
+    secret: Type.String({
+      description: 'The new signing secret (`whsec_` + base64). Shown only in this response: store it to verify signatures.',
+    }),
+    previous_secret_expires_at: PreviousSecretExpiresAt,
+  },
+  { $id: 'WebhookSecretRotated', additionalProperties: false },
+);
+export type RotatedSecretView = Static<typeof RotatedSecret>;
 
 export const ListWebhooksQuery = Type.Object(
   { clinic_id: Type.Optional(Uuid('Your clinic (optional: defaults to the API key\u2019s).')) },

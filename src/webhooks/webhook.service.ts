@@ -6,19 +6,15 @@ import type { AuditedReadContext, KeyringContext, ServiceContext } from '../cont
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
-import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { isoNow } from '../clock.js';
 import { fieldError, validationError } from '../errors.js';
 import * as deliveries from './delivery.repository.js';
-import { sendSigned } from './delivery.service.js';
 import { MAX_IN_FLIGHT, type EndpointLimits } from './endpoint-limits.js';
-import { openEndpointSecret, sealEndpointSecret } from './endpoint-secret.js';
-import { eventBody } from './dispatcher.js';
-import { createHttpSender, type WebhookSender } from './http-sender.js';
+import { sealEndpointSecret } from './endpoint-secret.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from './url-safety.js';
 import { generateSecret } from './signature.js';
 import * as repo from './webhook.repository.js';
-import type { TestCallOutcomeView, WebhookEndpointView } from './webhook.schemas.js';
+import type { WebhookEndpointView } from './webhook.schemas.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
 
 /** Endpoints a clinic may have at once (deleted ones do not count). */
@@ -38,17 +34,35 @@ export async function registerWebhook(
   resolve?: ResolveAll,
 ): Promise<{ webhook_id: string; secret: string }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
+  const { endpoint, secret } = await createEndpoint(ctx, input.clinic_id, input, audit, { resolve });
+  return { webhook_id: endpoint.id, secret };
+}
+
+/**
+ * `registerWebhook` for a clinic already known to be the caller's (the partner API, the portal): the
+ * same URL checks and rules (at most MAX_ENDPOINTS_PER_CLINIC, one URL once), the row created and the
+ * secret. `urlField` names the URL in error details, as the caller's body does.
+ */
+export async function createEndpoint(
+  ctx: ServiceContext & KeyringContext,
+  clinicId: string,
+  input: { webhook_url: string } & EndpointLimits,
+  audit: AuditContext,
+  options: { resolve?: ResolveAll | undefined; urlField?: string } = {},
+): Promise<{ endpoint: WebhookEndpointTable; secret: string }> {
+  const urlField = options.urlField ?? 'webhook_url';
   const policy = urlPolicyOf(ctx.config);
   const form = checkUrlForm(input.webhook_url, policy);
-  if ('problem' in form) throw fieldError('webhook_url', form.problem);
-  const hostProblem = await checkHostIsPublic(form.url.hostname, policy, resolve);
-  if (hostProblem) throw fieldError('webhook_url', hostProblem);
+  if ('problem' in form) throw fieldError(urlField, form.problem);
+  const hostProblem = await checkHostIsPublic(form.url.hostname, policy, options.resolve);
+  if (hostProblem) throw fieldError(urlField, hostProblem);
+  const duplicateUrl = () => fieldError(urlField, 'is already registered for this clinic');
 
   const id = newId();
   const secret = generateSecret();
   const row: WebhookEndpointTable = {
     id,
-    clinic_id: input.clinic_id,
+    clinic_id: clinicId,
     url: form.url.href,
     // Stored encrypted; the plaintext leaves the server only in this answer.
     ...sealEndpointSecret(ctx.keyring, id, secret),
@@ -77,7 +91,7 @@ export async function registerWebhook(
       if ((await repo.countLiveEndpoints(trx, row.clinic_id)) >= MAX_ENDPOINTS_PER_CLINIC) {
         throw validationError(
           `A clinic can register at most ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints; delete one before adding another`,
-          { webhook_url: `clinic already has ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints` },
+          { [urlField]: `clinic already has ${MAX_ENDPOINTS_PER_CLINIC} webhook endpoints` },
         );
       }
       await repo.insertEndpoint(trx, row);
@@ -87,10 +101,8 @@ export async function registerWebhook(
     if (constraintViolation(error) === 'unique') throw duplicateUrl();
     throw error;
   }
-  return { webhook_id: row.id, secret };
+  return { endpoint: row, secret };
 }
-
-const duplicateUrl = () => fieldError('webhook_url', 'is already registered for this clinic');
 
 /** Deletes an endpoint; its pending deliveries are cancelled in the same transaction. */
 export async function deleteWebhook(
@@ -127,19 +139,25 @@ export async function updateWebhook(
     throw fieldError('body', 'must change at least one of max_in_flight, max_per_second');
   }
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
-  const now = ctx.clock();
-  const row = await runChange(ctx, audit, async (change) => {
+  const row = await changeEndpointLimits(ctx, input.clinic_id, input.webhook_id, limits, audit);
+  return toEndpointView(row, ctx.clock());
+}
+
+/** `updateWebhook` for a clinic already known to be the caller's: the row as changed (404 when there is none). */
+export async function changeEndpointLimits(
+  ctx: ServiceContext,
+  clinicId: string,
+  webhookId: string,
+  limits: EndpointLimits,
+  audit: AuditContext,
+): Promise<WebhookEndpointTable> {
+  return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
-    const updated = await repo.updateEndpointLimits(trx, input.clinic_id, input.webhook_id, limits);
-    if (!updated) throw webhookNotFound(input.webhook_id);
-    change.audit('update', {
-      type: 'webhook_endpoint',
-      id: updated.id,
-      clinicId: updated.clinic_id,
-    });
+    const updated = await repo.updateEndpointLimits(trx, clinicId, webhookId, limits);
+    if (!updated) throw webhookNotFound(webhookId);
+    change.audit('update', { type: 'webhook_endpoint', id: updated.id, clinicId: updated.clinic_id });
     return updated;
   });
-  return toEndpointView(row, now);
 }
 
 /** The clinic's endpoints (never their secrets); each one listed is audited as read. */
@@ -150,105 +168,27 @@ export async function listWebhooks(
   audit: AuditContext,
 ): Promise<WebhookEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
-  const rows = await repo.listLiveEndpoints(ctx.db, clinicId ?? identity.clinicId);
-  await ctx.audit.recordReads(
-    audit,
-    rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
-  );
+  const rows = await listEndpointsOfClinic(ctx, clinicId ?? identity.clinicId, audit);
   const now = ctx.clock();
   return rows.map((row) => toEndpointView(row, now));
 }
 
-/**
- * Sends a `webhook.test` event to the endpoint now and answers with the outcome; a failure of the
- * partner's endpoint is an outcome, not an error. The answer carries the status, the time and the
- * kind of failure only, never the receiver's body, headers or error text (the operator's delivery log
- * keeps them). Recorded in the delivery log, never retried, and
- * it does not count toward the endpoint's failure streak. The one place a request waits for a
- * delivery (bounded by the attempt timeout).
- */
-export async function testWebhook(
-  ctx: ServiceContext & KeyringContext,
-  identity: PartnerIdentity,
-  input: { clinic_id: string; webhook_id: string },
+/** The live endpoints of a clinic already known to be the caller's, oldest first; each one is audited as read. */
+export async function listEndpointsOfClinic(
+  ctx: AuditedReadContext,
+  clinicId: string,
   audit: AuditContext,
-  sender?: WebhookSender,
-): Promise<TestCallOutcomeView> {
-  await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
-  const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
-  if (!endpoint) throw webhookNotFound(input.webhook_id);
-  // A secret the server cannot decrypt (its key is not configured) is our fault: a 500, logged with the reason.
-  const secret = openEndpointSecret(ctx.keyring, endpoint);
-
-  const eventId = newId();
-  const body = eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
-    webhook_id: endpoint.id,
-    clinic_id: endpoint.clinic_id,
-    message: 'This is a test event sent from the webhook test call.',
-  });
-  const http = sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
-  let result: Awaited<ReturnType<typeof sendSigned>>;
-  try {
-    result = await sendSigned(ctx, http, endpoint.url, secret, eventId, body);
-  } finally {
-    if (!sender) await http.close();
-  }
-  const { attemptedAt, outcome } = result;
-  const at = attemptedAt.toISOString();
-  const deliveryId = newId();
-  await runChange(ctx, audit, async (change) => {
-    const trx = await change.transaction();
-    await deliveries.insertDelivery(trx, {
-      id: deliveryId,
-      event_id: eventId,
-      event_type: TEST_EVENT_TYPE,
-      clinic_id: endpoint.clinic_id,
-      endpoint_id: endpoint.id,
-      body,
-      status: outcome.ok ? 'delivered' : 'failed',
-      attempt_count: 1,
-      next_attempt_at: null,
-      claimed_until: null,
-      claim_token: null,
-      last_attempt_at: at,
-      last_response_status: outcome.statusCode,
-      last_error: outcome.ok ? null : (outcome.error ?? `HTTP ${outcome.statusCode ?? ''}`.trim()),
-      delivered_at: outcome.ok ? at : null,
-      created_at: at,
-      updated_at: at,
-    });
-    await deliveries.insertAttempt(trx, {
-      id: newId(),
-      delivery_id: deliveryId,
-      endpoint_id: endpoint.id,
-      event_id: eventId,
-      attempt_number: 1,
-      attempted_at: at,
-      duration_ms: outcome.durationMs,
-      response_status: outcome.statusCode,
-      response_body: outcome.responseBody,
-      error: outcome.error,
-      // Not a throttle even on a 429: a test call is not retried, and never holds the endpoint.
-      throttled: 0,
-    });
-    change.audit('test', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
-  });
-  return {
-    webhook_id: endpoint.id,
-    delivery_id: deliveryId,
-    event_id: eventId,
-    event_type: TEST_EVENT_TYPE,
-    delivered: outcome.ok,
-    status_code: outcome.statusCode,
-    attempted_at: at,
-    duration_ms: outcome.durationMs,
-    // The kind only: the error text can quote the receiver (TLS names, addresses) and its body is
-    // never returned, so that the test call cannot be used to read internal services.
-    error: outcome.kind === 'success' || outcome.kind === 'http_error' ? null : outcome.kind,
-  };
+): Promise<WebhookEndpointTable[]> {
+  const rows = await repo.listLiveEndpoints(ctx.db, clinicId);
+  await ctx.audit.recordReads(
+    audit,
+    rows.map((row) => ({ type: 'webhook_endpoint', id: row.id, clinicId: row.clinic_id })),
+  );
+  return rows;
 }
 
-const webhookNotFound = (webhookId: string) => notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
+export const webhookNotFound = (webhookId: string) =>
+  notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
 
 /**
  * An endpoint as partners and the operator see it (never its secret, nor the delivery engine's lease).

@@ -50,6 +50,7 @@ describe.each(DIALECTS)('the request examples of the OpenAPI document on %s', (d
     expect((await sendExample('recoverWebhook')).scheduled).toBe(0);
     const webhookId = ids.get(EXAMPLE_IDS.webhook)!;
     expect(await sendExample('updateWebhookById', { webhookId })).toMatchObject({ max_in_flight: 5, max_per_second: 20 });
+    expect(await sendExample('rotateWebhookSecret', { webhookId })).toMatchObject({ webhook_id: webhookId });
     await sendExample('deleteWebhook');
   });
 

@@ -294,6 +294,7 @@ describe('OpenAPI document and reference page', () => {
       'post /api/admin/clinics/{clinicId}/api-keys',
       'post /api/external/sandbox/medication-order/{id}/advance',
       'post /api/admin/webhook-endpoints/{webhookId}/recover',
+      'post /api/external/webhook/{webhookId}/rotate-secret',
       // The original system's form, `?id=` without a body (issue 22).
       'delete /api/external/webhook',
     ];

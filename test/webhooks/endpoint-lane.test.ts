@@ -4,15 +4,20 @@ import { dataKeyId } from '../../src/secrets/data-key.js';
 import { Keyring } from '../../src/secrets/keyring.js';
 import type { ClaimedDelivery } from '../../src/webhooks/delivery.service.js';
 import { EndpointLane, laneCapacity } from '../../src/webhooks/endpoint-lane.js';
-import { sealEndpointSecret } from '../../src/webhooks/endpoint-secret.js';
+import { sealEndpointSecret, secretsAt } from '../../src/webhooks/endpoint-secret.js';
 import type { LaneEndpoint } from '../../src/webhooks/queue.repository.js';
 
 const key = randomBytes(32);
 const keyring = new Keyring({ id: dataKeyId(key), key });
+const OLD = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const NEW = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
 const endpoint = (limits: Partial<LaneEndpoint> = {}): LaneEndpoint => ({
   id: 'e1',
   url: 'https://partner.example/hooks',
-  ...sealEndpointSecret(keyring, 'e1', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ...sealEndpointSecret(keyring, 'e1', OLD),
+  previous_secret: null,
+  previous_secret_key_id: null,
+  previous_secret_expires_at: null,
   status: 'active',
   deleted_at: null,
   max_in_flight: 2,
@@ -34,7 +39,7 @@ const delivery = (n: number, startBy = Number.MAX_SAFE_INTEGER): ClaimedDelivery
 /** The lane is pure (no I/O, no clock of its own): each rule is checked at given moments. */
 describe('an endpoint lane', () => {
   it('when max_in_flight attempts are under way, then no other starts until one ends', () => {
-    const lane = new EndpointLane(endpoint(), keyring);
+    const lane = new EndpointLane(endpoint(), keyring, 0);
     lane.receive([delivery(1), delivery(2), delivery(3)], 3);
     expect([lane.start(0)?.id, lane.start(0)?.id]).toEqual(['d1', 'd2']);
     expect(lane.canStart(0)).toBe(false);
@@ -43,7 +48,7 @@ describe('an endpoint lane', () => {
   });
 
   it('when a taken delivery was held past the moment it must start by, then it is dropped, not sent', () => {
-    const lane = new EndpointLane(endpoint(), keyring);
+    const lane = new EndpointLane(endpoint(), keyring, 0);
     lane.receive([delivery(1, 1000), delivery(2, 5000)], 2);
     expect(lane.canStart(1001)).toBe(true);
     expect(lane.start(1001)?.id).toBe('d2');
@@ -51,7 +56,7 @@ describe('an endpoint lane', () => {
   });
 
   it('when the endpoint allows 2 attempts a second, then a third waits until the first is a second old', () => {
-    const lane = new EndpointLane(endpoint({ max_in_flight: 10, max_per_second: 2 }), keyring);
+    const lane = new EndpointLane(endpoint({ max_in_flight: 10, max_per_second: 2 }), keyring, 0);
     lane.receive([delivery(1), delivery(2), delivery(3)], 3);
     lane.start(0);
     lane.start(400);
@@ -61,7 +66,7 @@ describe('an endpoint lane', () => {
   });
 
   it('when the receiver paused the endpoint, then nothing starts and the buffer is handed back at the next look', () => {
-    const lane = new EndpointLane(endpoint(), keyring);
+    const lane = new EndpointLane(endpoint(), keyring, 0);
     lane.receive([delivery(1), delivery(2)], 2);
     lane.pausedUntil = 20_000;
     expect(lane.canStart(0)).toBe(false);
@@ -72,5 +77,23 @@ describe('an endpoint lane', () => {
     expect(laneCapacity({ max_in_flight: 10, max_per_second: null })).toBe(80);
     expect(laneCapacity({ max_in_flight: 10, max_per_second: 3 })).toBe(6);
     expect(laneCapacity({ max_in_flight: 1, max_per_second: null })).toBe(8);
+  });
+
+  it('when the stored secret is rotated while the lane is owned, then the lane signs with the new and the previous secret until the window ends, then with the new only', () => {
+    const secretOf = (lane: EndpointLane, now: number) => {
+      if (!('value' in lane.secret)) throw new Error(lane.secret.unavailable);
+      return secretsAt(lane.secret.value, now);
+    };
+    const lane = new EndpointLane(endpoint(), keyring, 0);
+    expect(secretOf(lane, 0)).toEqual([OLD]);
+    const rotated = endpoint({
+      ...sealEndpointSecret(keyring, 'e1', NEW),
+      previous_secret: lane.endpoint.secret,
+      previous_secret_key_id: lane.endpoint.secret_key_id,
+      previous_secret_expires_at: new Date(10_000).toISOString(),
+    });
+    lane.update(rotated, 1000);
+    expect(secretOf(lane, 9_999)).toEqual([NEW, OLD]);
+    expect(secretOf(lane, 10_000)).toEqual([NEW]);
   });
 });

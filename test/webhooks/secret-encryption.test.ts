@@ -110,10 +110,10 @@ describe.each(DIALECTS)('webhook signing secrets at rest on %s', (dialect) => {
     expectSignedDeliveries();
     live.push(await register('/late')); // registered by a process still on the old key
 
-    const result = await rotateEncryptionKey({ db: t.ctx.db, keyring: rotating });
+    const result = await rotateEncryptionKey({ db: t.ctx.db, keyring: rotating, clock: time.clock });
     expect(result).toEqual({ current_key_id: next.id, reencrypted: 4, unreadable: [] });
     for (const { webhookId } of [...live, deleted]) expect((await stored(webhookId)).secret_key_id).toBe(next.id);
-    expect(await rotateEncryptionKey({ db: t.ctx.db, keyring: rotating })).toEqual({
+    expect(await rotateEncryptionKey({ db: t.ctx.db, keyring: rotating, clock: time.clock })).toEqual({
       current_key_id: next.id,
       reencrypted: 0,
       unreadable: [],

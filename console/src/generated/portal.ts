@@ -205,6 +205,207 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/portal/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your clinic’s webhook endpoints
+     * @description Oldest first; never their secrets.
+     */
+    get: operations['portalListWebhooks'];
+    put?: never;
+    /**
+     * Add a webhook endpoint
+     * @description The partner API’s rules: a public https URL (http too in development), at most 10 endpoints, one URL once. The signing secret is shown only in this answer.
+     */
+    post: operations['portalCreateWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint’s delivery limits
+     * @description Sets the fields given (at least one), keeps the others; `max_per_second: null` removes that limit.
+     */
+    patch: operations['portalUpdateWebhook'];
+    trace?: never;
+  };
+  '/api/portal/webhooks/{webhookId}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disable a webhook endpoint
+     * @description Nothing more is sent to it; its waiting deliveries are marked failed (recover or resend them after enabling it). A disabled endpoint is answered as it is.
+     */
+    post: operations['portalDisableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/webhooks/{webhookId}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enable a disabled webhook endpoint
+     * @description Its failure count starts afresh; new events are sent to it. Its failed deliveries are not sent again: recover them. An active endpoint is answered as it is.
+     */
+    post: operations['portalEnableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/webhooks/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook endpoint’s signing secret
+     * @description A new secret, shown only in this answer; the previous one signs every attempt beside it until `previous_secret_expires_at` (`previous_valid_hours`, 0–24, default 24). The body is optional. See docs/webhooks.md, "Rotating the signing secret".
+     */
+    post: operations['portalRotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/webhooks/{webhookId}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event to a webhook endpoint
+     * @description A signed `webhook.test` event now; the answer says whether it was delivered (a failure of the endpoint is still a 200). Never retried.
+     */
+    post: operations['portalTestWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/webhooks/{webhookId}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recover a webhook endpoint after an outage
+     * @description Every failed or waiting delivery created since `since` (default 24 hours ago, at most 7 days) is attempted now. The body is optional. 409 when the endpoint is disabled (enable it first).
+     */
+    post: operations['portalRecoverWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your clinic’s webhook deliveries
+     * @description Newest first. Filters combine: `status`, `event_type`, `webhook_id`, `since` (created at or after) and `until` (created before). `limit` 1–100 (25); pass `next_cursor` as `cursor` for the next page.
+     */
+    get: operations['portalListWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/deliveries/{deliveryId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A webhook delivery with every attempt */
+    get: operations['portalGetWebhookDelivery'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/deliveries/{deliveryId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a webhook delivery again now
+     * @description Queues it for an attempt now (a failed one, a delivered one you lost, or a waiting one without waiting); the same `webhook-id`. 409 when its endpoint is disabled or deleted, or an attempt is under way.
+     */
+    post: operations['portalResendWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/portal/sandbox/orders': {
     parameters: {
       query?: never;
@@ -284,6 +485,45 @@ export interface components {
         /** @description The X-Request-Id of the failed request. */
         request_id: string;
       };
+    };
+    WebhookUpdateRequest: {
+      /**
+       * @description At most this many attempts to the endpoint at once, across all of the pharmacy’s delivery workers: 1 to 50. Default at registration: 10.
+       * @example 10
+       */
+      max_in_flight?: number;
+      /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
+      max_per_second?: number | null;
+    };
+    WebhookSecretRotateRequest: {
+      /**
+       * @description How many hours the previous secret keeps signing beside the new one: 0 (it stops at once) to 24; default 24.
+       * @default 24
+       */
+      previous_valid_hours: number;
+    };
+    WebhookTestResult: {
+      /** Format: uuid */
+      webhook_id: string;
+      /**
+       * Format: uuid
+       * @description The test call, as it appears in the operator’s delivery log.
+       */
+      delivery_id: string;
+      /**
+       * Format: uuid
+       * @description The `webhook-id` header sent.
+       */
+      event_id: string;
+      /** @enum {string} */
+      event_type: 'webhook.test';
+      /** @description True when the endpoint answered 2xx within the timeout. */
+      delivered: boolean;
+      status_code: number | null;
+      attempted_at: string;
+      /** @description Time from sending to the answer (or to the failure). */
+      duration_ms: number;
+      error: ('timeout' | 'network_error' | 'refused') | null;
     };
     RequestLogPage: {
       items: components['schemas']['RequestLogEntry'][];
@@ -1654,6 +1894,1155 @@ export interface operations {
         };
       };
       /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalListWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              webhooks: {
+                /** Format: uuid */
+                webhook_id: string;
+                url: string;
+                /** @description disabled: by you, or after 5 days of failures or a 410 Gone; nothing is sent to it. */
+                status: 'active' | 'disabled';
+                max_in_flight: number;
+                /** @description null: no limit. */
+                max_per_second: number | null;
+                /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
+                paused_until: string | null;
+                /** @description The first failed attempt since the last success; null while healthy. */
+                failing_since: string | null;
+                disabled_reason: string | null;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+                previous_secret_expires_at: string | null;
+              }[];
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalCreateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Absolute URL receiving POSTs: https:// (http:// too in development); no credentials; a public host (see docs/webhooks.md).
+           * @example https://partner.example.com/webhooks/fulfillment
+           */
+          url: string;
+          /**
+           * @description At most this many attempts to the endpoint at once, across all of the pharmacy’s delivery workers: 1 to 50. Default at registration: 10.
+           * @example 10
+           */
+          max_in_flight?: number;
+          /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
+          max_per_second?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              webhook: {
+                /** Format: uuid */
+                webhook_id: string;
+                url: string;
+                /** @description disabled: by you, or after 5 days of failures or a 410 Gone; nothing is sent to it. */
+                status: 'active' | 'disabled';
+                max_in_flight: number;
+                /** @description null: no limit. */
+                max_per_second: number | null;
+                /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
+                paused_until: string | null;
+                /** @description The first failed attempt since the last success; null while healthy. */
+                failing_since: string | null;
+                disabled_reason: string | null;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+                previous_secret_expires_at: string | null;
+              };
+              /** @description The signing secret (`whsec_` + base64), shown only in this answer. */
+              secret: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalUpdateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s endpoints. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookUpdateRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              webhook_id: string;
+              url: string;
+              /** @description disabled: by you, or after 5 days of failures or a 410 Gone; nothing is sent to it. */
+              status: 'active' | 'disabled';
+              max_in_flight: number;
+              /** @description null: no limit. */
+              max_per_second: number | null;
+              /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
+              paused_until: string | null;
+              /** @description The first failed attempt since the last success; null while healthy. */
+              failing_since: string | null;
+              disabled_reason: string | null;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+              previous_secret_expires_at: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalDisableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s endpoints. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              webhook_id: string;
+              url: string;
+              /** @description disabled: by you, or after 5 days of failures or a 410 Gone; nothing is sent to it. */
+              status: 'active' | 'disabled';
+              max_in_flight: number;
+              /** @description null: no limit. */
+              max_per_second: number | null;
+              /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
+              paused_until: string | null;
+              /** @description The first failed attempt since the last success; null while healthy. */
+              failing_since: string | null;
+              disabled_reason: string | null;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+              previous_secret_expires_at: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalEnableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s endpoints. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              webhook_id: string;
+              url: string;
+              /** @description disabled: by you, or after 5 days of failures or a 410 Gone; nothing is sent to it. */
+              status: 'active' | 'disabled';
+              max_in_flight: number;
+              /** @description null: no limit. */
+              max_per_second: number | null;
+              /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
+              paused_until: string | null;
+              /** @description The first failed attempt since the last success; null while healthy. */
+              failing_since: string | null;
+              disabled_reason: string | null;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+              previous_secret_expires_at: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalRotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s endpoints. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookSecretRotateRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              webhook: {
+                /** Format: uuid */
+                webhook_id: string;
+                url: string;
+                /** @description disabled: by you, or after 5 days of failures or a 410 Gone; nothing is sent to it. */
+                status: 'active' | 'disabled';
+                max_in_flight: number;
+                /** @description null: no limit. */
+                max_per_second: number | null;
+                /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
+                paused_until: string | null;
+                /** @description The first failed attempt since the last success; null while healthy. */
+                failing_since: string | null;
+                disabled_reason: string | null;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+                previous_secret_expires_at: string | null;
+              };
+              /** @description The signing secret (`whsec_` + base64), shown only in this answer. */
+              secret: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s endpoints. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['WebhookTestResult'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalRecoverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s endpoints. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: date-time
+           * @description Recover deliveries created at or after this ISO 8601 time (with its offset, e.g. `2026-03-01T08:00:00Z`). Default: 24 hours ago; at most 7 days ago; not in the future.
+           * @example 2026-03-01T08:00:00Z
+           */
+          since?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description Failed or waiting deliveries made due now. */
+              requeued: number;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The endpoint is disabled: enable it first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalListWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted) */
+        status?: 'pending' | 'delivered' | 'failed' | 'cancelled';
+        /** @description An event type (see the webhooks section of the document). */
+        event_type?:
+          'order.created' | 'order.fulfilled' | 'order.delivered' | 'order.cancelled' | 'refill.ready' | 'webhook.test';
+        /** @description Only deliveries to this endpoint. */
+        webhook_id?: string;
+        /** @description Created at or after this time. */
+        since?: string;
+        /** @description Created before this time. */
+        until?: string;
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: {
+                /** Format: uuid */
+                delivery_id: string;
+                /** @description The `webhook-id` header sent (the same on every attempt). */
+                event_id: string;
+                event_type: string;
+                /** Format: uuid */
+                webhook_id: string;
+                url: string;
+                /** @description pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted) */
+                status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+                attempt_count: number;
+                last_response_status: number | null;
+                last_error: string | null;
+                next_attempt_at: string | null;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                delivered_at: string | null;
+              }[];
+              next_cursor: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalGetWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s deliveries. */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              delivery_id: string;
+              /** @description The `webhook-id` header sent (the same on every attempt). */
+              event_id: string;
+              event_type: string;
+              /** Format: uuid */
+              webhook_id: string;
+              url: string;
+              /** @description pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted) */
+              status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+              attempt_count: number;
+              last_response_status: number | null;
+              last_error: string | null;
+              next_attempt_at: string | null;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              delivered_at: string | null;
+              /** @description Every attempt, first first. */
+              attempts: {
+                /** @description ISO-8601 UTC. */
+                attempted_at: string;
+                response_status: number | null;
+                duration_ms: number;
+                error: ('timeout' | 'network_error' | 'refused' | 'not_sent') | null;
+                /** @description The endpoint asked us to slow down (429, or 503 with Retry-After). */
+                throttled: boolean;
+              }[];
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalResendWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description One of your clinic’s deliveries. */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              delivery_id: string;
+              /** @description The `webhook-id` header sent (the same on every attempt). */
+              event_id: string;
+              event_type: string;
+              /** Format: uuid */
+              webhook_id: string;
+              url: string;
+              /** @description pending (waiting for its next attempt), delivered, failed (attempts exhausted or endpoint disabled), cancelled (endpoint deleted) */
+              status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+              attempt_count: number;
+              last_response_status: number | null;
+              last_error: string | null;
+              next_attempt_at: string | null;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              delivered_at: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No portal session, or one that has ended: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer asking for a change, or a change from another origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found (another clinic’s ids are not found either). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The endpoint is disabled or deleted, or an attempt is under way. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id`. */
       500: {
         headers: {
           [name: string]: unknown;

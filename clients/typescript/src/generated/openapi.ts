@@ -437,6 +437,28 @@ export interface paths {
     patch: operations['updateWebhookById'];
     trace?: never;
   };
+  '/api/external/webhook/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook endpoint’s signing secret (extension)
+     * @description Issues a new signing secret, shown only in this answer. The previous one keeps signing beside it for `previous_valid_hours` (0–24, default 24; 0: it stops at once): until `previous_secret_expires_at` every attempt carries both signatures in `webhook-signature` (`v1,<new> v1,<previous>`), so receivers verifying with either secret accept it while you deploy the new one. A previous secret from an earlier rotation is dropped. The body is optional. Another clinic’s endpoint, or one deleted, is not found.
+     *
+     *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/webhook/deliveries': {
     parameters: {
       query?: never;
@@ -512,7 +534,7 @@ export interface paths {
     };
     /**
      * Search your clinic’s request log (extension)
-     * @description Your clinic’s answered requests of the last 14 days (REQUEST_LOG_RETENTION_DAYS), newest first, every key and OAuth client of the clinic: time, method, route template, status, duration, request id, credential, Idempotency-Key, and an error’s code with a safe summary. Never a body, a query value or a header. Filters combine: `status` (`404` or a class, `4xx`), `route` (a template), `since` (ISO-8601) and `request_id` (an error’s `request_id` finds its request). Entries are written in batches about a second after the answer. Requests refused before the key was accepted (401, 429) are not in it, nor this route’s own successful answers. `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page.
+     * @description Your clinic’s answered requests of the last 14 days (REQUEST_LOG_RETENTION_DAYS), newest first, every key and OAuth client of the clinic: time, method, route template, status, duration, request id, credential, Idempotency-Key, and an error’s code with a safe summary. Never a body, a query value or a header. Filters combine: `status` (`404` or a class, `4xx`), `method`, `route` (a template), `since` and `until` (ISO-8601) and `request_id` (an error’s `request_id` finds its request). Entries are written in batches about a second after the answer. Requests refused before the key was accepted (401, 429) are not in it, nor this route’s own successful answers. `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page.
      *
      *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -1175,6 +1197,21 @@ export interface components {
       max_in_flight?: number;
       /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
       max_per_second?: number | null;
+    };
+    WebhookSecretRotateRequest: {
+      /**
+       * @description How many hours the previous secret keeps signing beside the new one: 0 (it stops at once) to 24; default 24.
+       * @default 24
+       */
+      previous_valid_hours: number;
+    };
+    WebhookSecretRotated: {
+      /** Format: uuid */
+      webhook_id: string;
+      /** @description The new signing secret (`whsec_` + base64). Shown only in this response: store it to verify signatures. */
+      secret: string;
+      /** @description Until then (ISO-8601 UTC) every attempt is signed with the previous secret too (two signatures in `webhook-signature`); null when only the current secret signs. */
+      previous_secret_expires_at: string | null;
     };
     WebhookTestResult: {
       /** Format: uuid */
@@ -4047,6 +4084,170 @@ export interface operations {
       };
     };
   };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+        /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The id returned at registration. */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "previous_valid_hours": 24
+         *     }
+         */
+        'application/json': components['schemas']['WebhookSecretRotateRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description Present on a replay: the X-Request-Id of the first request, whose response this is. */
+          'Idempotent-Original-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['WebhookSecretRotated'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `webhooks:write` ("Forbidden: this API key lacks the scope webhooks:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Webhook not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: a request with the same Idempotency-Key is still being processed (retry once it completes). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listWebhookDeliveries: {
     parameters: {
       query?: {
@@ -4523,6 +4724,11 @@ export interface operations {
          */
         status?: string;
         /**
+         * @description Only requests of this HTTP method.
+         * @example POST
+         */
+        method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        /**
          * @description A route template, as the entries show it (`/api/external/medication-order/:id`; `{id}` is read as `:id`).
          * @example /api/external/medication-order
          */
@@ -4532,6 +4738,11 @@ export interface operations {
          * @example 2026-11-26T00:00:00Z
          */
         since?: string;
+        /**
+         * @description Only entries before this time (ISO-8601).
+         * @example 2026-11-27T00:00:00Z
+         */
+        until?: string;
         /** @description Only the request of this id (its X-Request-Id, or an error’s `request_id`). */
         request_id?: string;
         limit?: number;

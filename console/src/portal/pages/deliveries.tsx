@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types';
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { AttemptResult, AttemptsTable } from '../../components/attempts';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
@@ -11,7 +11,7 @@ import { useResource } from '../../components/use-resource';
 import { dayEnd, dayStart } from '../dates';
 import { ReadOnlyNote } from '../read-only';
 import { useCanChange } from '../session';
-import { DELIVERY_STATUSES, type Delivery, type DeliveryDetail, type DeliveryPage, type Endpoint } from '../types';
+import { DELIVERY_STATUSES, type Delivery } from '../types';
 
 const FILTERS = ['status', 'event_type', 'webhook_id', 'since', 'until'] as const;
 const COLUMNS = 7;
@@ -24,9 +24,9 @@ export function DeliveriesPage() {
   const canChange = useCanChange();
   const { filters, key, setFilters } = useUrlFilters(FILTERS);
   const pager = usePager(key);
-  const endpoints = useResource('portal webhooks', () => apiCall<{ webhooks: Endpoint[] }>('GET', '/api/portal/webhooks'));
+  const endpoints = useResource('portal webhooks', () => api('GET', '/api/portal/webhooks'));
   const list = useResource(`${key} ${pager.cursor ?? ''}`, () =>
-    apiCall<DeliveryPage>('GET', '/api/portal/deliveries', {
+    api('GET', '/api/portal/deliveries', {
       query: {
         status: filters.status,
         event_type: filters.event_type,
@@ -51,7 +51,7 @@ export function DeliveriesPage() {
     setResending(delivery.delivery_id);
     setOutcome(null);
     try {
-      const queued = await apiCall<Delivery>('POST', '/api/portal/deliveries/{deliveryId}/resend', {
+      const queued = await api('POST', '/api/portal/deliveries/{deliveryId}/resend', {
         path: { deliveryId: delivery.delivery_id },
       });
       if (list.data)
@@ -217,7 +217,7 @@ export function DeliveriesPage() {
 /** A delivery's ids and attempts, loaded when shown (again when its row says something happened). */
 function Attempts({ delivery }: { delivery: Delivery }) {
   const detail = useResource(`${delivery.delivery_id} ${delivery.status} ${delivery.attempt_count}`, () =>
-    apiCall<DeliveryDetail>('GET', '/api/portal/deliveries/{deliveryId}', { path: { deliveryId: delivery.delivery_id } }),
+    api('GET', '/api/portal/deliveries/{deliveryId}', { path: { deliveryId: delivery.delivery_id } }),
   );
   return (
     <div class="details">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
@@ -42,8 +42,8 @@ export function EndpointCard({
   const setEnabled = (enabled: boolean) =>
     act(async () => {
       const changed = enabled
-        ? await apiCall<Endpoint>('POST', '/api/portal/webhooks/{webhookId}/enable', { path: webhook })
-        : await apiCall<Endpoint>('POST', '/api/portal/webhooks/{webhookId}/disable', { path: webhook });
+        ? await api('POST', '/api/portal/webhooks/{webhookId}/enable', { path: webhook })
+        : await api('POST', '/api/portal/webhooks/{webhookId}/disable', { path: webhook });
       onChange(changed);
       return enabled ? 'The endpoint is enabled: deliveries resume.' : 'The endpoint is disabled: no delivery is attempted.';
     });
@@ -107,7 +107,7 @@ export function EndpointCard({
               disabled={action.busy}
               onClick={handler(() =>
                 act(async () => {
-                  const outcome = await apiCall<TestCallOutcome>('POST', '/api/portal/webhooks/{webhookId}/test', {
+                  const outcome = await api('POST', '/api/portal/webhooks/{webhookId}/test', {
                     path: webhook,
                   });
                   return describeTest(outcome);
@@ -190,7 +190,7 @@ function EditLimitsForm({
     event.preventDefault();
     await action.run(async () => {
       onSaved(
-        await apiCall<Endpoint>('PATCH', '/api/portal/webhooks/{webhookId}', {
+        await api('PATCH', '/api/portal/webhooks/{webhookId}', {
           path: { webhookId: endpoint.webhook_id },
           body: limitsBody(maxInFlight, maxPerSecond),
         }),
@@ -233,7 +233,7 @@ function RotateForm({
     event.preventDefault();
     await action.run(async () => {
       onRotated(
-        await apiCall<EndpointWithSecret>('POST', '/api/portal/webhooks/{webhookId}/rotate-secret', {
+        await api('POST', '/api/portal/webhooks/{webhookId}/rotate-secret', {
           path: { webhookId },
           body: { previous_valid_hours: hours },
         }),
@@ -280,7 +280,7 @@ function RecoverForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const { requeued } = await apiCall<{ requeued: number }>('POST', '/api/portal/webhooks/{webhookId}/recover', {
+      const { requeued } = await api('POST', '/api/portal/webhooks/{webhookId}/recover', {
         path: { webhookId },
         body: { since: new Date(since).toISOString() },
       });

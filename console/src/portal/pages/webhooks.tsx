@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { apiCall } from '../../api';
+import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { Disclosure } from '../../components/disclosure';
 import { handler } from '../../components/events';
@@ -20,7 +20,7 @@ export interface IssuedSecret extends EndpointWithSecret {
 /** The clinic's webhook endpoints; developers add, tune, disable, rotate, test and recover them. */
 export function WebhooksPage() {
   const canChange = useCanChange();
-  const list = useResource('portal webhooks', () => apiCall<{ webhooks: Endpoint[] }>('GET', '/api/portal/webhooks'));
+  const list = useResource('portal webhooks', () => api('GET', '/api/portal/webhooks'));
   const [issued, setIssued] = useState<IssuedSecret | null>(null);
 
   const replace = (endpoint: Endpoint) => {
@@ -78,7 +78,7 @@ function NewEndpointForm({ onCancel, onCreated }: { onCancel: () => void; onCrea
     event.preventDefault();
     await action.run(async () => {
       onCreated(
-        await apiCall<EndpointWithSecret>('POST', '/api/portal/webhooks', {
+        await api('POST', '/api/portal/webhooks', {
           body: { url, ...limitsBody(maxInFlight, maxPerSecond) },
         }),
       );
