@@ -47,7 +47,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db
     .insertInto('request_log_keyed')
     .columns(['request_id', ...COLUMNS])
-    .expression(db.selectFrom('request_log').select(['request_id', ...COLUMNS]).where(sql<boolean>`true`))
+    .expression(
+      db
+        .selectFrom('request_log')
+        .select(['request_id', ...COLUMNS])
+        .where(sql<boolean>`true`),
+    )
     .onConflict((oc) => oc.doNothing())
     .execute();
   await db.schema.dropTable('request_log').execute();
