@@ -24,9 +24,22 @@ const COLUMNS = [
  * table; a text primary key of a rowid table is a b-tree of its own), on PostgreSQL four become
  * three. The clinic's newest-first index and the purge (by key, now the request id) are unchanged
  * in kind. Entries keep an `id` in the API: their request id.
+ *
+ * On SQLite the keyed table is in a database file of its own, `synchronous = OFF`
+ * (db/request-log-store.ts); this migration moves the rows there and drops the main file's table.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  if (!postgres) {
+    // The keyed table is in the log's own file, attached and created when the database is opened
+    // (db/request-log-store.ts: `request_log_store`, a literal here since migrations are frozen).
+    // Once the main file's table is gone, the name `request_log` finds it there.
+    await sql`insert into request_log_store.request_log (request_id, ${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+      select request_id, ${sql.join(COLUMNS.map((c) => sql.ref(c)))} from main.request_log where true
+      on conflict do nothing`.execute(db);
+    await sql`drop table main.request_log`.execute(db);
+    return;
+  }
   await db.schema
     .createTable('request_log_keyed')
     .addColumn('request_id', 'text', (c) => c.primaryKey())
@@ -41,7 +54,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('idempotency_key', 'text')
     .addColumn('error_code', 'text')
     .addColumn('error_message', 'text')
-    .$call((table) => (postgres ? table : table.modifyEnd(sql`without rowid`)))
     .execute();
   // Entries written before: one per request id (a duplicate, which no server made, would keep its first).
   await db
@@ -65,8 +77,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-/** Back to migration 015's shape: each entry's row id is its request id. */
+/** Back to migration 015's shape, in the main file on SQLite: each entry's row id is its request id. */
 export async function down(db: Kysely<any>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const source = postgres ? 'request_log' : 'request_log_store.request_log';
   await db.schema
     .createTable('request_log_015')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -86,12 +100,16 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db
     .insertInto('request_log_015')
     .columns(['id', 'request_id', ...COLUMNS])
-    .expression(db.selectFrom('request_log').select([sql.ref('request_id').as('id'), 'request_id', ...COLUMNS]))
+    .expression(db.selectFrom(source).select([sql.ref('request_id').as('id'), 'request_id', ...COLUMNS]))
     .execute();
-  await db.schema.dropTable('request_log').execute();
-  await db.schema.alterTable('request_log_015').renameTo('request_log').execute();
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (postgres) {
+    await db.schema.dropTable('request_log').execute();
+    await db.schema.alterTable('request_log_015').renameTo('request_log').execute();
     await sql`alter index request_log_015_pkey rename to request_log_pkey`.execute(db);
+  } else {
+    // The log's file keeps its (now empty) table: the main file's, found first, is the log again.
+    await sql`delete from request_log_store.request_log`.execute(db);
+    await db.schema.alterTable('request_log_015').renameTo('request_log').execute();
   }
   await db.schema
     .createIndex('request_log_clinic_at_idx')
