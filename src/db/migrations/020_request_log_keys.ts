@@ -69,7 +69,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.dropTable('request_log').execute();
   await db.schema.alterTable('request_log_keyed').renameTo('request_log').execute();
-  if (postgres) await sql`alter index request_log_keyed_pkey rename to request_log_pkey`.execute(db);
+  await sql`alter index request_log_keyed_pkey rename to request_log_pkey`.execute(db);
   await db.schema
     .createIndex('request_log_clinic_at_idx')
     .on('request_log')
