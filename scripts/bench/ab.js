@@ -14,10 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createPostgresDatabases } from './databases.js';
 import { log } from './log.js';
-import { runLoad } from './load-runner.js';
+import { cpuMicroseconds, runLoad } from './load-runner.js';
 import { killAll } from './processes.js';
 import { provisionClinic } from './provision.js';
 import { projectEnvironment, startProjectServer } from './servers.js';
@@ -47,6 +48,22 @@ function loadOf(clinic) {
       return { kind: 'order', clinicId: clinic.clinicId, patients: clinic.patients };
     default:
       throw new Error(`unknown --route ${values.route}: carriers, get-order or order`);
+  }
+}
+
+/**
+ * Waits until every server is idle (under 5 % of a core over half a second, at most 60 s): all share
+ * the server core, so one's background work (an order's webhook events, a flush) would otherwise be
+ * measured against the next one.
+ */
+async function idle(servers) {
+  const deadline = Date.now() + 60_000;
+  for (const server of servers) {
+    for (;;) {
+      const before = cpuMicroseconds(server.pid);
+      await sleep(500);
+      if (before === null || cpuMicroseconds(server.pid) - before < 25_000 || Date.now() > deadline) break;
+    }
   }
 }
 
@@ -82,6 +99,7 @@ try {
   for (let cycle = 0; cycle < cycles; cycle++) {
     for (let i = 0; i < targets.length; i++) {
       const target = targets[(i + cycle) % targets.length];
+      await idle(targets.map((t) => t.server));
       const measured = await runLoad(
         {
           url: target.server.baseUrl,
