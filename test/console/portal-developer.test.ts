@@ -273,7 +273,7 @@ describe('the portal for a developer: keys, webhooks, deliveries, request log, s
     }
   });
 
-  it('when the developer opens every page of the portal, then axe finds no serious or critical violation on any', async () => {
+  it('when the developer opens every page of the portal, then axe finds no serious or critical violation on any, the browser no CSP violation, and none scrolls sideways from 768 to 1280 pixels', async () => {
     const pages: [link: string, open?: (page: Page) => Promise<void>][] = [
       ['Overview'],
       ['API keys', (opened) => opened.getByRole('button', { name: 'New API key' }).click()],
@@ -290,9 +290,22 @@ describe('the portal for a developer: keys, webhooks, deliveries, request log, s
       ['Sandbox'],
       ['Account', (opened) => opened.getByRole('button', { name: 'Turn on two-step sign-in' }).click()],
     ];
+    const cspReports: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspReports.push(message.text());
+    });
+    /** How many pixels the page is wider than the window at `width` (0: no sideways scroll). */
+    const overflowAt = async (width: number) => {
+      await page.setViewportSize({ width, height: 800 });
+      return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    };
     for (const [link, open] of pages) {
+      await page.setViewportSize({ width: 1280, height: 800 });
       await portalNavigate(page, link);
       expect({ link, violations: await seriousAxeViolations(page) }).toEqual({ link, violations: [] });
+      for (const width of [1280, 768])
+        expect({ link, width, overflow: await overflowAt(width) }).toEqual({ link, width, overflow: 0 });
+      await page.setViewportSize({ width: 1280, height: 800 });
       if (open) {
         await open(page);
         await page.locator('.loading').first().waitFor({ state: 'detached' });
@@ -303,6 +316,7 @@ describe('the portal for a developer: keys, webhooks, deliveries, request log, s
         });
       }
     }
+    expect(cspReports).toEqual([]);
   });
 
   /** The clinic's deliveries of that status, through the portal API with the developer's session. */
