@@ -2,7 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/accounts/totp.js';
 import { killServerProcesses } from '../helpers/server-process.js';
-import { createPartner } from '../instances/support.js';
+import { call } from '../instances/support.js';
+import { dataOf, prepareToOrder } from '../faults/partner-server.js';
 import {
   acceptInvitation,
   inviteWithCli,
@@ -18,6 +19,7 @@ import {
   navigate,
   openPage,
   pageReady,
+  placeOrder,
   seriousAxeViolations,
   signIn,
   startConsoleServer,
@@ -147,7 +149,7 @@ describe('portal accounts: invitation from the console, two-step sign-in, the vi
     await page.getByText(DEVELOPER.name).first().waitFor();
   });
 
-  it('when a viewer signs in, then the keys, webhooks and deliveries pages offer no change, and a change sent by hand with their session is refused with 403', async () => {
+  it('when a viewer signs in, then the keys, webhooks, deliveries and sandbox pages offer no change, and a change sent by hand with their session is refused with 403', async () => {
     const link = await inviteWithCli(server, clinicId, VIEWER.email, 'viewer');
     const page = await newPage();
     await acceptInvitation(page, link, VIEWER.name);
@@ -163,18 +165,27 @@ describe('portal accounts: invitation from the console, two-step sign-in, the vi
       expect(await page.getByRole('button', { name }).count()).toBe(0);
     await portalNavigate(page, 'Deliveries');
     expect(await page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+    // A sandbox order: the viewer reads where it can go, with no button to move it.
+    const orderId = await sandboxOrder(server, clinicId);
+    await portalNavigate(page, 'Sandbox');
+    const order = page.getByRole('row').filter({ hasText: orderId });
+    await order.getByText('processing, cancelled').waitFor();
+    expect(await order.getByRole('button').count()).toBe(0);
 
     const created = await portalApi(page, server, 'POST', '/api/portal/keys', {});
     expect(created.status).toBe(403);
     expect(created.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
     const webhook = await portalApi(page, server, 'POST', '/api/portal/webhooks', { url: 'https://hooks.example.com/x' });
     expect(webhook.status).toBe(403);
+    const advanced = await portalApi(page, server, 'POST', `/api/portal/sandbox/orders/${orderId}/advance`, {
+      status: 'processing',
+    });
+    expect(advanced.status).toBe(403);
     // Reading is theirs.
     expect((await portalApi(page, server, 'GET', '/api/portal/keys')).status).toBe(200);
   });
 
   it('when someone opens the portal signed out, then the sign-in page passes axe and the portal API answers 401', async () => {
-    await createPartner(server, 'Unrelated Clinic');
     const page = await newPage();
     await page.goto('/portal/keys');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -182,6 +193,16 @@ describe('portal accounts: invitation from the console, two-step sign-in, the vi
     expect((await portalApi(page, server, 'GET', '/api/portal/keys')).status).toBe(401);
   });
 });
+
+/** An order of the clinic placed through the partner API (a key, the formulary, a practitioner and patient made for it). */
+async function sandboxOrder(server: ConsoleServer, clinicId: string): Promise<string> {
+  const apiKey: string = dataOf(
+    await call(server, 'POST', `/api/admin/clinics/${clinicId}/api-keys`, { operator: true, body: {} }),
+    'issue key',
+  ).api_key;
+  const parties = { clinic: { clinicId }, ...(await prepareToOrder(server, { clinicId, apiKey })) };
+  return placeOrder(server, apiKey, parties);
+}
 
 /** A six-digit code that is not the current, previous or next one of `secret`. */
 function wrongCode(secret: string): string {
