@@ -19,7 +19,7 @@ import { guardPartnerRequest } from './http/partner-guard.js';
 import { guardPortalRequest } from './http/portal-guard.js';
 import { requireHttps } from './http/https-required.js';
 import { applySecurityHeaders, DOCS_CSP } from './http/security-headers.js';
-import { genRequestId } from './http/request-id.js';
+import { requestIdGenerator } from './http/request-id.js';
 import { registerRequestEnd } from './http/request-end.js';
 import { RouteIndex } from './http/routes-index.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
@@ -67,7 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     // One line per request instead of Fastify's two, without the URL (http/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: genRequestId,
+    genReqId: requestIdGenerator(ctx.clock),
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: behindProxy ? (address: string) => isTrustedProxy(address) : false,

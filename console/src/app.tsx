@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
-import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
-import { api, ApiError, onSignedOut, type Session } from './api';
-import { handler } from './components/events';
+import { LocationProvider, Route, Router } from 'preact-iso';
+import { api, type Session } from './api';
 import { ErrorMessage, Loading } from './components/feedback';
+import { Shell, useSignedIn } from './components/shell';
+import { AccountPage } from './pages/account';
 import { AuditPage } from './pages/audit';
 import { CarriersPage } from './pages/carriers';
 import { DashboardPage } from './pages/dashboard';
@@ -11,20 +11,11 @@ import { OrderPage, OrdersPage } from './pages/orders';
 import { SignInPage } from './pages/sign-in';
 import { StaffPage } from './pages/staff';
 import { WebhooksPage } from './pages/webhooks';
-import { SessionContext } from './session';
+import { SessionContext, SetSessionContext } from './session';
 
 /** The console's shell: who is signed in, the navigation, and the page of the current path. */
 export function App() {
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [error, setError] = useState<unknown>(null);
-
-  useEffect(() => {
-    api('GET', '/api/admin/session').then(setSession, (failure: unknown) => {
-      if (failure instanceof ApiError && failure.status === 401) setSession(null);
-      else setError(failure);
-    });
-    return onSignedOut(() => setSession(null));
-  }, []);
+  const { session, setSession, error } = useSignedIn(() => api('GET', '/api/admin/session'));
 
   if (error) return <ErrorMessage error={error} />;
   if (session === undefined) return <Loading what="the console" />;
@@ -34,7 +25,9 @@ export function App() {
         <SignInPage onSignedIn={setSession} />
       ) : (
         <SessionContext.Provider value={session}>
-          <Shell session={session} onSignedOut={() => setSession(null)} />
+          <SetSessionContext.Provider value={setSession}>
+            <ConsoleShell session={session} onSessionChange={setSession} />
+          </SetSessionContext.Provider>
         </SessionContext.Provider>
       )}
     </LocationProvider>
@@ -50,48 +43,30 @@ const NAVIGATION = [
   { href: '/console/audit', label: 'Audit' },
 ] as const;
 
-function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
-  const { path } = useLocation();
-  const [signOutError, setSignOutError] = useState<unknown>(null);
-  const links = session.role === 'admin' ? [...NAVIGATION, { href: '/console/staff', label: 'Staff' }] : NAVIGATION;
-
-  const signOut = async () => {
-    try {
-      await api('DELETE', '/api/admin/session');
-      onSignedOut();
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 401) onSignedOut();
-      else setSignOutError(failure);
-    }
-  };
-
+function ConsoleShell({ session, onSessionChange }: { session: Session; onSessionChange: (session: Session | null) => void }) {
+  // An admin who must turn on two-step sign-in first (REQUIRE_ADMIN_TOTP): the API answers only the account's routes.
+  const links = session.totp_required
+    ? [{ href: '/console/account', label: 'Account' }]
+    : [
+        ...NAVIGATION,
+        ...(session.role === 'admin' ? [{ href: '/console/staff', label: 'Staff' }] : []),
+        { href: '/console/account', label: 'Account' },
+      ];
   return (
-    <div class="shell">
-      <header class="top">
-        <a class="skip" href="#main">
-          Skip to content
-        </a>
-        <span class="brand">Pharmacy console</span>
-        <nav aria-label="Main">
-          <ul>
-            {links.map((link) => (
-              <li key={link.href}>
-                <a href={link.href} aria-current={path.startsWith(link.href) ? 'page' : undefined}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <span class="who">
+    <Shell
+      brand="Pharmacy console"
+      links={links}
+      signOut={() => api('DELETE', '/api/admin/session')}
+      onSignedOut={() => onSessionChange(null)}
+      who={
+        <>
           {session.name} <span class="muted">({session.role})</span>
-        </span>
-        <button type="button" onClick={handler(signOut)}>
-          Sign out
-        </button>
-      </header>
-      <main id="main">
-        <ErrorMessage error={signOutError} />
+        </>
+      }
+    >
+      {session.totp_required ? (
+        <AccountPage />
+      ) : (
         <Router>
           <Route path="/console/orders/:id" component={OrderPage} />
           <Route path="/console/clinics/:id" component={ClinicPage} />
@@ -101,9 +76,10 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
           <Route path="/console/audit" component={AuditPage} />
           <Route path="/console/dashboard" component={DashboardPage} />
           <Route path="/console/staff" component={StaffPage} />
+          <Route path="/console/account" component={AccountPage} />
           <Route default component={OrdersPage} />
         </Router>
-      </main>
-    </div>
+      )}
+    </Shell>
   );
 }

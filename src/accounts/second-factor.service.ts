@@ -181,7 +181,9 @@ export async function rotateTotpSecrets(
   let reencrypted = 0;
   const unreadable: { account_id: string; reason: string }[] = [];
   for (const table of ['staff_members', 'partner_users'] as const) {
-    await ctx.db.transaction().execute(async (trx) => {
+    // Not audited: the secrets are the same, only the data key they are sealed under changes.
+    await runChange(ctx, null, async (change) => {
+      const trx = await change.transaction();
       const rows = await trx
         .selectFrom(table as 'partner_users')
         .select(['id', 'totp_secret', 'totp_secret_key_id'])

@@ -10,6 +10,7 @@ import { registerDirectPostgres, registerDirectSqlite } from './direct-statement
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, Db, DialectName } from './database.js';
 import { migrations } from './migrations/index.js';
+import { attachRequestLogStore } from './request-log-store.js';
 
 export interface DatabaseHandle {
   db: Db;
@@ -62,6 +63,7 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  attachRequestLogStore(sqlite, config.filename);
   const statements = cachingStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerDirectSqlite(db, sqlite, (text) => statements.prepare(text) as unknown as SQLite.Statement);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { systemClock, type Clock } from '../clock.js';
 import { newIdAt } from '../shared/ids.js';
 
 /**
@@ -10,9 +11,15 @@ import { newIdAt } from '../shared/ids.js';
  * audit trail index rows by request id, and a random key lands each insert on a random page of that
  * index. On SQLite the request log's random-keyed index cost about a third of `GET carriers`'
  * throughput (docs/performance.md); time-ordered keys append to its last pages.
+ *
+ * The request log is keyed by it (migration 020) and purged by its time, so it is made by the
+ * service's clock (the system clock, or a test's), as the log's `occurred_at` is. Unique: 74 random
+ * bits (`crypto.randomUUID`'s) within each millisecond, whatever the number of instances.
  */
-export function genRequestId(): string {
-  return newIdAt(Date.now());
+export function requestIdGenerator(clock: Clock): () => string {
+  // The system clock's time without a Date per request.
+  if (clock === systemClock) return () => newIdAt(Date.now());
+  return () => newIdAt(clock().getTime());
 }
 
 /** The longest client X-Request-Id kept. */

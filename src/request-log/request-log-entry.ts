@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError, ErrorCode } from '../errors.js';
 import { UNMATCHED_ROUTE } from '../http/request-metrics.js';
-import { newIdAt } from '../shared/ids.js';
 import type { RequestLogTable } from './request-log.tables.js';
 
 declare module 'fastify' {
@@ -64,17 +63,16 @@ export function requestLogEntry(request: FastifyRequest, reply: FastifyReply, no
   };
 }
 
-/** The row of an entry, with a new UUIDv7 id of its own millisecond (so that the id orders and dates it: the purge deletes by id). */
+/** The row of an entry, keyed by its request id (a UUIDv7 of the request's arrival: the purge deletes by it). */
 export function toRow(entry: RequestLogEntry): RequestLogTable {
   return {
-    id: newIdAt(entry.at),
+    request_id: entry.requestId,
     clinic_id: entry.clinicId,
     occurred_at: new Date(entry.at).toISOString(),
     method: entry.method,
     route: entry.route,
     status: entry.status,
     duration_ms: entry.durationMs,
-    request_id: entry.requestId,
     api_key_id: entry.apiKeyId,
     oauth_client_id: entry.oauthClientId,
     idempotency_key: entry.idempotencyKey,

@@ -5,14 +5,20 @@ import { insertRows } from '../db/row-insert.js';
 import type { RequestLogTable } from './request-log.tables.js';
 
 /**
- * Appends a batch of rows in one multi-row INSERT. Compiling a 500-row INSERT walks 6,500 value
+ * Appends a batch of rows in one multi-row INSERT. Compiling a 500-row INSERT walks 6,000 value
  * nodes (a third of the batch's cost: docs/performance.md), so a batch of the buffer's full size
  * (`fullBatch`) is compiled once (db/row-insert.ts) and run again with each batch's values; a batch
  * of another size (a partial one, written by the timer at low traffic) is compiled as usual.
+ *
+ * Rows are keyed by request id (migration 020), unique by construction (http/request-id.ts); a
+ * duplicate, should one ever come, is skipped rather than failing its whole batch.
  */
 export async function insertRequestLogRows(db: DbOrTrx, rows: readonly RequestLogTable[], fullBatch = 0): Promise<void> {
   if (rows.length === 0) return;
-  const write = insertRows(db, 'request_log', rows, { compileOnce: rows.length === fullBatch }).compile();
+  const write = insertRows(db, 'request_log', rows, {
+    compileOnce: rows.length === fullBatch,
+    doNothingOnConflict: 'request_id',
+  }).compile();
   if (!(await runWriteDirectly(db, write))) await db.executeQuery(write);
 }
 
@@ -30,7 +36,7 @@ export interface RequestLogFilter {
   limit: number;
 }
 
-/** A clinic's rows, newest first (occurred_at, id), filtered; `limit` rows at most. */
+/** A clinic's rows, newest first (occurred_at, request_id), filtered; `limit` rows at most. */
 export async function listRequestLogOfClinic(
   db: DbOrTrx,
   clinicId: string,
@@ -45,11 +51,11 @@ export async function listRequestLogOfClinic(
   }
   if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('occurred_at', '<', filter.until);
-  if (filter.before) query = query.where(olderThan({ createdAt: 'occurred_at', id: 'id' }, filter.before));
-  return query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  if (filter.before) query = query.where(olderThan({ createdAt: 'occurred_at', id: 'request_id' }, filter.before));
+  return query.orderBy('occurred_at', 'desc').orderBy('request_id', 'desc').limit(filter.limit).execute();
 }
 
-/** How many of a clinic's rows are at or after `since` (the (clinic_id, occurred_at, id) index's range). */
+/** How many of a clinic's rows are at or after `since` (the (clinic_id, occurred_at, request_id) index's range). */
 export async function countRequestsOfClinicSince(db: DbOrTrx, clinicId: string, since: string): Promise<number> {
   const row = await db
     .selectFrom('request_log')
@@ -80,13 +86,16 @@ export async function countErrorsOfClinicSince(
 }
 
 /**
- * Deletes up to `limit` rows whose id is below `firstIdAt` (a UUIDv7 bound: the rows of earlier
- * milliseconds, by the primary key); returns how many. Unscoped: the purge serves every clinic.
+ * Deletes up to `limit` rows whose request id is below `firstIdAt` (a UUIDv7 bound: the requests
+ * that arrived in earlier milliseconds, by the primary key); returns how many. Unscoped: the purge
+ * serves every clinic.
  */
 export async function deleteRequestLogBefore(db: DbOrTrx, firstIdAt: string, limit: number): Promise<number> {
   const result = await db
     .deleteFrom('request_log')
-    .where('id', 'in', (q) => q.selectFrom('request_log').select('id').where('id', '<', firstIdAt).orderBy('id').limit(limit))
+    .where('request_id', 'in', (q) =>
+      q.selectFrom('request_log').select('request_id').where('request_id', '<', firstIdAt).orderBy('request_id').limit(limit),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -37,8 +37,9 @@ export async function listRequestLog(
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   return {
-    items: items.map(({ clinic_id: _clinic, ...entry }) => entry),
-    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.occurred_at, id: last.id }) : null,
+    // An entry's id is its request's: one entry per request (migration 020).
+    items: items.map(({ clinic_id: _clinic, ...entry }) => ({ id: entry.request_id, ...entry })),
+    next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.occurred_at, id: last.request_id }) : null,
   };
 }
 
@@ -82,7 +83,8 @@ export async function purgeRequestLog(
 ): Promise<number> {
   const batchSize = options.batchSize ?? PURGE_BATCH;
   const maxBatches = options.maxBatches ?? PURGE_MAX_BATCHES;
-  // Rows of earlier milliseconds than this: a row's id is a UUIDv7 of its occurred_at (request-log-entry.ts).
+  // Rows of requests that arrived in earlier milliseconds than this: a row's key is its request id, a
+  // UUIDv7 of the request's arrival by the same clock (http/request-id.ts), at most its duration before occurred_at.
   const cutoff = firstIdAt(ctx.clock().getTime() - ctx.config.requestLogRetentionDays * 86_400_000);
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch += 1) {

@@ -1,9 +1,12 @@
-/** Row types of the request log (migration 015). Column conventions: see db/database.ts. */
+/** Row types of the request log (migrations 015 and 020). Column conventions: see db/database.ts. */
 
 /** One answered request of an authenticated partner: its metadata, never its content. */
 export interface RequestLogTable {
-  /** UUIDv7. */
-  id: string;
+  /**
+   * The key: the server's request id (X-Request-Id, `error.request_id`), a UUIDv7 of the request's
+   * arrival (http/request-id.ts), so that the key orders and dates the rows (the purge deletes by it).
+   */
+  request_id: string;
   clinic_id: string;
   /** When the answer was sent (ISO-8601 UTC). */
   occurred_at: string;
@@ -13,8 +16,6 @@ export interface RequestLogTable {
   status: number;
   /** Whole milliseconds from receiving the request to sending its answer. */
   duration_ms: number;
-  /** The server's request id (X-Request-Id, `error.request_id`). */
-  request_id: string;
   api_key_id: string | null;
   oauth_client_id: string | null;
   /** The Idempotency-Key sent with a POST (at most 255 printable ASCII characters, checked before it is kept). */

@@ -114,7 +114,8 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
     { name: 'orders', path: () => '/console/orders', heading: 'Orders' },
     { name: 'order', path: () => `/console/orders/${shippedOrderId}` },
     { name: 'clinics', path: () => '/console/clinics', heading: 'Clinics', open: openForm('New clinic') },
-    { name: 'clinic', path: () => `/console/clinics/${clinicId}` },
+    // The clinic's portal users, with the invitation form open.
+    { name: 'clinic', path: () => `/console/clinics/${clinicId}`, open: openForm('Invite a portal user') },
     { name: 'carriers', path: () => '/console/carriers', heading: 'Carriers', open: openForm('New carrier') },
     {
       name: 'webhooks',
@@ -130,6 +131,16 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
     },
     { name: 'audit', path: () => '/console/audit', heading: 'Audit' },
     { name: 'staff', path: () => '/console/staff', heading: 'Staff', open: openForm('New staff member') },
+    {
+      name: 'account',
+      path: () => '/console/account',
+      heading: 'Account',
+      // The enrollment's secret and code field (started, never confirmed: sign-in stays a password only).
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+        await page.getByRole('form', { name: 'Confirm two-step sign-in' }).waitFor();
+      },
+    },
   ];
 
   for (const consolePage of PAGES) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createOrder, createOrderSetup, orderBody, type OrderSetup } from '../helpers/factories.js';
 import { practitionerBody } from '../helpers/fixtures.js';
 import { measureRequestCosts, type CostRequest } from '../helpers/request-costs.js';
@@ -75,6 +76,26 @@ describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => 
     // The request's own two (the key, the carriers), and one twentieth of the batch's INSERT.
     expect(costs.queries).toBe(2 + 1 / 20);
     expect(costs.hooks).toBe(3);
+  });
+
+  it('when a request log row is written, then it goes into two b-trees on SQLite (the table, keyed by the request id; the clinic’s index) and three on PostgreSQL (the heap, the key, the clinic’s index)', async () => {
+    // Each b-tree is a cost of every row (docs/performance.md, "The request log"): migration 015's
+    // table had four (row id, its key, the clinic's index, the request-id index).
+    const structures = postgres
+      ? await sql<{
+          name: string;
+        }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'request_log' order by 1`.execute(
+          t.ctx.db,
+        )
+      : // In the log's own file (db/request-log-store.ts), none in the main one.
+        await sql<{
+          name: string;
+        }>`select name from request_log_store.sqlite_master where tbl_name = 'request_log' union all select name from main.sqlite_master where tbl_name = 'request_log' order by 1`.execute(
+          t.ctx.db,
+        );
+    expect(structures.rows.map((row) => row.name)).toEqual(
+      postgres ? ['request_log_clinic_at_idx', 'request_log_pkey'] : ['request_log', 'request_log_clinic_at_idx'],
+    );
   });
 
   it('when a partner reads, then three hooks run (one onRequest, one onSend, one onResponse): no cookie parsing, no console header hook', async () => {

@@ -18,6 +18,7 @@ import * as m016 from './016_dashboard_indexes.js';
 import * as m017 from './017_named_actors.js';
 import * as m018 from './018_partner_accounts.js';
 import * as m019 from './019_webhook_secret_rotation.js';
+import * as m020 from './020_request_log_keys.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '017_named_actors': m017,
   '018_partner_accounts': m018,
   '019_webhook_secret_rotation': m019,
+  '020_request_log_keys': m020,
 };

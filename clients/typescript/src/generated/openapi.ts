@@ -1265,13 +1265,13 @@ export interface components {
     };
     /**
      * @example {
-     *       "id": "019a1f3c-7b2e-7c41-9d0a-5e8f2b6c1a34",
+     *       "id": "019ac0a1-6f3e-7b52-9c1d-4e8a2f6b0d37",
      *       "occurred_at": "2026-11-26T09:14:03.512Z",
      *       "method": "POST",
      *       "route": "/api/external/medication-order",
      *       "status": 400,
      *       "duration_ms": 4,
-     *       "request_id": "5f0c2d8e-3b7a-4e19-a6c4-9d1e0f2b7a53",
+     *       "request_id": "019ac0a1-6f3e-7b52-9c1d-4e8a2f6b0d37",
      *       "api_key_id": "3b8e1f0a-6c2d-4a9e-b5f7-1d0c9e8a2b64",
      *       "oauth_client_id": null,
      *       "idempotency_key": "order-2026-11-26-0042",
@@ -1282,7 +1282,7 @@ export interface components {
     RequestLogEntry: {
       /**
        * Format: uuid
-       * @description The entry’s own id.
+       * @description The entry’s id: its request’s id (`request_id`), since a request has one entry.
        */
       id: string;
       /** @description When the answer was sent (ISO-8601 UTC). */

@@ -1,21 +1,22 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
+import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
 import { ShownOnce } from '../../components/shown-once';
 import { useSession } from '../../session';
-import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from './scopes-picker';
+import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from '../../components/scopes-picker';
 import type { ApiKey, Environment, IssuedApiKey, RolledApiKey } from './types';
 
 /** How long a rolled key keeps working beside its successor: the choices offered (the API takes 0 to 7 days). */
 const OVERLAPS = [
-  { seconds: 0, label: 'Stops now' },
-  { seconds: 3600, label: '1 hour' },
-  { seconds: 86_400, label: '24 hours' },
-  { seconds: 604_800, label: '7 days' },
+  { value: 0, label: 'Stops now' },
+  { value: 3600, label: '1 hour' },
+  { value: 86_400, label: '24 hours' },
+  { value: 604_800, label: '7 days' },
 ] as const;
 
 /** A clinic's API keys: admins list, issue, roll and revoke them; pharmacists are told they cannot. */
@@ -135,7 +136,13 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
                   <td>
                     {!key.revoked_at && !expired(key) && (
                       <div class="actions">
-                        <RollButton apiKey={key} busy={roll.busy} onRoll={(seconds) => rollKey(key, seconds)} />
+                        <RollButton
+                          name={shownKey(key)}
+                          overlaps={OVERLAPS}
+                          initial={86_400}
+                          busy={roll.busy}
+                          onRoll={(seconds) => rollKey(key, seconds)}
+                        />
                         <ConfirmButton
                           label="Revoke"
                           question={`Revoke ${key.key_prefix}…? Requests made with it will be refused.`}
@@ -158,48 +165,6 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
 
 /** `dev_AbC123…wXyZ`: the prefix and, when kept, the last four characters. */
 const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
-
-/**
- * Rolls a key, asking first how long the old key keeps working beside its successor (so that the
- * clinic can move every server to the new key before the old one is refused).
- */
-function RollButton({ apiKey, busy, onRoll }: { apiKey: ApiKey; busy: boolean; onRoll: (seconds: number) => Promise<unknown> }) {
-  const [asking, setAsking] = useState(false);
-  const [seconds, setSeconds] = useState<number>(86_400);
-  if (!asking)
-    return (
-      <button type="button" class="secondary" disabled={busy} onClick={() => setAsking(true)}>
-        Roll
-      </button>
-    );
-  return (
-    <span class="confirm-inline" role="group" aria-label={`Roll ${shownKey(apiKey)}`}>
-      <label>
-        Old key keeps working
-        <select value={seconds} onChange={(event) => setSeconds(Number(event.currentTarget.value))}>
-          {OVERLAPS.map((overlap) => (
-            <option key={overlap.seconds} value={overlap.seconds}>
-              {overlap.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        disabled={busy}
-        onClick={handler(async () => {
-          await onRoll(seconds);
-          setAsking(false);
-        })}
-      >
-        Roll key
-      </button>
-      <button type="button" class="secondary" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </span>
-  );
-}
 
 /**
  * The key just issued, shown this once. Copy uses the clipboard API; where the browser refuses it

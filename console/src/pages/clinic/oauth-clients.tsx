@@ -7,7 +7,7 @@ import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
 import { ShownOnce } from '../../components/shown-once';
 import { useSession } from '../../session';
-import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from './scopes-picker';
+import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from '../../components/scopes-picker';
 import type { Environment, IssuedOAuthClient, OAuthClient } from './types';
 
 /**

@@ -8,7 +8,8 @@ import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/fee
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
 import { useResource } from '../../components/use-resource';
-import { AttemptResult, DeliveryDetails } from './delivery-details';
+import { AttemptResult } from '../../components/attempts';
+import { DeliveryDetails } from './delivery-details';
 import { shortId } from '../order-shared';
 import { DELIVERY_STATUSES, hostOf, type Delivery } from './types';
 

@@ -1,5 +1,6 @@
 import { api } from '../../api';
-import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
+import { AttemptsTable } from '../../components/attempts';
+import { ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
 import type { Delivery } from './types';
 
@@ -55,47 +56,7 @@ export function DeliveryDetails({ delivery }: { delivery: Delivery }) {
       </dl>
       <ErrorMessage error={detail.error} />
       {detail.loading && <Loading what="attempts" />}
-      {detail.data && detail.data.attempts.length === 0 && <Empty>No attempt yet.</Empty>}
-      {detail.data && detail.data.attempts.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption>Attempts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Attempt</th>
-                <th scope="col">Time</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.data.attempts.map((attempt) => (
-                <tr key={attempt.attempt_number}>
-                  <td>{attempt.attempt_number}</td>
-                  <td>
-                    <Time iso={attempt.attempted_at} />
-                  </td>
-                  <td class="nowrap">{attempt.duration_ms} ms</td>
-                  <td>
-                    {attempt.response_status ?? <span class="muted">no answer</span>}
-                    {attempt.throttled && <span class="muted"> (throttled: not held against the endpoint)</span>}
-                  </td>
-                  <td>
-                    {attempt.error ?? <span class="muted">—</span>}
-                    {attempt.response_body && (
-                      <details>
-                        <summary>Response body</summary>
-                        <pre>{attempt.response_body}</pre>
-                      </details>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {detail.data && <AttemptsTable attempts={detail.data.attempts} />}
       {detail.data && (
         <details>
           <summary>Body sent</summary>
@@ -103,24 +64,6 @@ export function DeliveryDetails({ delivery }: { delivery: Delivery }) {
         </details>
       )}
     </div>
-  );
-}
-
-/** An attempt's outcome: the HTTP status received, and the error recorded (why there was no status, or what it meant). */
-export function AttemptResult({ status, error }: { status: number | null; error: string | null }) {
-  if (status === null && error === null) return null;
-  const statusText = status === null ? null : `HTTP ${status}`;
-  return (
-    <>
-      {statusText}
-      {/* The worker records "HTTP 500" as the error of a 500: said once. */}
-      {error !== null && error !== statusText && (
-        <>
-          {statusText && <br />}
-          <span class={statusText ? 'muted' : undefined}>{error}</span>
-        </>
-      )}
-    </>
   );
 }
 

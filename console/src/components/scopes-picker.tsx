@@ -1,5 +1,5 @@
 import { useId } from 'preact/hooks';
-import { SCOPE_RESOURCES, type Scope, type ScopeResource } from './types';
+import { SCOPE_RESOURCES, type Scope, type ScopeResource } from '../scopes';
 
 /** Per resource: no access, read, or write (which includes read). */
 export type ScopeLevels = Partial<Record<ScopeResource, 'read' | 'write'>>;

@@ -1,0 +1,102 @@
+import { api } from '../api';
+import { useState } from 'preact/hooks';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { ErrorMessage, Loading, Notice } from '../components/feedback';
+import { Shell, useSignedIn, type NavLink } from '../components/shell';
+import { SignInForm } from '../components/sign-in-form';
+import { AccountPage } from './pages/account';
+import { ApiKeysPage } from './pages/api-keys';
+import { DeliveriesPage } from './pages/deliveries';
+import { InvitationPage } from './pages/invitation';
+import { OverviewPage } from './pages/overview';
+import { RequestsPage } from './pages/requests';
+import { SandboxPage } from './pages/sandbox';
+import { WebhooksPage } from './pages/webhooks';
+import { PortalSessionContext, SetPortalSessionContext } from './session';
+import type { PortalSession } from './types';
+
+/** The partner portal (docs/portal.md): the invitation, the sign-in, then the clinic's pages. */
+export function PortalApp() {
+  return (
+    <LocationProvider scope="/portal">
+      <Portal />
+    </LocationProvider>
+  );
+}
+
+function Portal() {
+  const { path, route } = useLocation();
+  const { session, setSession, error } = useSignedIn(() => api('GET', '/api/portal/session'));
+  // The email of an invitation just accepted: the sign-in says the account is ready and fills it in.
+  const [accepted, setAccepted] = useState<string | null>(null);
+
+  // The invitation is for someone without an account yet: shown whoever is signed in.
+  if (path === '/portal/invitation')
+    return (
+      <InvitationPage
+        onAccepted={(email) => {
+          setAccepted(email);
+          route('/portal');
+        }}
+      />
+    );
+  if (error) return <ErrorMessage error={error} />;
+  if (session === undefined) return <Loading what="the portal" />;
+  if (session === null)
+    return (
+      <SignInForm
+        key={accepted ?? ''}
+        title="Partner portal"
+        signIn={async (credentials) => setSession(await api('POST', '/api/portal/session', { body: credentials }))}
+        initialEmail={accepted ?? ''}
+      >
+        {accepted && <Notice>Your account is ready: sign in with your new password.</Notice>}
+      </SignInForm>
+    );
+  return (
+    <PortalSessionContext.Provider value={session}>
+      <SetPortalSessionContext.Provider value={setSession}>
+        <PortalShell session={session} onSignedOut={() => setSession(null)} />
+      </SetPortalSessionContext.Provider>
+    </PortalSessionContext.Provider>
+  );
+}
+
+function PortalShell({ session, onSignedOut }: { session: PortalSession; onSignedOut: () => void }) {
+  const links: NavLink[] = [
+    { href: '/portal', label: 'Overview', exact: true },
+    { href: '/portal/keys', label: 'API keys' },
+    { href: '/portal/webhooks', label: 'Webhooks' },
+    { href: '/portal/deliveries', label: 'Deliveries' },
+    { href: '/portal/requests', label: 'Request log' },
+    // The sandbox exists in development only (its API answers 404 in production).
+    ...(session.environment === 'development' ? [{ href: '/portal/sandbox', label: 'Sandbox' }] : []),
+    { href: '/portal/account', label: 'Account' },
+  ];
+  return (
+    <Shell
+      brand="Partner portal"
+      links={links}
+      signOut={() => api('DELETE', '/api/portal/session')}
+      onSignedOut={onSignedOut}
+      who={
+        <>
+          {session.name ?? session.email}{' '}
+          <span class="muted">
+            ({session.role}, {session.clinic_name})
+          </span>
+        </>
+      }
+    >
+      <Router>
+        <Route path="/portal/keys" component={ApiKeysPage} />
+        <Route path="/portal/webhooks" component={WebhooksPage} />
+        <Route path="/portal/deliveries" component={DeliveriesPage} />
+        <Route path="/portal/requests" component={RequestsPage} />
+        <Route path="/portal/sandbox" component={SandboxPage} />
+        <Route path="/portal/account" component={AccountPage} />
+        <Route default component={OverviewPage} />
+      </Router>
+    </Shell>
+  );
+}

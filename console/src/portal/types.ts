@@ -1,0 +1,34 @@
+/**
+ * The portal API's answers, by operation id from the generated types (console/src/generated/portal.ts,
+ * `npm run generate:client`), and the operator's portal-user answers (generated/operator.ts): no
+ * shape is written by hand.
+ */
+import type { Check, ListsAll, OperatorData, PortalData } from '../api-types';
+
+export type PortalSession = PortalData<'portalGetSession'>;
+export type PortalRole = PortalSession['role'];
+export type Environment = PortalSession['environment'];
+export type Invitation = PortalData<'portalGetInvitation'>;
+/** The operator's ApiKey view: never the key itself. */
+export type ApiKey = PortalData<'portalListApiKeys'>['api_keys'][number];
+/** A key just created (its secret, this once). */
+export type CreatedKey = PortalData<'portalCreateApiKey'>;
+/** A key just rolled: its successor's secret, this once, and when the rolled key stops working. */
+export type RolledKey = PortalData<'portalRollApiKey'>;
+export type SandboxOrder = PortalData<'portalListSandboxOrders'>['items'][number];
+
+/** A person of a clinic with a portal account, as the operator routes show it. */
+export type PartnerUser = OperatorData<'listOperatorPartnerUsers'>['partner_users'][number];
+export type IssuedInvitation = OperatorData<'inviteOperatorPartnerUser'>;
+
+export type Endpoint = PortalData<'portalListWebhooks'>['webhooks'][number];
+/** An endpoint just created, or its secret rotated: the new signing secret, this once. */
+export type EndpointWithSecret = PortalData<'portalCreateWebhook'>;
+/** A test event's call, made at once: what the endpoint answered. */
+export type TestCallOutcome = PortalData<'portalTestWebhook'>;
+
+export type Delivery = PortalData<'portalListWebhookDeliveries'>['items'][number];
+
+/** The statuses a delivery filter offers: every one the API has (checked). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const satisfies readonly Delivery['status'][];
+export type DeliveryStatusesListed = Check<ListsAll<Delivery['status'], typeof DELIVERY_STATUSES>>;
