@@ -10,13 +10,7 @@ import { newId } from '../shared/ids.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../staff/password.js';
 import { passwordWeakness } from '../staff/password-strength.js';
 import * as staffRepo from '../staff/staff.repository.js';
-import {
-  normalizeEmail,
-  SESSION_MAX_AGE_MS,
-  SIGN_IN_FAILURE_LIMIT,
-  SIGN_IN_LOCK_MS,
-  SIGN_IN_WINDOW_MS,
-} from '../staff/staff.service.js';
+import { idleSince, normalizeEmail, reserveSignIn, SESSION_MAX_AGE_MS, sessionEnded } from '../staff/staff.service.js';
 import * as repo from './partner-user.repository.js';
 import type { PartnerUserRole, PartnerUserTable } from './partner-user.tables.js';
 import type { PortalUser } from './portal-user.js';
@@ -270,21 +264,8 @@ export async function signInPartnerUser(
   const iso = now.toISOString();
   const email = normalizeEmail(input.email);
   const emailDigest = lockDigest(email);
-  const reserved = await staffRepo.reserveSignInAttempt(
-    ctx.db,
-    emailDigest,
-    {
-      now: iso,
-      windowStartedBefore: new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString(),
-      lockUntil: new Date(now.getTime() + SIGN_IN_LOCK_MS).toISOString(),
-    },
-    SIGN_IN_FAILURE_LIMIT,
-  );
-  if (reserved === null) {
-    const lockedUntil = (await staffRepo.findSignInFailures(ctx.db, emailDigest))?.locked_until;
-    const ms = lockedUntil ? Date.parse(lockedUntil) - now.getTime() : SIGN_IN_LOCK_MS;
-    return { kind: 'locked', retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)) };
-  }
+  const lockedForSeconds = await reserveSignIn(ctx, emailDigest, now);
+  if (lockedForSeconds !== null) return { kind: 'locked', retryAfterSeconds: lockedForSeconds };
 
   const user = await repo.findPartnerUserByEmail(ctx.db, email);
   const matches = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
@@ -319,9 +300,6 @@ const portalUserOfRow = (row: Pick<PartnerUserTable, 'id' | 'clinic_id' | 'email
   role: row.role,
 });
 
-const idleSince = (ctx: ServiceContext, now: Date): string =>
-  new Date(now.getTime() - ctx.config.consoleIdleTimeoutMs).toISOString();
-
 /**
  * The portal user a session token belongs to, or null when it is unknown, idle past the timeout,
  * past its 12 hours, or its account is disabled (an ended session is deleted). A live session's idle
@@ -332,8 +310,7 @@ export async function partnerUserOfSession(ctx: ServiceContext, token: string): 
   const sessionId = digest(token);
   const session = await repo.findPartnerSession(ctx.db, sessionId);
   if (!session) return null;
-  const ended =
-    session.disabled_at !== null || session.expires_at <= now.toISOString() || session.last_seen_at <= idleSince(ctx, now);
+  const ended = sessionEnded(ctx, session, now);
   if (ended) {
     await repo.deletePartnerSession(ctx.db, sessionId);
     return null;

@@ -2,15 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import {
-  confirmTotpEnrollment,
-  disableTotp,
-  SECOND_FACTOR_MISSING,
-  SECOND_FACTOR_WRONG,
-  startTotpEnrollment,
-} from '../accounts/second-factor.service.js';
+import { confirmTotpEnrollment, disableTotp, startTotpEnrollment } from '../accounts/second-factor.service.js';
+import { signInRefusal } from '../accounts/sign-in-refusal.js';
+import { TotpCodeBody, TotpEnrollment } from '../accounts/account.schemas.js';
 import type { AppContext } from '../context.js';
-import { AppError, unauthorized } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
 import { requestCookie } from '../http/cookies.js';
 import { admitPortalAttempt, PORTAL_SESSION_COOKIE } from '../http/portal-guard.js';
@@ -29,8 +24,6 @@ import {
   InvitationView,
   PortalSession,
   PortalSignInBody,
-  TotpCodeBody,
-  TotpEnrollment,
 } from './portal-session.schemas.js';
 import { portalAudit, portalUserOf, type PortalUser } from './portal-user.js';
 
@@ -96,33 +89,11 @@ export function portalSessionRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           password: request.body.password,
           totpCode: request.body.totp_code,
         });
-        switch (outcome.kind) {
-          case 'locked':
-            reply.header('Retry-After', outcome.retryAfterSeconds);
-            throw new AppError(
-              'RATE_LIMIT_EXCEEDED',
-              429,
-              `Too many failed sign-ins for this email: try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes`,
-              undefined,
-              { retry_after: outcome.retryAfterSeconds },
-            );
-          case 'refused':
-            throw unauthorized('email or password is incorrect');
-          case 'second_factor':
-            throw new AppError(
-              'UNAUTHORIZED',
-              401,
-              outcome.codeGiven
-                ? 'The authenticator code is wrong'
-                : 'Two-step sign-in: enter the code of your authenticator app',
-              { totp_code: outcome.codeGiven ? SECOND_FACTOR_WRONG : SECOND_FACTOR_MISSING },
-            );
-          case 'signed_in':
-            await succeeded();
-            request.log.info({ partnerUserId: outcome.user.partnerUserId }, 'portal user signed in');
-            reply.setCookie(PORTAL_SESSION_COOKIE, outcome.token, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
-            return { success: true as const, data: await sessionView(outcome.user), message: 'Signed in' };
-        }
+        if (outcome.kind !== 'signed_in') throw signInRefusal(outcome, reply);
+        await succeeded();
+        request.log.info({ partnerUserId: outcome.user.partnerUserId }, 'portal user signed in');
+        reply.setCookie(PORTAL_SESSION_COOKIE, outcome.token, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
+        return { success: true as const, data: await sessionView(outcome.user), message: 'Signed in' };
       },
     );
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NameText, Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Email, Password, SignInPassword, TotpCode } from '../accounts/account.schemas.js';
 import { PARTNER_USER_ROLES } from './partner-user.tables.js';
 
 export const PartnerUserRoleSchema = Type.Union(
@@ -10,28 +11,10 @@ export const PartnerUserRoleSchema = Type.Union(
   },
 );
 
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Compared without case.' });
-
-/** As the staff's (staff/staff.schemas.ts): its strength is judged by the service. */
-const Password = Type.String({
-  minLength: 12,
-  maxLength: 256,
-  'x-text': 'secret',
-  description:
-    'At least 12 characters, and hard to guess: refused (400, naming `password`, with advice) when zxcvbn scores it under 3 or it is a common password.',
-});
-
-export const TotpCode = Type.String({
-  minLength: 1,
-  maxLength: 10,
-  'x-text': 'secret',
-  description: 'The 6-digit code your authenticator app shows now.',
-});
-
 export const PortalSignInBody = Type.Object(
   {
     email: Type.String({ minLength: 1, maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 256, 'x-text': 'secret' }),
+    password: SignInPassword,
     totp_code: Type.Optional(TotpCode),
   },
   { additionalProperties: false },
@@ -63,16 +46,6 @@ export const AcceptInvitationBody = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 100 }), name: NameText(200), password: Password },
   { additionalProperties: false },
 );
-
-export const TotpEnrollment = Type.Object(
-  {
-    secret: Type.String({ description: 'Base32: type it into an authenticator app, or use `otpauth_uri`. Shown once.' }),
-    otpauth_uri: Type.String({ description: 'The `otpauth://totp/…` URI an authenticator app reads.' }),
-  },
-  { additionalProperties: false },
-);
-
-export const TotpCodeBody = Type.Object({ code: TotpCode }, { additionalProperties: false });
 
 export const PartnerUser = Type.Object(
   {

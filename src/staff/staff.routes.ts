@@ -4,16 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
 import type { AppContext } from '../context.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError } from '../errors.js';
 import { admitOperatorAttempt, SESSION_COOKIE, totpRequired } from '../http/admin-guard.js';
-import {
-  confirmTotpEnrollment,
-  disableTotp,
-  SECOND_FACTOR_MISSING,
-  SECOND_FACTOR_WRONG,
-  startTotpEnrollment,
-} from '../accounts/second-factor.service.js';
-import { TotpCodeBody, TotpEnrollment } from '../portal/portal-session.schemas.js';
+import { confirmTotpEnrollment, disableTotp, startTotpEnrollment } from '../accounts/second-factor.service.js';
+import { signInRefusal } from '../accounts/sign-in-refusal.js';
+import { TotpCodeBody, TotpEnrollment } from '../accounts/account.schemas.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { requestCookie } from '../http/cookies.js';
 import { Envelope, errorRef } from '../http/schemas.js';
@@ -139,33 +134,11 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         // Wrong passwords count against the address like wrong operator tokens (and cost a password hash each).
         const succeeded = await admitOperatorAttempt(ctx, request, reply);
         const outcome = await signIn(ctx, request.body.email, request.body.password, request.body.totp_code);
-        switch (outcome.kind) {
-          case 'locked':
-            reply.header('Retry-After', outcome.retryAfterSeconds);
-            throw new AppError(
-              'RATE_LIMIT_EXCEEDED',
-              429,
-              `Too many failed sign-ins for this email: try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes`,
-              undefined,
-              { retry_after: outcome.retryAfterSeconds },
-            );
-          case 'refused':
-            throw unauthorized('email or password is incorrect');
-          case 'second_factor':
-            throw new AppError(
-              'UNAUTHORIZED',
-              401,
-              outcome.codeGiven
-                ? 'The authenticator code is wrong'
-                : 'Two-step sign-in: enter the code of your authenticator app',
-              { totp_code: outcome.codeGiven ? SECOND_FACTOR_WRONG : SECOND_FACTOR_MISSING },
-            );
-          case 'signed_in':
-            await succeeded();
-            request.log.info({ staffId: outcome.staff.staffId }, 'staff signed in');
-            reply.setCookie(SESSION_COOKIE, outcome.token, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
-            return { success: true as const, data: sessionView(outcome.staff), message: 'Signed in' };
-        }
+        if (outcome.kind !== 'signed_in') throw signInRefusal(outcome, reply);
+        await succeeded();
+        request.log.info({ staffId: outcome.staff.staffId }, 'staff signed in');
+        reply.setCookie(SESSION_COOKIE, outcome.token, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
+        return { success: true as const, data: sessionView(outcome.staff), message: 'Signed in' };
       },
     );
 

@@ -165,17 +165,8 @@ export async function signIn(
   const normalized = normalizeEmail(email);
   const emailDigest = digest(normalized);
 
-  const reserved = await repo.reserveSignInAttempt(
-    ctx.db,
-    emailDigest,
-    {
-      now: iso,
-      windowStartedBefore: new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString(),
-      lockUntil: new Date(now.getTime() + SIGN_IN_LOCK_MS).toISOString(),
-    },
-    SIGN_IN_FAILURE_LIMIT,
-  );
-  if (reserved === null) return { kind: 'locked', retryAfterSeconds: await lockedFor(ctx, emailDigest, now) };
+  const lockedForSeconds = await reserveSignIn(ctx, emailDigest, now);
+  if (lockedForSeconds !== null) return { kind: 'locked', retryAfterSeconds: lockedForSeconds };
 
   const member = await repo.findStaffByEmail(ctx.db, normalized);
   const matches = await verifyPassword(password, member?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
@@ -203,6 +194,25 @@ export async function signIn(
   return { kind: 'signed_in', token, staff: identityOf(member), expiresAt };
 }
 
+/**
+ * Reserves one sign-in attempt of an email's digest (counted as a failure until a success clears
+ * it): null when reserved, or the seconds until the locked email may try again. The staff's and the
+ * portal's sign-ins share it, each under digests of their own.
+ */
+export async function reserveSignIn(ctx: ServiceContext, emailDigest: string, now: Date): Promise<number | null> {
+  const reserved = await repo.reserveSignInAttempt(
+    ctx.db,
+    emailDigest,
+    {
+      now: now.toISOString(),
+      windowStartedBefore: new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString(),
+      lockUntil: new Date(now.getTime() + SIGN_IN_LOCK_MS).toISOString(),
+    },
+    SIGN_IN_FAILURE_LIMIT,
+  );
+  return reserved === null ? lockedFor(ctx, emailDigest, now) : null;
+}
+
 /** Seconds until a locked email may try again (the whole lock when its end is not on record yet). */
 async function lockedFor(ctx: ServiceContext, emailDigest: string, now: Date): Promise<number> {
   const lockedUntil = (await repo.findSignInFailures(ctx.db, emailDigest))?.locked_until;
@@ -221,8 +231,16 @@ const identityOf = (
 });
 
 /** Sessions last seen at or before this instant have been idle past the timeout. */
-const idleSince = (ctx: ServiceContext, now: Date): string =>
+export const idleSince = (ctx: ServiceContext, now: Date): string =>
   new Date(now.getTime() - ctx.config.consoleIdleTimeoutMs).toISOString();
+
+/** Whether a session (the console's or the portal's) has ended: its account disabled, past its 12 hours, or idle too long. */
+export const sessionEnded = (
+  ctx: ServiceContext,
+  session: { disabled_at: string | null; expires_at: string; last_seen_at: string },
+  now: Date,
+): boolean =>
+  session.disabled_at !== null || session.expires_at <= now.toISOString() || session.last_seen_at <= idleSince(ctx, now);
 
 /**
  * The staff member a session token belongs to, or null when it is unknown, idle past the timeout,
@@ -234,8 +252,7 @@ export async function staffOfSession(ctx: ServiceContext, token: string): Promis
   const sessionId = digest(token);
   const session = await repo.findSessionWithStaff(ctx.db, sessionId);
   if (!session) return null;
-  const ended =
-    session.disabled_at !== null || session.expires_at <= now.toISOString() || session.last_seen_at <= idleSince(ctx, now);
+  const ended = sessionEnded(ctx, session, now);
   if (ended) {
     await repo.deleteSession(ctx.db, sessionId);
     return null;

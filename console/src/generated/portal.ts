@@ -909,7 +909,7 @@ export interface operations {
           token: string;
           /** @description NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
           name: string;
-          /** @description At least 12 characters, and hard to guess: refused (400, naming `password`, with advice) when zxcvbn scores it under 3 or it is a common password. */
+          /** @description At least 12 characters, and hard to guess: refused (400, naming `password`, with advice) when zxcvbn scores it under 3 or it is a common password. A few unrelated words make a good one. */
           password: string;
         };
       };
