@@ -4,6 +4,7 @@ import { useAction } from '../../components/action';
 import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
+import { FormActions } from '../../components/form-actions';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from '../../components/scopes-picker';
@@ -181,15 +182,7 @@ function NewKeyForm({ onCancel, onIssued }: { onCancel: () => void; onIssued: (k
         </label>
       </div>
       <ScopesPicker levels={levels} onChange={setLevels} />
-      <ErrorMessage error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          Create API key
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={action} submit="Create API key" onCancel={onCancel} />
     </form>
   );
 }
