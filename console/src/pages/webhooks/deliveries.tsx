@@ -4,6 +4,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types
 import { api } from '../../api';
 import { ClinicName, ClinicSelect, type ClinicDirectory } from '../../components/clinics';
 import { handler } from '../../components/events';
+import { FilterSelect } from '../../components/filter-select';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
@@ -67,36 +68,25 @@ export function Deliveries({ clinics, generation }: { clinics: ClinicDirectory; 
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Deliveries</h2>
       <div class="filters">
-        <label>
-          Status
-          <select value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.currentTarget.value })}>
-            <option value="">All statuses</option>
-            {DELIVERY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={filters.status}
+          options={DELIVERY_STATUSES}
+          onChange={(status) => setFilters({ ...filters, status })}
+        />
         <ClinicSelect
           clinics={clinics.clinics}
           value={filters.clinic_id}
           onChange={(clinicId) => setFilters({ ...filters, clinic_id: clinicId })}
         />
-        <label>
-          Event type
-          <select
-            value={filters.event_type}
-            onChange={(event) => setFilters({ ...filters, event_type: event.currentTarget.value })}
-          >
-            <option value="">All event types</option>
-            {[...EVENT_TYPES, TEST_EVENT_TYPE].map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Event type"
+          all="All event types"
+          value={filters.event_type}
+          options={[...EVENT_TYPES, TEST_EVENT_TYPE]}
+          onChange={(event_type) => setFilters({ ...filters, event_type })}
+        />
         <button type="button" class="secondary" onClick={refresh} disabled={list.loading}>
           Refresh
         </button>

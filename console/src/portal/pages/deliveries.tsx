@@ -4,6 +4,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types
 import { api } from '../../api';
 import { AttemptResult, AttemptsTable } from '../../components/attempts';
 import { handler } from '../../components/events';
+import { FilterSelect } from '../../components/filter-select';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
@@ -75,42 +76,28 @@ export function DeliveriesPage() {
       <h1>Deliveries</h1>
       <ReadOnlyNote />
       <div class="filters">
-        <label>
-          Status
-          <select value={filters.status} onChange={set('status')}>
-            <option value="">All statuses</option>
-            {DELIVERY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Event type
-          <select value={filters.event_type} onChange={set('event_type')}>
-            <option value="">All event types</option>
-            {[...EVENT_TYPES, TEST_EVENT_TYPE].map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Endpoint
-          <select value={filters.webhook_id} onChange={set('webhook_id')}>
-            <option value="">All endpoints</option>
-            {filters.webhook_id && !endpoints.data?.webhooks.some((w) => w.webhook_id === filters.webhook_id) && (
-              <option value={filters.webhook_id}>{filters.webhook_id}</option>
-            )}
-            {endpoints.data?.webhooks.map((endpoint) => (
-              <option key={endpoint.webhook_id} value={endpoint.webhook_id}>
-                {endpoint.url}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={filters.status}
+          options={DELIVERY_STATUSES}
+          onChange={(status) => setFilters({ ...filters, status })}
+        />
+        <FilterSelect
+          label="Event type"
+          all="All event types"
+          value={filters.event_type}
+          options={[...EVENT_TYPES, TEST_EVENT_TYPE]}
+          onChange={(event_type) => setFilters({ ...filters, event_type })}
+        />
+        <FilterSelect
+          label="Endpoint"
+          all="All endpoints"
+          value={filters.webhook_id}
+          options={endpoints.data?.webhooks.map((endpoint) => ({ value: endpoint.webhook_id, label: endpoint.url }))}
+          keepUnknown
+          onChange={(webhook_id) => setFilters({ ...filters, webhook_id })}
+        />
         <label>
           From
           <input type="date" value={filters.since} onChange={set('since')} />
