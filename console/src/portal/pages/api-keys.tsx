@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
+import { ApiKeyCells, expired, shownKey } from '../../components/api-key-cells';
 import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
@@ -24,10 +25,6 @@ const OVERLAPS = [
   { value: 24, label: '24 hours' },
   { value: 168, label: '7 days' },
 ] as const;
-
-const expired = (key: ApiKey) => key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
-/** `dev_AbC123…wXyZ`: the prefix and, when kept, the last four characters. */
-const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
 
 /** The clinic's API keys: every one with its scopes and last use; developers create, roll and revoke them. */
 export function ApiKeysPage() {
@@ -102,15 +99,7 @@ export function ApiKeysPage() {
             <tbody>
               {keys.data.api_keys.map((key) => (
                 <tr key={key.api_key_id}>
-                  <td class="api-key">
-                    <code>{shownKey(key)}</code>
-                  </td>
-                  <td>{key.environment}</td>
-                  <td>{key.scopes === null ? <span class="muted">Full access</span> : describeScopes(key.scopes)}</td>
-                  <td>
-                    <Time iso={key.created_at} />
-                  </td>
-                  <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span class="muted">Never</span>}</td>
+                  <ApiKeyCells apiKey={key} />
                   <td>{key.expires_at ? <Time iso={key.expires_at} /> : <span class="muted">Never</span>}</td>
                   <td>
                     {key.revoked_at ? (
