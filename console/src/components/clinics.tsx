@@ -1,5 +1,6 @@
 import { api } from '../api';
 import type { OperatorData } from '../api-types';
+import { FilterSelect } from './filter-select';
 import { useResource } from './use-resource';
 
 /** A clinic as the console's filters and lists need it. */
@@ -28,21 +29,15 @@ export function ClinicSelect({
   value: string;
   onChange: (clinicId: string) => void;
 }) {
-  const known = value === '' || clinics.some((clinic) => clinic.clinic_id === value);
   return (
-    <label>
-      Clinic
-      <select value={value} onChange={(event) => onChange(event.currentTarget.value)}>
-        <option value="">All clinics</option>
-        {/* A clinic from a link that the list does not (yet) hold: kept, by its id. */}
-        {!known && <option value={value}>{value}</option>}
-        {clinics.map((clinic) => (
-          <option key={clinic.clinic_id} value={clinic.clinic_id}>
-            {clinic.name}
-          </option>
-        ))}
-      </select>
-    </label>
+    <FilterSelect
+      label="Clinic"
+      all="All clinics"
+      value={value}
+      options={clinics.map((clinic) => ({ value: clinic.clinic_id, label: clinic.name }))}
+      keepUnknown
+      onChange={onChange}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { ClinicSelect, useClinics } from '../components/clinics';
+import { FilterSelect } from '../components/filter-select';
 import { ErrorMessage, Empty, Loading } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
@@ -33,29 +34,21 @@ export function OrdersPage() {
       <h1>Orders</h1>
       <OrderSearch key={filters.q} current={filters.q} onSearch={(q) => set({ q })} />
       <div class="filters">
-        <label>
-          Status
-          <select value={filters.status} onChange={(event) => set({ status: event.currentTarget.value })}>
-            <option value="">All statuses</option>
-            {ORDER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={filters.status}
+          options={ORDER_STATUSES}
+          onChange={(status) => set({ status })}
+        />
         <ClinicSelect clinics={clinics.clinics} value={filters.clinic_id} onChange={(clinicId) => set({ clinic_id: clinicId })} />
-        <label>
-          Carrier
-          <select value={filters.carrier_id} onChange={(event) => set({ carrier_id: event.currentTarget.value })}>
-            <option value="">All carriers</option>
-            {carriers.data?.carriers.map((carrier) => (
-              <option key={carrier.id} value={carrier.id}>
-                {carrier.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Carrier"
+          all="All carriers"
+          value={filters.carrier_id}
+          options={carriers.data?.carriers.map((carrier) => ({ value: carrier.id, label: carrier.name }))}
+          onChange={(carrier_id) => set({ carrier_id })}
+        />
         <label>
           Created from
           <input

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
+import { ApiKeyCells, expired, shownKey } from '../../components/api-key-cells';
 import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
 import { handler } from '../../components/events';
@@ -29,8 +30,6 @@ export function ApiKeys({ clinicId }: { clinicId: string }) {
     </section>
   );
 }
-
-const expired = (key: ApiKey) => key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
 
 function AdminApiKeys({ clinicId }: { clinicId: string }) {
   const keys = useResource(`api-keys ${clinicId}`, () =>
@@ -113,15 +112,7 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
             <tbody>
               {keys.data.api_keys.map((key) => (
                 <tr key={key.api_key_id}>
-                  <td class="api-key">
-                    <code>{shownKey(key)}</code>
-                  </td>
-                  <td>{key.environment}</td>
-                  <td>{key.scopes === null ? <span class="muted">Full access</span> : describeScopes(key.scopes)}</td>
-                  <td>
-                    <Time iso={key.created_at} />
-                  </td>
-                  <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span class="muted">Never</span>}</td>
+                  <ApiKeyCells apiKey={key} />
                   <td>
                     {key.expires_at ? (
                       <>
@@ -162,9 +153,6 @@ function AdminApiKeys({ clinicId }: { clinicId: string }) {
     </>
   );
 }
-
-/** `dev_AbC123…wXyZ`: the prefix and, when kept, the last four characters. */
-const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
 
 /**
  * The key just issued, shown this once. Copy uses the clipboard API; where the browser refuses it

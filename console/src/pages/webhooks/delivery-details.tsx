@@ -1,6 +1,6 @@
 import { api } from '../../api';
-import { AttemptsTable } from '../../components/attempts';
-import { ErrorMessage, Loading, Time } from '../../components/feedback';
+import { DeliveryPanel, deliveryDetailKey } from '../../components/delivery-rows';
+import { Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
 import type { Delivery } from './types';
 
@@ -9,61 +9,47 @@ import type { Delivery } from './types';
  * shown; loaded again when its row says something happened since (a retry queued, a new attempt).
  */
 export function DeliveryDetails({ delivery }: { delivery: Delivery }) {
-  const detail = useResource(`${delivery.delivery_id} ${delivery.status} ${delivery.attempt_count}`, () =>
+  const detail = useResource(deliveryDetailKey(delivery), () =>
     api('GET', '/api/admin/webhook-deliveries/{id}', { path: { id: delivery.delivery_id } }),
   );
   return (
-    <div class="details">
-      <dl class="facts">
-        <dt>Delivery id</dt>
-        <dd>
-          <code>{delivery.delivery_id}</code>
-        </dd>
-        <dt>Event id</dt>
-        <dd>
-          <code>{delivery.event_id}</code> <span class="muted">(the webhook-id header)</span>
-        </dd>
-        {delivery.medication_request_id && (
-          <>
-            <dt>Order id</dt>
-            <dd>
-              <a href={`/console/orders/${delivery.medication_request_id}`}>
-                <code>{delivery.medication_request_id}</code>
-              </a>
-            </dd>
-          </>
-        )}
-        <dt>Endpoint</dt>
-        <dd>
-          <code>{delivery.webhook_url}</code>
-        </dd>
-        {delivery.status === 'pending' && (
-          <>
-            <dt>Next attempt</dt>
-            <dd>
-              <Time iso={delivery.next_attempt_at} />
-            </dd>
-          </>
-        )}
-        {delivery.delivered_at && (
-          <>
-            <dt>Delivered</dt>
-            <dd>
-              <Time iso={delivery.delivered_at} />
-            </dd>
-          </>
-        )}
-      </dl>
-      <ErrorMessage error={detail.error} />
-      {detail.loading && <Loading what="attempts" />}
-      {detail.data && <AttemptsTable attempts={detail.data.attempts} />}
+    <DeliveryPanel
+      delivery={delivery}
+      detail={detail}
+      facts={
+        <>
+          {delivery.medication_request_id && (
+            <>
+              <dt>Order id</dt>
+              <dd>
+                <a href={`/console/orders/${delivery.medication_request_id}`}>
+                  <code>{delivery.medication_request_id}</code>
+                </a>
+              </dd>
+            </>
+          )}
+          <dt>Endpoint</dt>
+          <dd>
+            <code>{delivery.webhook_url}</code>
+          </dd>
+          {delivery.status === 'pending' && (
+            <>
+              <dt>Next attempt</dt>
+              <dd>
+                <Time iso={delivery.next_attempt_at} />
+              </dd>
+            </>
+          )}
+        </>
+      }
+    >
       {detail.data && (
         <details>
           <summary>Body sent</summary>
           <pre>{prettyJson(detail.data.body)}</pre>
         </details>
       )}
-    </div>
+    </DeliveryPanel>
   );
 }
 

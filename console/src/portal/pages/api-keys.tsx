@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
+import { ApiKeyCells, expired, shownKey } from '../../components/api-key-cells';
 import { RollButton } from '../../components/roll-button';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
+import { FormActions } from '../../components/form-actions';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { describeScopes, ScopesPicker, scopesOf, type ScopeLevels } from '../../components/scopes-picker';
@@ -23,10 +25,6 @@ const OVERLAPS = [
   { value: 24, label: '24 hours' },
   { value: 168, label: '7 days' },
 ] as const;
-
-const expired = (key: ApiKey) => key.expires_at !== null && Date.parse(key.expires_at) <= Date.now();
-/** `dev_AbC123…wXyZ`: the prefix and, when kept, the last four characters. */
-const shownKey = (key: ApiKey) => `${key.key_prefix}…${key.key_last4 ?? ''}`;
 
 /** The clinic's API keys: every one with its scopes and last use; developers create, roll and revoke them. */
 export function ApiKeysPage() {
@@ -101,15 +99,7 @@ export function ApiKeysPage() {
             <tbody>
               {keys.data.api_keys.map((key) => (
                 <tr key={key.api_key_id}>
-                  <td class="api-key">
-                    <code>{shownKey(key)}</code>
-                  </td>
-                  <td>{key.environment}</td>
-                  <td>{key.scopes === null ? <span class="muted">Full access</span> : describeScopes(key.scopes)}</td>
-                  <td>
-                    <Time iso={key.created_at} />
-                  </td>
-                  <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span class="muted">Never</span>}</td>
+                  <ApiKeyCells apiKey={key} />
                   <td>{key.expires_at ? <Time iso={key.expires_at} /> : <span class="muted">Never</span>}</td>
                   <td>
                     {key.revoked_at ? (
@@ -181,15 +171,7 @@ function NewKeyForm({ onCancel, onIssued }: { onCancel: () => void; onIssued: (k
         </label>
       </div>
       <ScopesPicker levels={levels} onChange={setLevels} />
-      <ErrorMessage error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          Create API key
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={action} submit="Create API key" onCancel={onCancel} />
     </form>
   );
 }

@@ -1,10 +1,16 @@
-import { Fragment } from 'preact';
-import { useState } from 'preact/hooks';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../../../src/events/event-types';
 import { api } from '../../api';
-import { AttemptResult, AttemptsTable } from '../../components/attempts';
-import { handler } from '../../components/events';
-import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
+import { AttemptResult } from '../../components/attempts';
+import {
+  DeliveryPanel,
+  DeliveryRows,
+  deliveryDetailKey,
+  SendAgainButton,
+  useOpenRows,
+  useSendAgain,
+} from '../../components/delivery-rows';
+import { FilterSelect } from '../../components/filter-select';
+import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
 import { useResource } from '../../components/use-resource';
@@ -37,35 +43,10 @@ export function DeliveriesPage() {
       },
     }),
   );
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const [resending, setResending] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ deliveryId: string; notice?: string; error?: unknown } | null>(null);
-
-  const toggle = (deliveryId: string) => {
-    const next = new Set(expanded);
-    if (!next.delete(deliveryId)) next.add(deliveryId);
-    setExpanded(next);
-  };
-
-  const resend = async (delivery: Delivery) => {
-    setResending(delivery.delivery_id);
-    setOutcome(null);
-    try {
-      const queued = await api('POST', '/api/portal/deliveries/{deliveryId}/resend', {
-        path: { deliveryId: delivery.delivery_id },
-      });
-      if (list.data)
-        list.setData({ ...list.data, items: list.data.items.map((d) => (d.delivery_id === queued.delivery_id ? queued : d)) });
-      setOutcome({
-        deliveryId: delivery.delivery_id,
-        notice: 'Queued for an attempt now: Refresh in a moment to see how it went.',
-      });
-    } catch (failure) {
-      setOutcome({ deliveryId: delivery.delivery_id, error: failure });
-    } finally {
-      setResending(null);
-    }
-  };
+  const rows = useOpenRows();
+  const resend = useSendAgain(list, (delivery: Delivery) =>
+    api('POST', '/api/portal/deliveries/{deliveryId}/resend', { path: { deliveryId: delivery.delivery_id } }),
+  );
 
   const set = (name: (typeof FILTERS)[number]) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
     setFilters({ ...filters, [name]: event.currentTarget.value });
@@ -75,42 +56,28 @@ export function DeliveriesPage() {
       <h1>Deliveries</h1>
       <ReadOnlyNote />
       <div class="filters">
-        <label>
-          Status
-          <select value={filters.status} onChange={set('status')}>
-            <option value="">All statuses</option>
-            {DELIVERY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Event type
-          <select value={filters.event_type} onChange={set('event_type')}>
-            <option value="">All event types</option>
-            {[...EVENT_TYPES, TEST_EVENT_TYPE].map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Endpoint
-          <select value={filters.webhook_id} onChange={set('webhook_id')}>
-            <option value="">All endpoints</option>
-            {filters.webhook_id && !endpoints.data?.webhooks.some((w) => w.webhook_id === filters.webhook_id) && (
-              <option value={filters.webhook_id}>{filters.webhook_id}</option>
-            )}
-            {endpoints.data?.webhooks.map((endpoint) => (
-              <option key={endpoint.webhook_id} value={endpoint.webhook_id}>
-                {endpoint.url}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={filters.status}
+          options={DELIVERY_STATUSES}
+          onChange={(status) => setFilters({ ...filters, status })}
+        />
+        <FilterSelect
+          label="Event type"
+          all="All event types"
+          value={filters.event_type}
+          options={[...EVENT_TYPES, TEST_EVENT_TYPE]}
+          onChange={(event_type) => setFilters({ ...filters, event_type })}
+        />
+        <FilterSelect
+          label="Endpoint"
+          all="All endpoints"
+          value={filters.webhook_id}
+          options={endpoints.data?.webhooks.map((endpoint) => ({ value: endpoint.webhook_id, label: endpoint.url }))}
+          keepUnknown
+          onChange={(webhook_id) => setFilters({ ...filters, webhook_id })}
+        />
         <label>
           From
           <input type="date" value={filters.since} onChange={set('since')} />
@@ -142,69 +109,38 @@ export function DeliveriesPage() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((delivery) => {
-                const open = expanded.has(delivery.delivery_id);
-                const panelId = `delivery-${delivery.delivery_id}`;
-                return (
-                  <Fragment key={delivery.delivery_id}>
-                    <tr>
-                      <td>
-                        <Time iso={delivery.created_at} />
-                      </td>
-                      <td>
-                        <code class="nowrap">{delivery.event_type}</code>
-                      </td>
-                      <td class="breakable">{delivery.url}</td>
-                      <td>
-                        <span class={`status status-${delivery.status}`}>{delivery.status}</span>
-                      </td>
-                      <td>
-                        <AttemptResult status={delivery.last_response_status} error={delivery.last_error} />
-                      </td>
-                      <td>
-                        <Time iso={delivery.next_attempt_at} />
-                      </td>
-                      <td>
-                        <div class="row-actions">
-                          <button
-                            type="button"
-                            class="secondary disclosure-button"
-                            aria-expanded={open}
-                            aria-controls={panelId}
-                            onClick={() => toggle(delivery.delivery_id)}
-                          >
-                            Attempts ({delivery.attempt_count})
-                          </button>
-                          {canChange && delivery.status !== 'pending' && (
-                            <button
-                              type="button"
-                              disabled={resending === delivery.delivery_id}
-                              onClick={handler(() => resend(delivery))}
-                            >
-                              Resend
-                            </button>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                    {outcome?.deliveryId === delivery.delivery_id && (
-                      <tr class="outcome-row">
-                        <td colSpan={COLUMNS}>
-                          {outcome.notice && <Notice>{outcome.notice}</Notice>}
-                          <ErrorMessage error={outcome.error} />
-                        </td>
-                      </tr>
-                    )}
-                    {open && (
-                      <tr id={panelId} class="details-row">
-                        <td colSpan={COLUMNS}>
-                          <Attempts delivery={delivery} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
+              {list.data.items.map((delivery) => (
+                <DeliveryRows
+                  key={delivery.delivery_id}
+                  delivery={delivery}
+                  columns={COLUMNS}
+                  open={rows.isOpen(delivery.delivery_id)}
+                  onToggle={() => rows.toggle(delivery.delivery_id)}
+                  outcome={resend.outcome}
+                  action={
+                    canChange &&
+                    delivery.status !== 'pending' && <SendAgainButton label="Resend" delivery={delivery} sender={resend} />
+                  }
+                  details={<Attempts delivery={delivery} />}
+                >
+                  <td>
+                    <Time iso={delivery.created_at} />
+                  </td>
+                  <td>
+                    <code class="nowrap">{delivery.event_type}</code>
+                  </td>
+                  <td class="breakable">{delivery.url}</td>
+                  <td>
+                    <span class={`status status-${delivery.status}`}>{delivery.status}</span>
+                  </td>
+                  <td>
+                    <AttemptResult status={delivery.last_response_status} error={delivery.last_error} />
+                  </td>
+                  <td>
+                    <Time iso={delivery.next_attempt_at} />
+                  </td>
+                </DeliveryRows>
+              ))}
             </tbody>
           </table>
         </div>
@@ -216,32 +152,8 @@ export function DeliveriesPage() {
 
 /** A delivery's ids and attempts, loaded when shown (again when its row says something happened). */
 function Attempts({ delivery }: { delivery: Delivery }) {
-  const detail = useResource(`${delivery.delivery_id} ${delivery.status} ${delivery.attempt_count}`, () =>
+  const detail = useResource(deliveryDetailKey(delivery), () =>
     api('GET', '/api/portal/deliveries/{deliveryId}', { path: { deliveryId: delivery.delivery_id } }),
   );
-  return (
-    <div class="details">
-      <dl class="facts">
-        <dt>Delivery id</dt>
-        <dd>
-          <code>{delivery.delivery_id}</code>
-        </dd>
-        <dt>Event id</dt>
-        <dd>
-          <code>{delivery.event_id}</code> <span class="muted">(the webhook-id header)</span>
-        </dd>
-        {delivery.delivered_at && (
-          <>
-            <dt>Delivered</dt>
-            <dd>
-              <Time iso={delivery.delivered_at} />
-            </dd>
-          </>
-        )}
-      </dl>
-      <ErrorMessage error={detail.error} />
-      {detail.loading && <Loading what="attempts" />}
-      {detail.data && <AttemptsTable attempts={detail.data.attempts} />}
-    </div>
-  );
+  return <DeliveryPanel delivery={delivery} detail={detail} />;
 }

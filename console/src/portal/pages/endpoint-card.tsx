@@ -3,6 +3,7 @@ import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { ConfirmButton } from '../../components/confirm';
 import { Disclosure } from '../../components/disclosure';
+import { FormActions } from '../../components/form-actions';
 import { handler } from '../../components/events';
 import { ErrorMessage, Notice, Time } from '../../components/feedback';
 import { useCanChange } from '../session';
@@ -205,15 +206,7 @@ function EditLimitsForm({
         onMaxInFlight={setMaxInFlight}
         onMaxPerSecond={setMaxPerSecond}
       />
-      <ErrorMessage error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          Save limits
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={action} submit="Save limits" onCancel={onCancel} />
     </form>
   );
 }
@@ -252,15 +245,7 @@ function RotateForm({
           ))}
         </select>
       </label>
-      <ErrorMessage error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          Rotate signing secret
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={action} submit="Rotate signing secret" onCancel={onCancel} />
     </form>
   );
 }
@@ -294,15 +279,7 @@ function RecoverForm({
         Send failed deliveries again since
         <input type="datetime-local" required value={since} onInput={(event) => setSince(event.currentTarget.value)} />
       </label>
-      <ErrorMessage error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          Recover
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={action} submit="Recover" onCancel={onCancel} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { api } from '../../api';
 import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useUrlFilters } from '../../components/url-filters';
+import { FilterSelect } from '../../components/filter-select';
 import { useResource } from '../../components/use-resource';
 import { dayStart } from '../dates';
 
@@ -76,28 +77,20 @@ export function RequestsPage() {
         </p>
       )}
       <div class="filters">
-        <label>
-          Status
-          <select value={filters.status} onChange={set('status')}>
-            <option value="">All statuses</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Method
-          <select value={filters.method} onChange={set('method')}>
-            <option value="">All methods</option>
-            {METHODS.map((method) => (
-              <option key={method} value={method}>
-                {method}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={filters.status}
+          options={STATUSES}
+          onChange={(status) => setFilters({ ...filters, status })}
+        />
+        <FilterSelect
+          label="Method"
+          all="All methods"
+          value={filters.method}
+          options={METHODS}
+          onChange={(method) => setFilters({ ...filters, method })}
+        />
         <label>
           Since
           <input type="date" value={filters.since} onChange={set('since')} />

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { useAction } from '../../components/action';
 import { Disclosure } from '../../components/disclosure';
+import { FormActions } from '../../components/form-actions';
 import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { ShownOnce } from '../../components/shown-once';
@@ -97,15 +98,7 @@ function NewEndpointForm({ onCancel, onCreated }: { onCancel: () => void; onCrea
         onMaxInFlight={setMaxInFlight}
         onMaxPerSecond={setMaxPerSecond}
       />
-      <ErrorMessage error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          Add endpoint
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={action} submit="Add endpoint" onCancel={onCancel} />
     </form>
   );
 }
