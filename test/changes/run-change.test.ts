@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { attachRequestLogStore } from '../../src/db/request-log-store.js';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
@@ -35,6 +36,8 @@ describe.each(DIALECTS)('runChange, the one way to write, on %s', (dialect: Dial
     } else {
       const sqlite = new SQLite(':memory:');
       sqlite.pragma('foreign_keys = ON');
+      // As db/create-db.ts opens every SQLite database: the request log's store attached.
+      attachRequestLogStore(sqlite, ':memory:');
       db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
     }
     await migrateToLatest(db, database.schema);
