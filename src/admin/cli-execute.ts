@@ -19,10 +19,9 @@ import { transitionOrder } from '../orders/order-transition.service.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
 import { invitationUrl } from '../portal/partner-user.admin-routes.js';
-import { findPartnerUserByEmail } from '../portal/partner-user.repository.js';
-import { invitePartnerUser, reinvitePartnerUser, type Invitation } from '../portal/partner-user.service.js';
+import { invitePartnerUser, reinvitePartnerUserByEmail, type Invitation } from '../portal/partner-user.service.js';
 import type { PartnerUserRole } from '../portal/partner-user.tables.js';
-import { createStaffMember, normalizeEmail } from '../staff/staff.service.js';
+import { createStaffMember } from '../staff/staff.service.js';
 import { rotateTotpSecrets } from '../accounts/second-factor.service.js';
 import type { StaffRole } from '../staff/staff.tables.js';
 import { recoverEndpointForOperator } from '../webhooks/recovery.service.js';
@@ -173,9 +172,7 @@ export async function executeCommand(
       return invitationAnswer(ctx, invitation);
     }
     case 'reinvite-partner-user': {
-      const user = await findPartnerUserByEmail(ctx.db, normalizeEmail(need('email')));
-      if (!user) throw new AppError('NOT_FOUND', 404, 'No partner portal account has this email');
-      return invitationAnswer(ctx, await reinvitePartnerUser(ctx, user.id, audit()));
+      return invitationAnswer(ctx, await reinvitePartnerUserByEmail(ctx, need('email'), audit()));
     }
     case 'deprecations':
       return { deprecations: await listDeprecations(ctx) };

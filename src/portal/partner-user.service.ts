@@ -2,15 +2,21 @@ import { createHash, randomBytes } from 'node:crypto';
 import { checkSignInCode } from '../accounts/second-factor.service.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
-import * as clinicRepo from '../clinics/clinic.repository.js';
+import { getClinic } from '../clinics/clinic.service.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { conflict, fieldError, notFound } from '../errors.js';
 import { newId } from '../shared/ids.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../staff/password.js';
 import { passwordWeakness } from '../staff/password-strength.js';
-import * as staffRepo from '../staff/staff.repository.js';
-import { idleSince, normalizeEmail, reserveSignIn, SESSION_MAX_AGE_MS, sessionEnded } from '../staff/staff.service.js';
+import {
+  clearSignInLock,
+  idleSince,
+  normalizeEmail,
+  reserveSignIn,
+  SESSION_MAX_AGE_MS,
+  sessionEnded,
+} from '../staff/staff.service.js';
 import * as repo from './partner-user.repository.js';
 import type { PartnerUserRole, PartnerUserTable } from './partner-user.tables.js';
 import type { PortalUser } from './portal-user.js';
@@ -75,7 +81,7 @@ export async function invitePartnerUser(
   audit: AuditContext,
 ): Promise<Invitation> {
   const email = normalizeEmail(input.email);
-  if (!(await clinicRepo.findClinic(ctx.db, input.clinicId))) throw notFound('Clinic not found');
+  await getClinic(ctx, input.clinicId);
   if (await repo.findPartnerUserByEmail(ctx.db, email)) throw emailTaken();
   const now = ctx.clock();
   const row: PartnerUserTable = {
@@ -147,8 +153,15 @@ export async function reinvitePartnerUser(ctx: ServiceContext, partnerUserId: st
   return { partner_user: toPartnerUserView(row), token, expires_at: expiresAt };
 }
 
+/** A new link for the portal user with this email (the command line names people by email). */
+export async function reinvitePartnerUserByEmail(ctx: ServiceContext, email: string, audit: AuditContext): Promise<Invitation> {
+  const user = await repo.findPartnerUserByEmail(ctx.db, normalizeEmail(email));
+  if (!user) throw notFound('No partner portal account has this email');
+  return reinvitePartnerUser(ctx, user.id, audit);
+}
+
 export async function listPartnerUsers(ctx: ServiceContext, clinicId: string): Promise<PartnerUserView[]> {
-  if (!(await clinicRepo.findClinic(ctx.db, clinicId))) throw notFound('Clinic not found');
+  await getClinic(ctx, clinicId);
   return (await repo.listPartnerUsersOfClinic(ctx.db, clinicId)).map(toPartnerUserView);
 }
 
@@ -279,7 +292,7 @@ export async function signInPartnerUser(
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS);
   await runChange(ctx, null, async (change) => {
     const trx = await change.transaction();
-    await staffRepo.clearSignInFailures(trx, emailDigest);
+    await clearSignInLock(trx, emailDigest);
     await repo.deleteEndedPartnerSessionsOf(trx, user.id, iso, idleSince(ctx, now));
     await repo.insertPartnerSession(trx, {
       id: digest(token),
@@ -333,7 +346,7 @@ export async function signOutPartnerUser(ctx: ServiceContext, token: string): Pr
 export async function portalAccountOf(ctx: ServiceContext, user: PortalUser) {
   const [row, clinic] = await Promise.all([
     repo.findPartnerUserById(ctx.db, user.partnerUserId),
-    clinicRepo.findClinic(ctx.db, user.clinicId),
+    getClinic(ctx, user.clinicId).catch(() => undefined),
   ]);
   return { clinicName: clinic?.name ?? '', totpEnabled: row?.totp_enabled_at != null };
 }

@@ -5,6 +5,7 @@ import { runChange } from '../changes/run-change.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
 import { checkSignInCode } from '../accounts/second-factor.service.js';
 import { constraintViolation } from '../db/constraints.js';
+import type { DbOrTrx } from '../db/database.js';
 import { conflict, fieldError, notFound } from '../errors.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './password.js';
 import { passwordWeakness } from './password-strength.js';
@@ -211,6 +212,11 @@ export async function reserveSignIn(ctx: ServiceContext, emailDigest: string, no
     SIGN_IN_FAILURE_LIMIT,
   );
   return reserved === null ? lockedFor(ctx, emailDigest, now) : null;
+}
+
+/** Clears an email digest's failed sign-ins, in the transaction of the sign-in that proved right. */
+export async function clearSignInLock(db: DbOrTrx, emailDigest: string): Promise<void> {
+  await repo.clearSignInFailures(db, emailDigest);
 }
 
 /** Seconds until a locked email may try again (the whole lock when its end is not on record yet). */
