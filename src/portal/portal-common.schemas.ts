@@ -1,16 +1,17 @@
 import { errorRef } from '../http/schemas.js';
 
+/** The portal's security requirement: the `portal_session` cookie (one definition, in http/schemas.ts). */
+export { portalSecurity } from '../http/schemas.js';
+
 /* What every route of the portal API declares (docs/portal.md): its tag, its security and its errors. */
 
 export const portalTags = ['Portal'];
-
-/** The portal's security requirement: the `portal_session` cookie. */
-export const portalSecurity = [{ portalSession: [] }];
 
 /** Errors of a portal route that reads. */
 export const portalReadErrors = {
   400: errorRef('Validation error: `details` names each invalid field.'),
   401: errorRef('No live portal session: sign in again.'),
+  429: errorRef('Too many failed sign-ins or sessions from this address: `retry_after` says when to retry.'),
   500: errorRef('Internal error: quote `request_id` to support.'),
 } as const;
 

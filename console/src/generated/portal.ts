@@ -1346,6 +1346,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal error: quote `request_id` to support. */
       500: {
         headers: {
@@ -1428,6 +1437,15 @@ export interface operations {
       };
       /** @description No live portal session: sign in again. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1555,6 +1573,15 @@ export interface operations {
       };
       /** @description A viewer (only developers change), or a request without this server’s Origin. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1703,6 +1730,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal error: quote `request_id` to support. */
       500: {
         headers: {
@@ -1811,6 +1847,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal error: quote `request_id` to support. */
       500: {
         headers: {
@@ -1886,6 +1931,15 @@ export interface operations {
       };
       /** @description No live portal session: sign in again. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3117,6 +3171,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal error: quote `request_id` to support. */
       500: {
         headers: {
@@ -3215,6 +3278,15 @@ export interface operations {
       };
       /** @description `status` cannot be reached from the order’s status, or that status is final. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
