@@ -210,13 +210,15 @@ export function assertApiKeyForm(ctx: Pick<ServiceContext, 'config'>, key: strin
 /**
  * Resolves an `x-api-key` to its clinic. Every refusal is a 401 whose message starts with
  * "Unauthorized" (the spec's Authentication rule 6); the reason is specific enough to act on.
+ * `keyHash`: the key's hash when the caller has it already (the guard names its rate-limit bucket by it).
  */
 export async function authenticateApiKey(
   ctx: ServiceContext & Pick<AppContext, 'keyUsage'>,
   key: string | undefined,
+  keyHash?: string,
 ): Promise<PartnerIdentity> {
   assertApiKeyForm(ctx, key);
-  const hash = hashApiKey(key);
+  const hash = keyHash ?? hashApiKey(key);
   const row = await repo.findApiKeyByHash(ctx.db, hash);
   if (!row || !hashesEqual(row.key_hash, hash)) throw unauthorized('invalid API key');
   if (row.revoked_at !== null) throw unauthorized('API key has been revoked');

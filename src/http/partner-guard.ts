@@ -47,8 +47,9 @@ export async function guardPartnerRequest(ctx: AppContext, request: FastifyReque
     await attempt.countFailure();
     throw formError;
   }
-  const bucket = apiKeyRateLimitBucket(hashApiKey(key));
-  await attempt.admit(bucket, `known:${bucket}`, () => authenticateApiKey(ctx, key));
+  const keyHash = hashApiKey(key);
+  const bucket = apiKeyRateLimitBucket(keyHash);
+  await attempt.admit(bucket, `known:${bucket}`, () => authenticateApiKey(ctx, key, keyHash));
 }
 
 /**

@@ -346,7 +346,8 @@ export async function signOutPartnerUser(ctx: ServiceContext, token: string): Pr
 export async function portalAccountOf(ctx: ServiceContext, user: PortalUser) {
   const [row, clinic] = await Promise.all([
     repo.findPartnerUserById(ctx.db, user.partnerUserId),
-    getClinic(ctx, user.clinicId).catch(() => undefined),
+    // A portal user's clinic always exists (a foreign key): a failure here is the database's, not a 404.
+    getClinic(ctx, user.clinicId),
   ]);
-  return { clinicName: clinic?.name ?? '', totpEnabled: row?.totp_enabled_at != null };
+  return { clinicName: clinic.name, totpEnabled: row?.totp_enabled_at != null };
 }
