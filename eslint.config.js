@@ -58,10 +58,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // One shape for every change (src/changes/run-change.ts): outside it, no service opens a
-    // transaction of its own or writes a change's audit rows, events or idempotency mark. The
-    // exceptions are named: the delivery engine's own queue transactions, the sandbox seed (other
-    // services' writes over one transaction at start-up) and the re-encryption of secrets at rest.
+    // One shape for every change (src/changes/run-change.ts, executed by src/db/execute-change.ts):
+    // outside them, no service opens a transaction of its own, runs a change's writes or writes its
+    // audit rows, events or idempotency mark. The exceptions are named: the delivery engine's own
+    // queue transactions, the sandbox seed (other services' writes over one transaction at
+    // start-up) and the re-encryption of secrets at rest.
     files: ['src/**/*.ts'],
     ignores: [
       'src/changes/**',
@@ -83,6 +84,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            {
+              group: ['**/db/execute-change.js'],
+              message: 'A change is run by runChange (src/changes/run-change.ts): it alone hands its writes to the database.',
+            },
             {
               group: ['**/changes/change-rows.js'],
               message: 'Only runChange writes a change’s audit rows, events and idempotency mark.',

@@ -51,7 +51,7 @@ export async function openRuntime(
   const keyring = openKeyring(config, { keyFile: options.keyFile });
   const database = openDatabase(config.database, options.postgres);
   try {
-    await migrateToLatest(database.db, database.dialect === 'postgres' ? options.postgres?.schema : undefined);
+    await migrateToLatest(database.db, database.schema);
     // Secrets stored before they were encrypted (migration 007) are encrypted before anything is served.
     await encryptPlaintextSecrets({ db: database.db, keyring });
   } catch (error) {

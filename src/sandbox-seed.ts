@@ -42,9 +42,9 @@ export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | nu
     const clinic = newClinicRow(SANDBOX_CLINIC_NAME, false, change.at);
     const { key, row } = newKeyRow(clinic.id, 'development', null, change.at, null);
     change.write(
-      clinicInsert(ctx.db, clinic),
-      ...SANDBOX_FORMULARY.map((medication) => medicationInsert(ctx.db, newMedicationRow(clinic.id, medication, change.at))),
-      apiKeyInsert(ctx.db, row),
+      clinicInsert(change, clinic),
+      ...SANDBOX_FORMULARY.map((medication) => medicationInsert(change, newMedicationRow(clinic.id, medication, change.at))),
+      apiKeyInsert(change, row),
     );
     return { clinicId: clinic.id, apiKey: key };
   });

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { describeDatabase } from './db/create-db.js';
 import type { Config } from './config.js';
 import { redisTarget } from './redis/redis-connection.js';
 import type { SandboxSeed } from './sandbox-seed.js';
@@ -25,7 +25,7 @@ export function startBanner(config: Config, facts: StartFacts): string {
   const lines = [
     '',
     `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${facts.port})`}`,
-    `  database: ${config.database.kind === 'sqlite' ? `SQLite ${config.database.filename === ':memory:' ? 'in memory' : path.resolve(config.database.filename)}` : 'PostgreSQL'}`,
+    `  database: ${describeDatabase(config.database)}`,
     `  rate limits: ${config.redisUrl ? `shared in Redis ${redisTarget(config.redisUrl)}` : 'counted in this process'}`,
     `  API reference: ${base}/docs`,
     `  console: ${base}/console${facts.hasStaff ? '' : '  (no staff account yet: npm run admin -- create-staff --email … --name … --role admin)'}`,

@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { runWriteDirectly } from '../db/direct-statement.js';
 import { insertRows } from '../db/row-insert.js';
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { AuditEventTable } from './audit.tables.js';
 
@@ -17,17 +17,17 @@ const INSERT_CHUNK = 500;
  * whether its last attempt committed (a connection lost after the commit).
  */
 export async function insertAuditEvents(db: DbOrTrx, rows: readonly AuditEventTable[]): Promise<void> {
-  for (const write of auditInserts(db, rows)) {
+  for (const write of auditInserts({ statements: db }, rows)) {
     const compiled = write.compile();
     if (!(await runWriteDirectly(db, compiled))) await db.executeQuery(compiled);
   }
 }
 
 /** The INSERTs of `rows`, at most INSERT_CHUNK rows each, not yet run (a change runs them with its own rows). */
-export function auditInserts(db: DbOrTrx, rows: readonly AuditEventTable[]): Write[] {
+export function auditInserts(change: WriteTarget, rows: readonly AuditEventTable[]): Write[] {
   const writes: Write[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    writes.push(insertRows(db, 'audit_events', rows.slice(i, i + INSERT_CHUNK), { doNothingOnConflict: 'id' }));
+    writes.push(insertRows(change.statements, 'audit_events', rows.slice(i, i + INSERT_CHUNK), { doNothingOnConflict: 'id' }));
   }
   return writes;
 }

@@ -1,6 +1,5 @@
-import type { DbOrTrx } from '../db/database.js';
 import { insertRows } from '../db/row-insert.js';
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import type { Claim } from '../idempotency/claim.js';
 
@@ -11,9 +10,9 @@ import type { Claim } from '../idempotency/claim.js';
  */
 
 /** One INSERT of a change's events (ids chosen by the change). */
-export function eventInsert(handle: DbOrTrx, events: { id: string; createdAt: string; event: NewOutboxEvent }[]): Write {
+export function eventInsert(change: WriteTarget, events: { id: string; createdAt: string; event: NewOutboxEvent }[]): Write {
   return insertRows(
-    handle,
+    change.statements,
     'outbox_events',
     events.map(({ id, createdAt, event }) => ({
       id,
@@ -30,8 +29,8 @@ export function eventInsert(handle: DbOrTrx, events: { id: string; createdAt: st
  * Marks the request's Idempotency-Key carried out, with its change: a retry after a lost answer is
  * refused rather than run twice (docs/idempotency.md). Only while this request still holds it.
  */
-export function keyExecutedWrite(handle: DbOrTrx, claim: Claim): Write {
-  return handle
+export function keyExecutedWrite(change: WriteTarget, claim: Claim): Write {
+  return change.statements
     .updateTable('idempotency_keys')
     .set({ state: 'executed' })
     .where('id', '=', claim.id)

@@ -1,23 +1,18 @@
-import type { ControlledTransaction } from 'kysely';
 import { isoNow, type Clock } from '../clock.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { auditRow } from '../audit/audit-row.js';
 import type { AuditAction, AuditedResource } from '../audit/audit-vocabulary.js';
 import { auditInserts } from '../audit/audit.repository.js';
-import type { Database, Db, DialectName, Trx } from '../db/database.js';
-import { notifyAtCommit } from '../db/dialect.js';
-import { runWritesDirectly } from '../db/direct-statement.js';
-import { runOneStatement, writesAsOneStatement } from '../db/one-statement.js';
-import type { Write } from '../db/write.js';
+import type { Trx } from '../db/database.js';
+import { executeChange, undoChange, type ChangeDatabase, type OpenedTransaction } from '../db/execute-change.js';
+import type { StatementBuilder, Write, WriteTarget } from '../db/write.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import { WAKEUP_CHANNEL, type OutboxNotifier } from '../events/outbox-notifier.js';
 import { newId } from '../shared/ids.js';
 import { eventInsert, keyExecutedWrite } from './change-rows.js';
 
 /** What running a change needs: the database, the clock, and the in-process wake-up of the delivery worker. */
-export interface ChangeContext {
-  readonly db: Db;
-  readonly dialect: DialectName;
+export interface ChangeContext extends ChangeDatabase {
   readonly clock: Clock;
   readonly outbox: OutboxNotifier;
 }
@@ -31,13 +26,15 @@ export interface ChangeContext {
  * - `write()`, `audit()`, `event()`, and the request's idempotency mark are kept and run after the
  *   work, in that order, in the same transaction: a kept write may refer to a row written at once,
  *   never the other way round.
+ *
+ * Write builders take the change (`WriteTarget`): it carries what they build with.
  */
-export interface SystemChange {
+export interface SystemChange extends WriteTarget {
   /** When the change happens: the clock, read once when it starts. */
   readonly at: string;
   /** The change's transaction, opened on first call. */
   transaction(): Promise<Trx>;
-  /** Writes (built on any handle: they are compiled, not run, here) that read nothing from the change. */
+  /** Writes (built with `statements`: compiled, not run, here) that read nothing from the change. */
   write(...writes: Write[]): void;
   /** An outbox event, delivered to the clinic's webhooks once committed (`createdAt` defaults to `at`). Returns its id. */
   event(event: NewOutboxEvent, createdAt?: string): string;
@@ -55,10 +52,7 @@ export interface Change extends SystemChange {
  * Runs `work` as one change by `actor` (null: the system itself, which audits nothing: the sandbox,
  * a re-encryption), then wakes the delivery workers if it recorded an event or asked to. An actor's
  * idempotency claim is marked carried out in the same transaction, so a retry never runs it twice.
- *
- * On PostgreSQL a change that never opened its transaction is sent as one statement, each write a
- * data-modifying CTE: atomic without BEGIN and COMMIT, one round trip instead of n + 2. One that
- * opened it sends its kept rows in one statement too, before COMMIT.
+ * How the change reaches the database is db/execute-change.ts's to decide.
  */
 export async function runChange<T>(ctx: ChangeContext, actor: AuditContext, work: (change: Change) => T | Promise<T>): Promise<T>;
 export async function runChange<T>(ctx: ChangeContext, actor: null, work: (change: SystemChange) => T | Promise<T>): Promise<T>;
@@ -78,9 +72,9 @@ export async function runChange<T>(
   try {
     // Without an actor the work is handed a change with no `audit` at all (the overloads type it so).
     result = await work(actor === null ? (run.withoutActor() as Change) : run);
-    await run.commit();
+    await executeChange(ctx, run.opened, run.keptWrites(), run.notifyOthers ? WAKEUP_CHANNEL : null);
   } catch (error) {
-    await run.rollback();
+    await undoChange(run.opened);
     throw error;
   }
   if (run.wakes) ctx.outbox.notify();
@@ -89,26 +83,24 @@ export async function runChange<T>(
 
 class ChangeRun implements Change {
   readonly at: string;
+  readonly statements: StatementBuilder;
   wakes = false;
+  /** Other processes' delivery workers are woken at commit too (a queue change without an event). */
+  notifyOthers = false;
+  opened: OpenedTransaction;
   private readonly writes: Write[] = [];
   private readonly auditRows: ReturnType<typeof auditRow>[] = [];
   private readonly events: Parameters<typeof eventInsert>[1] = [];
-  private opened: Promise<ControlledTransaction<Database>> | undefined;
-  private notifyOthers = false;
 
   constructor(
     private readonly ctx: ChangeContext,
     private readonly actor: AuditContext | null,
   ) {
     this.at = isoNow(ctx.clock);
+    this.statements = ctx.db;
   }
 
   transaction(): Promise<Trx> {
-    this.opened ??= this.ctx.db.startTransaction().execute();
-    return this.opened;
-  }
-
-  private begun(): Promise<ControlledTransaction<Database>> {
     this.opened ??= this.ctx.db.startTransaction().execute();
     return this.opened;
   }
@@ -117,6 +109,7 @@ class ChangeRun implements Change {
   withoutActor(): SystemChange {
     return {
       at: this.at,
+      statements: this.statements,
       transaction: () => this.transaction(),
       write: (...writes) => this.write(...writes),
       event: (event, createdAt) => this.event(event, createdAt),
@@ -146,63 +139,12 @@ class ChangeRun implements Change {
   }
 
   /** The kept rows, in order: the writes, the trail, the events, the idempotency mark. */
-  private keptWrites(): Write[] {
-    const db = this.ctx.db;
+  keptWrites(): Write[] {
     const kept = [...this.writes];
-    if (this.auditRows.length > 0) kept.push(...auditInserts(db, this.auditRows));
-    if (this.events.length > 0) kept.push(eventInsert(db, this.events));
+    if (this.auditRows.length > 0) kept.push(...auditInserts(this, this.auditRows));
+    if (this.events.length > 0) kept.push(eventInsert(this, this.events));
     const claim = this.actor?.idempotencyClaim;
-    if (claim && (kept.length > 0 || this.opened !== undefined)) kept.push(keyExecutedWrite(db, claim));
+    if (claim && (kept.length > 0 || this.opened !== undefined)) kept.push(keyExecutedWrite(this, claim));
     return kept;
-  }
-
-  async commit(): Promise<void> {
-    const kept = this.keptWrites();
-    const { dialect } = this.ctx;
-    if (this.opened === undefined && dialect === 'postgres') {
-      if (kept.length === 0 && !this.notifyOthers) return;
-      // Events wake other processes through migration 003's trigger; a queue change says so itself.
-      const statement = writesAsOneStatement(
-        kept.map((write) => write.compile()),
-        this.notifyOthers ? WAKEUP_CHANNEL : null,
-      );
-      await runOneStatement(this.ctx.db, statement);
-      return;
-    }
-    if (this.opened === undefined && kept.length === 0) return;
-    // SQLite, nothing read: the rows in one synchronous transaction, unless another is open.
-    if (
-      this.opened === undefined &&
-      runWritesDirectly(
-        this.ctx.db,
-        kept.map((write) => write.compile()),
-      )
-    )
-      return;
-    const trx = await this.begun();
-    if (dialect === 'postgres' && kept.length > 1) {
-      await runOneStatement(
-        trx,
-        writesAsOneStatement(
-          kept.map((write) => write.compile()),
-          null,
-        ),
-      );
-    } else {
-      for (const write of kept) await trx.executeQuery(write.compile());
-    }
-    if (this.notifyOthers) await notifyAtCommit(trx, dialect, WAKEUP_CHANNEL);
-    await trx.commit().execute();
-  }
-
-  /** Undoes what ran (never throws: the work's own error is the one the caller must see). */
-  async rollback(): Promise<void> {
-    if (this.opened === undefined) return;
-    const trx = await this.opened.catch(() => undefined);
-    if (trx === undefined || trx.isCommitted || trx.isRolledBack) return;
-    await trx
-      .rollback()
-      .execute()
-      .catch(() => undefined);
   }
 }

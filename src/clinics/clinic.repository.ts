@@ -1,11 +1,11 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
 /** A clinic's row, as a change's write (changes/run-change.ts). */
-export function clinicInsert(handle: DbOrTrx, clinic: ClinicTable): Write {
-  return handle.insertInto('clinics').values(clinic);
+export function clinicInsert(change: WriteTarget, clinic: ClinicTable): Write {
+  return change.statements.insertInto('clinics').values(clinic);
 }
 
 export async function findClinic(db: DbOrTrx, clinicId: string): Promise<ClinicTable | undefined> {
@@ -39,8 +39,8 @@ export async function updateFreeShipping(db: DbOrTrx, clinicId: string, freeShip
 }
 
 /** A key's row, as a change's write (changes/run-change.ts). */
-export function apiKeyInsert(handle: DbOrTrx, key: ApiKeyTable): Write {
-  return handle.insertInto('api_keys').values(key);
+export function apiKeyInsert(change: WriteTarget, key: ApiKeyTable): Write {
+  return change.statements.insertInto('api_keys').values(key);
 }
 
 /**

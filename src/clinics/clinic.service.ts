@@ -28,7 +28,7 @@ export async function createClinic(
 ): Promise<ClinicView> {
   const clinic = newClinicRow(input.name, input.free_shipping ?? false, isoNow(ctx.clock));
   await runChange(ctx, audit, (change) => {
-    change.write(repo.clinicInsert(ctx.db, clinic));
+    change.write(repo.clinicInsert(change, clinic));
     change.audit?.('create', clinicResource(clinic.id));
   });
   return toClinic(clinic);
@@ -100,7 +100,7 @@ export async function issueApiKey(
   const expiresAt = options.expiresInSeconds === undefined ? null : secondsAfter(now, options.expiresInSeconds);
   const { key, row } = newKeyRow(clinicId, environment ?? ctx.config.env, options.scopes ?? null, now.toISOString(), expiresAt);
   await runChange(ctx, audit, (change) => {
-    change.write(repo.apiKeyInsert(ctx.db, row));
+    change.write(repo.apiKeyInsert(change, row));
     change.audit?.('create', keyResource(row));
   });
   return issuedView(key, row);
@@ -134,7 +134,7 @@ export async function rollApiKey(
     }
     const environment = old.environment as Environment;
     const { key, row } = newKeyRow(old.clinic_id, environment, parseStoredScopes(old.scopes), change.at, null);
-    change.write(repo.apiKeyInsert(ctx.db, row));
+    change.write(repo.apiKeyInsert(change, row));
     change.audit?.('roll', keyResource(old));
     change.audit?.('create', keyResource(row));
     return { ...issuedView(key, row), previous_key: { api_key_id: old.id, expires_at: old.expires_at ?? expiresAt } };

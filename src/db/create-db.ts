@@ -15,6 +15,8 @@ import { attachRequestLogStore } from './request-log-store.js';
 export interface DatabaseHandle {
   db: Db;
   dialect: DialectName;
+  /** PostgreSQL: the schema the connections were opened on, when one was named (what `migrateToLatest` takes). */
+  schema?: string;
   /** Closes every connection. */
   close(): Promise<void>;
   /** PostgreSQL only: the pool's counts right now, read by the metrics at scrape time. SQLite has no pool. */
@@ -54,7 +56,13 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
     const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     registerDirectPostgres(db, pool);
     const poolUsage = (): PoolUsage => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
-    return { db, dialect: 'postgres', close: () => db.destroy(), poolUsage };
+    return {
+      db,
+      dialect: 'postgres',
+      ...(options.schema ? { schema: options.schema } : {}),
+      close: () => db.destroy(),
+      poolUsage,
+    };
   }
 
   if (config.filename !== ':memory:') mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true });
@@ -68,6 +76,12 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerDirectSqlite(db, sqlite, (text) => statements.prepare(text) as unknown as SQLite.Statement);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** How a start banner names the configured database: where SQLite's file is, or PostgreSQL. */
+export function describeDatabase(config: DatabaseConfig): string {
+  if (config.kind === 'postgres') return 'PostgreSQL';
+  return `SQLite ${config.filename === ':memory:' ? 'in memory' : path.resolve(config.filename)}`;
 }
 
 /** Names the PostgreSQL advisory lock that serializes migrations of one schema across processes. */

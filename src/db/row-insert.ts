@@ -1,6 +1,6 @@
 import { createQueryId, type CompiledQuery, type Insertable, type RootOperationNode } from 'kysely';
-import type { Database, DbOrTrx } from './database.js';
-import type { Write } from './write.js';
+import type { Database } from './database.js';
+import type { StatementBuilder, Write } from './write.js';
 
 /**
  * An INSERT of plain rows, compiled by Kysely once per shape instead of at every request (issue 19:
@@ -14,11 +14,11 @@ import type { Write } from './write.js';
  * expression, a Buffer) or columns that differ between rows, more than 64 rows, and handles with
  * plugins (which transform what they compile) are built by Kysely every time.
  *
- * The result is a `Write` like any other: a change runs it compiled (changes/run-change.ts), and it
+ * The result is a `Write` like any other: a change runs it compiled (db/execute-change.ts), and it
  * can still be embedded in a Kysely query as an operation node.
  */
 export function insertRows<T extends keyof Database>(
-  handle: DbOrTrx,
+  handle: StatementBuilder,
   table: T,
   rows: readonly Insertable<Database[T]>[],
   options: {
@@ -39,7 +39,7 @@ const MAX_CACHED_ROWS = 64;
 
 class RowsInsert implements Write {
   constructor(
-    private readonly handle: DbOrTrx,
+    private readonly handle: StatementBuilder,
     private readonly table: string,
     private readonly rows: readonly Record<string, unknown>[],
     private readonly conflictColumn: string | undefined,

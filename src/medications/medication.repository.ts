@@ -1,12 +1,12 @@
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import type { DbOrTrx } from '../db/database.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { MedicationTable } from './medication.tables.js';
 
 /** A formulary entry's row, as a change's write (changes/run-change.ts). */
-export function medicationInsert(handle: DbOrTrx, row: MedicationTable): Write {
-  return handle.insertInto('medications').values(row);
+export function medicationInsert(change: WriteTarget, row: MedicationTable): Write {
+  return change.statements.insertInto('medications').values(row);
 }
 
 export async function listMedications(db: DbOrTrx, clinicId: string): Promise<MedicationTable[]> {

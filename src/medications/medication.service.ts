@@ -35,7 +35,7 @@ export async function addMedication(
   const row = newMedicationRow(clinicId, input, isoNow(ctx.clock));
   try {
     await runChange(ctx, audit, (change) => {
-      change.write(repo.medicationInsert(ctx.db, row));
+      change.write(repo.medicationInsert(change, row));
       change.audit?.('create', medicationResource(row));
     });
   } catch (error) {

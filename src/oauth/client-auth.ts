@@ -108,8 +108,8 @@ async function recordAssertion(ctx: AuthContext, clientId: string, jti: string, 
   try {
     await runChange(ctx, null, (change) => {
       change.write(
-        repo.expiredAssertionsDeletion(ctx.db, clientId, change.at),
-        repo.assertionInsert(ctx.db, { client_id: clientId, jti, expires_at: expiresAt }),
+        repo.expiredAssertionsDeletion(change, clientId, change.at),
+        repo.assertionInsert(change, { client_id: clientId, jti, expires_at: expiresAt }),
       );
     });
   } catch (error) {

@@ -1,9 +1,10 @@
 import type { DbOrTrx } from '../db/database.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { OAuthClientTable } from './oauth.tables.js';
 
-export function oauthClientInsert(db: DbOrTrx, row: OAuthClientTable) {
-  return db.insertInto('oauth_clients').values(row);
+export function oauthClientInsert(change: WriteTarget, row: OAuthClientTable): Write {
+  return change.statements.insertInto('oauth_clients').values(row);
 }
 
 /**
@@ -35,11 +36,11 @@ export function oauthClientRevocation(db: DbOrTrx, clientId: string, revokedAt: 
 }
 
 /** Records an accepted client assertion's `jti`; a second insert of the same one fails on the primary key. */
-export function assertionInsert(db: DbOrTrx, row: { client_id: string; jti: string; expires_at: string }) {
-  return db.insertInto('oauth_client_assertions').values(row);
+export function assertionInsert(change: WriteTarget, row: { client_id: string; jti: string; expires_at: string }): Write {
+  return change.statements.insertInto('oauth_client_assertions').values(row);
 }
 
 /** The client's assertions that have expired: their `jti` can no longer be replayed (the assertion is refused as expired). */
-export function expiredAssertionsDeletion(db: DbOrTrx, clientId: string, now: string) {
-  return db.deleteFrom('oauth_client_assertions').where('client_id', '=', clientId).where('expires_at', '<', now);
+export function expiredAssertionsDeletion(change: WriteTarget, clientId: string, now: string): Write {
+  return change.statements.deleteFrom('oauth_client_assertions').where('client_id', '=', clientId).where('expires_at', '<', now);
 }

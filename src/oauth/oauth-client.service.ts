@@ -47,7 +47,7 @@ export async function createOAuthClient(
     revoked_at: null,
   };
   await runChange(ctx, audit, (change) => {
-    change.write(repo.oauthClientInsert(ctx.db, row));
+    change.write(repo.oauthClientInsert(change, row));
     change.audit?.('create', clientResource(row));
   });
   return { ...toSummary(row), client_secret: secret };

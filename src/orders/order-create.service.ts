@@ -9,8 +9,7 @@ import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
-import type { DbOrTrx } from '../db/database.js';
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
@@ -112,7 +111,7 @@ export async function createOrder(
   });
 
   await runChange(ctx, audit, (change) => {
-    storeNewOrder(change, ctx.db, order, { id: prescriptionId, original_prescription_id: null }, items);
+    storeNewOrder(change, order, { id: prescriptionId, original_prescription_id: null }, items);
     change.audit('create', { type: 'medication_request', id: order.id, clinicId });
   });
   return { medication_request_id: order.id };
@@ -121,37 +120,36 @@ export async function createOrder(
 /**
  * Stores a new order (an original or a refill) as part of the caller's change: the order, its
  * prescription and items, the first history row (pending, by the partner) and the `order.created`
- * event. `handle` builds the writes (any will do: the change runs them).
+ * event.
  */
 export function storeNewOrder(
   change: SystemChange,
-  handle: DbOrTrx,
   request: OrderTable,
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
 ): void {
-  change.write(...newOrderWrites(handle, request, prescription, items));
+  change.write(...newOrderWrites(change, request, prescription, items));
   change.event(orderCreated(request), request.created_at);
 }
 
 /** The rows of a new medication request: the request, its prescription and items, the first history row. */
 function newOrderWrites(
-  handle: DbOrTrx,
+  change: WriteTarget,
   request: OrderTable,
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
 ): Write[] {
   const at = request.created_at;
   return [
-    repo.orderInsert(handle, request),
-    repo.prescriptionInsert(handle, {
+    repo.orderInsert(change, request),
+    repo.prescriptionInsert(change, {
       ...prescription,
       clinic_id: request.clinic_id,
       medication_request_id: request.id,
       created_at: at,
     }),
-    ...(items.length > 0 ? [repo.itemsInsert(handle, items)] : []),
-    repo.historyInsert(handle, {
+    ...(items.length > 0 ? [repo.itemsInsert(change, items)] : []),
+    repo.historyInsert(change, {
       id: newId(),
       medication_request_id: request.id,
       from_status: null,

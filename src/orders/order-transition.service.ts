@@ -87,7 +87,7 @@ export async function applyTransition(
   const type = EVENT_OF[to];
   if (type) change.event({ clinicId: order.clinic_id, type, payload: eventPayload(updated, from) }, now);
   change.write(
-    repo.historyInsert(trx, {
+    repo.historyInsert(change, {
       id: newId(),
       medication_request_id: order.id,
       from_status: from,

@@ -1,6 +1,6 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { insertRows } from '../db/row-insert.js';
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import type { ShippingChoice } from '../shipping/shipping.repository.js';
@@ -9,20 +9,20 @@ import type { OrderTable, MedicationItemTable, PrescriptionTable, StatusHistoryT
 import type { OrderStatus } from './order-status.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
-export function orderInsert(handle: DbOrTrx, row: OrderTable): Write {
-  return insertRows(handle, 'medication_requests', [row]);
+export function orderInsert(change: WriteTarget, row: OrderTable): Write {
+  return insertRows(change.statements, 'medication_requests', [row]);
 }
 
-export function prescriptionInsert(handle: DbOrTrx, row: PrescriptionTable): Write {
-  return insertRows(handle, 'prescriptions', [row]);
+export function prescriptionInsert(change: WriteTarget, row: PrescriptionTable): Write {
+  return insertRows(change.statements, 'prescriptions', [row]);
 }
 
-export function itemsInsert(handle: DbOrTrx, items: MedicationItemTable[]): Write {
-  return insertRows(handle, 'medication_items', items);
+export function itemsInsert(change: WriteTarget, items: MedicationItemTable[]): Write {
+  return insertRows(change.statements, 'medication_items', items);
 }
 
-export function historyInsert(handle: DbOrTrx, row: StatusHistoryTable): Write {
-  return insertRows(handle, 'medication_request_status_history', [row]);
+export function historyInsert(change: WriteTarget, row: StatusHistoryTable): Write {
+  return insertRows(change.statements, 'medication_request_status_history', [row]);
 }
 
 /** One of the clinic's orders; another clinic's is not found. Primary key lookup. */

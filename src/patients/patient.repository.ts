@@ -1,11 +1,11 @@
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import { insertRows } from '../db/row-insert.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PatientTable } from './patient.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
-export function patientInsert(handle: DbOrTrx, row: PatientTable): Write {
-  return insertRows(handle, 'patients', [row]);
+export function patientInsert(change: WriteTarget, row: PatientTable): Write {
+  return insertRows(change.statements, 'patients', [row]);
 }
 
 /**

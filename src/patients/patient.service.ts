@@ -72,7 +72,7 @@ export async function createPatient(
     created_at: isoNow(ctx.clock),
   };
   await runChange(ctx, audit, (change) => {
-    change.write(repo.patientInsert(ctx.db, row));
+    change.write(repo.patientInsert(change, row));
     change.audit('create', { type: 'patient', id: row.id, clinicId: row.clinic_id });
   });
   return { patient_id: row.id };

@@ -1,11 +1,11 @@
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import { insertRows } from '../db/row-insert.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { PractitionerTable } from './practitioner.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
-export function practitionerInsert(handle: DbOrTrx, row: PractitionerTable): Write {
-  return insertRows(handle, 'practitioners', [row]);
+export function practitionerInsert(change: WriteTarget, row: PractitionerTable): Write {
+  return insertRows(change.statements, 'practitioners', [row]);
 }
 
 /**

@@ -58,7 +58,7 @@ export async function createPractitioner(
     created_at: isoNow(ctx.clock),
   };
   await runChange(ctx, audit, (change) => {
-    change.write(repo.practitionerInsert(ctx.db, row));
+    change.write(repo.practitionerInsert(change, row));
     change.audit('create', { type: 'practitioner', id: row.id, clinicId: row.clinic_id });
   });
   return { practitioner_id: row.id };

@@ -1,12 +1,12 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import type { RefillRequestTable } from './refill.tables.js';
 
 export type RefillRequestStatus = 'open' | 'fulfilled' | 'cancelled';
 
 /** A new refill request; its change fails with a unique violation when the order already has an open one (partial unique index). */
-export function refillRequestInsert(handle: DbOrTrx, row: RefillRequestTable): Write {
-  return handle.insertInto('refill_requests').values(row);
+export function refillRequestInsert(change: WriteTarget, row: RefillRequestTable): Write {
+  return change.statements.insertInto('refill_requests').values(row);
 }
 
 export async function findRefillRequest(

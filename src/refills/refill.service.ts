@@ -133,7 +133,6 @@ export async function createRefill(
       const prescriptionId = newId();
       storeNewOrder(
         change,
-        trx,
         newOrder,
         { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
@@ -154,7 +153,7 @@ export async function createRefill(
       );
       // Last: the partial unique index refuses a second open refill request that raced past the check above.
       change.write(
-        refills.refillRequestInsert(trx, {
+        refills.refillRequestInsert(change, {
           id: refillRequestId,
           clinic_id: clinicId,
           medication_request_id: order.id,

@@ -50,7 +50,7 @@ export async function createCarrier(
   const row = { id, name, created_at: isoNow(ctx.clock) };
   try {
     await runChange(ctx, audit, (change) => {
-      change.write(repo.carrierInsert(ctx.db, row));
+      change.write(repo.carrierInsert(change, row));
       change.audit?.('create', { type: 'carrier', id, clinicId: null });
     });
   } catch (error) {

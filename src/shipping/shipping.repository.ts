@@ -1,4 +1,4 @@
-import type { Write } from '../db/write.js';
+import type { Write, WriteTarget } from '../db/write.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
@@ -20,8 +20,8 @@ export async function findCarrier(db: DbOrTrx, carrierId: string): Promise<Carri
 }
 
 /** A carrier's row, as a change's write (changes/run-change.ts). */
-export function carrierInsert(handle: DbOrTrx, row: CarrierTable): Write {
-  return handle.insertInto('carriers').values(row);
+export function carrierInsert(change: WriteTarget, row: CarrierTable): Write {
+  return change.statements.insertInto('carriers').values(row);
 }
 
 /** Services of the given carriers (all carriers when `carrierIds` is omitted), in display order. */

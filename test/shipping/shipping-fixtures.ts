@@ -8,25 +8,28 @@ import { patientInsert } from '../../src/patients/patient.repository.js';
  */
 export async function insertTestPatient(ctx: AppContext, clinicId: string, state: string | null = 'CA'): Promise<string> {
   const id = randomUUID();
-  const insert = patientInsert(ctx.db, {
-    id,
-    clinic_id: clinicId,
-    practitioner_id: null,
-    first_name: 'Grace',
-    middle_name: null,
-    last_name: 'Hopper',
-    gender: 'female',
-    dob: '1980-12-09',
-    species: 'human',
-    status: 'active',
-    contacts: '[]',
-    address_line_1: state === null ? null : '2 Elm St',
-    address_line_2: null,
-    city: state === null ? null : 'Somewhere',
-    state,
-    postal_code: state === null ? null : '95814',
-    created_at: new Date().toISOString(),
-  });
+  const insert = patientInsert(
+    { statements: ctx.db },
+    {
+      id,
+      clinic_id: clinicId,
+      practitioner_id: null,
+      first_name: 'Grace',
+      middle_name: null,
+      last_name: 'Hopper',
+      gender: 'female',
+      dob: '1980-12-09',
+      species: 'human',
+      status: 'active',
+      contacts: '[]',
+      address_line_1: state === null ? null : '2 Elm St',
+      address_line_2: null,
+      city: state === null ? null : 'Somewhere',
+      state,
+      postal_code: state === null ? null : '95814',
+      created_at: new Date().toISOString(),
+    },
+  );
   await ctx.db.executeQuery(insert.compile());
   return id;
 }
