@@ -19,7 +19,7 @@ import { loadOrderView } from './order-view.js';
 import type { OrderTable } from './order.tables.js';
 import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
-import { closeRefillRequest } from '../refills/refill.repository.js';
+import { closeRefillRequest } from './refill-request-of-order.repository.js';
 import { newId } from '../shared/ids.js';
 import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
 

@@ -5,7 +5,7 @@ import { statusRank, type Actor, type OrderStatus } from './order-status.js';
 import type { OrderTable, MedicationItemTable, StatusHistoryTable } from './order.tables.js';
 import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
-import { findRefillRequestsOfNewOrders } from '../refills/refill.repository.js';
+import { findRefillRequestsOfNewOrders } from './refill-request-of-order.repository.js';
 
 /**
  * The refill counters of one medication of a chain, read from the chain's first prescription.
