@@ -1,7 +1,7 @@
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import type { OrderStatus } from './order-status.js';
-import type { ChainRow, OrderParties, QueueItemRow, QueueRow } from './order-admin.repository.js';
+import type { ChainRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './order-admin.repository.js';
 import type { AdminOrderDetailData, AdminOrderSummaryData } from './order-admin.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
@@ -59,7 +59,7 @@ function phoneOf(contactsJson: string): string | null {
 export function toAdminDetail(
   view: OrderViewData,
   history: StatusHistoryTable[],
-  party: OrderParties,
+  party: PatientAndPrescriber,
   chain: ChainRow[],
 ): AdminOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;

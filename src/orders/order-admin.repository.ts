@@ -134,7 +134,7 @@ export async function listItemsOfQueue(db: DbOrTrx, orderIds: string[]): Promise
  * date of birth, species, contacts (JSON) and address, the prescriber's name, NPI and veterinarian
  * flag, the clinic's name.
  */
-export interface OrderParties {
+export interface PatientAndPrescriber {
   clinic_name: string;
   first_name: string;
   middle_name: string | null;
@@ -154,7 +154,7 @@ export interface OrderParties {
   practitioner_phone: string | null;
 }
 
-export async function findOrderParties(db: DbOrTrx, order: OrderTable): Promise<OrderParties | undefined> {
+export async function findPatientAndPrescriber(db: DbOrTrx, order: OrderTable): Promise<PatientAndPrescriber | undefined> {
   return db
     .selectFrom('patients as p')
     .innerJoin('clinics as c', 'c.id', 'p.clinic_id')

@@ -147,7 +147,7 @@ export async function getOrderForOperator(
     loadOrderView(ctx.db, order),
     // The partner's view names nobody; the pharmacy's names who made each change.
     repo.listHistories(ctx.db, [order.id]),
-    adminRepo.findOrderParties(ctx.db, order),
+    adminRepo.findPatientAndPrescriber(ctx.db, order),
     adminRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
   ]);
   // The foreign keys make this impossible; the guard tells the type checker.

@@ -37,7 +37,7 @@ export async function createOrder(
 
   const keys = input.medication_requests.map((item) => medicationKey(item.medication));
   const [parties, entries] = await Promise.all([
-    repo.findOrderParties(ctx.db, clinicId, {
+    repo.findPartiesAndPricedShipping(ctx.db, clinicId, {
       patientId: input.patient_id,
       practitionerId: input.practitioner_id,
       carrierId: input.carrier_id,

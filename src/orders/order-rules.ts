@@ -44,7 +44,7 @@ export function checkShippable(
 }
 
 /**
- * Prices the shipping choice read with the order's parties (repository.findOrderParties) for the
+ * Prices the shipping choice read with the order's parties (repository.findPartiesAndPricedShipping) for the
  * patient's state, free shipping applied, or says which id is unknown.
  */
 export function checkShipping(

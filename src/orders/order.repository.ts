@@ -3,7 +3,7 @@ import { insertRows } from '../db/row-insert.js';
 import type { Write, WriteTarget } from '../db/write.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
-import type { ShippingChoice } from '../shipping/shipping.repository.js';
+import { joinOwnStatePrice, type ShippingChoice } from '../shipping/shipping.repository.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { OrderTable, MedicationItemTable, PrescriptionTable, StatusHistoryTable } from './order.tables.js';
 import type { OrderStatus } from './order-status.js';
@@ -192,15 +192,15 @@ export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, li
     .execute();
 }
 
-/** What a new order is checked against, read at once (findOrderParties). */
-export interface OrderParties {
+/** What a new order is checked against, read at once (findPartiesAndPricedShipping). */
+export interface PartiesAndPricedShipping {
   patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code'> | null;
   practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian'> | null;
   /** Priced for the patient's state (none without a patient). */
   shipping: ShippingChoice;
 }
 
-const orderParties = reusableQuery(
+const partiesAndPricedShipping = reusableQuery(
   (db, clinicId: string, patientId: string, practitionerId: string, carrierId: string, serviceId: string) =>
     db
       .selectFrom('clinics')
@@ -212,13 +212,7 @@ const orderParties = reusableQuery(
       .leftJoin('shipping_services', (join) =>
         join.onRef('shipping_services.carrier_id', '=', 'carriers.id').on('shipping_services.id', '=', serviceId),
       )
-      // Stored states are upper-case codes (the schemas admit only those).
-      .leftJoin('shipping_service_state_prices as own', (join) =>
-        join
-          .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
-          .onRef('own.service_id', '=', 'shipping_services.id')
-          .onRef('own.state_code', '=', 'patients.state'),
-      )
+      .$call(joinOwnStatePrice)
       .select([
         'patients.id as patient_id',
         'patients.species',
@@ -245,12 +239,12 @@ const orderParties = reusableQuery(
  * the database once for all of them instead of six times. Another clinic's patient or practitioner is
  * absent (null), as an unknown id is. Undefined when the clinic does not exist.
  */
-export async function findOrderParties(
+export async function findPartiesAndPricedShipping(
   db: DbOrTrx,
   clinicId: string,
   ids: { patientId: string; practitionerId: string; carrierId: string; serviceId: string },
-): Promise<OrderParties | undefined> {
-  const [row] = await orderParties(db, clinicId, ids.patientId, ids.practitionerId, ids.carrierId, ids.serviceId);
+): Promise<PartiesAndPricedShipping | undefined> {
+  const [row] = await partiesAndPricedShipping(db, clinicId, ids.patientId, ids.practitionerId, ids.carrierId, ids.serviceId);
   if (!row) return undefined;
   return {
     patient:

@@ -69,7 +69,7 @@ export async function createRefill(
   if (left.length === 0) throw exhausted(authorized);
 
   // The patient and the shipping choice at today's price, in the query a new order's checks use.
-  const parties = await requests.findOrderParties(ctx.db, clinicId, {
+  const parties = await requests.findPartiesAndPricedShipping(ctx.db, clinicId, {
     patientId: order.patient_id,
     practitionerId: order.practitioner_id,
     carrierId: order.carrier_id,

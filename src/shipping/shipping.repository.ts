@@ -1,5 +1,7 @@
+import { expressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Write, WriteTarget } from '../db/write.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
+import type { PatientTable } from '../patients/patient.tables.js';
 import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
@@ -98,13 +100,7 @@ const carrierServicesForPatient = reusableQuery((db, clinicId: string, carrierId
     .leftJoin('carriers', (join) => join.on('carriers.id', '=', carrierId))
     .leftJoin('patients', (join) => join.onRef('patients.clinic_id', '=', 'clinics.id').on('patients.id', '=', patientId))
     .leftJoin('shipping_services', (join) => join.onRef('shipping_services.carrier_id', '=', 'carriers.id'))
-    // Stored states are upper-case codes (the schemas admit only those), as an order's parties query joins them.
-    .leftJoin('shipping_service_state_prices as own', (join) =>
-      join
-        .onRef('own.carrier_id', '=', 'shipping_services.carrier_id')
-        .onRef('own.service_id', '=', 'shipping_services.id')
-        .onRef('own.state_code', '=', 'patients.state'),
-    )
+    .$call(joinOwnStatePrice)
     .select([
       'clinics.free_shipping',
       'carriers.id as carrier_id',
@@ -128,6 +124,34 @@ export async function findCarrierServicesForPatient(
   patientId: string,
 ): Promise<CarrierServiceForPatient[]> {
   return carrierServicesForPatient(db, clinicId, carrierId, patientId);
+}
+
+/** The join's condition: the state price of the service's own row for the patient's state. */
+const ownPriceForPatientsState = (() => {
+  const eb = expressionBuilder<
+    { own: ShippingServiceStatePriceTable; shipping_services: ShippingServiceTable; patients: PatientTable },
+    'own' | 'shipping_services' | 'patients'
+  >();
+  // Stored states are upper-case codes (the schemas admit only those): equality is enough.
+  return eb.and([
+    eb('own.carrier_id', '=', eb.ref('shipping_services.carrier_id')),
+    eb('own.service_id', '=', eb.ref('shipping_services.id')),
+    eb('own.state_code', '=', eb.ref('patients.state')),
+  ]);
+})();
+
+/**
+ * `query` with the service's own price for the patient's state joined as `own` (null columns when the
+ * service has none there, or there is no patient): the one place the state-price join is written,
+ * for the carrier services query above and an order's checks (orders/order.repository.ts). `query`
+ * must have `shipping_services` and `patients` among its tables (the condition names them).
+ */
+export function joinOwnStatePrice<
+  DB extends { shipping_service_state_prices: ShippingServiceStatePriceTable; shipping_services: unknown; patients: unknown },
+  TB extends keyof DB,
+  O,
+>(query: SelectQueryBuilder<DB, TB, O>) {
+  return query.leftJoin('shipping_service_state_prices as own', (join) => join.on(ownPriceForPatientsState));
 }
 
 /** What a shipping choice is priced from; carrier and service columns are null for an unknown id. */

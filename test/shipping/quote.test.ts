@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkShipping } from '../../src/orders/order-rules.js';
-import { findOrderParties } from '../../src/orders/order.repository.js';
+import { findPartiesAndPricedShipping } from '../../src/orders/order.repository.js';
 import type { DbOrTrx } from '../../src/db/database.js';
 import { createPatient, createPractitioner } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
-describe.each(DIALECTS)('an order’s shipping quote (findOrderParties, then checkShipping) on %s', (dialect) => {
+describe.each(DIALECTS)('an order’s shipping quote (findPartiesAndPricedShipping, then checkShipping) on %s', (dialect) => {
   let t: TestApp;
   let paying: TestClinic;
   let free: TestClinic;
@@ -29,7 +29,7 @@ describe.each(DIALECTS)('an order’s shipping quote (findOrderParties, then che
   /** What an order of `clinic` shipped to its patient in `state` would pay. */
   async function quote(db: DbOrTrx, clinicId: string, carrierId: string, serviceId: string, state: string) {
     const known = parties.get(clinicId);
-    const found = await findOrderParties(db, clinicId, {
+    const found = await findPartiesAndPricedShipping(db, clinicId, {
       patientId: known?.patients[state] ?? randomUUID(),
       practitionerId: known?.practitionerId ?? randomUUID(),
       carrierId,
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('an order’s shipping quote (findOrderParties, then che
 
   it('when the patient is another clinic’s, then the patient is absent', async () => {
     const other = parties.get(free.clinicId)!.patients.HI!;
-    const found = await findOrderParties(t.ctx.db, paying.clinicId, {
+    const found = await findPartiesAndPricedShipping(t.ctx.db, paying.clinicId, {
       patientId: other,
       practitionerId: parties.get(paying.clinicId)!.practitionerId,
       carrierId: 'ups',
