@@ -31,7 +31,10 @@ export interface LaneRequest {
 export interface ExchangeRequest {
   /** The worker's token: its leases on endpoints and deliveries. */
   token: string;
-  /** How long a lease lasts: on an endpoint (renewed at every exchange), on a taken delivery. */
+  /**
+   * How long a lease lasts: on an endpoint (renewed at every exchange), which covers the deliveries
+   * taken of it; on a taken delivery, a backstop only (claimEndpoints).
+   */
   endpointLeaseMs: number;
   deliveryLeaseMs: number;
   finished: readonly FinishedAttempt[];
@@ -57,6 +60,8 @@ export interface ExchangeResult {
   fannedOut: number;
   /** Endpoints their receiver paused in this exchange, until when. */
   paused: Map<string, string>;
+  /** Deliveries taken back from workers whose lease on their endpoint ended (claimEndpoints). */
+  takenOver: number;
 }
 
 /** How many deliveries a look took, for lanes owned and endpoints taken on together. */
@@ -108,6 +113,7 @@ export async function exchange(ctx: ServiceContext, request: ExchangeRequest): P
     }
 
     const claimed: ExchangeResult['claimed'] = [];
+    let takenOver = 0;
     if (request.newLanes > 0) {
       const fresh = await queue.claimEndpoints(trx, ctx.dialect, {
         now,
@@ -115,7 +121,8 @@ export async function exchange(ctx: ServiceContext, request: ExchangeRequest): P
         token: request.token,
         until: endpointUntil,
       });
-      for (const endpoint of fresh) {
+      takenOver = fresh.takenOver;
+      for (const endpoint of fresh.endpoints) {
         const taken = await take(trx, endpoint.id, request.wantOf(endpoint));
         // Found through a `next_due_at` that was early (a hint): give it back with the exact one.
         if (taken.length === 0)
@@ -123,7 +130,7 @@ export async function exchange(ctx: ServiceContext, request: ExchangeRequest): P
         else claimed.push({ endpoint, taken });
       }
     }
-    return { recorded, lanes, claimed, fannedOut: fanOut?.eventIds.length ?? 0, paused };
+    return { recorded, lanes, claimed, fannedOut: fanOut?.eventIds.length ?? 0, paused, takenOver };
   });
 }
 
