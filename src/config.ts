@@ -49,7 +49,7 @@ export interface Config {
   readonly httpTimeouts: HttpTimeouts;
   /** Runs the webhook delivery worker inside the server process. */
   readonly runWorker: boolean;
-  /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in webhooks/url-safety.ts). */
+  /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in delivery/url-safety.ts). */
   readonly webhookAllowPrivateTargets: boolean;
   /** Per-attempt timeout of a webhook delivery, in milliseconds. */
   readonly webhookTimeoutMs: number;

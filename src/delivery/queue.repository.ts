@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder, skipLocked, updateRows } from '../db/dialect.js';
-import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../webhooks/webhook.tables.js';
 
 /**
  * The delivery queue as the worker sees it: each endpoint is a queue of its own that one worker at a

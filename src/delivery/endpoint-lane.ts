@@ -2,7 +2,7 @@ import type { Keyring } from '../secrets/keyring.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
 import type { ClaimedDelivery } from './delivery.service.js';
 import type { LaneRequest } from './delivery-queue.service.js';
-import { openSigningSecrets, type SigningSecrets } from './endpoint-secret.js';
+import { openSigningSecrets, type SigningSecrets } from '../webhooks/endpoint-secret.js';
 import type { LaneEndpoint } from './queue.repository.js';
 
 /**

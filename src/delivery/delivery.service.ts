@@ -3,10 +3,10 @@ import { newId } from '../shared/ids.js';
 import type { SendOutcome, WebhookSender } from './http-sender.js';
 import type { DeliveryOutcomeRow, TakenDelivery } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { secretsAt, type SigningSecrets } from './endpoint-secret.js';
+import { secretsAt, type SigningSecrets } from '../webhooks/endpoint-secret.js';
 import { webhookHeaders } from './signature.js';
 import { throttlePauseMs } from './throttle.js';
-import type { DeliveryStatus, WebhookDeliveryAttemptTable } from './webhook.tables.js';
+import type { DeliveryStatus, WebhookDeliveryAttemptTable } from '../webhooks/webhook.tables.js';
 
 /** A delivery a worker holds the lease on. */
 export interface ClaimedDelivery extends TakenDelivery {

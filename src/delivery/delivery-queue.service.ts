@@ -5,7 +5,7 @@ import { planOutcome, type ClaimedDelivery, type FinishedAttempt, type RecordedA
 import { applyFanOut, FAN_OUT_BATCH, planFanOut } from './dispatcher.js';
 import * as queue from './queue.repository.js';
 import { DISABLE_AFTER_MS } from './retry-schedule.js';
-import * as endpoints from './webhook.repository.js';
+import * as endpoints from '../webhooks/webhook.repository.js';
 
 /**
  * The worker's one transaction per look at the queue (`exchange`): fan out new events, record the

@@ -3,7 +3,7 @@ import type { WorkerLogger } from './attempt-log.js';
 import { exchange, type ExchangeRequest, type ExchangeResult } from './delivery-queue.service.js';
 import { notSent, sendSigned, type FinishedAttempt } from './delivery.service.js';
 import { EndpointLane, laneCapacity } from './endpoint-lane.js';
-import { MAX_IN_FLIGHT } from './endpoint-limits.js';
+import { MAX_IN_FLIGHT } from '../webhooks/endpoint-limits.js';
 import type { WebhookSender } from './http-sender.js';
 
 /** Endpoints taken on per look at the queue at most. */
