@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { listenForNotifications, type NotificationListener } from '../db/notifications.js';
 import { WAKEUP_CHANNEL } from '../events/outbox-notifier.js';
-import { AttemptListeners, type WorkerLogger } from './attempt-log.js';
-import { takenCount, type ExchangeResult } from './delivery-queue.service.js';
-import type { RecordedAttempt } from './delivery.service.js';
+import { AttemptListeners } from './attempt-log.js';
+import { takenCount } from './delivery-queue.service.js';
 import { LanePool } from './lane-pool.js';
 import { LookTimers } from './look-timers.js';
 import { earliestClaimable } from './queue.repository.js';
 import { prepareQueue } from './reschedule.service.js';
+import type { ExchangeResult, RecordedAttempt, WorkerLogger } from './types.js';
 import {
   CLAIM_INTERVAL_MS,
   heartbeatMs,

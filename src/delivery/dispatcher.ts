@@ -5,7 +5,7 @@ import type { OutboxEventTable } from '../events/outbox.tables.js';
 import * as deliveries from './delivery.repository.js';
 import { lockEndpoints, lowerNextDue } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import * as endpoints from '../webhooks/webhook.repository.js';
+import * as endpoints from './endpoints.repository.js';
 import type { WebhookDeliveryTable } from '../webhooks/webhook.tables.js';
 
 /** Outbox events fanned out per look at the queue. */

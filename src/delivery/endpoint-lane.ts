@@ -1,9 +1,7 @@
 import type { Keyring } from '../secrets/keyring.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
-import type { ClaimedDelivery } from './delivery.service.js';
-import type { LaneRequest } from './delivery-queue.service.js';
 import { openSigningSecrets, type SigningSecrets } from '../webhooks/endpoint-secret.js';
-import type { LaneEndpoint } from './queue.repository.js';
+import type { ClaimedDelivery, LaneEndpoint, LaneRequest } from './types.js';
 
 /**
  * A lane holds up to this many times its endpoint's `max_in_flight`, and is topped up at half: enough

@@ -1,10 +1,9 @@
 import type { AppContext, KeyringContext, ServiceContext } from '../context.js';
-import type { WorkerLogger } from './attempt-log.js';
-import { exchange, type ExchangeRequest, type ExchangeResult } from './delivery-queue.service.js';
-import { notSent, sendSigned, type FinishedAttempt } from './delivery.service.js';
+import { exchange } from './delivery-queue.service.js';
+import { notSent, sendSigned } from './delivery.service.js';
 import { EndpointLane, laneCapacity } from './endpoint-lane.js';
 import { MAX_IN_FLIGHT } from '../webhooks/endpoint-limits.js';
-import type { WebhookSender } from './http-sender.js';
+import type { ExchangeRequest, ExchangeResult, FinishedAttempt, WebhookSender, WorkerLogger } from './types.js';
 
 /** Endpoints taken on per look at the queue at most. */
 const CLAIM_BATCH = 16;

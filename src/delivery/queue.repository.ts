@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder, skipLocked, updateRows } from '../db/dialect.js';
 import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../webhooks/webhook.tables.js';
+import type { DeliveryOutcomeRow, LaneEndpoint, TakenDelivery } from './types.js';
 
 /**
  * The delivery queue as the worker sees it: each endpoint is a queue of its own that one worker at a
@@ -13,26 +14,6 @@ import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpoint
  * the endpoint rows it will update (`lockEndpoints`, in id order) before it updates existing
  * deliveries; rows it only might take are taken with SKIP LOCKED, which never waits.
  */
-
-/**
- * What a worker needs of an endpoint it owns; the secrets come with it (the previous one too, while a
- * rotation's window lasts), so that signing costs no query of its own.
- */
-export type LaneEndpoint = Pick<
-  WebhookEndpointTable,
-  | 'id'
-  | 'url'
-  | 'secret'
-  | 'secret_key_id'
-  | 'previous_secret'
-  | 'previous_secret_key_id'
-  | 'previous_secret_expires_at'
-  | 'status'
-  | 'deleted_at'
-  | 'max_in_flight'
-  | 'max_per_second'
-  | 'failing_since'
->;
 
 const LANE_COLUMNS = [
   'id',
@@ -48,15 +29,6 @@ const LANE_COLUMNS = [
   'max_per_second',
   'failing_since',
 ] as const satisfies readonly (keyof WebhookEndpointTable)[];
-
-/**
- * A delivery taken from an endpoint's queue: the taker's while it owns the endpoint (or, as a
- * backstop, until the delivery's own lease ends).
- */
-export type TakenDelivery = Pick<
-  WebhookDeliveryTable,
-  'id' | 'event_id' | 'endpoint_id' | 'body' | 'attempt_count' | 'created_at'
->;
 
 /** Locks endpoint rows in id order until the transaction ends (see the lock order above). */
 export async function lockEndpoints(trx: Trx, dialect: DialectName, endpointIds: readonly string[]): Promise<void> {
@@ -256,21 +228,6 @@ export async function returnDeliveries(
     .where('status', '=', 'pending')
     .execute();
 }
-
-/** A delivery's new state after an attempt, written only while the attempt's lease (`claim_token`) holds. */
-export type DeliveryOutcomeRow = Pick<
-  WebhookDeliveryTable,
-  | 'id'
-  | 'claim_token'
-  | 'status'
-  | 'attempt_count'
-  | 'next_attempt_at'
-  | 'last_attempt_at'
-  | 'last_response_status'
-  | 'last_error'
-  | 'delivered_at'
-  | 'updated_at'
->;
 
 /**
  * Records a batch of attempts: each delivery's new state where its lease is still the attempt's

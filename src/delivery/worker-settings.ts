@@ -1,7 +1,8 @@
 import type { AppContext, ServiceContext, KeyringContext } from '../context.js';
-import { silentLogger, type WorkerLogger } from './attempt-log.js';
+import { silentLogger } from './attempt-log.js';
 import { PREFETCH_FACTOR } from './endpoint-lane.js';
-import { createHttpSender, type WebhookSender } from './http-sender.js';
+import { createHttpSender } from './http-sender.js';
+import type { WebhookSender, WorkerLogger } from './types.js';
 import { urlPolicyOf } from './url-safety.js';
 
 /** What the delivery worker runs on: an event writer's context, and the metrics that count its attempts. */

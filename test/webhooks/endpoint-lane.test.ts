@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { dataKeyId } from '../../src/secrets/data-key.js';
 import { Keyring } from '../../src/secrets/keyring.js';
-import type { ClaimedDelivery } from '../../src/delivery/delivery.service.js';
+import type { ClaimedDelivery, LaneEndpoint } from '../../src/delivery/types.js';
 import { EndpointLane, laneCapacity } from '../../src/delivery/endpoint-lane.js';
 import { sealEndpointSecret, secretsAt } from '../../src/webhooks/endpoint-secret.js';
-import type { LaneEndpoint } from '../../src/delivery/queue.repository.js';
 
 const key = randomBytes(32);
 const keyring = new Keyring({ id: dataKeyId(key), key });
