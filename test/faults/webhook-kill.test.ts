@@ -6,7 +6,7 @@ import { eventually } from '../helpers/eventually.js';
 import { orderBody, type OrderSetup } from '../helpers/factories.js';
 import { freshProcessDatabase, inDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../helpers/self-signed.js';
-import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
+import { buildServer, killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
 import { call } from '../instances/support.js';
@@ -51,7 +51,8 @@ interface ReceivedEvent {
 const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-hook-kill-'));
 let certificate: SelfSignedCertificate;
 beforeAll(async () => {
-  certificate = await createSelfSignedCertificate(dir);
+  // Built here, under the hook's timeout, so that no test's own timeout includes the build.
+  [certificate] = await Promise.all([createSelfSignedCertificate(dir), buildServer()]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
