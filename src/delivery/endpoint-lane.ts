@@ -59,7 +59,7 @@ export class EndpointLane {
   update(endpoint: LaneEndpoint | null, now: number): void {
     if (endpoint === null || endpoint.status !== 'active' || endpoint.deleted_at !== null) {
       this.gone = true;
-      // Its deliveries were closed with the endpoint, or are leased to us until they are due again.
+      // Its deliveries were closed with the endpoint, or go with it to whoever took it over (claimEndpoints).
       this.buffer.length = 0;
       return;
     }
