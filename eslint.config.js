@@ -67,8 +67,8 @@ export default tseslint.config(
     ignores: [
       'src/changes/**',
       'src/db/**',
-      'src/webhooks/dispatcher.ts',
-      'src/webhooks/delivery-queue.service.ts',
+      'src/delivery/dispatcher.ts',
+      'src/delivery/delivery-queue.service.ts',
       'src/webhooks/secret-encryption.service.ts',
       'src/sandbox-seed.ts',
     ],

@@ -49,10 +49,16 @@ export interface Config {
   readonly httpTimeouts: HttpTimeouts;
   /** Runs the webhook delivery worker inside the server process. */
   readonly runWorker: boolean;
-  /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in webhooks/url-safety.ts). */
+  /** Allow webhook URLs that resolve to loopback/private addresses (see urlPolicyOf in delivery/url-safety.ts). */
   readonly webhookAllowPrivateTargets: boolean;
   /** Per-attempt timeout of a webhook delivery, in milliseconds. */
   readonly webhookTimeoutMs: number;
+  /**
+   * How long a delivery worker owns an endpoint, and the deliveries it took of it, without renewing
+   * (WEBHOOK_LEASE_MS): a living worker renews every third of it, so a dead one's work is taken over
+   * this long after its last renewal (docs/webhooks.md, "Running the delivery worker").
+   */
+  readonly webhookLeaseMs: number;
   /** Delays before each webhook delivery attempt, in milliseconds (WEBHOOK_RETRY_SCHEDULE); its length is the number of attempts. */
   readonly webhookRetryScheduleMs: readonly number[];
   /** Development only: advance every new order one state on this interval (0 = off). */
@@ -183,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const runWorker = parseBoolean(env, 'RUN_WORKER', true, problems);
   const webhookAllowPrivateTargets = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems);
   const webhookTimeoutMs = parseInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems);
+  const webhookLeaseMs = parseInteger(env, 'WEBHOOK_LEASE_MS', 5_000, 1_000, 60_000, problems);
   const retrySchedule = parseDurationList(env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE, {
     maxItems: 50,
     maxDays: 7,
@@ -241,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker,
     webhookAllowPrivateTargets,
     webhookTimeoutMs,
+    webhookLeaseMs,
     webhookRetryScheduleMs: Object.freeze(typeof retrySchedule === 'string' ? [] : retrySchedule),
     sandboxAutoAdvanceMs,
     dataKeys,

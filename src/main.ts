@@ -12,7 +12,7 @@ import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { startDeprecationUsageFlush } from './deprecations/usage-flush.js';
 import { startRequestLogPurge } from './request-log/request-log-purge.js';
-import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { WebhookWorker } from './delivery/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {

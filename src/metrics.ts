@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolUsage } from './db/create-db.js';
 import type { Db } from './db/database.js';
-import { countPendingDeliveries, countUndispatchedEvents } from './webhooks/backlog.repository.js';
+import { countPendingDeliveries, countUndispatchedEvents } from './delivery/backlog.repository.js';
 
 /**
  * The process's Prometheus metrics, on a registry of its own (not prom-client's global one), so

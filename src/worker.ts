@@ -1,7 +1,7 @@
 import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime, processLogger } from './bootstrap.js';
 import { shutDown } from './shutdown.js';
-import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { WebhookWorker } from './delivery/delivery-worker.js';
 
 /**
  * The webhook delivery worker as its own process (`npm run worker`), for deployments that run the

@@ -4,7 +4,7 @@ import type { Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { optionalInstant } from '../shared/instants.js';
 import { attemptErrorKind, lastErrorForPartner } from '../webhooks/attempt-error.js';
-import type { DeliveryWithUrl } from '../webhooks/delivery.repository.js';
+import type { DeliveryWithUrl } from '../delivery/delivery.repository.js';
 import { listClinicDeliveries } from '../webhooks/delivery-log.service.js';
 import type { EndpointLimits } from '../webhooks/endpoint-limits.js';
 import { disableEndpointOfClinic } from '../webhooks/endpoint-state.service.js';

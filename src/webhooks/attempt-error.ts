@@ -1,4 +1,4 @@
-import { REFUSED_CODE } from './url-safety.js';
+import { REFUSED_CODE } from '../delivery/url-safety.js';
 
 /**
  * Why an attempt received no HTTP status, as the partner's delivery log says it: deliberately coarse,

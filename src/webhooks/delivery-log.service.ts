@@ -3,7 +3,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { attemptErrorKind } from './attempt-error.js';
-import * as deliveries from './delivery.repository.js';
+import * as deliveries from '../delivery/delivery.repository.js';
 import type { PartnerAttemptView, PartnerDeliveryQuery, PartnerDeliveryView } from './webhook.schemas.js';
 import type { WebhookDeliveryAttemptTable } from './webhook.tables.js';
 

@@ -2,8 +2,9 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import type { ServiceContext } from '../context.js';
-import * as deliveries from './delivery.repository.js';
-import { lockEndpoints } from './queue.repository.js';
+import * as deliveries from '../delivery/delivery.repository.js';
+import { disableEndpoint } from '../delivery/endpoints.repository.js';
+import { lockEndpoints } from '../delivery/queue.repository.js';
 import * as repo from './webhook.repository.js';
 import { webhookNotFound } from './webhook.service.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
@@ -29,7 +30,7 @@ export async function disableEndpointOfClinic(
     // The endpoint's row before its deliveries: the lock order of the delivery queue (queue.repository.ts).
     await lockEndpoints(trx, ctx.dialect, [endpoint.id]);
     const now = isoNow(ctx.clock);
-    if (!(await repo.disableEndpoint(trx, endpoint.id, now, reason))) return endpoint;
+    if (!(await disableEndpoint(trx, endpoint.id, now, reason))) return endpoint;
     await deliveries.closePendingOfEndpoint(trx, endpoint.id, 'failed', now, `endpoint disabled: ${reason}`);
     change.audit('update', { type: 'webhook_endpoint', id: endpoint.id, clinicId: endpoint.clinic_id });
     return { ...endpoint, status: 'disabled', disabled_at: now, disabled_reason: reason };

@@ -4,7 +4,7 @@ import { runChange } from '../changes/run-change.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
 import { fieldError } from '../errors.js';
 import { PREVIOUS_VALID_HOURS, sealEndpointSecret } from './endpoint-secret.js';
-import { generateSecret } from './signature.js';
+import { generateSecret } from '../delivery/signature.js';
 import * as repo from './webhook.repository.js';
 import type { WebhookEndpointTable } from './webhook.tables.js';
 

@@ -5,8 +5,8 @@ import { isoNow } from '../clock.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { notFoundIn } from '../audit/denied-access.js';
 import { conflict, notFound } from '../errors.js';
-import * as deliveries from './delivery.repository.js';
-import { lowerNextDue } from './queue.repository.js';
+import * as deliveries from '../delivery/delivery.repository.js';
+import { lowerNextDue } from '../delivery/queue.repository.js';
 import * as repo from './webhook.repository.js';
 import type {
   AttemptView,

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
@@ -152,51 +151,6 @@ export async function listEndpointsForOperator(
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.before) query = query.where(olderThan({ createdAt: 'created_at', id: 'id' }, filter.before));
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-}
-
-/** Worker: the active endpoints of the given clinics, for fan-out (unscoped on purpose). */
-export async function activeEndpointsOfClinics(db: DbOrTrx, clinicIds: string[]): Promise<WebhookEndpointTable[]> {
-  if (clinicIds.length === 0) return [];
-  return db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('clinic_id', 'in', clinicIds)
-    .where('deleted_at', 'is', null)
-    .where('status', '=', 'active')
-    .execute();
-}
-
-/** A successful attempt ends the endpoint's failure streak. */
-export async function markEndpointHealthy(db: DbOrTrx, endpointId: string): Promise<void> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ failing_since: null })
-    .where('id', '=', endpointId)
-    .where('failing_since', 'is not', null)
-    .execute();
-}
-
-/** A failed attempt starts the failure streak if none is running; returns the streak's start. */
-export async function markEndpointFailing(db: DbOrTrx, endpointId: string, failedAt: string): Promise<string | null> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ failing_since: sql<string>`coalesce(failing_since, ${failedAt})` })
-    .where('id', '=', endpointId)
-    .execute();
-  const row = await db.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', endpointId).executeTakeFirst();
-  return row?.failing_since ?? null;
-}
-
-/** Disables an active endpoint; false when it was not active (already disabled or deleted). */
-export async function disableEndpoint(db: DbOrTrx, endpointId: string, now: string, reason: string): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_endpoints')
-    .set({ status: 'disabled', disabled_at: now, disabled_reason: reason })
-    .where('id', '=', endpointId)
-    .where('status', '=', 'active')
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function enableEndpoint(db: DbOrTrx, endpointId: string): Promise<void> {

@@ -4,7 +4,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
 import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
 import { PREVIOUS_VALID_HOURS } from './endpoint-secret.js';
-import { MAX_URL_LENGTH } from './url-safety.js';
+import { MAX_URL_LENGTH } from '../delivery/url-safety.js';
 
 export const WebhookUrl = Type.String({
   minLength: 1,

@@ -13,7 +13,7 @@ import { DEV_KEY_FILE } from '../../src/secrets/key-source.js';
 import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { orderBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 

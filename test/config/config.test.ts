@@ -364,6 +364,13 @@ describe('TRUST_PROXY, TLS and shutdown variables', () => {
     expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: 'soon' })[0]).toContain('SHUTDOWN_TIMEOUT_MS');
   });
 
+  it('when WEBHOOK_LEASE_MS is unset, then a delivery worker holds what it took for 5 s without renewing; when set, it is used; out of 1000–60000, it is refused', () => {
+    expect(loadConfig({}).webhookLeaseMs).toBe(5_000);
+    expect(loadConfig({ WEBHOOK_LEASE_MS: '2000' }).webhookLeaseMs).toBe(2_000);
+    expect(problemsOf({ WEBHOOK_LEASE_MS: '999' })[0]).toContain('WEBHOOK_LEASE_MS');
+    expect(problemsOf({ WEBHOOK_LEASE_MS: '60001' })[0]).toContain('WEBHOOK_LEASE_MS');
+  });
+
   it('when the HTTP timeouts are unset, then headers get 10 s, the whole request 30 s and an idle keep-alive connection 5 s', () => {
     expect(loadConfig({}).httpTimeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 });
     expect(

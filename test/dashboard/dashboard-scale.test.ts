@@ -8,7 +8,7 @@ import {
   shippedSinceQuery,
   waitingQuery,
 } from '../../src/dashboard/dashboard.repository.js';
-import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { createOrderSetup, type OrderSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';

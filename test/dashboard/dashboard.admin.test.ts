@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
+import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { advanceOrder, createOrder, createOrderSetup, type OrderSetup } from '../helpers/factories.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';

@@ -1,33 +1,32 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { orderBody, type OrderSetup } from '../helpers/factories.js';
 import { freshProcessDatabase, inDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { createSelfSignedCertificate, type SelfSignedCertificate } from '../helpers/self-signed.js';
-import { killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
+import { buildServer, killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
 import { call } from '../instances/support.js';
 import { createOrderingPartner, dataOf, startProductionServer } from './partner-server.js';
 
 /**
- * A `kill -9` in the middle of a claimed batch of webhook deliveries (issue 18, item 6). A production
- * server with its worker delivers to an HTTPS receiver that holds every answer, while partner clients
- * create orders: the worker's lane for the endpoint fills, `max_in_flight` attempts wait at the
- * receiver, and more deliveries are taken (leased) behind them, not yet sent. The server is killed
- * with SIGKILL, and a server restarted on the same database, to which the receiver answers 200. Then:
- * every event arrived; the only ones that arrived twice are those that were in flight at the kill,
- * each time with the same `webhook-id` and the same bytes; everything verifies with the endpoint's
- * secret; every delivery ends `delivered`, with one attempt in its log per answered request.
- *
- * The restarted server runs with its clock ahead (test/helpers/clock-ahead.mjs), as one started a
- * couple of minutes later would: the killed worker's leases (the endpoint's, 30 s; the deliveries',
- * 5 × WEBHOOK_TIMEOUT_MS + 30 s) are not waited for in real time. The delivery leases still end a few
- * seconds into its life, so that it finds the endpoint free and the deliveries taken by the dead
- * worker not yet due, and must come back for them when their lease ends.
+ * A `kill -9` in the middle of a claimed batch of webhook deliveries (issue 18, item 6), and how soon
+ * its deliveries come back (issue 28, item 2). A production server with its worker delivers to an
+ * HTTPS receiver that holds every answer, while partner clients create orders: the worker's lane for
+ * the endpoint fills, `max_in_flight` attempts wait at the receiver, and more deliveries are taken
+ * behind them, not yet sent. The server is killed with SIGKILL; then either a server is restarted on
+ * the same database, or a second server already running beside it (PostgreSQL: SQLite is for one
+ * process) lives on. The receiver now answers 200. Then:
+ * - the dead worker's deliveries all arrive within LEASE_BOUND lease periods (WEBHOOK_LEASE_MS, set
+ *   here to LEASE_MS) of the restart, or of the kill when another worker lives on: a count of periods
+ *   of a lease the test sets, not a duration of this machine (the worst case is one lease, for it to
+ *   end, plus the survivor's poll, 2 s, here one period: docs/webhooks.md);
+ * - every event arrived; the only ones that arrived twice are those that were in flight at the
+ *   kill, each time with the same `webhook-id` and the same bytes; everything verifies with the
+ *   endpoint's secret; every delivery ends `delivered`, with one attempt in its log per answered request.
  */
 
 const ORDERS = 60;
@@ -36,11 +35,15 @@ const CLIENTS = 4;
 const MAX_IN_FLIGHT = 10;
 /** Long enough that no held attempt times out before the kill (a timeout would be recorded and retried). */
 const WEBHOOK_TIMEOUT_MS = 20_000;
-/** How long after the restart (at most: its start takes some of it) the dead worker's delivery leases end. */
-const LEASE_LEFT_MS = 5_000;
-/** Checks of `eventually` (100 ms apart) for the restarted server to deliver everything. */
-const DELIVERY_CHECKS = 400;
-const CLOCK_AHEAD = pathToFileURL(path.resolve(import.meta.dirname, '../helpers/clock-ahead.mjs')).href;
+/** WEBHOOK_LEASE_MS of every server here; the worker renews its leases every third of it. */
+const LEASE_MS = 2_000;
+/**
+ * Lease periods within which the last of the dead worker's deliveries must arrive: 10 s, issue 28's
+ * bound (measured on a loaded machine: under 1.2 s after a restart, 3.7 s with a survivor).
+ */
+const LEASE_BOUND = 5;
+/** Every order's event once, and the attempts in flight at the kill once more. */
+const ARRIVALS = ORDERS + MAX_IN_FLIGHT;
 
 /** The body of an order event, as Standard Webhooks structures it. */
 interface ReceivedEvent {
@@ -51,12 +54,23 @@ interface ReceivedEvent {
 const dir = mkdtempSync(path.join(tmpdir(), 'fulfillment-hook-kill-'));
 let certificate: SelfSignedCertificate;
 beforeAll(async () => {
-  certificate = await createSelfSignedCertificate(dir);
+  // Built here, under the hook's timeout, so that no test's own timeout includes the build.
+  [certificate] = await Promise.all([createSelfSignedCertificate(dir), buildServer()]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-for (const dialect of DIALECTS) {
-  describe(`kill -9 of a server in the middle of a batch of webhook deliveries, on ${dialect}`, { timeout: 90_000 }, () => {
+/** Who sends the dead worker's deliveries: a server restarted on its database, or one that ran beside it. */
+type Scenario = 'restarted' | 'survivor';
+const SCENARIOS: { dialect: (typeof DIALECTS)[number]; scenario: Scenario }[] = DIALECTS.flatMap((dialect) => [
+  { dialect, scenario: 'restarted' as const },
+  // SQLite is for a single process (docs/webhooks.md): no second server shares its file.
+  ...(dialect === 'postgres' ? [{ dialect, scenario: 'survivor' as const }] : []),
+]);
+
+describe.each(SCENARIOS)(
+  'kill -9 of a server in the middle of a batch of webhook deliveries, on $dialect, $scenario',
+  { timeout: 90_000 },
+  ({ dialect, scenario }) => {
     let database: ProcessDatabase | undefined;
     let receiver: WebhookReceiver | undefined;
 
@@ -66,7 +80,7 @@ for (const dialect of DIALECTS) {
       await database?.drop();
     });
 
-    it('when the server is killed with attempts in flight and more deliveries taken behind them, then after a restart every event arrives, and only those in flight arrive twice, with the same webhook-id and bytes', async () => {
+    it('when the server is killed with attempts in flight and more deliveries taken behind them, then they all arrive within a few lease periods, and only those in flight arrive twice, with the same webhook-id and bytes', async () => {
       // Never released: the held requests end with the process that sent them.
       receiver = await WebhookReceiver.start([{ heldBy: new Gate() }], 0, { tls: certificate });
       database = await freshProcessDatabase(dialect, 'webhook-kill');
@@ -75,6 +89,7 @@ for (const dialect of DIALECTS) {
         RUN_WORKER: 'true',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+        WEBHOOK_LEASE_MS: String(LEASE_MS),
         NODE_EXTRA_CA_CERTS: certificate.certFile,
       };
       const first = await startProductionServer(db, env);
@@ -93,10 +108,14 @@ for (const dialect of DIALECTS) {
       // A batch held: max_in_flight attempts at the receiver, unanswered, and more taken behind them.
       await receiver.waitFor(MAX_IN_FLIGHT);
       await eventually(async () => (await leasedDeliveries(db, webhookId)) > MAX_IN_FLIGHT);
+      // The survivor starts now: the endpoint is the first server's, renewed, and stays so until the kill.
+      const survivor = scenario === 'survivor' ? await startProductionServer(db, env) : null;
       const inFlight = [...receiver.received];
       expect(inFlight).toHaveLength(MAX_IN_FLIGHT);
       expect(receiver.pending).toBe(MAX_IN_FLIGHT);
+      const killedAt = performance.now();
       expect(await first.stop('SIGKILL')).toBeNull();
+      receiver.respondWith({ status: 200 });
 
       // What the killed worker left: its attempts in flight and the deliveries it had taken, all
       // leased to it; none recorded.
@@ -108,30 +127,24 @@ for (const dialect of DIALECTS) {
       const takenNotSent = leased.filter((d) => !inFlightIds.has(d.event_id));
       expect(takenNotSent.length).toBeGreaterThan(0);
 
-      // Restarted as if just before those leases end (see above), with the receiver answering 200.
-      const leaseEnd = Math.max(...leased.map((d) => Date.parse(d.claimed_until!)));
-      const aheadMs = leaseEnd - Date.now() - LEASE_LEFT_MS;
-      receiver.respondWith({ status: 200 });
-      const second = await startProductionServer(db, {
-        ...env,
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${CLOCK_AHEAD}`].filter(Boolean).join(' '),
-        CLOCK_AHEAD_MS: String(aheadMs),
-      });
+      // Restarted at once (or the survivor goes on); counted from when a worker runs again.
+      const second = survivor ?? (await startProductionServer(db, env));
+      const from = survivor ? killedAt : performance.now();
+      await receiver.waitFor(ARRIVALS, 60_000);
+      const leasePeriods = Math.ceil((performance.now() - from) / LEASE_MS);
+      expect(leasePeriods).toBeLessThanOrEqual(LEASE_BOUND);
       await eventually(async () => {
         const list = dataOf(
           await call(second, 'GET', `/api/admin/webhook-deliveries?webhook_id=${webhookId}&limit=100`, { operator: true }),
           'list deliveries',
         ).items as { status: string }[];
         return list.length === ORDERS && list.every((d) => d.status === 'delivered');
-      }, DELIVERY_CHECKS);
+      });
       expect(await second.stop('SIGTERM')).toBe(0);
 
-      // Every request verifies as a partner verifies it, against the clock of the process that sent it.
+      // Every request verifies as a partner verifies it.
       const answered = receiver.received.slice(inFlight.length);
-      for (const request of inFlight) expect(WebhookReceiver.verify(secret, request)).toEqual(JSON.parse(request.body));
-      for (const request of answered) {
-        expect(WebhookReceiver.verify(secret, request, new Date(Date.now() + aheadMs))).toEqual(JSON.parse(request.body));
-      }
+      for (const request of receiver.received) expect(WebhookReceiver.verify(secret, request)).toEqual(JSON.parse(request.body));
 
       // Every event arrived, and was answered exactly once; the repeats are exactly the attempts
       // that were in flight, each the same message: same webhook-id, same bytes.
@@ -176,8 +189,8 @@ for (const dialect of DIALECTS) {
       expect(attempts.map((a) => a.event_id).sort()).toEqual(answered.map(webhookIdOf).sort());
       expect(attempts.filter((a) => a.response_status !== 200)).toEqual([]);
     });
-  });
-}
+  },
+);
 
 /** `ORDERS` orders from `CLIENTS` partner clients at once; their ids. */
 async function createOrders(server: ServerProcess, partner: OrderSetup): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { CapturedLogs } from '../helpers/captured-logs.js';
 import { VALID_NPI } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { auditRows } from '../audit/support.js';
 import { portalRequest, portalSignIn } from '../helpers/portal.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';

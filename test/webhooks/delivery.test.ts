@@ -1,8 +1,8 @@
 import { InsertQueryNode, ValuesNode, type KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookWorker, type RecordedAttempt } from '../../src/webhooks/delivery-worker.js';
-import { createHttpSender } from '../../src/webhooks/http-sender.js';
-import { urlPolicyOf } from '../../src/webhooks/url-safety.js';
+import { WebhookWorker, type RecordedAttempt } from '../../src/delivery/delivery-worker.js';
+import { createHttpSender } from '../../src/delivery/http-sender.js';
+import { urlPolicyOf } from '../../src/delivery/url-safety.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';

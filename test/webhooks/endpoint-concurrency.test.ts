@@ -4,7 +4,7 @@ import { openRuntime, type Runtime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { dataKeyId } from '../../src/secrets/data-key.js';
 import { Keyring } from '../../src/secrets/keyring.js';
-import type { ClaimedDelivery } from '../../src/webhooks/delivery.service.js';
-import { EndpointLane, laneCapacity } from '../../src/webhooks/endpoint-lane.js';
+import type { ClaimedDelivery, LaneEndpoint } from '../../src/delivery/types.js';
+import { EndpointLane, laneCapacity } from '../../src/delivery/endpoint-lane.js';
 import { sealEndpointSecret, secretsAt } from '../../src/webhooks/endpoint-secret.js';
-import type { LaneEndpoint } from '../../src/webhooks/queue.repository.js';
 
 const key = randomBytes(32);
 const keyring = new Keyring({ id: dataKeyId(key), key });
@@ -39,7 +38,7 @@ const delivery = (n: number, startBy = Number.MAX_SAFE_INTEGER): ClaimedDelivery
 /** The lane is pure (no I/O, no clock of its own): each rule is checked at given moments. */
 describe('an endpoint lane', () => {
   it('when max_in_flight attempts are under way, then no other starts until one ends', () => {
-    const lane = new EndpointLane(endpoint(), keyring, 0);
+    const lane = new EndpointLane(endpoint(), keyring, 0, Infinity);
     lane.receive([delivery(1), delivery(2), delivery(3)], 3);
     expect([lane.start(0)?.id, lane.start(0)?.id]).toEqual(['d1', 'd2']);
     expect(lane.canStart(0)).toBe(false);
@@ -48,15 +47,25 @@ describe('an endpoint lane', () => {
   });
 
   it('when a taken delivery was held past the moment it must start by, then it is dropped, not sent', () => {
-    const lane = new EndpointLane(endpoint(), keyring, 0);
+    const lane = new EndpointLane(endpoint(), keyring, 0, Infinity);
     lane.receive([delivery(1, 1000), delivery(2, 5000)], 2);
     expect(lane.canStart(1001)).toBe(true);
     expect(lane.start(1001)?.id).toBe('d2');
     expect(lane.buffer).toHaveLength(0);
   });
 
+  it('when the endpoint lease the last look renewed has ended, then nothing starts until a look renews it', () => {
+    const lane = new EndpointLane(endpoint(), keyring, 0, 5000);
+    lane.receive([delivery(1), delivery(2)], 2);
+    expect(lane.canStart(4999)).toBe(true);
+    expect(lane.canStart(5000)).toBe(false);
+    expect(lane.heldBackFor(5000)).toBe(Infinity);
+    lane.heldUntil = 10_000;
+    expect(lane.start(5000)?.id).toBe('d1');
+  });
+
   it('when the endpoint allows 2 attempts a second, then a third waits until the first is a second old', () => {
-    const lane = new EndpointLane(endpoint({ max_in_flight: 10, max_per_second: 2 }), keyring, 0);
+    const lane = new EndpointLane(endpoint({ max_in_flight: 10, max_per_second: 2 }), keyring, 0, Infinity);
     lane.receive([delivery(1), delivery(2), delivery(3)], 3);
     lane.start(0);
     lane.start(400);
@@ -66,7 +75,7 @@ describe('an endpoint lane', () => {
   });
 
   it('when the receiver paused the endpoint, then nothing starts and the buffer is handed back at the next look', () => {
-    const lane = new EndpointLane(endpoint(), keyring, 0);
+    const lane = new EndpointLane(endpoint(), keyring, 0, Infinity);
     lane.receive([delivery(1), delivery(2)], 2);
     lane.pausedUntil = 20_000;
     expect(lane.canStart(0)).toBe(false);
@@ -84,7 +93,7 @@ describe('an endpoint lane', () => {
       if (!('value' in lane.secret)) throw new Error(lane.secret.unavailable);
       return secretsAt(lane.secret.value, now);
     };
-    const lane = new EndpointLane(endpoint(), keyring, 0);
+    const lane = new EndpointLane(endpoint(), keyring, 0, Infinity);
     expect(secretOf(lane, 0)).toEqual([OLD]);
     const rotated = endpoint({
       ...sealEndpointSecret(keyring, 'e1', NEW),

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
+import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import type { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { advanceOrder, createOrder, createOrderSetup, requestRefill, type OrderSetup } from '../helpers/factories.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';

@@ -1,8 +1,8 @@
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { listensOnlyOnLoopback, urlPolicyOf } from '../../src/webhooks/url-safety.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
+import { listensOnlyOnLoopback, urlPolicyOf } from '../../src/delivery/url-safety.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TEST_DATA_ENCRYPTION_KEY, TestApp } from '../helpers/test-app.js';

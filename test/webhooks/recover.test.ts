@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { applyRetryScheduleToWaiting } from '../../src/webhooks/reschedule.service.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
+import { applyRetryScheduleToWaiting } from '../../src/delivery/reschedule.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { Gate, WebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { openEndpointSecret } from '../../src/webhooks/endpoint-secret.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';

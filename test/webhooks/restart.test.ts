@@ -7,8 +7,8 @@ import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig, type DatabaseConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Clock } from '../../src/clock.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
+import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
@@ -96,6 +96,60 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     } finally {
       await worker2.stop();
       await second.close();
+      await receiver.stop();
+    }
+  });
+
+  it('when a worker died owning an endpoint with deliveries taken, then they are sent once its short endpoint lease ends, long before their own', async () => {
+    const receiver = await WebhookReceiver.start();
+    const time = fakeClock();
+    const runtime = await open(time.clock);
+    const worker = new WebhookWorker(runtime.ctx);
+    try {
+      const clinic = await createClinic(runtime.ctx, { name: 'Takeover Clinic' }, null);
+      const key = await issueApiKey(runtime.ctx, clinic.clinic_id, null);
+      const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
+      const { webhook_id: endpointId } = await registerWebhook(
+        runtime.ctx,
+        identity,
+        { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
+        partnerAuditContext(identity),
+      );
+      const taken = [await emitEvent(runtime.ctx, clinic.clinic_id), await emitEvent(runtime.ctx, clinic.clinic_id)];
+      await dispatchOutbox(runtime.ctx);
+      // A worker took the endpoint and both deliveries, then died: its endpoint lease (renewed at
+      // every look while it lived) ends in one WEBHOOK_LEASE_MS; the deliveries' backstop in 10 minutes.
+      const leaseEnd = new Date(time.now() + runtime.ctx.config.webhookLeaseMs).toISOString();
+      const backstop = new Date(time.now() + 10 * 60_000).toISOString();
+      await runtime.ctx.db
+        .updateTable('webhook_endpoints')
+        .set({ lease_token: 'dead-worker', leased_until: leaseEnd, next_due_at: leaseEnd })
+        .where('id', '=', endpointId)
+        .execute();
+      await runtime.ctx.db
+        .updateTable('webhook_deliveries')
+        .set({ claimed_until: backstop, claim_token: 'dead-worker', next_attempt_at: backstop })
+        .where('endpoint_id', '=', endpointId)
+        .execute();
+
+      // While the endpoint's lease holds, nothing is sent: the endpoint is still the dead worker's.
+      await worker.drain();
+      expect(receiver.received).toEqual([]);
+
+      // Its lease over, the endpoint is taken over and the deliveries the dead worker held are sent, once each.
+      time.set(Date.parse(leaseEnd) + 1);
+      await worker.drain();
+      expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual([...taken].sort());
+      for (const eventId of taken) {
+        expect((await deliveriesOf(runtime.ctx, eventId))[0]).toMatchObject({
+          status: 'delivered',
+          attempt_count: 1,
+          claim_token: null,
+        });
+      }
+    } finally {
+      await worker.stop();
+      await runtime.close();
       await receiver.stop();
     }
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { JITTER_RATIO, nextAttemptAt, withJitter } from '../../src/webhooks/retry-schedule.js';
+import { JITTER_RATIO, nextAttemptAt, withJitter } from '../../src/delivery/retry-schedule.js';
 
 const S = 1000;
 const M = 60 * S;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dataKeyId, type DataKey } from '../../src/secrets/data-key.js';
 import { Keyring } from '../../src/secrets/keyring.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { rotateEncryptionKey } from '../../src/webhooks/secret-encryption.service.js';
 import { auditRows } from '../audit/support.js';
 import { TEST_DATA_ENCRYPTION_KEY, TestApp, type TestClinic } from '../helpers/test-app.js';

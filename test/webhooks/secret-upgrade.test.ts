@@ -9,7 +9,7 @@ import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig, type DatabaseConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/database.js';
 import { dataKeyId } from '../../src/secrets/data-key.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { rotateEncryptionKey } from '../../src/webhooks/secret-encryption.service.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';

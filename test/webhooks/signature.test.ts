@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateSecret, secretKey, signPayload, webhookHeaders } from '../../src/webhooks/signature.js';
+import { generateSecret, secretKey, signPayload, webhookHeaders } from '../../src/delivery/signature.js';
 
 describe('Standard Webhooks signing', () => {
   it('when a secret is generated, then it is whsec_ followed by base64 of 32 random bytes, different each time', () => {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../src/context.js';
 import type { OutboxEventType } from '../../src/events/event-types.js';
 import { runChange } from '../../src/changes/run-change.js';
 import { isoNow } from '../../src/clock.js';
-import { WebhookWorker, type RecordedAttempt, type WebhookWorkerOptions } from '../../src/webhooks/delivery-worker.js';
+import { WebhookWorker, type RecordedAttempt, type WebhookWorkerOptions } from '../../src/delivery/delivery-worker.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 
 /** A quick schedule for tests: three attempts, 50 ms apart (the real one is tested on its own). */

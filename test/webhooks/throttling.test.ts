@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runChange } from '../../src/changes/run-change.js';
-import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { dispatchOutbox } from '../../src/webhooks/dispatcher.js';
+import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
+import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { WebhookReceiver, type ScriptedResponse } from '../helpers/webhook-receiver.js';

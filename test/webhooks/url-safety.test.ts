@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpSender } from '../../src/webhooks/http-sender.js';
-import { checkHostIsPublic, checkUrlForm, isInternalAddress, type ResolveAll } from '../../src/webhooks/url-safety.js';
+import { createHttpSender } from '../../src/delivery/http-sender.js';
+import { checkHostIsPublic, checkUrlForm, isInternalAddress, type ResolveAll } from '../../src/delivery/url-safety.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const production = { allowHttp: false, allowPrivate: false };

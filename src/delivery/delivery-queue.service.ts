@@ -1,11 +1,12 @@
 import type { ServiceContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import * as deliveries from './delivery.repository.js';
-import { planOutcome, type ClaimedDelivery, type FinishedAttempt, type RecordedAttempt } from './delivery.service.js';
+import { planOutcome } from './delivery.service.js';
 import { applyFanOut, FAN_OUT_BATCH, planFanOut } from './dispatcher.js';
 import * as queue from './queue.repository.js';
+import type { ClaimedDelivery, ExchangeRequest, ExchangeResult, FinishedAttempt, LaneUpdate, RecordedAttempt } from './types.js';
 import { DISABLE_AFTER_MS } from './retry-schedule.js';
-import * as endpoints from './webhook.repository.js';
+import * as endpoints from './endpoints.repository.js';
 
 /**
  * The worker's one transaction per look at the queue (`exchange`): fan out new events, record the
@@ -14,50 +15,6 @@ import * as endpoints from './webhook.repository.js';
  * makes one such transaction however many attempts finished since the last, so recording costs a
  * transaction per batch, not two per attempt. See docs/webhooks.md, "Running the delivery worker".
  */
-
-/** What the worker asks of one endpoint it owns. */
-export interface LaneRequest {
-  endpointId: string;
-  /** How many more of its due deliveries to take now. */
-  want: number;
-  /** Deliveries taken but not to be sent (the endpoint paused, the worker stopping): due again at once. */
-  handBack: readonly string[];
-  /** Give the endpoint up: `idle` if nothing more is taken (the worker has nothing of it left). */
-  release: 'no' | 'idle' | 'now';
-  /** The endpoint was healthy (no failure streak) at the last look: a success need not say so again. */
-  healthy: boolean;
-}
-
-export interface ExchangeRequest {
-  /** The worker's token: its leases on endpoints and deliveries. */
-  token: string;
-  /** How long a lease lasts: on an endpoint (renewed at every exchange), on a taken delivery. */
-  endpointLeaseMs: number;
-  deliveryLeaseMs: number;
-  finished: readonly FinishedAttempt[];
-  lanes: readonly LaneRequest[];
-  /** How many endpoints with work waiting to take on, and how many deliveries to take of each. */
-  newLanes: number;
-  wantOf: (endpoint: queue.LaneEndpoint) => number;
-  /** Whether to fan out outbox events in this exchange. */
-  fanOut: boolean;
-}
-
-export interface LaneUpdate {
-  /** The endpoint as it is now, or null: no longer ours (lease lost, or given up). */
-  endpoint: queue.LaneEndpoint | null;
-  taken: ClaimedDelivery[];
-}
-
-export interface ExchangeResult {
-  recorded: RecordedAttempt[];
-  lanes: Map<string, LaneUpdate>;
-  claimed: { endpoint: queue.LaneEndpoint; taken: ClaimedDelivery[] }[];
-  /** Events fanned out: a full batch means more may be waiting. */
-  fannedOut: number;
-  /** Endpoints their receiver paused in this exchange, until when. */
-  paused: Map<string, string>;
-}
 
 /** How many deliveries a look took, for lanes owned and endpoints taken on together. */
 export const takenCount = (result: ExchangeResult): number =>
@@ -108,6 +65,7 @@ export async function exchange(ctx: ServiceContext, request: ExchangeRequest): P
     }
 
     const claimed: ExchangeResult['claimed'] = [];
+    let takenOver = 0;
     if (request.newLanes > 0) {
       const fresh = await queue.claimEndpoints(trx, ctx.dialect, {
         now,
@@ -115,7 +73,8 @@ export async function exchange(ctx: ServiceContext, request: ExchangeRequest): P
         token: request.token,
         until: endpointUntil,
       });
-      for (const endpoint of fresh) {
+      takenOver = fresh.takenOver;
+      for (const endpoint of fresh.endpoints) {
         const taken = await take(trx, endpoint.id, request.wantOf(endpoint));
         // Found through a `next_due_at` that was early (a hint): give it back with the exact one.
         if (taken.length === 0)
@@ -123,7 +82,7 @@ export async function exchange(ctx: ServiceContext, request: ExchangeRequest): P
         else claimed.push({ endpoint, taken });
       }
     }
-    return { recorded, lanes, claimed, fannedOut: fanOut?.eventIds.length ?? 0, paused };
+    return { recorded, lanes, claimed, fannedOut: fanOut?.eventIds.length ?? 0, paused, takenOver };
   });
 }
 

@@ -1,50 +1,11 @@
 import type { AppContext } from '../context.js';
 import { newId } from '../shared/ids.js';
-import type { SendOutcome, WebhookSender } from './http-sender.js';
-import type { DeliveryOutcomeRow, TakenDelivery } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { secretsAt, type SigningSecrets } from './endpoint-secret.js';
+import { secretsAt, type SigningSecrets } from '../webhooks/endpoint-secret.js';
 import { webhookHeaders } from './signature.js';
 import { throttlePauseMs } from './throttle.js';
-import type { DeliveryStatus, WebhookDeliveryAttemptTable } from './webhook.tables.js';
-
-/** A delivery a worker holds the lease on. */
-export interface ClaimedDelivery extends TakenDelivery {
-  /** The lease's token: the outcome is recorded only while the lease is still ours. */
-  token: string;
-  /**
-   * The last moment (ms) an attempt may start and still end, timed out at worst, within the lease:
-   * one not started by then is left to be taken again when its lease ends, never sent twice.
-   */
-  startBy: number;
-}
-
-/** An attempt made (or refused before sending), waiting to be recorded. */
-export interface FinishedAttempt {
-  delivery: ClaimedDelivery;
-  attemptedAt: Date;
-  outcome: SendOutcome;
-  /** false: a failure on our side (the secret cannot be decrypted), not held against the endpoint. */
-  endpointAtFault: boolean;
-}
-
-/** One attempt as recorded, reported to the worker's listeners. */
-export interface RecordedAttempt {
-  deliveryId: string;
-  eventId: string;
-  endpointId: string;
-  attemptNumber: number;
-  outcome: SendOutcome;
-  /** The delivery's status after this attempt (null when the lease had been taken over meanwhile). */
-  status: DeliveryStatus | null;
-  nextAttemptAt: string | null;
-  /** The receiver asked us to slow down: its endpoint is held until `pausedUntil`. */
-  throttled: boolean;
-  pausedUntil: string | null;
-  endpointDisabled: boolean;
-  /** Set when the attempt was not sent because the endpoint's secret cannot be decrypted (the reason). */
-  secretUnavailable?: string;
-}
+import type { DeliveryOutcomeRow, FinishedAttempt, SendOutcome, WebhookSender } from './types.js';
+import type { DeliveryStatus, WebhookDeliveryAttemptTable } from '../webhooks/webhook.tables.js';
 
 /**
  * One signed POST (Standard Webhooks headers: webhook-id, webhook-timestamp, webhook-signature),

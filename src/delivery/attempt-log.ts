@@ -1,7 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { RecordedAttempt } from './delivery.service.js';
-
-export type WorkerLogger = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+import type { RecordedAttempt, WorkerLogger } from './types.js';
 
 export const silentLogger: WorkerLogger = {
   debug: () => undefined,

@@ -1,15 +1,14 @@
 import type { Keyring } from '../secrets/keyring.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
-import type { ClaimedDelivery } from './delivery.service.js';
-import type { LaneRequest } from './delivery-queue.service.js';
-import { openSigningSecrets, type SigningSecrets } from './endpoint-secret.js';
-import type { LaneEndpoint } from './queue.repository.js';
+import { openSigningSecrets, type SigningSecrets } from '../webhooks/endpoint-secret.js';
+import type { ClaimedDelivery, LaneEndpoint, LaneRequest } from './types.js';
 
 /**
  * A lane holds up to this many times its endpoint's `max_in_flight`, and is topped up at half: enough
  * to keep the endpoint busy through a look at the queue (on PostgreSQL a look is several round trips,
- * 10 ms under load: at 4 the lane ran dry during each look, docs/performance.md). The delivery lease
- * covers that many timeouts of waiting (worker-settings.ts).
+ * 10 ms under load: at 4 the lane ran dry during each look, docs/performance.md). The lane is ours
+ * while the endpoint's short lease is renewed; the deliveries' own lease, a backstop, covers that many
+ * timeouts of waiting (worker-settings.ts).
  */
 export const PREFETCH_FACTOR = 8;
 
@@ -33,6 +32,13 @@ export class EndpointLane {
   secret: { value: SigningSecrets } | { unavailable: string };
   /** The last look gave fewer deliveries than asked: ask again only once something changes. */
   dry = false;
+  /**
+   * Until when (ms) the endpoint is ours as far as the last look knows: its lease, renewed at each
+   * look. Past it nothing starts until a look renews it, because another worker may have taken the
+   * endpoint over with its deliveries (a worker paused that long, or cut off from its database): only
+   * the attempts already in flight can then arrive twice.
+   */
+  heldUntil: number;
   /** When the last attempts started (ms), at most `max_per_second` of them. */
   private readonly starts: number[] = [];
 
@@ -40,8 +46,10 @@ export class EndpointLane {
     public endpoint: LaneEndpoint,
     private readonly keyring: Keyring,
     now: number,
+    heldUntil: number,
   ) {
     this.secret = openSecret(keyring, endpoint, now);
+    this.heldUntil = heldUntil;
   }
 
   /**
@@ -51,7 +59,7 @@ export class EndpointLane {
   update(endpoint: LaneEndpoint | null, now: number): void {
     if (endpoint === null || endpoint.status !== 'active' || endpoint.deleted_at !== null) {
       this.gone = true;
-      // Its deliveries were closed with the endpoint, or are leased to us until they are due again.
+      // Its deliveries were closed with the endpoint, or go with it to whoever took it over (claimEndpoints).
       this.buffer.length = 0;
       return;
     }
@@ -112,7 +120,7 @@ export class EndpointLane {
     // Held so long that their lease could end during the attempt: dropped, taken again once it has.
     while (this.buffer.length > 0 && (this.buffer[0]?.startBy ?? now) < now) this.buffer.shift();
     if (this.gone || this.buffer.length === 0 || this.inFlight >= this.endpoint.max_in_flight) return false;
-    if (this.pausedUntil !== null) return false;
+    if (this.pausedUntil !== null || now >= this.heldUntil) return false;
     return this.nextStartAt(now) <= now;
   }
 
@@ -131,6 +139,8 @@ export class EndpointLane {
    */
   heldBackFor(now: number): number {
     if (this.gone || this.buffer.length === 0 || this.inFlight >= this.endpoint.max_in_flight) return Infinity;
+    // Held past its lease: the next look (at most a third of a lease away) renews it or ends the lane.
+    if (now >= this.heldUntil) return Infinity;
     return Math.max(0, this.nextStartAt(now) - now);
   }
 

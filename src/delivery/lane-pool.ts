@@ -1,10 +1,9 @@
 import type { AppContext, KeyringContext, ServiceContext } from '../context.js';
-import type { WorkerLogger } from './attempt-log.js';
-import { exchange, type ExchangeRequest, type ExchangeResult } from './delivery-queue.service.js';
-import { notSent, sendSigned, type FinishedAttempt } from './delivery.service.js';
+import { exchange } from './delivery-queue.service.js';
+import { notSent, sendSigned } from './delivery.service.js';
 import { EndpointLane, laneCapacity } from './endpoint-lane.js';
-import { MAX_IN_FLIGHT } from './endpoint-limits.js';
-import type { WebhookSender } from './http-sender.js';
+import { MAX_IN_FLIGHT } from '../webhooks/endpoint-limits.js';
+import type { ExchangeRequest, ExchangeResult, FinishedAttempt, WebhookSender, WorkerLogger } from './types.js';
 
 /** Endpoints taken on per look at the queue at most. */
 const CLAIM_BATCH = 16;
@@ -46,12 +45,14 @@ export class LanePool {
       stopping: boolean;
     },
   ): Promise<ExchangeResult> {
+    // The leases this look renews run from before it starts, at the latest (the exchange's own clock).
+    const heldUntil = this.ctx.clock().getTime() + request.endpointLeaseMs;
     const finished = this.finished.splice(0);
     const lanes = [...this.lanes.values()].map((lane) => lane.request(request.stopping));
     this.asked = new Map(lanes.map((r) => [r.endpointId, r.want]));
     try {
       const result = await exchange(ctx, { ...request, finished, lanes, wantOf: laneCapacity });
-      this.apply(result);
+      this.apply(result, heldUntil);
       return result;
     } catch (error) {
       // Should no look ever succeed, their leases end and they are sent again.
@@ -73,17 +74,18 @@ export class LanePool {
   }
 
   /** Takes a look's answer: new settings, deliveries taken, endpoints taken on, given up or paused. */
-  private apply(result: ExchangeResult): void {
+  private apply(result: ExchangeResult, heldUntil: number): void {
     const now = this.ctx.clock().getTime();
     for (const [id, update] of result.lanes) {
       const lane = this.lanes.get(id);
       if (!lane) continue;
       lane.update(update.endpoint, now);
+      lane.heldUntil = heldUntil;
       lane.receive(update.taken, this.asked.get(id) ?? 0);
       if (update.endpoint === null && lane.inFlight === 0) this.lanes.delete(id);
     }
     for (const { endpoint, taken } of result.claimed) {
-      const lane = new EndpointLane(endpoint, this.ctx.keyring, now);
+      const lane = new EndpointLane(endpoint, this.ctx.keyring, now, heldUntil);
       lane.receive(taken, laneCapacity(endpoint));
       this.lanes.set(endpoint.id, lane);
     }

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { listenForNotifications, type NotificationListener } from '../db/notifications.js';
 import { WAKEUP_CHANNEL } from '../events/outbox-notifier.js';
-import { AttemptListeners, type WorkerLogger } from './attempt-log.js';
-import { takenCount, type ExchangeResult } from './delivery-queue.service.js';
-import type { RecordedAttempt } from './delivery.service.js';
+import { AttemptListeners } from './attempt-log.js';
+import { takenCount } from './delivery-queue.service.js';
 import { LanePool } from './lane-pool.js';
 import { LookTimers } from './look-timers.js';
 import { earliestClaimable } from './queue.repository.js';
 import { prepareQueue } from './reschedule.service.js';
+import type { ExchangeResult, RecordedAttempt, WorkerLogger } from './types.js';
 import {
   CLAIM_INTERVAL_MS,
+  heartbeatMs,
   RECORD_BATCH,
   RECORD_WINDOW_MS,
   WAKE_SPACING_MS,
@@ -25,7 +26,9 @@ export type { RecordedAttempt, WebhookWorkerOptions, WorkerContext, WorkerLogger
  * What a look does is one transaction (`exchange`, delivery-queue.service.ts); what may start is the
  * owned endpoints' lanes (lane-pool.ts, endpoint-lane.ts). Runs in the server (RUN_WORKER) or alone
  * (src/worker.ts); any number share one PostgreSQL database. All state is in the database: a
- * restarted worker resumes where the last stopped (leases left by a crash expire).
+ * restarted worker resumes where the last stopped: a crashed worker's endpoints are taken over once
+ * their short lease, which a living worker renews at least every third of it, has ended, and the
+ * deliveries it had taken with them (WEBHOOK_LEASE_MS, docs/webhooks.md).
  */
 export class WebhookWorker {
   private readonly token = randomUUID();
@@ -204,6 +207,11 @@ export class WebhookWorker {
     const leases = { token: this.token, endpointLeaseMs, deliveryLeaseMs };
     const result = await this.pool.look(this.ctx, { ...leases, stopping, newLanes, fanOut });
     for (const attempt of result.recorded) this.listeners.report(attempt);
+    if (result.takenOver > 0)
+      this.settings.log.info(
+        { deliveries: result.takenOver },
+        'webhook worker: took over endpoints whose worker stopped renewing its lease; the deliveries it had taken are due again',
+      );
     if (fanOut && result.fannedOut > 0) this.newEvents = true;
     if (newLanes > 0 && result.claimed.length === newLanes) this.claimWanted = true;
     if (!this.stopped) this.pool.pump();
@@ -213,7 +221,7 @@ export class WebhookWorker {
 
   /**
    * Plans the next look: at once while more events or endpoints may wait or a lane needs a look;
-   * else when a pause or a per-second limit ends, or before the endpoints' leases need renewing;
+   * else when a pause or a per-second limit ends, or at the heartbeat that renews the endpoints' leases;
    * owning none, when the next work is due, at most the poll interval away.
    */
   private schedule(): void {
@@ -223,7 +231,7 @@ export class WebhookWorker {
       return;
     }
     if (this.pool.lanes.size > 0) {
-      this.plan(Math.min(this.settings.endpointLeaseMs / 3, this.pool.nextWaitMs(this.ctx.clock().getTime())));
+      this.plan(Math.min(heartbeatMs(this.settings.endpointLeaseMs), this.pool.nextWaitMs(this.ctx.clock().getTime())));
       return;
     }
     this.plan(this.settings.pollIntervalMs);

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder, skipLocked, updateRows } from '../db/dialect.js';
-import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../webhooks/webhook.tables.js';
+import type { DeliveryOutcomeRow, LaneEndpoint, TakenDelivery } from './types.js';
 
 /**
  * The delivery queue as the worker sees it: each endpoint is a queue of its own that one worker at a
@@ -13,26 +14,6 @@ import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpoint
  * the endpoint rows it will update (`lockEndpoints`, in id order) before it updates existing
  * deliveries; rows it only might take are taken with SKIP LOCKED, which never waits.
  */
-
-/**
- * What a worker needs of an endpoint it owns; the secrets come with it (the previous one too, while a
- * rotation's window lasts), so that signing costs no query of its own.
- */
-export type LaneEndpoint = Pick<
-  WebhookEndpointTable,
-  | 'id'
-  | 'url'
-  | 'secret'
-  | 'secret_key_id'
-  | 'previous_secret'
-  | 'previous_secret_key_id'
-  | 'previous_secret_expires_at'
-  | 'status'
-  | 'deleted_at'
-  | 'max_in_flight'
-  | 'max_per_second'
-  | 'failing_since'
->;
 
 const LANE_COLUMNS = [
   'id',
@@ -49,12 +30,6 @@ const LANE_COLUMNS = [
   'failing_since',
 ] as const satisfies readonly (keyof WebhookEndpointTable)[];
 
-/** A delivery taken from an endpoint's queue: leased to the taker until its lease ends. */
-export type TakenDelivery = Pick<
-  WebhookDeliveryTable,
-  'id' | 'event_id' | 'endpoint_id' | 'body' | 'attempt_count' | 'created_at'
->;
-
 /** Locks endpoint rows in id order until the transaction ends (see the lock order above). */
 export async function lockEndpoints(trx: Trx, dialect: DialectName, endpointIds: readonly string[]): Promise<void> {
   await lockRowsInOrder(trx, dialect, 'webhook_endpoints', endpointIds);
@@ -64,18 +39,21 @@ export async function lockEndpoints(trx: Trx, dialect: DialectName, endpointIds:
  * Takes up to `limit` endpoints that have work due, are active, not owned by a live lease and not
  * paused by their receiver, longest waiting first (`next_due_at`): the fairness between endpoints.
  * Leases them to `token` until `until`; while owned, an endpoint's `next_due_at` is its lease's end,
- * so that it is found again if its owner dies.
+ * so that it is found again if its owner dies. An endpoint still marked with another worker's token
+ * was not given up but abandoned (its owner died, or stopped renewing): the deliveries that worker
+ * had taken of it are due again now (`takeOverDeliveries`). Returns the endpoints, and how many
+ * deliveries were so taken over.
  */
 export async function claimEndpoints(
   trx: Trx,
   dialect: DialectName,
   options: { now: string; limit: number; token: string; until: string },
-): Promise<LaneEndpoint[]> {
+): Promise<{ endpoints: LaneEndpoint[]; takenOver: number }> {
   const { now } = options;
   const picked = await skipLocked(
     trx
       .selectFrom('webhook_endpoints')
-      .select('id')
+      .select(['id', 'lease_token'])
       .where('next_due_at', '<=', now)
       .where('status', '=', 'active')
       .where('deleted_at', 'is', null)
@@ -86,8 +64,13 @@ export async function claimEndpoints(
       .limit(options.limit),
     dialect,
   ).execute();
-  if (picked.length === 0) return [];
-  return trx
+  if (picked.length === 0) return { endpoints: [], takenOver: 0 };
+  let takenOver = 0;
+  for (const { id, lease_token: abandonedBy } of picked) {
+    if (abandonedBy !== null && abandonedBy !== options.token)
+      takenOver += await takeOverDeliveries(trx, { endpointId: id, abandonedBy, now });
+  }
+  const endpoints = await trx
     .updateTable('webhook_endpoints')
     .set({ lease_token: options.token, leased_until: options.until, next_due_at: options.until })
     .where(
@@ -97,6 +80,25 @@ export async function claimEndpoints(
     )
     .returning(LANE_COLUMNS)
     .execute();
+  return { endpoints, takenOver };
+}
+
+/**
+ * Makes due now the deliveries of an endpoint that a worker which lost the endpoint's lease had taken
+ * (`abandonedBy`, its token): those it had not sent yet, and those in flight when it died (sent again,
+ * with the same `webhook-id` and body). Their own lease (`claimed_until`) is only a backstop: only an
+ * endpoint's owner takes its deliveries, so its lease, renewed at every look, covers them all. Called
+ * only when an endpoint is taken over, never on the path of a living worker.
+ */
+async function takeOverDeliveries(trx: Trx, options: { endpointId: string; abandonedBy: string; now: string }): Promise<number> {
+  const result = await trx
+    .updateTable('webhook_deliveries')
+    .set({ claimed_until: null, claim_token: null, next_attempt_at: options.now })
+    .where('endpoint_id', '=', options.endpointId)
+    .where('status', '=', 'pending')
+    .where('claim_token', '=', options.abandonedBy)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**
@@ -226,21 +228,6 @@ export async function returnDeliveries(
     .where('status', '=', 'pending')
     .execute();
 }
-
-/** A delivery's new state after an attempt, written only while the attempt's lease (`claim_token`) holds. */
-export type DeliveryOutcomeRow = Pick<
-  WebhookDeliveryTable,
-  | 'id'
-  | 'claim_token'
-  | 'status'
-  | 'attempt_count'
-  | 'next_attempt_at'
-  | 'last_attempt_at'
-  | 'last_response_status'
-  | 'last_error'
-  | 'delivered_at'
-  | 'updated_at'
->;
 
 /**
  * Records a batch of attempts: each delivery's new state where its lease is still the attempt's

@@ -8,40 +8,7 @@ import {
   type ResolveAll,
   type UrlPolicy,
 } from './url-safety.js';
-
-/**
- * What became of one attempt, in a fixed vocabulary (metrics label, and all the partner's test call
- * reveals of a failure without a status): a 2xx; another status; no answer within the timeout; a
- * connection, TLS or DNS failure; or not sent at all because the target is not allowed (SSRF).
- */
-export type SendOutcomeKind = 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused';
-
-/** The outcome of one POST to a partner's endpoint. */
-export interface SendOutcome {
-  /** A 2xx was received within the timeout. */
-  ok: boolean;
-  kind: SendOutcomeKind;
-  /** The HTTP status, or null when none was received (network error, timeout, refusal). */
-  statusCode: number | null;
-  durationMs: number;
-  /** The first RESPONSE_EXCERPT_BYTES of the response body. */
-  responseBody: string | null;
-  /** Why no status was received. */
-  error: string | null;
-  /** The answer's Retry-After header as received (null when none): see throttle.ts. */
-  retryAfter: string | null;
-}
-
-export interface SendRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-export interface WebhookSender {
-  send(request: SendRequest): Promise<SendOutcome>;
-  close(): Promise<void>;
-}
+import type { SendOutcome, SendOutcomeKind, WebhookSender } from './types.js';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 export const USER_AGENT = 'PartnerFulfillmentAPI-Webhooks/1.0';
