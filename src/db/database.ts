@@ -14,7 +14,7 @@ import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { ShippingTables } from '../shipping/shipping.tables.js';
 import type { StaffTables } from '../staff/staff.tables.js';
-import type { WebhookTables } from '../webhooks/webhook.tables.js';
+import type { WebhookTables } from '../delivery/webhook.tables.js';
 
 /**
  * Every table of the service, assembled from the feature folders that own them (`*.tables.ts`).

@@ -3,7 +3,7 @@ import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { forUpdate, plusMs, skipLocked } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { OutboxEventTable } from '../events/outbox.tables.js';
-import type { DeliveryStatus, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from '../webhooks/webhook.tables.js';
+import type { DeliveryStatus, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from './webhook.tables.js';
 
 /**
  * Deliveries and attempts. The worker's queries are unscoped on purpose (it serves every clinic);

@@ -1,11 +1,11 @@
 import type { AppContext } from '../context.js';
 import { newId } from '../shared/ids.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { secretsAt, type SigningSecrets } from '../webhooks/endpoint-secret.js';
+import { secretsAt, type SigningSecrets } from './endpoint-secret.js';
 import { webhookHeaders } from './signature.js';
 import { throttlePauseMs } from './throttle.js';
 import type { DeliveryOutcomeRow, FinishedAttempt, SendOutcome, WebhookSender } from './types.js';
-import type { DeliveryStatus, WebhookDeliveryAttemptTable } from '../webhooks/webhook.tables.js';
+import type { DeliveryStatus, WebhookDeliveryAttemptTable } from './webhook.tables.js';
 
 /**
  * One signed POST (Standard Webhooks headers: webhook-id, webhook-timestamp, webhook-signature),

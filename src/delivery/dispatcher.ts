@@ -6,7 +6,7 @@ import * as deliveries from './delivery.repository.js';
 import { lockEndpoints, lowerNextDue } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import * as endpoints from './endpoints.repository.js';
-import type { WebhookDeliveryTable } from '../webhooks/webhook.tables.js';
+import type { WebhookDeliveryTable } from './webhook.tables.js';
 
 /** Outbox events fanned out per look at the queue. */
 export const FAN_OUT_BATCH = 200;

@@ -1,6 +1,6 @@
 import type { Keyring } from '../secrets/keyring.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
-import { openSigningSecrets, type SigningSecrets } from '../webhooks/endpoint-secret.js';
+import { openSigningSecrets, type SigningSecrets } from './endpoint-secret.js';
 import type { ClaimedDelivery, LaneEndpoint, LaneRequest } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { WebhookEndpointTable } from '../webhooks/webhook.tables.js';
+import type { WebhookEndpointTable } from './webhook.tables.js';
 
 /**
  * What the engine reads and writes of endpoint rows besides its leases (queue.repository.ts): the

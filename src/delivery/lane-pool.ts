@@ -2,7 +2,7 @@ import type { AppContext, KeyringContext, ServiceContext } from '../context.js';
 import { exchange } from './delivery-queue.service.js';
 import { notSent, sendSigned } from './delivery.service.js';
 import { EndpointLane, laneCapacity } from './endpoint-lane.js';
-import { MAX_IN_FLIGHT } from '../webhooks/endpoint-limits.js';
+import { MAX_IN_FLIGHT } from './endpoint-limits.js';
 import type { ExchangeRequest, ExchangeResult, FinishedAttempt, WebhookSender, WorkerLogger } from './types.js';
 
 /** Endpoints taken on per look at the queue at most. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder, skipLocked, updateRows } from '../db/dialect.js';
-import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../webhooks/webhook.tables.js';
+import type { WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from './webhook.tables.js';
 import type { DeliveryOutcomeRow, LaneEndpoint, TakenDelivery } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DeliveryStatus, WebhookDeliveryTable, WebhookEndpointTable } from '../webhooks/webhook.tables.js';
+import type { DeliveryStatus, WebhookDeliveryTable, WebhookEndpointTable } from './webhook.tables.js';
 
 /**
  * The delivery engine's shared types, at the bottom of its layers (test/architecture/delivery-engine.test.ts):

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
-import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../webhooks/endpoint-limits.js';
+import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import {
   DeliveryStatusSchema,
   EventTypeSchema,

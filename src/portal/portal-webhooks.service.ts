@@ -6,7 +6,7 @@ import { optionalInstant } from '../shared/instants.js';
 import { attemptErrorKind, lastErrorForPartner } from '../webhooks/attempt-error.js';
 import type { DeliveryWithUrl } from '../delivery/delivery.repository.js';
 import { listClinicDeliveries } from '../webhooks/delivery-log.service.js';
-import type { EndpointLimits } from '../webhooks/endpoint-limits.js';
+import type { EndpointLimits } from '../delivery/endpoint-limits.js';
 import { disableEndpointOfClinic } from '../webhooks/endpoint-state.service.js';
 import { recoverEndpointForPartner } from '../webhooks/recovery.service.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from '../webhooks/secret-rotation.service.js';
@@ -14,7 +14,7 @@ import { enableEndpointRow, getDelivery, retryDelivery } from '../webhooks/webho
 import type { DeliveryView, TestCallOutcomeView } from '../webhooks/webhook.schemas.js';
 import { testWebhook } from '../webhooks/test-call.service.js';
 import { changeEndpointLimits, createEndpoint, listEndpointsOfClinic } from '../webhooks/webhook.service.js';
-import type { WebhookEndpointTable } from '../webhooks/webhook.tables.js';
+import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 import type { PortalUser } from './portal-user.js';
 import type {
   PortalCreateWebhookBody,

@@ -5,7 +5,7 @@ import type { PartnerIdentity } from '../partner-identity.js';
 import { attemptErrorKind } from './attempt-error.js';
 import * as deliveries from '../delivery/delivery.repository.js';
 import type { PartnerAttemptView, PartnerDeliveryQuery, PartnerDeliveryView } from './webhook.schemas.js';
-import type { WebhookDeliveryAttemptTable } from './webhook.tables.js';
+import type { WebhookDeliveryAttemptTable } from '../delivery/webhook.tables.js';
 
 /**
  * GET /api/external/webhook/deliveries: a page of the clinic's own delivery log, newest first, each

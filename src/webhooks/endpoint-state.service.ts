@@ -7,7 +7,7 @@ import { disableEndpoint } from '../delivery/endpoints.repository.js';
 import { lockEndpoints } from '../delivery/queue.repository.js';
 import * as repo from './webhook.repository.js';
 import { webhookNotFound } from './webhook.service.js';
-import type { WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /**
  * Disables a live endpoint of the clinic by the partner's own decision, as the delivery engine does

@@ -11,7 +11,7 @@ import * as deliveries from '../delivery/delivery.repository.js';
 import * as queue from '../delivery/queue.repository.js';
 import * as repo from './webhook.repository.js';
 import type { RecoveredView, RecoverWebhookBody } from './webhook.schemas.js';
-import type { WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /**
  * Recovery after an outage: every failed or waiting delivery of one endpoint, created since `since`,

@@ -1,7 +1,7 @@
 import type { AppContext, KeyringContext, ReadContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { SecretUnavailableError } from '../secrets/keyring.js';
-import { openEndpointSecret, sealEndpointSecret } from './endpoint-secret.js';
+import { openEndpointSecret, sealEndpointSecret } from '../delivery/endpoint-secret.js';
 import * as repo from './webhook.repository.js';
 
 /*

@@ -3,10 +3,10 @@ import { notFoundIn } from '../audit/denied-access.js';
 import { runChange } from '../changes/run-change.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
 import { fieldError } from '../errors.js';
-import { PREVIOUS_VALID_HOURS, sealEndpointSecret } from './endpoint-secret.js';
+import { PREVIOUS_VALID_HOURS, sealEndpointSecret } from '../delivery/endpoint-secret.js';
 import { generateSecret } from '../delivery/signature.js';
 import * as repo from './webhook.repository.js';
-import type { WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 

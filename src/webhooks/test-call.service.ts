@@ -9,7 +9,7 @@ import { newId } from '../shared/ids.js';
 import * as deliveries from '../delivery/delivery.repository.js';
 import { sendSigned } from '../delivery/delivery.service.js';
 import { eventBody } from '../delivery/dispatcher.js';
-import { openSigningSecrets } from './endpoint-secret.js';
+import { openSigningSecrets } from '../delivery/endpoint-secret.js';
 import { createHttpSender } from '../delivery/http-sender.js';
 import type { WebhookSender } from '../delivery/types.js';
 import { urlPolicyOf } from '../delivery/url-safety.js';

@@ -19,7 +19,7 @@ import type {
   OperatorEndpointView,
 } from './webhook.schemas.js';
 import { toEndpointView } from './webhook.service.js';
-import type { WebhookDeliveryAttemptTable, WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookDeliveryAttemptTable, WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /** The operator's tools: the delivery log, replay, and endpoint states. Unscoped: the operator sees every clinic. */
 

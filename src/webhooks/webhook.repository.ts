@@ -1,9 +1,9 @@
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
-import type { EndpointLimits } from './endpoint-limits.js';
-import type { StoredSecret } from './endpoint-secret.js';
-import type { EndpointStatus, WebhookEndpointTable } from './webhook.tables.js';
+import type { EndpointLimits } from '../delivery/endpoint-limits.js';
+import type { StoredSecret } from '../delivery/endpoint-secret.js';
+import type { EndpointStatus, WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /** Webhook endpoints. Partner lookups are scoped by clinic; the unscoped ones (operator, worker) say so. */
 

@@ -29,7 +29,7 @@ import {
 } from './webhook.schemas.js';
 import { listDeliveriesForPartner } from './delivery-log.service.js';
 import { recoverEndpointForPartner } from './recovery.service.js';
-import { MAX_IN_FLIGHT, MAX_PER_SECOND } from './endpoint-limits.js';
+import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import { emptyBodyWhenAbsent } from '../http/optional-body.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from './secret-rotation.service.js';
 import { testWebhook } from './test-call.service.js';

@@ -9,13 +9,13 @@ import { constraintViolation } from '../db/constraints.js';
 import { isoNow } from '../clock.js';
 import { fieldError, validationError } from '../errors.js';
 import * as deliveries from '../delivery/delivery.repository.js';
-import { MAX_IN_FLIGHT, type EndpointLimits } from './endpoint-limits.js';
-import { sealEndpointSecret } from './endpoint-secret.js';
+import { MAX_IN_FLIGHT, type EndpointLimits } from '../delivery/endpoint-limits.js';
+import { sealEndpointSecret } from '../delivery/endpoint-secret.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from '../delivery/url-safety.js';
 import { generateSecret } from '../delivery/signature.js';
 import * as repo from './webhook.repository.js';
 import type { WebhookEndpointView } from './webhook.schemas.js';
-import type { WebhookEndpointTable } from './webhook.tables.js';
+import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /** Endpoints a clinic may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_CLINIC = 10;

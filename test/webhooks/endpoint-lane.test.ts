@@ -4,7 +4,7 @@ import { dataKeyId } from '../../src/secrets/data-key.js';
 import { Keyring } from '../../src/secrets/keyring.js';
 import type { ClaimedDelivery, LaneEndpoint } from '../../src/delivery/types.js';
 import { EndpointLane, laneCapacity } from '../../src/delivery/endpoint-lane.js';
-import { sealEndpointSecret, secretsAt } from '../../src/webhooks/endpoint-secret.js';
+import { sealEndpointSecret, secretsAt } from '../../src/delivery/endpoint-secret.js';
 
 const key = randomBytes(32);
 const keyring = new Keyring({ id: dataKeyId(key), key });

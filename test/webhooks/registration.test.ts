@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
-import { openEndpointSecret } from '../../src/webhooks/endpoint-secret.js';
+import { openEndpointSecret } from '../../src/delivery/endpoint-secret.js';
 import { registerWebhook } from '../../src/webhooks/webhook.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataKeyId, type DataKey } from '../../src/secrets/data-key.js';
 import { Keyring } from '../../src/secrets/keyring.js';
 import { WebhookWorker, type WorkerLogger } from '../../src/delivery/delivery-worker.js';
-import { sealEndpointSecret } from '../../src/webhooks/endpoint-secret.js';
+import { sealEndpointSecret } from '../../src/delivery/endpoint-secret.js';
 import { rotateEncryptionKey } from '../../src/webhooks/secret-encryption.service.js';
 import { replaceSecret } from '../../src/webhooks/webhook.repository.js';
 import { TEST_DATA_ENCRYPTION_KEY, TestApp, type TestClinic } from '../helpers/test-app.js';

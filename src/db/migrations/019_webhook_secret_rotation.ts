@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * Rotating an endpoint's signing secret (issue 22): the previous secret keeps signing beside the new
  * one (two signatures in `webhook-signature`, as Standard Webhooks allows) until
  * `previous_secret_expires_at`, at most 24 hours, so that a receiver can switch without a gap.
- * Encrypted as `secret` is (src/webhooks/endpoint-secret.ts).
+ * Encrypted as `secret` is (src/delivery/endpoint-secret.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('webhook_endpoints').addColumn('previous_secret', 'text').execute();
