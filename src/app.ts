@@ -15,6 +15,7 @@ import { registerErrorHandler, sendError } from './http/error-handler.js';
 import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpectations } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
+import { lingerIfBodyUnread } from './http/lingering-close.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { guardPortalRequest } from './http/portal-guard.js';
 import { requireHttps } from './http/https-required.js';
@@ -99,8 +100,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     closing = true;
     done();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // An answer sent before its request's body has all arrived (a 413, a guard's refusal) is followed by
+  // a lingering close, so that the client reads it rather than a reset (http/lingering-close.ts).
+  const lingering = ctx.config.lingeringClose;
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    lingerIfBodyUnread(request.raw, reply.raw, lingering);
     done(null, payload);
   });
   // Every request, in one hook (each hook run costs every request; docs/performance.md): the
