@@ -5,7 +5,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { openRuntime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig, type LingeringLimits } from '../../src/config.js';
-import { logSerializers } from '../../src/logging.js';
+import { logSerializers } from '../../src/http/logging.js';
 import type { AppContext } from '../../src/context.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Clock } from '../../src/clock.js';

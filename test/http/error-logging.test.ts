@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { errorForLog, logSerializers } from '../../src/logging.js';
+import { errorForLog, logSerializers } from '../../src/http/logging.js';
 import { CapturedLogs } from '../helpers/captured-logs.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
