@@ -15,7 +15,7 @@ import { registerErrorHandler, sendError } from './contracts/error-handler.js';
 import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpectations } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
-import { lingerIfBodyUnread } from './http/lingering-close.js';
+import { lingeringClose } from './http/lingering-close.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { guardPortalRequest } from './http/portal-guard.js';
 import { requireHttps } from './http/https-required.js';
@@ -96,16 +96,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // From the start of a graceful close on, requests still arriving on open connections get a 503,
   // and every answer closes its connection: a keep-alive connection left idle after its last answer
   // would otherwise hold the close until its keep-alive timeout.
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   // An answer sent before its request's body has all arrived (a 413, a guard's refusal) is followed by
   // a lingering close, so that the client reads it rather than a reset (http/lingering-close.ts).
-  const lingering = ctx.config.lingeringClose;
+  const lingering = lingeringClose(ctx.config.lingeringClose);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    lingering.stop();
+    done();
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
-    lingerIfBodyUnread(request.raw, reply.raw, lingering);
+    lingering.linger(request.raw, reply.raw);
     done(null, payload);
   });
   // Every request, in one hook (each hook run costs every request; docs/performance.md): the

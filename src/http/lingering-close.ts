@@ -19,12 +19,35 @@ type ClosableSocket = Socket & { destroySoon(): void };
  * connection is cut off, so a client trickling a body, or sending one without end, holds nothing for
  * long (REQUEST_TIMEOUT_MS, counted from the request's start, still applies as well).
  *
- * Called from the onSend hook of every answer: a request whose body is complete (nearly all) costs
- * one property read.
+ * `linger` is called from the onSend hook of every answer: a request whose body is complete (nearly
+ * all) costs one property read. `stop`, once the server closes: the connections still discarding are
+ * cut off, and later answers close as Node does, so that no refused client holds a graceful shutdown.
  *
  * @see https://nginx.org/en/docs/http/ngx_http_core_module.html#lingering_close
  */
-export function lingerIfBodyUnread(raw: IncomingMessage, response: ServerResponse, limits: LingeringLimits): void {
+export function lingeringClose(limits: LingeringLimits): {
+  linger(raw: IncomingMessage, response: ServerResponse): void;
+  stop(): void;
+} {
+  const discarding = new Set<Socket>();
+  let stopped = false;
+  return {
+    linger: (raw, response) => {
+      if (!stopped) lingerIfBodyUnread(raw, response, limits, discarding);
+    },
+    stop: () => {
+      stopped = true;
+      for (const socket of discarding) socket.destroy();
+    },
+  };
+}
+
+function lingerIfBodyUnread(
+  raw: IncomingMessage,
+  response: ServerResponse,
+  limits: LingeringLimits,
+  discarding: Set<Socket>,
+): void {
   // `inject`'s requests (light-my-request) have no `complete`, and no socket to linger on.
   const complete = raw.complete as boolean | undefined;
   if (complete !== false || !announcesBody(raw)) return;
@@ -42,7 +65,7 @@ export function lingerIfBodyUnread(raw: IncomingMessage, response: ServerRespons
   };
   response.once('finish', () => {
     delete (socket as Partial<ClosableSocket>).destroySoon;
-    if (!raw.complete && !socket.destroyed) discardRest(socket, raw, closing, limits);
+    if (!raw.complete && !socket.destroyed) discardRest(socket, raw, closing, limits, discarding);
   });
   // An answer that fails before it finishes never closes through destroySoon.
   response.once('close', () => {
@@ -62,12 +85,19 @@ function announcesBody(raw: IncomingMessage): boolean {
  * request is complete; one being closed stays until the client closes its side (the socket then ends
  * itself). Either is cut off past the limits.
  */
-function discardRest(socket: Socket, raw: IncomingMessage, closing: boolean, limits: LingeringLimits): void {
+function discardRest(
+  socket: Socket,
+  raw: IncomingMessage,
+  closing: boolean,
+  limits: LingeringLimits,
+  discarding: Set<Socket>,
+): void {
   let received = 0;
   const stop = () => {
     clearTimeout(timer);
     socket.off('data', count);
     socket.off('close', stop);
+    discarding.delete(socket);
   };
   const cutOff = () => {
     stop();
@@ -81,6 +111,7 @@ function discardRest(socket: Socket, raw: IncomingMessage, closing: boolean, lim
   const timer = setTimeout(cutOff, limits.maxMs);
   socket.on('data', count);
   socket.once('close', stop);
+  discarding.add(socket);
   readAgain(socket);
 }
 
