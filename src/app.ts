@@ -61,7 +61,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     logger: {
       level: ctx.config.logLevel,
       // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; a request
-      // is logged by its route pattern, not its URL; errors without the driver's row data (logging.ts).
+      // is logged by its route pattern, not its URL; errors without the driver's row data (http/logging.ts).
       redact: LOG_REDACT_PATHS,
       serializers: logSerializers,
       stream: options.logStream,

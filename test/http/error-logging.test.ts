@@ -8,7 +8,7 @@ import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const PATIENT = '/api/external/patient';
-/** The only keys a logged error may have (see src/logging.ts). */
+/** The only keys a logged error may have (see src/http/logging.ts). */
 const SAFE_ERR_KEYS = ['type', 'message', 'code', 'stack', 'cause', 'aggregateErrors'];
 
 describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {
