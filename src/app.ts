@@ -11,10 +11,11 @@ import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
 import { registerConsole } from './http/console.js';
 import { deniedAccessRecorder } from './http/denied-access.js';
-import { registerErrorHandler, sendError } from './http/error-handler.js';
+import { registerErrorHandler, sendError } from './contracts/error-handler.js';
 import { answerBeforeRouting, answerUnparsableRequest, checkHttpRules, passExpectations } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
+import { lingeringClose } from './http/lingering-close.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
 import { guardPortalRequest } from './http/portal-guard.js';
 import { requireHttps } from './http/https-required.js';
@@ -23,9 +24,9 @@ import { requestIdGenerator } from './http/request-id.js';
 import { registerRequestEnd } from './http/request-end.js';
 import { RouteIndex } from './http/routes-index.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
-import { ErrorEnvelope } from './http/schemas.js';
-import { validatorCompiler } from './http/validation.js';
-import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
+import { ErrorEnvelope } from './contracts/schemas.js';
+import { validatorCompiler } from './contracts/validation.js';
+import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
 import { OPERATOR_DOCS_PREFIX, openApiDocument, partnerDocument } from './openapi.js';
 import { registerRoutes } from './routes.js';
 import { addressMatcher } from './shared/address-ranges.js';
@@ -60,7 +61,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     logger: {
       level: ctx.config.logLevel,
       // Credentials never reach the logs; bodies (which hold PHI) are never logged at all; a request
-      // is logged by its route pattern, not its URL; errors without the driver's row data (logging.ts).
+      // is logged by its route pattern, not its URL; errors without the driver's row data (http/logging.ts).
       redact: LOG_REDACT_PATHS,
       serializers: logSerializers,
       stream: options.logStream,
@@ -95,12 +96,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // From the start of a graceful close on, requests still arriving on open connections get a 503,
   // and every answer closes its connection: a keep-alive connection left idle after its last answer
   // would otherwise hold the close until its keep-alive timeout.
+  // An answer sent before its request's body has all arrived (a 413, a guard's refusal) is followed by
+  // a lingering close, so that the client reads it rather than a reset (http/lingering-close.ts).
+  const lingering = lingeringClose(ctx.config.lingeringClose);
   app.addHook('preClose', (done) => {
     closing = true;
+    lingering.stop();
     done();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    lingering.linger(request.raw, reply.raw);
     done(null, payload);
   });
   // Every request, in one hook (each hook run costs every request; docs/performance.md): the

@@ -8,7 +8,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-sto
 import { pino, type Logger } from 'pino';
 import { AuditReadBuffer, type BatchScheduler } from './audit/audit-buffer.js';
 import { DeprecationUsageTally } from './deprecations/usage-tally.js';
-import { LOG_REDACT_PATHS, logSerializers } from './logging.js';
+import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
 import { logDestination } from './log-format.js';
 import { openKeyring } from './secrets/key-source.js';
 import { encryptPlaintextSecrets } from './webhooks/secret-encryption.service.js';
@@ -129,7 +129,7 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
 
 /**
  * A process's own logger (the runtime's lines, the standalone worker's): errors without the driver's
- * row data, credentials censored (logging.ts), JSON or one readable line each (log-format.ts).
+ * row data, credentials censored (http/logging.ts), JSON or one readable line each (log-format.ts).
  */
 export function processLogger(config: Config, base?: Record<string, string>): Logger {
   const options = { level: config.logLevel, ...(base ? { base } : {}), serializers: logSerializers, redact: LOG_REDACT_PATHS };

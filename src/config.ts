@@ -30,6 +30,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes: number;
+  /** How much of a body answered before it all arrived is still read and discarded (http/lingering-close.ts). */
+  readonly lingeringClose: LingeringLimits;
   /**
    * The proxies (addresses and CIDR ranges, TRUST_PROXY) whose X-Forwarded-For / X-Forwarded-Proto
    * are believed; empty: no proxy, every request is taken from its direct peer. See docs/operations.md.
@@ -96,6 +98,14 @@ export interface Config {
   readonly pharmacyTimeZone: string;
 }
 
+/** How much of a refused request's body is still read and thrown away after its answer (http/lingering-close.ts). */
+export interface LingeringLimits {
+  /** Bytes read after the answer, at most; past them the connection is cut off. */
+  readonly maxBytes: number;
+  /** Milliseconds after the answer, at most; past them the connection is cut off. */
+  readonly maxMs: number;
+}
+
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
 export interface HttpTimeouts {
   readonly headersMs: number;
@@ -115,6 +125,12 @@ const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 export const DEFAULT_SQLITE_FILE = path.join('data', 'fulfillment.sqlite');
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * The bounds of a lingering close (docs/operations.md "Slow clients"), fixed like the body limit: 8 MiB
+ * covers the rest of any body a partner plausibly sends by mistake (a 5 MB scan is refused at 1 MiB),
+ * and 30 s is nginx's `lingering_time`.
+ */
+export const LINGERING_CLOSE: LingeringLimits = Object.freeze({ maxBytes: 8 * 1024 * 1024, maxMs: 30_000 });
 /**
  * WEBHOOK_RETRY_SCHEDULE's default, Svix's schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h, 10 h (8 attempts over about 28 hours). @see https://docs.svix.com/retries
@@ -240,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat,
     rateLimitPerMinute,
     bodyLimitBytes: BODY_LIMIT_BYTES,
+    lingeringClose: LINGERING_CLOSE,
     trustProxy: Object.freeze(trustProxy),
     trustForwardedHost,
     tls,

@@ -9,7 +9,7 @@ import { areaOfPath, isUnder } from './http/areas.js';
 import { API_VERSION_HEADER, ApiVersionHeaderSchema, CURRENT_API_VERSION } from './http/api-version.js';
 import { requiredScopeOf } from './http/scope-guard.js';
 import { ALL_SCOPES } from './clinics/scopes.js';
-import { isOptionalBodyHook } from './http/optional-body.js';
+import { isOptionalBodyHook } from './contracts/optional-body.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from './http/json-shape.js';
 import { IdempotencyKeyHeaderSchema, ORIGINAL_REQUEST_ID_HEADER, REPLAYED_HEADER } from './http/idempotency-key.js';
 

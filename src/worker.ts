@@ -12,7 +12,7 @@ import { WebhookWorker } from './delivery/delivery-worker.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
 
-  // Errors are logged without the driver's row data (PHI), as in the server: see logging.ts.
+  // Errors are logged without the driver's row data (PHI), as in the server: see http/logging.ts.
   const logger = processLogger(config, { process: 'webhook-worker' });
   // The worker counts no requests: it needs no Redis.
   const runtime = await openRuntime(config, { redis: false, logger });

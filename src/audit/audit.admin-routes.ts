@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, Envelope, Page } from '../http/schemas.js';
+import { adminErrors, Envelope, Page } from '../contracts/schemas.js';
 import { AuditEvent, AuditEventListQuery } from './audit.schemas.js';
 import { listAuditEvents } from './audit.service.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, PageQuery, Timestamp, Uuid } from '../contracts/schemas.js';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from './audit-vocabulary.js';
 
 const ActionSchema = Type.Union(

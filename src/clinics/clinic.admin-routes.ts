@@ -11,7 +11,7 @@ import {
   setFreeShipping,
 } from './clinic.service.js';
 import type { AppContext } from '../context.js';
-import { Envelope } from '../http/schemas.js';
+import { Envelope } from '../contracts/schemas.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import {
@@ -26,9 +26,9 @@ import {
   RolledApiKey,
 } from './clinic.schemas.js';
 import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
-import { adminErrors, createErrors, errorRef, operatorSecurity } from '../http/schemas.js';
+import { adminErrors, createErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
 import { ApiKeyParams, ClinicParams, MedicationParams } from './clinic.schemas.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
 const tags = ['Operator'];
 const security = operatorSecurity;

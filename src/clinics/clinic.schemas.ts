@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NameText, Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { MAX_KEY_LIFETIME_SECONDS, MAX_ROLL_OVERLAP_SECONDS } from './api-key.js';
 import { ALL_SCOPES, type Scope } from './scopes.js';
 

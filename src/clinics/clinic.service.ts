@@ -8,7 +8,7 @@ import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { AppError, conflict, fieldError, forbidden, notFound, unauthorized } from '../errors.js';
 import { displayPrefix, environmentOfKey, generateApiKey, hashApiKey, hashesEqual, lastFour } from './api-key.js';
-import { apiKeyRateLimitBucket } from '../http/rate-limit-buckets.js';
+import { apiKeyRateLimitBucket } from '../contracts/rate-limit-buckets.js';
 import * as repo from './clinic.repository.js';
 import type { ApiKeyTable, ClinicTable } from './clinic.tables.js';
 import type { ApiKeySummaryView, ClinicView, IssuedApiKeyView, RevokedApiKeyView, RolledApiKeyView } from './clinic.schemas.js';
@@ -179,7 +179,7 @@ export async function getApiKeyOfClinic(ctx: ReadContext, clinicId: string, apiK
 
 /**
  * The rate-limit counters of a clinic's keys that still work here (not revoked, not expired, of this
- * server's environment): the partner portal reads their use of the minute (http/rate-limit-buckets.ts).
+ * server's environment): the partner portal reads their use of the minute (contracts/rate-limit-buckets.ts).
  */
 export async function workingApiKeyBuckets(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,

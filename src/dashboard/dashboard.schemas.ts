@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { WAITING_AGES } from './dashboard-windows.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });

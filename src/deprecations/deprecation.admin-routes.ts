@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { adminErrors, Envelope, operatorSecurity } from '../http/schemas.js';
+import { adminErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
 import { DeprecationList } from './deprecation.schemas.js';
 import { listDeprecations } from './deprecation.service.js';
 

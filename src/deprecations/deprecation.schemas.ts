@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../http/schemas.js';
+import { Nullable, Timestamp } from '../contracts/schemas.js';
 
 export const DeprecationUse = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import type { OutboxEventType, TEST_EVENT_TYPE } from './event-types.js';
 
 /*

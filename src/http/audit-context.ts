@@ -3,6 +3,7 @@ import { partnerAuditContext, type AuditActor, type AuditContext } from '../audi
 import { partnerOf } from './partner-guard.js';
 import { clientAddress } from './client-address.js';
 import { clientRequestIdOf } from './request-id.js';
+import { portalUserOf, type PortalUser } from '../portal/portal-user.js';
 
 /*
  * The audit context of a request, built by its route and passed to the service, which records the
@@ -30,4 +31,20 @@ export function operatorAudit(request: FastifyRequest): AuditContext {
       ? { type: 'staff', staffId: operator.staff.staffId, email: operator.staff.email, name: operator.staff.name }
       : { type: 'operator' };
   return { actor, requestId: request.id, clientAddress: clientAddress(request), clientRequestId: clientRequestIdOf(request) };
+}
+
+/** The audit context of a portal user's request: the person, their clinic, and where the request came from. */
+export function portalAudit(request: FastifyRequest, user: PortalUser = portalUserOf(request)): AuditContext {
+  return {
+    actor: {
+      type: 'partner_user',
+      partnerUserId: user.partnerUserId,
+      email: user.email,
+      name: user.name,
+      clinicId: user.clinicId,
+    },
+    requestId: request.id,
+    clientRequestId: clientRequestIdOf(request),
+    clientAddress: clientAddress(request),
+  };
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { NotFoundInClinic, recordDeniedAccess } from '../audit/denied-access.js';
 import type { AppContext } from '../context.js';
 import type { AppError } from '../errors.js';
-import { portalAudit } from '../portal/portal-user.js';
+import { portalAudit } from './audit-context.js';
 import { partnerAudit } from './audit-context.js';
 
 /**

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { answeringVersion, API_VERSION_HEADER } from './api-version.js';
 import { areaOfPath } from './areas.js';
-import { sendError, toAppError } from './error-handler.js';
+import { sendError, toAppError } from '../contracts/error-handler.js';
 import { guardPartnerRequest } from './partner-guard.js';
 import { logAnsweredRequest } from './request-log.js';
 import { observeRequest } from './request-metrics.js';

@@ -9,7 +9,11 @@ import { authenticateAccessToken, bearerTokenOf } from '../oauth/bearer.js';
 import type { WindowCount } from './rate-limit-store.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
 import { assertScope } from './scope-guard.js';
-import { apiKeyRateLimitBucket, oauthClientRateLimitBucket, PARTNER_RATE_LIMIT_WINDOW_MS } from './rate-limit-buckets.js';
+import {
+  apiKeyRateLimitBucket,
+  oauthClientRateLimitBucket,
+  PARTNER_RATE_LIMIT_WINDOW_MS,
+} from '../contracts/rate-limit-buckets.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,3 +1,5 @@
+import { windowOf } from '../contracts/rate-limit-buckets.js';
+
 /** A bucket's count in the window that contains a given instant, and when that window ends. */
 export interface WindowCount {
   /** Requests counted so far in the window (the current one included, when it was counted). */
@@ -52,12 +54,6 @@ export interface RateLimitStore {
    */
   peek(buckets: readonly string[], windowMs: number, now: number): Promise<WindowCount[]>;
   close?(): Promise<void>;
-}
-
-/** The window that contains `now`: where it starts and where it ends. */
-export function windowOf(now: number, windowMs: number): { start: number; resetAt: number } {
-  const start = Math.floor(now / windowMs) * windowMs;
-  return { start, resetAt: start + windowMs };
 }
 
 /** Bounds the known-key markers one process remembers (each is a short digest). */

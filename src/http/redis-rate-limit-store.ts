@@ -1,8 +1,8 @@
 import type { Result } from 'ioredis';
 import type { RedisConnection } from '../redis/redis-connection.js';
+import { windowOf } from '../contracts/rate-limit-buckets.js';
 import {
   MemoryRateLimitStore,
-  windowOf,
   type AdmitKeyInput,
   type KeyAdmission,
   type RateLimitStore,

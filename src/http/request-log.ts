@@ -4,7 +4,7 @@ import { clientRequestIdOf } from './request-id.js';
 
 /*
  * One log line per answered request, at `info`: method, route pattern (never the URL, which can
- * carry PHI in its path or query string: see logging.ts), client address, status, duration and,
+ * carry PHI in its path or query string: see http/logging.ts), client address, status, duration and,
  * from the request's logger, the request id (the server's own), and the client's X-Request-Id as
  * `clientRequestId` when it sent a usable one (http/request-id.ts). Fastify's own two lines (incoming, completed) are off
  * (`disableRequestLogging`); the hook that writes it is request-end.ts's.

@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UNMATCHED_ROUTE } from '../contracts/route-label.js';
 import type { Metrics } from '../metrics.js';
-
-/** The `route` label of requests no route matched (404, 405): one series, whatever the URL. */
-export const UNMATCHED_ROUTE = 'unmatched';
 
 /*
  * Every answered request is observed in `http_request_duration_seconds` (by request-end.ts's hook),

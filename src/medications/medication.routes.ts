@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { Envelope, partnerErrors } from '../http/schemas.js';
+import { Envelope, partnerErrors } from '../contracts/schemas.js';
 import { FormularyPage, FormularyQuery } from './medication.schemas.js';
 import { listFormularyForPartner } from './medication.service.js';
 

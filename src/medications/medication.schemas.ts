@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NameText, Nullable, Page, PageQuery, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, Page, PageQuery, Text, Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* A clinic's formulary as the operator manages it and the partner reads it. */
 

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { toAppError } from '../http/error-handler.js';
+import { toAppError } from '../contracts/error-handler.js';
 
 /**
  * The token endpoint's errors: RFC 6749 §5.2's `{error, error_description}`, the only answers of the

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ClinicParams } from '../clinics/clinic.schemas.js';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, Envelope, operatorSecurity } from '../http/schemas.js';
+import { adminErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from './oauth-client.service.js';
 import {
   CreateOAuthClientBody,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
+import { addressBucketOf, clientAddress } from '../http/client-address.js';
 import { OAuthErrorBody, TokenRequestBody, TokenResponse } from './oauth.schemas.js';
 import { toOAuthError } from './oauth-errors.js';
 import { parseForm } from './token-request.js';
@@ -85,7 +86,8 @@ export function oauthRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         preValidation: emptyBodyWhenAbsent,
       },
       async (request, reply) => {
-        const answer = await issueToken(ctx, request, reply, request.body);
+        // The caller's address is the edge's to tell (behind a trusted proxy, X-Forwarded-For's).
+        const answer = await issueToken(ctx, request, reply, request.body, addressBucketOf(clientAddress(request)));
         return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
       },
     );

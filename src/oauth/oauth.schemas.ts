@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALL_SCOPES, type Scope } from '../clinics/scopes.js';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from './access-token.js';
 import { MAX_JWKS_KEYS } from './jwks.js';
 import { OAUTH_ERROR_CODES } from './oauth-errors.js';

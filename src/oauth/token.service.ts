@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { allows, isScope, type Scope } from '../clinics/scopes.js';
 import type { AppContext } from '../context.js';
-import { addressBucketOf, clientAddress } from '../http/client-address.js';
 import { signAccessToken } from './access-token.js';
 import { authenticateClient } from './client-auth.js';
 import { scopesOf } from './oauth-client.service.js';
@@ -22,14 +21,16 @@ export interface TokenAnswer {
  * POST /oauth/token, the client credentials grant (RFC 6749 §4.4): the address's failures are
  * counted first, the grant type checked, the client's failures counted, the client authenticated
  * (secret or private_key_jwt), the requested scopes checked against the client's, and a token signed.
+ * `addressBucket`: the caller's address as its failures are counted (http/client-address.ts `addressBucketOf`).
  */
 export async function issueToken(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   form: TokenRequest,
+  addressBucket: string,
 ): Promise<TokenAnswer> {
-  const releaseAddress = await admitTokenAttempt(ctx, reply, { kind: 'address', id: addressBucketOf(clientAddress(request)) });
+  const releaseAddress = await admitTokenAttempt(ctx, reply, { kind: 'address', id: addressBucket });
   if (form.grant_type === undefined) throw invalidRequest('grant_type is required (client_credentials)');
   if (form.grant_type !== 'client_credentials') {
     throw new OAuthError(

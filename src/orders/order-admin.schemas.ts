@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
 import { OrderView, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
 

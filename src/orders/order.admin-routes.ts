@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
+import { adminErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
 import { getOrderForOperator, listOrders } from './order-admin.service.js';
 import { transitionOrder } from './order-transition.service.js';
 import { AdminListQuery, AdminOrderDetail, AdminOrderSummary, AdminStatusBody } from './order-admin.schemas.js';

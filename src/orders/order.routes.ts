@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { cancelOrder } from './order-transition.service.js';
 import { CreateOrderBody, CreateOrderData, IdParams, ListOrdersQuery, OrderPage, OrderView } from './order.schemas.js';
 import { getOrder, listOrders } from './order-read.service.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
@@ -25,7 +25,7 @@ export const ORDER_LIMITS = {
 export const OptionalText = (max: number, description?: string) =>
   Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) }));
 
-/** Free text a prescriber writes over several lines: tabs and line breaks allowed (http/validation.ts). */
+/** Free text a prescriber writes over several lines: tabs and line breaks allowed (contracts/validation.ts). */
 const OptionalFreeText = (max: number) =>
   Type.Optional(Type.String({ maxLength: max, 'x-free-text': true, description: textDoc('free') }));
 

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { conflictError, Envelope, notFoundError, partnerErrors } from '../http/schemas.js';
+import { conflictError, Envelope, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { advanceOrder } from './order-transition.service.js';
 import { AdvanceBody, IdParams, OrderView } from './order.schemas.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
 /**
  * Sandbox routes: mounted in the development environment only (routes.ts), so that in production

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { PatientCreateBody, PatientCreated, PatientParams, PatientRecord } from './patient.schemas.js';
 import { createPatient, getPatient } from './patient.service.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AddressText, NameText, Nullable, textDoc, Uuid } from '../http/schemas.js';
+import { AddressText, NameText, Nullable, textDoc, Uuid } from '../contracts/schemas.js';
 import { AddressLine2, StateCode, ZipCode } from '../reference/us-address.schemas.js';
 import { US_PHONE_MESSAGE, US_PHONE_PATTERN } from '../reference/us-phone.js';
 

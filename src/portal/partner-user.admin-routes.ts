@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { ownOrigin } from '../http/request-host.js';
-import { adminErrors, Envelope, errorRef, operatorSecurity, Uuid } from '../http/schemas.js';
+import { adminErrors, Envelope, errorRef, operatorSecurity, Uuid } from '../contracts/schemas.js';
 import {
   disablePartnerUser,
   invitePartnerUser,

@@ -1,7 +1,7 @@
-import { errorRef } from '../http/schemas.js';
+import { errorRef } from '../contracts/schemas.js';
 
-/** The portal's security requirement: the `portal_session` cookie (one definition, in http/schemas.ts). */
-export { portalSecurity } from '../http/schemas.js';
+/** The portal's security requirement: the `portal_session` cookie (one definition, in contracts/schemas.ts). */
+export { portalSecurity } from '../contracts/schemas.js';
 
 /* What every route of the portal API declares (docs/portal.md): its tag, its security and its errors. */
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { ApiKeySummary } from '../clinics/clinic.schemas.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
-import { Envelope, errorRef } from '../http/schemas.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
+import { Envelope, errorRef } from '../contracts/schemas.js';
 import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import {
   CreatePortalApiKeyBody,
@@ -13,7 +13,8 @@ import {
   RollPortalApiKeyBody,
 } from './portal-keys.schemas.js';
 import { createPortalApiKey, listPortalApiKeys, revokePortalApiKey, rollPortalApiKey } from './portal-keys.service.js';
-import { portalAudit, portalDeveloperOf, portalUserOf } from './portal-user.js';
+import { portalAudit } from '../http/audit-context.js';
+import { portalDeveloperOf, portalUserOf } from './portal-user.js';
 
 const tags = portalTags;
 const security = portalSecurity;

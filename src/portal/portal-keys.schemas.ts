@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiKeySummary } from '../clinics/clinic.schemas.js';
 import { ALL_SCOPES, type Scope } from '../clinics/scopes.js';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* The portal's API keys (docs/portal.md): the operator's key view, the secret apart from it. */
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { Envelope } from '../http/schemas.js';
+import { Envelope } from '../contracts/schemas.js';
 import { portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import { PortalOverview } from './portal-overview.schemas.js';
 import { portalOverview } from './portal-overview.service.js';

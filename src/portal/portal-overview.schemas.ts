@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp, Uuid } from '../http/schemas.js';
+import { Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* The portal's overview (docs/portal.md): where the clinic stands, at a glance. */
 

@@ -1,7 +1,6 @@
 import { getClinic, workingApiKeyBuckets } from '../clinics/clinic.service.js';
 import type { AppContext } from '../context.js';
-import { oauthClientRateLimitBucket, PARTNER_RATE_LIMIT_WINDOW_MS } from '../http/rate-limit-buckets.js';
-import { windowOf } from '../http/rate-limit-store.js';
+import { oauthClientRateLimitBucket, PARTNER_RATE_LIMIT_WINDOW_MS, windowOf } from '../contracts/rate-limit-buckets.js';
 import { listOAuthClients } from '../oauth/oauth-client.service.js';
 import { requestLogLastDay } from '../request-log/request-log.service.js';
 import type { PortalOverviewView } from './portal-overview.schemas.js';

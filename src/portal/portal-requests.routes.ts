@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { Envelope } from '../http/schemas.js';
+import { Envelope } from '../contracts/schemas.js';
 import { ListRequestLogQuery, RequestLogPage } from '../request-log/request-log.schemas.js';
 import { listRequestLog } from '../request-log/request-log.service.js';
 import { portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { Envelope, errorRef } from '../http/schemas.js';
+import { Envelope, errorRef } from '../contracts/schemas.js';
 import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import {
   PortalSandboxAdvanceBody,
@@ -10,7 +10,8 @@ import {
   PortalSandboxOrdersQuery,
 } from './portal-sandbox.schemas.js';
 import { advanceSandboxOrder, listSandboxOrders } from './portal-sandbox.service.js';
-import { portalAudit, portalDeveloperOf, portalUserOf } from './portal-user.js';
+import { portalAudit } from '../http/audit-context.js';
+import { portalDeveloperOf, portalUserOf } from './portal-user.js';
 
 const tags = portalTags;
 const security = portalSecurity;

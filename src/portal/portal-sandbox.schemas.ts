@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_STATUSES } from '../orders/order-status.js';
 import { StatusSchema } from '../orders/order.schemas.js';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* The portal's sandbox (development only; docs/portal.md): the clinic's orders and their next states. */
 

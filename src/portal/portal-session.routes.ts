@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { clientAddress } from '../http/client-address.js';
 import { requestCookie } from '../http/cookies.js';
 import { admitPortalAttempt, PORTAL_SESSION_COOKIE } from '../http/portal-guard.js';
-import { Envelope, errorRef, portalErrors, portalSecurity } from '../http/schemas.js';
+import { Envelope, errorRef, portalErrors, portalSecurity } from '../contracts/schemas.js';
 import { SESSION_MAX_AGE_MS } from '../staff/staff.service.js';
 import {
   acceptInvitation,
@@ -25,7 +25,8 @@ import {
   PortalSession,
   PortalSignInBody,
 } from './portal-session.schemas.js';
-import { portalAudit, portalUserOf, type PortalUser } from './portal-user.js';
+import { portalAudit } from '../http/audit-context.js';
+import { portalUserOf, type PortalUser } from './portal-user.js';
 
 const tags = ['Portal'];
 const security = portalSecurity;

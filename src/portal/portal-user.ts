@@ -1,8 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditContext } from '../audit/audit-actor.js';
 import { forbidden, unauthorized } from '../errors.js';
-import { clientAddress } from '../http/client-address.js';
-import { clientRequestIdOf } from '../http/request-id.js';
 import type { PartnerUserRole } from './partner-user.tables.js';
 
 /** Who is signed in to the partner portal: what the guard, the role checks and the audit trail need. */
@@ -35,20 +32,4 @@ export function portalDeveloperOf(request: FastifyRequest): PortalUser {
     throw forbidden('This action needs the developer role; you are signed in as viewer (ask your clinic to change your role)');
   }
   return user;
-}
-
-/** The audit context of a portal user's request: the person, their clinic, and where the request came from. */
-export function portalAudit(request: FastifyRequest, user: PortalUser = portalUserOf(request)): AuditContext {
-  return {
-    actor: {
-      type: 'partner_user',
-      partnerUserId: user.partnerUserId,
-      email: user.email,
-      name: user.name,
-      clinicId: user.clinicId,
-    },
-    requestId: request.id,
-    clientRequestId: clientRequestIdOf(request),
-    clientAddress: clientAddress(request),
-  };
 }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
-import { Envelope, errorRef, portalErrors, portalSecurity } from '../http/schemas.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
+import { Envelope, errorRef, portalErrors, portalSecurity } from '../contracts/schemas.js';
 import { RecoverEndpointBody, RotateSecretBody, TestCallOutcome, UpdateWebhookBody } from '../webhooks/webhook.schemas.js';
-import { portalAudit, portalDeveloperOf, portalUserOf } from './portal-user.js';
+import { portalAudit } from '../http/audit-context.js';
+import { portalDeveloperOf, portalUserOf } from './portal-user.js';
 import {
   PortalCreateWebhookBody,
   PortalDelivery,

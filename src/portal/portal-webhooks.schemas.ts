@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import {
   DeliveryStatusSchema,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AddressText, Nullable, textDoc, Uuid } from '../http/schemas.js';
+import { AddressText, Nullable, textDoc, Uuid } from '../contracts/schemas.js';
 import { AddressLine2, StateCode, UsPhone, ZipCode } from '../reference/us-address.schemas.js';
 
 /** A name of at least 2 characters once surrounding spaces are removed (the spec's Limits). */

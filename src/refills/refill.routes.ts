@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { Envelope, notFoundError, partnerErrors } from '../http/schemas.js';
+import { Envelope, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { IdParams } from '../orders/order.schemas.js';
 import { RefillBody, RefillData, RefillRequestView } from './refill.schemas.js';
 import { createRefill, getRefillRequest } from './refill.service.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { OptionalText, ORDER_LIMITS, StatusSchema } from '../orders/order.schemas.js';
 
 export const RefillBody = Type.Object(

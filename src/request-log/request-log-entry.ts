@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError, ErrorCode } from '../errors.js';
-import { UNMATCHED_ROUTE } from '../http/request-metrics.js';
+import { UNMATCHED_ROUTE } from '../contracts/route-label.js';
 import type { RequestLogTable } from './request-log.tables.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The error a request was answered with (http/error-handler.ts), for its request log row. */
+    /** The error a request was answered with (contracts/error-handler.ts), for its request log row. */
     answeredError?: AppError;
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { Envelope, partnerErrors } from '../http/schemas.js';
+import { Envelope, partnerErrors } from '../contracts/schemas.js';
 import { REQUEST_LOG_ROUTE } from './request-log-entry.js';
 import { ListRequestLogQuery, RequestLogPage } from './request-log.schemas.js';
 import { listRequestLog } from './request-log.service.js';

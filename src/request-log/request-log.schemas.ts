@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuery, Uuid } from '../http/schemas.js';
+import { Nullable, PageQuery, Uuid } from '../contracts/schemas.js';
 
 const EXAMPLE = {
   id: '019ac0a1-6f3e-7b52-9c1d-4e8a2f6b0d37',

@@ -6,7 +6,7 @@ export const blankToNull = (value: string | undefined | null): string | null => 
 
 /*
  * Text that means what it shows (issue 21, item 5; issue 9, item 2), the rules every text field of
- * a request follows (http/validation.ts applies them to every string of every route schema; the
+ * a request follows (contracts/validation.ts applies them to every string of every route schema; the
  * list is in docs/errors.md#text-rules):
  *
  * - every text is NFC-normalized (`é` sent as `e` + U+0301 is stored as U+00E9), so that what is

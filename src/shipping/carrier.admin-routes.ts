@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, createErrors, Envelope, operatorSecurity } from '../http/schemas.js';
+import { adminErrors, createErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
 import { addService, createCarrier, listCatalogue, updateService } from './catalogue.service.js';
 import {
   CatalogueCarrier,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { notFoundError, partnerErrors } from '../http/schemas.js';
+import { notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { CarrierParams, CarrierServicesQuery, CarrierServicesResponse, CarriersResponse } from './carrier.schemas.js';
 import { listPartnerCarriers, listServicesForPatient } from './shipping.service.js';
 

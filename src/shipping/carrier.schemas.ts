@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Uuid } from '../http/schemas.js';
+import { Uuid } from '../contracts/schemas.js';
 
 /*
  * The two partner carrier responses have the spec's exact shapes: `{success, data}` without

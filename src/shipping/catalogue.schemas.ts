@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { OpaqueId, Text, Timestamp } from '../http/schemas.js';
+import { OpaqueId, Text, Timestamp } from '../contracts/schemas.js';
 
 /* The operator's carrier catalogue: carriers, services, base and per-state prices. */
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { adminErrors, createErrors, operatorSecurity } from '../http/schemas.js';
+import { adminErrors, createErrors, operatorSecurity } from '../contracts/schemas.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { admitOperatorAttempt, SESSION_COOKIE, totpRequired } from '../http/admin-guard.js';
@@ -11,7 +11,7 @@ import { signInRefusal } from '../accounts/sign-in-refusal.js';
 import { TotpCodeBody, TotpEnrollment } from '../accounts/account.schemas.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { requestCookie } from '../http/cookies.js';
-import { Envelope, errorRef } from '../http/schemas.js';
+import { Envelope, errorRef } from '../contracts/schemas.js';
 import { CreateStaffBody, Session, SignInBody, StaffMember, StaffParams } from './staff.schemas.js';
 import {
   createStaffMember,

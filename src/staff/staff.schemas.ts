@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { NameText, Nullable, Timestamp, Uuid } from '../http/schemas.js';
+import { NameText, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { STAFF_ROLES } from './staff.tables.js';
 import { Email, Password, SignInPassword, TotpCode } from '../accounts/account.schemas.js';
 

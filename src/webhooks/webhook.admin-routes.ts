@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, conflictError, Envelope, Page } from '../http/schemas.js';
+import { adminErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
 import {
   Delivery,
   DeliveryDetail,
@@ -18,7 +18,7 @@ import {
 } from './webhook.schemas.js';
 import { recoverEndpointForOperator } from './recovery.service.js';
 import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-admin.service.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { deprecatedRoute } from '../deprecations/deprecated-route.js';
 import { partnerOf } from '../http/partner-guard.js';
-import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../http/schemas.js';
+import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { markDeprecatedUse } from '../deprecations/deprecation-headers.js';
 import { fieldError } from '../errors.js';
 import { webhookRefFromQuery } from './delete-by-query.js';
@@ -30,7 +30,7 @@ import {
 import { listDeliveriesForPartner } from './delivery-log.service.js';
 import { recoverEndpointForPartner } from './recovery.service.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
-import { emptyBodyWhenAbsent } from '../http/optional-body.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from './secret-rotation.service.js';
 import { testWebhook } from './test-call.service.js';
 import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, updateWebhook } from './webhook.service.js';
@@ -124,7 +124,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
         },
         // `?id=` without a body stands for the body (delete-by-query.ts).
-        preValidation: webhookRefFromQuery,
+        preValidation: webhookRefFromQuery((request) => partnerOf(request).clinicId),
       }),
       async (request, reply) => {
         const byQuery = request.query.id;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { deprecatedProperty } from '../deprecations/deprecated-route.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
-import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/schemas.js';
+import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../contracts/schemas.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import { PREVIOUS_VALID_HOURS } from '../delivery/endpoint-secret.js';
 import { MAX_URL_LENGTH } from '../delivery/url-safety.js';

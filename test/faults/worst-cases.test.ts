@@ -61,18 +61,11 @@ function httpClient(baseUrl: string) {
     payload?: string;
   }
   /**
-   * Writing a request can fail with EPIPE or ECONNRESET before any answer is read: on a keep-alive
-   * connection the server was closing as it was handed over (`request.reusedSocket`, the case Node's
-   * documentation retries), or when the server refused a large body before it was all sent and
-   * closed the connection (its answer is then lost to Node's client). Such a request is sent once
-   * more on a fresh connection; every worst case is refused, so a second try changes nothing.
+   * Sent once, never again on a failure: a refused large body is answered before it is all sent, and
+   * the server reads the rest before closing (src/http/lingering-close.ts), so the answer always
+   * arrives. (This client once retried on EPIPE and ECONNRESET to get around its loss.)
    */
   const send = (request: Request, timeoutMs = 30_000): Promise<TimedAnswer> =>
-    sendOnce(request, timeoutMs).catch((error: unknown) => {
-      if (!(error instanceof StaleSocketError)) throw error;
-      return sendOnce(request, timeoutMs);
-    });
-  const sendOnce = (request: Request, timeoutMs: number) =>
     new Promise<TimedAnswer>((resolve, reject) => {
       let sentAt = 0;
       const outgoing = http.request(
@@ -94,20 +87,10 @@ function httpClient(baseUrl: string) {
       );
       outgoing.on('finish', () => (sentAt = performance.now()));
       outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      outgoing.on('error', (error: NodeJS.ErrnoException) => {
-        const stale = error.code === 'EPIPE' || error.code === 'ECONNRESET';
-        reject(stale ? new StaleSocketError(error) : error);
-      });
+      outgoing.on('error', reject);
       outgoing.end(request.payload);
     });
   return { send, close: () => agent.destroy() };
-}
-
-/** The connection was closed by the server while this request was being written on it (see `send`). */
-class StaleSocketError extends Error {
-  constructor(cause: Error) {
-    super(`stale keep-alive connection: ${cause.message}`, { cause });
-  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;

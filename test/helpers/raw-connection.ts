@@ -16,10 +16,14 @@ export interface RawConnection {
   waitFor(pattern: RegExp): Promise<void>;
 }
 
-/** Connects to `baseUrl` (`http://host:port`) and resolves once connected. */
-export async function openRawConnection(baseUrl: string): Promise<RawConnection> {
+/**
+ * Connects to `baseUrl` (`http://host:port`) and resolves once connected. `allowHalfOpen`: keep
+ * writing after the server has closed its side (Node's client otherwise stops writing then), as a
+ * client sending a body without end would.
+ */
+export async function openRawConnection(baseUrl: string, options: { allowHalfOpen?: boolean } = {}): Promise<RawConnection> {
   const { hostname, port } = new URL(baseUrl);
-  const socket = net.connect(Number(port), hostname);
+  const socket = net.connect({ port: Number(port), host: hostname, allowHalfOpen: options.allowHalfOpen ?? false });
   let received = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
   // A reset by the server is one way of being cut off: what counts is that the connection closed.

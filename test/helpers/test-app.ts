@@ -4,8 +4,8 @@ import { pino, type DestinationStream } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { openRuntime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
-import { loadConfig } from '../../src/config.js';
-import { logSerializers } from '../../src/logging.js';
+import { loadConfig, type LingeringLimits } from '../../src/config.js';
+import { logSerializers } from '../../src/http/logging.js';
 import type { AppContext } from '../../src/context.js';
 import type { DialectName } from '../../src/db/database.js';
 import type { Clock } from '../../src/clock.js';
@@ -35,6 +35,8 @@ export interface TestAppOptions {
    * middle of a test's statement counts; a test reads the log after `t.ctx.requestLog.flush()`.
    */
   requestLog?: { timer?: FlushTimer; batchRows?: number; maxBuffered?: number };
+  /** The bounds of a lingering close, which no environment variable sets (config.ts `LINGERING_CLOSE`). */
+  lingeringClose?: LingeringLimits;
 }
 
 /** A flush timer that never fires: batches are written by `flush()` or at close. */
@@ -75,7 +77,11 @@ export class TestApp {
       ...options.env,
     });
     const runtime = await openRuntime(
-      { ...config, database: database.config },
+      {
+        ...config,
+        database: database.config,
+        ...(options.lingeringClose ? { lingeringClose: options.lingeringClose } : {}),
+      },
       {
         ...(options.clock ? { clock: options.clock } : {}),
         postgres: { schema: database.schema, poolSize: 5 },

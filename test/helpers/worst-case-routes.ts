@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { MAX_DETAILS } from '../../src/http/validation.js';
+import { MAX_DETAILS } from '../../src/contracts/validation.js';
 import { itemBody, orderBody, TEST_FORMULARY, type OrderSetup } from './factories.js';
 import { patientBody, practitionerBody } from './fixtures.js';
 import { ADMIN_TOKEN } from './test-app.js';

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { errorForLog, logSerializers } from '../../src/logging.js';
+import { errorForLog, logSerializers } from '../../src/http/logging.js';
 import { CapturedLogs } from '../helpers/captured-logs.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const PATIENT = '/api/external/patient';
-/** The only keys a logged error may have (see src/logging.ts). */
+/** The only keys a logged error may have (see src/http/logging.ts). */
 const SAFE_ERR_KEYS = ['type', 'message', 'code', 'stack', 'cause', 'aggregateErrors'];
 
 describe.each(DIALECTS)('error responses and their logs on %s', (dialect) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, registerConsole } from '../../src/http/console.js';
-import { registerErrorHandler } from '../../src/http/error-handler.js';
+import { registerErrorHandler } from '../../src/contracts/error-handler.js';
 
 /**
  * The front end's pages (src/http/console.ts): the console at /console and the partner portal at

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/config.js';
 import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../src/http/json-shape.js';
-import { validatorCompiler } from '../../src/http/validation.js';
+import { validatorCompiler } from '../../src/contracts/validation.js';
 import { itemBody, orderBody } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, TestApp } from '../helpers/test-app.js';

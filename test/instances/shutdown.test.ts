@@ -157,7 +157,7 @@ async function stoppedListening(server: ServerProcess): Promise<void> {
 /**
  * An order request has arrived (its headers were read): the `debug` line of its arrival, since at
  * `info` a request is logged once, when answered (src/http/request-log.ts). The log names a request
- * by its route pattern, never its URL (src/logging.ts).
+ * by its route pattern, never its URL (src/http/logging.ts).
  */
 const isOrderRequest = (line: { msg?: string; req?: unknown }) =>
   line.msg === 'incoming request' && (line.req as { route?: string } | undefined)?.route === ORDER;

@@ -34,7 +34,7 @@ const [orderSchemas, doseUnit, carrierSchemas, practitionerSchemas, patientSchem
   load('shipping/carrier.schemas.js'),
   load('practitioners/practitioner.schemas.js'),
   load('patients/patient.schemas.js'),
-  load('http/schemas.js'),
+  load('contracts/schemas.js'),
 ]);
 const [
   errors,
@@ -51,11 +51,11 @@ const [
   dates,
 ] = await Promise.all([
   load('errors.js'),
-  load('http/error-handler.js'),
-  load('http/validation.js'),
+  load('contracts/error-handler.js'),
+  load('contracts/validation.js'),
   load('http/json-body.js'),
   load('http/security-headers.js'),
-  load('logging.js'),
+  load('http/logging.js'),
   load('http/framework-errors.js'),
   load('http/content-negotiation.js'),
   load('http/client-address.js'),
@@ -64,7 +64,7 @@ const [
   load('reference/calendar-date.js'),
 ]);
 
-/** `{ success: true, data, message }` around a data schema (http/schemas.ts). */
+/** `{ success: true, data, message }` around a data schema (contracts/schemas.ts). */
 export const { Envelope } = httpSchemas;
 
 export const ORDER = {

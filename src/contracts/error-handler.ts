@@ -28,7 +28,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 /**
  * The one place where anything thrown becomes the spec's error envelope. Unknown errors are
- * logged with the request id (without driver row data: see logging.ts) and answered as
+ * logged with the request id (without driver row data: see http/logging.ts) and answered as
  * INTERNAL_ERROR without internals.
  */
 export function toAppError(error: unknown): AppError {

@@ -1,5 +1,5 @@
-import { UNMATCHED_ROUTE } from './http/request-metrics.js';
-import { clientAddress } from './http/client-address.js';
+import { UNMATCHED_ROUTE } from '../contracts/route-label.js';
+import { clientAddress } from './client-address.js';
 
 /**
  * How errors (and, below, requests) appear in the logs, for the server (Fastify's logger) and the

@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 
-/** The partner API's rate-limit window: a calendar minute (rate-limit-store.ts `windowOf`). */
+/** The partner API's rate-limit window: a calendar minute (`windowOf`). */
 export const PARTNER_RATE_LIMIT_WINDOW_MS = 60_000;
+
+/**
+ * The window that contains `now`: where it starts and where it ends (X-RateLimit-Reset). The
+ * edge's stores count in it (http/rate-limit-store.ts), and the partner portal's overview shows it.
+ */
+export function windowOf(now: number, windowMs: number): { start: number; resetAt: number } {
+  const start = Math.floor(now / windowMs) * windowMs;
+  return { start, resetAt: start + windowMs };
+}
 
 /**
  * The counter of an API key, named by a digest of its stored hash (`hashApiKey`): the guard computes
