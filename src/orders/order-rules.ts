@@ -3,7 +3,12 @@ import type { PractitionerTable } from '../practitioners/practitioner.tables.js'
 import type { ErrorDetails } from '../errors.js';
 import { medicationKey } from '../medications/medication-name.js';
 import type { ShippingChoice } from '../shipping/shipping.repository.js';
-import { carrierIdHint, priceShippingChoice, type ShippingQuote, type UnknownShippingChoice } from '../shipping/shipping.service.js';
+import {
+  carrierIdHint,
+  priceShippingChoice,
+  type ShippingQuote,
+  type UnknownShippingChoice,
+} from '../shipping/shipping.service.js';
 
 /** A broken business rule: a sentence for the message and the fields it concerns. */
 export interface Problem {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { RequestValidationError } from '../http/validation.js';
 import type { AppContext } from '../context.js';
@@ -36,8 +36,10 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             ...notFoundError('Patient or practitioner (`details` names which)'),
           },
         },
-        errorHandler: async (error: unknown, request: FastifyRequest): Promise<never> => {
-          throw await withFormularyMisses(ctx, error, request);
+        // Fastify passes what the route's handler sends on to the app's error handler, which answers it.
+        errorHandler: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+          const send = (answer: unknown) => reply.send(answer);
+          withFormularyMisses(ctx, error, request).then(send, send);
         },
       },
       async (request) => {
