@@ -54,7 +54,8 @@ describe('the walkthroughs, run in one shell on port 3100', { timeout: 120_000 }
     const server = await startServerProcess({ ...shared, PORT, ADMIN_TOKEN: adminToken });
     const { clinicId, apiKey } = sandboxCredentials(server);
     env = { ...shared, WALK_KEY: apiKey, WALK_CLINIC: clinicId, WALK_ADMIN_TOKEN: adminToken, WALK_DIR: folder };
-  });
+    // The first suite after a change of src/ builds the server (test/helpers/server-process.ts).
+  }, 180_000);
 
   afterAll(async () => {
     await killServerProcesses();
@@ -62,8 +63,12 @@ describe('the walkthroughs, run in one shell on port 3100', { timeout: 120_000 }
   });
 
   it('when every step runs in order, then each succeeds and every curl answers 2xx or the status its step expects', async () => {
-    const run = await runShell(script(steps()), env);
+    const runnable = steps();
+    const run = await runShell(script(runnable), env);
     expect(run.code, `${run.stderr.slice(-4000)}\n--- stdout ---\n${run.stdout.slice(-4000)}`).toBe(0);
+    // Every step ran, up to the last one (each announces itself on stderr before it runs).
+    expect(run.stderr).toContain(`::: ${runnable.at(-1)?.where ?? 'no step'}\n`);
+    expect(runnable.length).toBeGreaterThan(40);
   });
 });
 
@@ -105,11 +110,15 @@ curl() {
 }
 
 /** Runs the script in a process group of its own, killed afterwards with whatever a step left running (a receiver). */
-async function runShell(text: string, extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runShell(
+  text: string,
+  extra: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const environment: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     // The shell starts as a new terminal would: the port and addresses come from the README's steps.
-    if (value !== undefined && !['PORT', 'BASE', 'RECEIVER_PORT', 'WEBHOOK_URL', 'HOST'].includes(name)) environment[name] = value;
+    if (value !== undefined && !['PORT', 'BASE', 'RECEIVER_PORT', 'WEBHOOK_URL', 'HOST'].includes(name))
+      environment[name] = value;
   }
   const child = spawn('bash', ['-c', text], { cwd: ROOT, env: { ...environment, ...extra }, detached: true });
   let stdout = '';
