@@ -83,6 +83,7 @@ function steps(): ShellBlock[] {
 function script(runnable: ShellBlock[]): string {
   const prelude = `set -euo pipefail
 cd ${JSON.stringify(ROOT)}
+command -v jq >/dev/null || { echo 'walkthrough: the walkthroughs pick ids out of answers with jq: install it (apt-get install jq)' >&2; exit 1; }
 WALK_STATUSES="$WALK_DIR/statuses"
 curl() {
   local failed=0
