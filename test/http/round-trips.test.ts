@@ -34,6 +34,24 @@ describe.each(DIALECTS)('errors that save a round trip on %s', (dialect) => {
     expect(res.body.error.message).toContain('Not in the clinic\u2019s formulary: Aspirinx');
   });
 
+  it('when a refused order\u2019s medication holds a NUL or a lone surrogate, then the 400 names it as text and nothing is looked up', async () => {
+    const res = await post(
+      '/api/external/medication-order',
+      orderBody(setup, {
+        medication_requests: [
+          itemBody({ medication: 'Sema\u0000glutide', days_supply: 400 }),
+          itemBody({ medication: 'Aspirin\ud800' }),
+        ],
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({
+      'medication_requests[0].medication': 'must not contain control characters or invalid Unicode',
+      'medication_requests[0].days_supply': 'must be a whole number of days from 1 to 365',
+      'medication_requests[1].medication': 'must not contain control characters or invalid Unicode',
+    });
+  });
+
   it('when an order names an unknown patient, an unknown medication and an unknown carrier, then the 404 names all three', async () => {
     const res = await post(
       '/api/external/medication-order',
