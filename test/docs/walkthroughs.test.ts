@@ -19,6 +19,19 @@ const PORT = '3100';
 
 const blocks = WALKTHROUGH_PAGES.flatMap((page) => shellBlocks(page));
 
+/** The shell's process group while it runs: killed after the suite too, should a step hang past the timeout. */
+let shellGroup: number | undefined;
+
+function killShellGroup(): void {
+  if (shellGroup === undefined) return;
+  try {
+    process.kill(-shellGroup, 'SIGTERM');
+  } catch {
+    // The group is gone: nothing was left running.
+  }
+  shellGroup = undefined;
+}
+
 describe('the walkthroughs of the README and docs/', () => {
   it('when a page of docs/ has shell blocks, then it is read in a known order', () => {
     const pages = readdirSync(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md'));
@@ -58,6 +71,7 @@ describe('the walkthroughs, run in one shell on port 3100', { timeout: 120_000 }
   }, 180_000);
 
   afterAll(async () => {
+    killShellGroup();
     await killServerProcesses();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -122,15 +136,15 @@ async function runShell(
       environment[name] = value;
   }
   const child = spawn('bash', ['-c', text], { cwd: ROOT, env: { ...environment, ...extra }, detached: true });
+  shellGroup = child.pid;
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    // The group is gone: nothing was left running.
-  }
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // A receiver a failed step left running holds the shell's stderr open: end it, then read to the end.
+  killShellGroup();
+  await closed;
   return { code, stdout, stderr };
 }
