@@ -134,5 +134,6 @@ async function withFormularyMisses(ctx: AppContext, error: unknown, request: Fas
   if (!problem) return error;
   // A field the schema already refused keeps the schema's word.
   const misses = Object.fromEntries(Object.entries(problem.details).filter(([field]) => !(field in error.details)));
+  if (Object.keys(misses).length === 0) return error;
   return new AppError('VALIDATION_ERROR', 400, `${error.message}; ${problem.message}`, { ...error.details, ...misses });
 }
