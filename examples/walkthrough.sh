@@ -6,7 +6,7 @@
 #   BASE=http://127.0.0.1:3000 KEY=dev_… CLINIC=… examples/walkthrough.sh
 #
 # BASE, KEY and CLINIC are the shell variables every page of the README and docs/ uses (what the
-# server printed at its first start). WEBHOOK_URL (default http://127.0.0.1:4000/webhooks, where
+# server printed at its first start). WEBHOOK_URL (default http://127.0.0.1:${RECEIVER_PORT:-4000}/webhooks, where
 # examples/receiver.mjs listens; RECEIVER_PORT moves the receiver) is the endpoint it registers.
 #
 # Safe to run again and again: each run adds a practitioner, a patient and two orders (the API
@@ -15,10 +15,10 @@
 # jq), and stops with a non-zero status at the first answer that is not 2xx, showing it.
 set -euo pipefail
 
-BASE=${BASE:-http://127.0.0.1:3000}
+BASE=${BASE:-http://127.0.0.1:${PORT:-3000}}
 : "${KEY:?set KEY to the x-api-key the server printed (README, Quick start)}"
 : "${CLINIC:?set CLINIC to the clinic_id the server printed (README, Quick start)}"
-WEBHOOK_URL=${WEBHOOK_URL:-http://127.0.0.1:4000/webhooks}
+WEBHOOK_URL=${WEBHOOK_URL:-http://127.0.0.1:${RECEIVER_PORT:-4000}/webhooks}
 
 H=(-H "x-api-key: $KEY" -H 'Content-Type: application/json' -H 'Accept: application/json')
 

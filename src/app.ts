@@ -17,6 +17,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { lingeringClose } from './http/lingering-close.js';
 import { guardPartnerRequest } from './http/partner-guard.js';
+import { nearestPartnerRoute } from './http/nearest-route.js';
 import { guardPortalRequest } from './http/portal-guard.js';
 import { requireHttps } from './http/https-required.js';
 import { applySecurityHeaders, DOCS_CSP } from './http/security-headers.js';
@@ -185,7 +186,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }
     // The path is repeated at most in part: a URL can be as long as the headers allow (16 KiB).
     const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-    return sendError(request, reply, new AppError('NOT_FOUND', 404, `Route ${request.method} ${shown} not found`));
+    const near = nearestPartnerRoute(routes.list(), request.method, path);
+    const hint = near === undefined ? '' : `; did you mean ${near}?`;
+    return sendError(request, reply, new AppError('NOT_FOUND', 404, `Route ${request.method} ${shown} not found${hint}`));
   });
 
   await app.ready();

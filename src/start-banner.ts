@@ -19,9 +19,8 @@ export interface StartFacts {
  * when webhooks will not go out.
  */
 export function startBanner(config: Config, facts: StartFacts): string {
-  // A wildcard address is where the server listens, not an address to call: show loopback instead.
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const base = `${facts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${facts.port}`;
+  const host = callableHost(config);
+  const base = ownBaseUrl(config, facts.port, facts.tls);
   const lines = [
     '',
     `Partner Fulfillment API (${config.env}) on ${base}${host === config.host ? '' : `  (listening on ${config.host}:${facts.port})`}`,
@@ -61,4 +60,19 @@ export function startBanner(config: Config, facts: StartFacts): string {
     );
   }
   return `${lines.join('\n')}\n\n`;
+}
+
+/** A wildcard address is where the server listens, not an address to call: loopback instead. */
+function callableHost(config: Pick<Config, 'host'>): string {
+  return config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+}
+
+/**
+ * The address a server of this configuration is called at on this machine, as its banner prints it
+ * (`http://127.0.0.1:3000`): also the base of the links the command line prints (invitations), so the
+ * two agree.
+ */
+export function ownBaseUrl(config: Pick<Config, 'host'>, port: number, tls: boolean): string {
+  const host = callableHost(config);
+  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -181,7 +181,7 @@ export const HELP = [
   'create-staff asks for the password at the terminal, or reads it from standard input with --password-stdin',
   '(e.g. for the first admin of a deployment: printf %s "$PASSWORD" | npm run admin -- create-staff ... --password-stdin).',
   'invite-partner-user makes a partner portal account for a person of a clinic and prints its single-use link (72 hours;',
-  'on PUBLIC_BASE_URL, or http://localhost:PORT): send it to them. reinvite-partner-user makes a new link (the old one',
+  'on PUBLIC_BASE_URL, or the address the start banner prints, http://127.0.0.1:PORT): send it to them. reinvite-partner-user makes a new link (the old one',
   'stops working): a lost invitation, or a forgotten password. See docs/portal.md.',
 ].join('\n');
 

@@ -19,6 +19,7 @@ import { transitionOrder } from '../orders/order-transition.service.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
 import { invitationUrl } from '../portal/partner-user.admin-routes.js';
+import { ownBaseUrl } from '../start-banner.js';
 import { invitePartnerUser, reinvitePartnerUserByEmail, type Invitation } from '../portal/partner-user.service.js';
 import type { PartnerUserRole } from '../portal/partner-user.tables.js';
 import { createStaffMember } from '../staff/staff.service.js';
@@ -183,7 +184,7 @@ export async function executeCommand(
 
 /** An invitation as the CLI prints it: the link on PUBLIC_BASE_URL, or on this machine's server. */
 function invitationAnswer(ctx: AppContext, invitation: Invitation) {
-  const base = ctx.config.publicBaseUrl ?? `http://localhost:${ctx.config.port}`;
+  const base = ctx.config.publicBaseUrl ?? ownBaseUrl(ctx.config, ctx.config.port, ctx.config.tls !== null);
   return {
     partner_user: invitation.partner_user,
     invitation_url: invitationUrl(base, invitation.token),

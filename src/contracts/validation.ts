@@ -223,7 +223,9 @@ export function describeErrors(part: string, errors: ErrorObject[]): { details: 
   const details: ErrorDetails = {};
   let named = 0;
   let more = 0;
-  for (const error of errors) {
+  // A "did you mean" hint first: the renamed field is often the cause of the others (`npi_number`
+  // sent, so `npi` "is required"), and a partner reads the answer from the top.
+  for (const error of [...errors].sort((a, b) => hintRank(a) - hintRank(b))) {
     // `anyOf` reports every branch; its own summary adds nothing for a partner.
     if (error.keyword === 'anyOf' || error.keyword === 'if') continue;
     let field = toFieldPath(error.instancePath);
@@ -257,6 +259,13 @@ export function describeErrors(part: string, errors: ErrorObject[]): { details: 
     }
   }
   return { details, more };
+}
+
+/** 0 for an unknown field with a hint (hintFor), 1 for any other problem; sort is stable, so ajv's order stays. */
+function hintRank(error: ErrorObject): number {
+  if (error.keyword !== 'additionalProperties') return 1;
+  const extra = (error.params as { additionalProperty: string }).additionalProperty;
+  return hintFor(extra, error.parentSchema) === undefined ? 1 : 0;
 }
 
 /** A field name as an answer may repeat it: an unknown one can be as long as the body. */

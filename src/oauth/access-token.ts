@@ -71,6 +71,12 @@ const invalidToken = () => unauthorized('invalid access token');
  * Every refusal is a 401 "Unauthorized: …" that says no more than an API key's would.
  */
 export async function verifyAccessToken(ctx: TokenContext, token: string): Promise<AccessTokenClaims> {
+  // An API key sent as a Bearer token (a common first try): say where it goes, which costs no round trip.
+  if (/^(dev|prod)_/.test(token)) {
+    throw unauthorized(
+      'invalid access token; an API key (dev_… or prod_…) goes in the x-api-key header, not Authorization: Bearer',
+    );
+  }
   if (token.length > MAX_ACCESS_TOKEN_LENGTH) throw invalidToken();
   let kid: unknown;
   let claimed: unknown;

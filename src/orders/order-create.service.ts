@@ -14,7 +14,7 @@ import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
-import { checkShippable, checkShipping, checkSpecies } from './order-rules.js';
+import { checkFormulary, checkShippable, checkShipping, checkSpecies } from './order-rules.js';
 import { initialStatusFields } from './order-status.js';
 import type { OrderTable, MedicationItemTable } from './order.tables.js';
 import type { CreateOrderInput, MedicationItemInput } from './order.schemas.js';
@@ -47,7 +47,12 @@ export async function createOrder(
   ]);
   if (!parties) throw notFound('Clinic not found');
   const { patient, practitioner } = parties;
+  const formulary = new Map(entries.map((m) => [m.name_key, m]));
+  const unknownMedications = checkFormulary(input.medication_requests, new Set(formulary.keys()));
+  const shipping = checkShipping(parties.shipping, patient ?? { state: null }, input.carrier_id, input.service_id);
+  const orderProblems = [unknownMedications, 'message' in shipping ? shipping : null].filter((p) => p !== null);
   if (!patient || !practitioner) {
+    // Still 404, naming which; the order's other problems ride along, so a partner fixes all at once.
     const details: ErrorDetails = {};
     if (!patient) details.patient_id = 'no patient with this id in your clinic';
     if (!practitioner) details.practitioner_id = 'no practitioner with this id in your clinic';
@@ -55,27 +60,13 @@ export async function createOrder(
     const missing: NamedRecord[] = [];
     if (!patient) missing.push({ type: 'patient', id: input.patient_id });
     if (!practitioner) missing.push({ type: 'practitioner', id: input.practitioner_id });
-    throw new NotFoundInClinic(missing, `${what} not found`, details);
+    const message = [`${what} not found`, ...orderProblems.map((p) => p.message)].join('; ');
+    throw new NotFoundInClinic(missing, message, Object.assign(details, ...orderProblems.map((p) => p.details)) as ErrorDetails);
   }
 
-  const problems: { message: string; details: ErrorDetails }[] = [];
-  const species = checkSpecies(patient, practitioner);
-  if (species) problems.push(species);
-  const address = checkShippable(patient, 'patient_id');
-  if (address) problems.push(address);
-
-  const formulary = new Map(entries.map((m) => [m.name_key, m]));
-  const unknown = input.medication_requests.flatMap((item, i) => (formulary.has(keys[i] ?? '') ? [] : [{ item, i }]));
-  if (unknown.length > 0) {
-    const details: ErrorDetails = {};
-    for (const { i } of unknown) details[`medication_requests[${i}].medication`] = 'is not in the clinic\u2019s formulary';
-    const names = [...new Set(unknown.map(({ item }) => item.medication.trim()))];
-    problems.push({ message: `Not in the clinic\u2019s formulary: ${names.join(', ')}`, details });
-  }
-
-  const shipping = checkShipping(parties.shipping, patient, input.carrier_id, input.service_id);
-  if ('message' in shipping) problems.push(shipping);
-
+  const problems = [checkSpecies(patient, practitioner), checkShippable(patient, 'patient_id'), ...orderProblems].filter(
+    (p) => p !== null,
+  );
   if (problems.length > 0 || 'message' in shipping) {
     throw new AppError(
       'VALIDATION_ERROR',

@@ -1,8 +1,14 @@
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import type { ErrorDetails } from '../errors.js';
+import { medicationKey } from '../medications/medication-name.js';
 import type { ShippingChoice } from '../shipping/shipping.repository.js';
-import { priceShippingChoice, type ShippingQuote, type UnknownShippingChoice } from '../shipping/shipping.service.js';
+import {
+  carrierIdHint,
+  priceShippingChoice,
+  type ShippingQuote,
+  type UnknownShippingChoice,
+} from '../shipping/shipping.service.js';
 
 /** A broken business rule: a sentence for the message and the fields it concerns. */
 export interface Problem {
@@ -66,7 +72,7 @@ export function shippingOrProblem(
   if (quote.unknown === 'carrier') {
     return {
       message: `Unknown carrier ${carrierId}`,
-      details: { carrier_id: 'is not a known carrier; see GET /api/external/carriers' },
+      details: { carrier_id: `is not a known carrier${carrierIdHint(carrierId)}; see GET /api/external/carriers` },
     };
   }
   return {
@@ -74,3 +80,23 @@ export function shippingOrProblem(
     details: { service_id: `is not a service of carrier ${carrierId}; see GET /api/external/carriers/${carrierId}/services` },
   };
 }
+
+/**
+ * The order's medications that are not in the clinic's formulary (`formulary` keyed by medicationKey),
+ * each named, with where to read the names an order accepts; null when every one is known.
+ * `items` may come from a body that failed its schema: only the string names are checked.
+ */
+export function checkFormulary(items: readonly { medication: unknown }[], formulary: ReadonlySet<string>): Problem | null {
+  const details: ErrorDetails = {};
+  const names = new Set<string>();
+  items.forEach((item, i) => {
+    if (typeof item.medication !== 'string' || formulary.has(medicationKey(item.medication))) return;
+    details[`medication_requests[${i}].medication`] = FORMULARY_MISS;
+    names.add(item.medication.trim());
+  });
+  if (names.size === 0) return null;
+  return { message: `Not in the clinic\u2019s formulary: ${[...names].join(', ')}`, details };
+}
+
+/** A formulary miss says where the names an order accepts are listed: no guessing, no support ticket. */
+const FORMULARY_MISS = 'is not in the clinic\u2019s formulary; see GET /api/external/medications';

@@ -26,7 +26,8 @@ import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
 
-const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
+/** The event each move sends; a move to `processing` sends none (the portal's sandbox page says so). */
+export const EVENT_OF: Partial<Record<OrderStatus, OutboxEventType>> = {
   shipped: 'order.fulfilled',
   delivered: 'order.delivered',
   cancelled: 'order.cancelled',

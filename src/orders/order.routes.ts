@@ -1,4 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { RequestValidationError } from '../http/validation.js';
 import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
@@ -7,6 +10,7 @@ import { cancelOrder } from './order-transition.service.js';
 import { CreateOrderBody, CreateOrderData, IdParams, ListOrdersQuery, OrderPage, OrderView } from './order.schemas.js';
 import { getOrder, listOrders } from './order-read.service.js';
 import { createOrder } from './order-create.service.js';
+import { formularyProblemOfBody } from './order-body-check.js';
 
 const security = [{ apiKey: [] }];
 
@@ -31,6 +35,11 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             ...forbiddenError,
             ...notFoundError('Patient or practitioner (`details` names which)'),
           },
+        },
+        // Fastify passes what the route's handler sends on to the app's error handler, which answers it.
+        errorHandler: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+          const send = (answer: unknown) => reply.send(answer);
+          withFormularyMisses(ctx, error, request).then(send, send);
         },
       },
       async (request) => {
@@ -112,4 +121,19 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
     );
   };
+}
+
+/**
+ * A medication order refused by its schema names the formulary's misses too (order-body-check.ts):
+ * every problem of an order in one answer, not one stage after another. The error goes on to the
+ * app's error handler, which answers it; any other error goes on unchanged.
+ */
+async function withFormularyMisses(ctx: AppContext, error: unknown, request: FastifyRequest): Promise<unknown> {
+  if (!(error instanceof RequestValidationError) || !request.partner) return error;
+  const problem = await formularyProblemOfBody(ctx, request.partner.clinicId, request.body);
+  if (!problem) return error;
+  // A field the schema already refused keeps the schema's word.
+  const misses = Object.fromEntries(Object.entries(problem.details).filter(([field]) => !(field in error.details)));
+  if (Object.keys(misses).length === 0) return error;
+  return new AppError('VALIDATION_ERROR', 400, `${error.message}; ${problem.message}`, { ...error.details, ...misses });
 }

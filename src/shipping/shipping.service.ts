@@ -75,7 +75,7 @@ export async function listServicesForPatient(
   const rows = await repo.findCarrierServicesForPatient(ctx.db, clinicId, carrierId, patientId);
   const first = rows[0];
   if (!first) throw notFound('Clinic not found');
-  if (first.carrier_id === null) throw notFound('Carrier not found');
+  if (first.carrier_id === null) throw notFound(`Carrier not found${carrierIdHint(carrierId)}`);
   if (first.patient_id === null) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
   const code = first.state?.trim().toUpperCase() ?? '';
   const fullName = code === '' ? undefined : stateName(code);
@@ -102,4 +102,13 @@ export async function listServicesForPatient(
     ];
   });
   return { data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState: fullName };
+}
+
+/**
+ * What to add when a carrier id is not found: ids are lower case (`fedex`, not `FedEx`, the name
+ * GET /api/external/carriers shows beside it), so an id with capitals gets the id it likely meant.
+ */
+export function carrierIdHint(carrierId: string): string {
+  const lower = carrierId.toLowerCase();
+  return lower === carrierId ? '' : `: carrier ids are lower case (${lower})`;
 }

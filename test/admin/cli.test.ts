@@ -656,7 +656,8 @@ describe('operator command line (child process on a SQLite file)', () => {
     expect(invited.code, invited.stderr).toBe(0);
     expect(invited.json.partner_user).toMatchObject({ email: 'dev@invited.example', role: 'developer', status: 'invited' });
     const url = new URL(invited.json.invitation_url as string);
-    expect(url.origin + url.pathname).toBe('http://localhost:4321/portal/invitation');
+    // The address the server's start banner prints for the same HOST and PORT, not localhost.
+    expect(url.origin + url.pathname).toBe('http://127.0.0.1:4321/portal/invitation');
     const token = url.hash.slice(1);
 
     const wrongRole = await cli(['invite-partner-user', '--clinic', clinicId, '--email', 'x@invited.example', '--role', 'admin']);

@@ -165,8 +165,11 @@ describe('the portal for a developer: keys, webhooks, deliveries, request log, s
     await row.getByText('pending', { exact: true }).waitFor();
     await row.getByRole('button', { name: 'Move to processing' }).click();
     await row.getByText('processing', { exact: true }).waitFor();
+    // A move to processing sends no event, and the page says so (it once promised one).
+    await page.getByText(`Order ${orderId} is now processing. This move sends no webhook event`).waitFor();
     await row.getByRole('button', { name: 'Move to shipped' }).click();
     await row.getByText('shipped', { exact: true }).waitFor();
+    await page.getByText(`Order ${orderId} is now shipped: its webhook event order.fulfilled is on its way.`).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     const fulfilledEvent = () => receiver.received.map(verified).find((event) => event?.type === 'order.fulfilled');

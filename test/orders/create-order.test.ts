@@ -186,8 +186,8 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     expect(res.body.error.message).toContain('Unobtainium');
     expect(res.body.error.message).toContain('Placebo Forte');
     expect(res.body.error.details).toEqual({
-      'medication_requests[1].medication': 'is not in the clinic\u2019s formulary',
-      'medication_requests[2].medication': 'is not in the clinic\u2019s formulary',
+      'medication_requests[1].medication': 'is not in the clinic\u2019s formulary; see GET /api/external/medications',
+      'medication_requests[2].medication': 'is not in the clinic\u2019s formulary; see GET /api/external/medications',
     });
     expect(await countOrders()).toBe(before);
   });

@@ -5,6 +5,7 @@ import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/fee
 import { Pager, usePager } from '../../components/pager';
 import { useResource } from '../../components/use-resource';
 import { ReadOnlyNote } from '../read-only';
+import { moveNotice } from '../sandbox-events';
 import { useCanChange, usePortalSession } from '../session';
 import type { SandboxOrder } from '../types';
 
@@ -45,7 +46,7 @@ function SandboxOrders() {
         path: { orderId: order.order_id },
         body: { status },
       });
-      setOutcome({ notice: `Order ${order.order_id} is now ${status}: its webhook event is on its way.` });
+      setOutcome({ notice: moveNotice(order.order_id, status) });
       setGeneration((n) => n + 1);
     } catch (failure) {
       setOutcome({ error: failure });
@@ -57,8 +58,8 @@ function SandboxOrders() {
   return (
     <>
       <p>
-        Your clinic’s orders on this development server. Moving one sends the same webhook events as a real fulfillment would (see{' '}
-        <a href="/portal/deliveries">Deliveries</a>).
+        Your clinic’s orders on this development server. Moving one sends the same webhook events as a real fulfillment would
+        (shipped, delivered and cancelled each send one; processing none; see <a href="/portal/deliveries">Deliveries</a>).
       </p>
       <ReadOnlyNote />
       {outcome?.notice && <Notice>{outcome.notice}</Notice>}
