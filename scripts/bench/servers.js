@@ -1,12 +1,23 @@
 // The servers under test, each a child process on 127.0.0.1 pinned to the server core: the project
-// (node dist/main.js, as `npm start` runs it), its webhook workers (node dist/worker.js, as
-// `npm run worker` runs it) where a scenario runs them apart, and the ceilings (ceilings/*.js).
+// (node dist/main.js with the flags `npm start` gives it), its webhook workers (node dist/worker.js,
+// as `npm run worker` runs it) where a scenario runs them apart, and the ceilings (ceilings/*.js).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { LOAD_CPU, SERVER_CPU, startNode } from './processes.js';
 
 const CEILINGS = path.join(import.meta.dirname, 'ceilings');
+
+/**
+ * The node flags of package.json's `script` (`start`, `worker`): the V8 heap's bounds, chosen for the
+ * server's memory (docs/performance.md, "Memory"). Read from there, so that the benchmark runs the
+ * server exactly as `npm start` and `npm run worker` do.
+ */
+function nodeFlagsOf(script) {
+  const packageJson = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
+  return packageJson.scripts[script].split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 /** Our own variables are set here, never inherited from the shell that runs the benchmark. */
 const PROJECT_VARIABLES =
@@ -50,7 +61,7 @@ export function startProjectServer({ main, name, env, workDir, logFile }) {
   return startNode({
     name,
     cwd: workDir,
-    args: [path.resolve(main)],
+    args: [...nodeFlagsOf('start'), path.resolve(main)],
     env,
     cpu: SERVER_CPU,
     logFile,
@@ -68,7 +79,7 @@ export function startWorker({ main, name, env, workDir, logFile }) {
   return startNode({
     name,
     cwd: workDir,
-    args: [path.join(path.dirname(path.resolve(main)), 'worker.js')],
+    args: [...nodeFlagsOf('worker'), path.join(path.dirname(path.resolve(main)), 'worker.js')],
     env,
     cpu: LOAD_CPU,
     logFile,

@@ -40,6 +40,15 @@ export interface PostgresOptions {
   poolSize?: number;
 }
 
+/**
+ * The main file's page cache in KiB. better-sqlite3 builds SQLite with 16 MB a file
+ * (SQLITE_DEFAULT_CACHE_SIZE=-16000), filled within minutes of load and never given back: 32 MB of
+ * the server's resident memory with the request log's file. The hot pages (keys, clinics, the right
+ * edges of the time-ordered indexes) fit in far less; a page missed is read from the system's file
+ * cache (docs/performance.md, "Memory").
+ */
+export const MAIN_CACHE_KIB = 8_000;
+
 /** Opens the configured database. Does not migrate: call `migrateToLatest`. */
 export function openDatabase(config: DatabaseConfig, options: PostgresOptions = {}): DatabaseHandle {
   if (config.kind === 'postgres') {
@@ -71,6 +80,7 @@ export function openDatabase(config: DatabaseConfig, options: PostgresOptions = 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`cache_size = ${-MAIN_CACHE_KIB}`);
   attachRequestLogStore(sqlite, config.filename);
   const statements = cachingStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });

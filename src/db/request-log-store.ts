@@ -17,6 +17,13 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 export const REQUEST_LOG_STORE = 'request_log_store';
 
 /**
+ * The log's page cache in KiB, instead of SQLite's 16 MB as better-sqlite3 builds it: rows are
+ * appended in key order (time-ordered request ids) and read a page of a clinic at a time, so a few
+ * hundred pages suffice (docs/performance.md, "Memory").
+ */
+export const REQUEST_LOG_CACHE_KIB = 2_000;
+
+/**
  * The log's file beside the main one: `data/fulfillment.sqlite` → `data/fulfillment.request-log.sqlite`
  * (a file without an extension gets `.request-log`); in memory for an in-memory database.
  */
@@ -37,6 +44,7 @@ export function attachRequestLogStore(sqlite: SQLiteDatabase, mainFilename: stri
   sqlite.prepare(`attach database ? as ${REQUEST_LOG_STORE}`).run(requestLogStoreFilename(mainFilename));
   sqlite.pragma(`${REQUEST_LOG_STORE}.journal_mode = WAL`);
   sqlite.pragma(`${REQUEST_LOG_STORE}.synchronous = OFF`);
+  sqlite.pragma(`${REQUEST_LOG_STORE}.cache_size = ${-REQUEST_LOG_CACHE_KIB}`);
   sqlite.exec(`
     create table if not exists ${REQUEST_LOG_STORE}.request_log (
       request_id text primary key,

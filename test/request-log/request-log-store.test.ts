@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/create-db.js';
-import { requestLogStoreFilename } from '../../src/db/request-log-store.js';
+import { MAIN_CACHE_KIB, migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/create-db.js';
+import { REQUEST_LOG_CACHE_KIB, requestLogStoreFilename } from '../../src/db/request-log-store.js';
 import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 
 const row = (requestId: string) => ({
@@ -61,6 +61,15 @@ describe('the request log’s database file on SQLite', () => {
     expect(await pragma(handle, 'main', 'synchronous')).toBe(1);
     expect(await pragma(handle, 'request_log_store', 'synchronous')).toBe(0);
     expect(await pragma(handle, 'request_log_store', 'journal_mode')).toBe('wal');
+  });
+
+  it('when the database opens, then each file’s page cache is bounded, not the 16 MB a file better-sqlite3 builds SQLite with', async () => {
+    database = await freshProcessDatabase('sqlite', 'request-log-store');
+    handle = await open(database.config.kind === 'sqlite' ? database.config.filename : '');
+    // Negative: a size in KiB (docs/performance.md, "Memory").
+    expect(await pragma(handle, 'main', 'cache_size')).toBe(-MAIN_CACHE_KIB);
+    expect(await pragma(handle, 'request_log_store', 'cache_size')).toBe(-REQUEST_LOG_CACHE_KIB);
+    expect(MAIN_CACHE_KIB + REQUEST_LOG_CACHE_KIB).toBeLessThanOrEqual(10_000);
   });
 
   it('when the log’s file is lost while the main file is kept, then the database opens with an empty log that takes new rows', async () => {
