@@ -5,7 +5,8 @@
 // An identifier entry: { file, name, to } renames a function, class, interface, type, variable or
 // namespace import. `member: true` renames a property or method instead (only members that are never
 // serialized), and `container` picks among several declarations of the same name in one file (the
-// enclosing class, interface, function or variable). A file entry: { file, to } renames the file in
+// enclosing class, interface, function or variable). `key: true` (with `container`) renames the keys
+// of object literals written there, for an object the language service cannot tie to its type. A file entry: { file, to } renames the file in
 // its own folder (git mv) and rewrites the import paths.
 //
 // Never listed here: wire names (paths, fields, events, codes, environment variables, CLI commands,
@@ -49,7 +50,11 @@ const operatorToken = [
   ['src/config.ts', 'adminToken', 'operatorToken', { container: 'loadConfig' }],
   ['src/config.ts', 'adminTokenGenerated', 'operatorTokenGenerated', { container: 'loadConfig' }],
   ['src/config.ts', 'adminTokenProblem', 'operatorTokenProblem'],
+  // The frozen object loadConfig returns is not typed as Config where it is written.
+  ['src/config.ts', 'adminToken', 'operatorToken', { key: true, container: 'loadConfig' }],
+  ['src/config.ts', 'adminTokenGenerated', 'operatorTokenGenerated', { key: true, container: 'loadConfig' }],
   ['src/secrets/dev-admin-token.ts', 'OperatorToken', 'KeptOperatorToken'],
+  ['src/secrets/dev-admin-token.ts', 'adminToken', 'operatorToken', { key: true, container: 'keepDevelopmentAdminToken' }],
   ['src/secrets/dev-admin-token.ts', 'DEV_ADMIN_TOKEN_FILE', 'DEV_OPERATOR_TOKEN_FILE'],
   ['src/secrets/dev-admin-token.ts', 'keepDevelopmentAdminToken', 'keepDevelopmentOperatorToken'],
   ['test/helpers/test-app.ts', 'ADMIN_TOKEN', 'OPERATOR_TOKEN'],
@@ -97,6 +102,7 @@ const partnerUsers = [
   ['src/portal/portal-user.ts', 'PortalUser', 'PartnerUserIdentity'],
   ['src/portal/portal-user.ts', 'portalUser', 'partnerUser', { member: true, container: 'FastifyRequest' }],
   ['src/portal/portal-user.ts', 'portalUserOf', 'partnerUserOf'],
+  ['src/http/denied-access.ts', 'portalUser', 'partnerUser', { container: 'deniedAccessRecorder' }],
   ['src/portal/partner-user.service.ts', 'portalUserOfRow', 'partnerUserIdentityOf'],
   ['test/helpers/portal.ts', 'invitePortalUser', 'invitePartnerUserForTest'],
   ['test/hardening/text-world-portal.ts', 'activePortalUser', 'activePartnerUser'],

@@ -96,6 +96,8 @@ function sourceFile(f) {
   return ts.createSourceFile(f, read(f), ts.ScriptTarget.Latest, true, kind);
 }
 
+/** Keys of object literals: renamed only by a `key` entry, which names the function or variable holding them. */
+const KEY_KINDS = new Set([ts.SyntaxKind.PropertyAssignment, ts.SyntaxKind.ShorthandPropertyAssignment]);
 const MEMBER_KINDS = new Set([
   ts.SyntaxKind.PropertySignature,
   ts.SyntaxKind.PropertyDeclaration,
@@ -119,11 +121,11 @@ const DECLARATION_KINDS = new Set([
 const IMPORT_KINDS = new Set([ts.SyntaxKind.ImportSpecifier, ts.SyntaxKind.ImportClause]);
 
 /** The name nodes of the declarations called `name` in file `f` (members only when `member`). */
-function declarationsIn(f, name, { member = false, container, imports = false } = {}) {
+function declarationsIn(f, name, { member = false, key = false, container, imports = false } = {}) {
   const found = [];
   const visit = (node, owner) => {
     const named = node.name && ts.isIdentifier(node.name) && node.name.text === name;
-    const kinds = member ? MEMBER_KINDS : DECLARATION_KINDS;
+    const kinds = key ? KEY_KINDS : member ? MEMBER_KINDS : DECLARATION_KINDS;
     const kindOk = kinds.has(node.kind) || (imports && IMPORT_KINDS.has(node.kind));
     if (named && kindOk && (container === undefined || owner === container)) found.push(node.name);
     const isOwner =
@@ -270,6 +272,22 @@ function renameIdentifiers() {
       }
       stop(`${entry.file}: no declaration of ${entry.name} (nor of ${entry.to}) anywhere`);
     }
+    if (entry.key) {
+      // A key the language service cannot tie to its type (an object handed to a generic such as
+      // Object.freeze): renamed where it is written, a shorthand keeping its value.
+      const keys = found.nodes.map((n) => ({
+        file: found.file,
+        start: n.getStart(),
+        length: n.getWidth(),
+        text: ts.isShorthandPropertyAssignment(n.parent) ? `${entry.to}: ${entry.name}` : entry.to,
+        where: rel(found.file),
+        shorthand: ts.isShorthandPropertyAssignment(n.parent) ? { key: entry.to } : undefined,
+      }));
+      console.log(`${DRY ? 'would ' : ''}rename key ${entry.name} → ${entry.to}: ${keys.length} sites in ${rel(found.file)}`);
+      edits.push(...keys);
+      keys.forEach((e) => changed.add(e.file));
+      continue;
+    }
     const list = renameEdits(services, entry, { file: found.file, pos: found.nodes[0].getStart() });
     const covered = new Set(list.map((e) => `${e.file}:${e.start}`));
     const apart = found.nodes.filter((n) => !covered.has(`${found.file}:${n.getStart()}`));
@@ -281,6 +299,7 @@ function renameIdentifiers() {
         : declarationsIn(file, entry.to, { imports: true }).length;
       if (clash > 0 && !entry.allowExisting) stop(`${entry.name} → ${entry.to}: ${rel(file)} already declares ${entry.to}`);
     }
+    if (entry.member) warnUntied(allFiles, entry, list);
     console.log(
       `${DRY ? 'would ' : ''}rename ${entry.name} → ${entry.to}: ${list.length} sites in ${new Set(list.map((e) => e.file)).size} files`,
     );
@@ -289,6 +308,25 @@ function renameIdentifiers() {
   }
   applyEdits(edits);
   return changed;
+}
+
+/**
+ * A member's rename reaches the object literals typed by its declaration, not one handed to a
+ * generic (`Object.freeze({ ...config, adminToken })`), which still compiles. Keys of that name left
+ * behind are listed: each is a wire name (leave it) or a miss (a `key` entry in the list).
+ */
+function warnUntied(allFiles, entry, list) {
+  const renamed = new Set(list.map((e) => `${e.file}:${e.start}`));
+  const left = [];
+  for (const f of allFiles) {
+    if (!read(f)?.includes(entry.name)) continue;
+    for (const node of declarationsIn(f, entry.name, { key: true })) {
+      if (!renamed.has(`${f}:${node.getStart()}`))
+        left.push(`${rel(f)}:${sourceFile(f).getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+    }
+  }
+  if (left.length > 0)
+    console.log(`  keys named ${entry.name} left as they are (wire names, or add a key entry): ${left.join(', ')}`);
 }
 
 /** Moves a file (git mv) and rewrites every import of it, and its own imports. */
@@ -345,7 +383,12 @@ function renameFiles(changed) {
 
 function gitGrep(word) {
   try {
-    return execFileSync('git', ['grep', '-n', '-F', word], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    return execFileSync('git', ['grep', '-n', '-F', word, '--', '.', ':!scripts/identifier-renames.mjs'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return [];
   }
