@@ -299,14 +299,15 @@ function renameIdentifiers() {
         : declarationsIn(file, entry.to, { imports: true }).length;
       if (clash > 0 && !entry.allowExisting) stop(`${entry.name} → ${entry.to}: ${rel(file)} already declares ${entry.to}`);
     }
-    if (entry.member) warnUntied(allFiles, entry, list);
     console.log(
       `${DRY ? 'would ' : ''}rename ${entry.name} → ${entry.to}: ${list.length} sites in ${new Set(list.map((e) => e.file)).size} files`,
     );
     edits.push(...list);
     list.forEach((e) => changed.add(e.file));
   }
+  for (const entry of IDENTIFIER_RENAMES.filter((e) => e.member)) warnUntied(allFiles, entry, edits);
   applyEdits(edits);
+  if (!DRY) reportMentions(IDENTIFIER_RENAMES.map((e) => e.name).filter((n) => /[A-Z_]/.test(n.slice(1))));
   return changed;
 }
 
@@ -315,8 +316,8 @@ function renameIdentifiers() {
  * generic (`Object.freeze({ ...config, adminToken })`), which still compiles. Keys of that name left
  * behind are listed: each is a wire name (leave it) or a miss (a `key` entry in the list).
  */
-function warnUntied(allFiles, entry, list) {
-  const renamed = new Set(list.map((e) => `${e.file}:${e.start}`));
+function warnUntied(allFiles, entry, edits) {
+  const renamed = new Set(edits.map((e) => `${e.file}:${e.start}`));
   const left = [];
   for (const f of allFiles) {
     if (!read(f)?.includes(entry.name)) continue;
@@ -381,9 +382,19 @@ function renameFiles(changed) {
   }
 }
 
-function gitGrep(word) {
+/** Old compound names still written in comments, docs or strings: a person rewrites those sentences. */
+function reportMentions(names) {
+  for (const name of new Set(names)) {
+    const hits = gitGrep(name, ['-w']);
+    if (hits.length === 0) continue;
+    const more = hits.length > 5 ? ` (and ${hits.length - 5} more)` : '';
+    console.log(`  ${name} still written in text${more}:\n    ${hits.slice(0, 5).join('\n    ')}`);
+  }
+}
+
+function gitGrep(word, flags = []) {
   try {
-    return execFileSync('git', ['grep', '-n', '-F', word, '--', '.', ':!scripts/identifier-renames.mjs'], {
+    return execFileSync('git', ['grep', '-n', '-F', ...flags, word, '--', '.', ':!scripts/identifier-renames.mjs'], {
       cwd: ROOT,
       encoding: 'utf8',
     })
