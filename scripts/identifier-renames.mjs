@@ -40,6 +40,12 @@ const operatorApi = [
   ['src/orders/order-admin-view.ts', 'toAdminDetail', 'toOperatorDetail'],
   ['src/orders/order-admin-view.ts', 'toAdminSummary', 'toOperatorSummary'],
   ['test/http/openapi-parts.test.ts', 'adminRoutes', 'operatorRoutes'],
+  ['src/openapi.ts', 'admin', 'operator', { container: 'documentRoute' }],
+  // PostgreSQL's maintenance connection (schemas and databases made and dropped): not the staff role.
+  ['test/helpers/test-db.ts', 'adminQuery', 'maintenanceQuery'],
+  ['test/startup/two-commands.test.ts', 'adminUrl', 'maintenanceUrl'],
+  ['scripts/bench/databases.js', 'adminUrl', 'maintenanceUrl', { container: 'createPostgresDatabases' }],
+  ['scripts/bench/databases.js', 'admin', 'maintenance', { container: 'createPostgresDatabases' }],
 ];
 
 const operatorToken = [

@@ -91,9 +91,21 @@ function service(project) {
   return { ...project, ls: ts.createLanguageService(host, ts.createDocumentRegistry()) };
 }
 
+/** Parsed files, kept while their text is unchanged: an entry looked up across the project reads them all. */
+const parsed = new Map();
+
 function sourceFile(f) {
+  const text = read(f);
+  const kept = parsed.get(f);
+  if (kept?.text === text) return kept.file;
+  const file = parse(f, text);
+  parsed.set(f, { text, file });
+  return file;
+}
+
+function parse(f, text) {
   const kind = f.endsWith('.tsx') ? ts.ScriptKind.TSX : /\.(js|mjs)$/.test(f) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-  return ts.createSourceFile(f, read(f), ts.ScriptTarget.Latest, true, kind);
+  return ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true, kind);
 }
 
 /** Keys of object literals: renamed only by a `key` entry, which names the function or variable holding them. */
@@ -262,10 +274,14 @@ function renameIdentifiers() {
   );
   const edits = [];
   const changed = new Set();
-  for (const entry of IDENTIFIER_RENAMES) {
+  for (const listed of IDENTIFIER_RENAMES) {
+    // The container may have been renamed by an earlier run of this list.
+    const renamedContainer = IDENTIFIER_RENAMES.find((e) => e.name === listed.container && !e.member && !e.key)?.to;
+    const later = renamedContainer ? { ...listed, container: renamedContainer } : listed;
+    const entry = locate(listed, listed.name, allFiles) || !renamedContainer ? listed : later;
     const found = locate(entry, entry.name, allFiles);
     if (!found) {
-      const done = locate(entry, entry.to, allFiles);
+      const done = locate(entry, entry.to, allFiles) ?? locate(later, entry.to, allFiles);
       if (done) {
         console.log(`skip  ${entry.name} → ${entry.to} (already applied in ${rel(done.file)})`);
         continue;
