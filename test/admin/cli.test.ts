@@ -31,7 +31,9 @@ interface CliResult {
  * The operator command line as a real child process on a SQLite file (the command line is for a
  * database without a running server; the PostgreSQL path is the same code behind DATABASE_URL).
  */
-describe('operator command line (child process on a SQLite file)', () => {
+// Each test runs the command line several times, a process start each: on a loaded machine with the
+// suite's other workers, that is seconds a start.
+describe('operator command line (child process on a SQLite file)', { timeout: 60_000 }, () => {
   let dir: string;
   let file: string;
   let cliPath: string;
