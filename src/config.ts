@@ -96,6 +96,11 @@ export interface Config {
    * for the order queue's age in business hours and its date filters. Default UTC.
    */
   readonly pharmacyTimeZone: string;
+  /**
+   * scrypt's cost for staff and portal passwords: always PASSWORD_HASHING, no variable sets it. Only
+   * the in-process tests lower it, by overriding the loaded config (test/helpers/test-app.ts).
+   */
+  readonly passwordHashing: PasswordHashing;
 }
 
 /** How much of a refused request's body is still read and thrown away after its answer (http/lingering-close.ts). */
@@ -105,6 +110,20 @@ export interface LingeringLimits {
   /** Milliseconds after the answer, at most; past them the connection is cut off. */
   readonly maxMs: number;
 }
+
+/** scrypt's cost parameters (src/staff/password.ts); a stored hash carries the ones it was made with. */
+export interface PasswordHashing {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+/**
+ * N = 2^15, r = 8, p = 1: 32 MiB and tens of milliseconds per hash on this project's 2-core machines
+ * (Node's default is 2^14; OWASP's cheat sheet asks 2^17 where memory allows: the stored parameters
+ * let a later change raise them).
+ */
+export const PASSWORD_HASHING: PasswordHashing = Object.freeze({ N: 32_768, r: 8, p: 1 });
 
 /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, in milliseconds. */
 export interface HttpTimeouts {
@@ -277,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pharmacyTimeZone,
     publicBaseUrl,
     requireAdminTotp,
+    passwordHashing: PASSWORD_HASHING,
   });
 }
 

@@ -19,23 +19,27 @@ import { CEILINGS, SCENARIOS } from './scenarios.js';
  * `{ database: { url, redisUrl, clinic, keys, pid } }`.
  */
 export async function provisionCompositeHomes({ tmp, needed, databases, postgres, startProvisioner }) {
-  const homes = {};
-  for (const { database, redisUrl } of databases) {
-    const keys = [...needed].filter((key) => CEILINGS[key].scenario && CEILINGS[key].database === database);
-    if (keys.length === 0) continue;
-    const url = database === 'sqlite' ? path.join(tmp, 'composite.sqlite') : await postgres.schemaUrl('composite');
-    const server = await startProvisioner({ database, env: projectEnvironment({ databaseUrl: url, redisUrl }) });
-    log(`composite ceilings on ${database}: provisioning their database through a project server (pid ${server.pid})`);
-    try {
-      const clinic = await provisionClinic(server.baseUrl, `Bench composite clinic (${database})`);
-      const issued = {};
-      for (const key of keys) issued[key] = await issueKey(clinic);
-      homes[database] = { url, redisUrl, clinic, keys: issued, pid: server.pid };
-    } finally {
-      await server.stop();
-    }
-  }
-  return homes;
+  // Each database's at once (as setup.js starts the servers); every provisioning server is stopped here.
+  const outcomes = await Promise.allSettled(
+    databases.map(async ({ database, redisUrl }) => {
+      const keys = [...needed].filter((key) => CEILINGS[key].scenario && CEILINGS[key].database === database);
+      if (keys.length === 0) return null;
+      const url = database === 'sqlite' ? path.join(tmp, 'composite.sqlite') : await postgres.schemaUrl('composite');
+      const server = await startProvisioner({ database, env: projectEnvironment({ databaseUrl: url, redisUrl }) });
+      log(`composite ceilings on ${database}: provisioning their database through a project server (pid ${server.pid})`);
+      try {
+        const clinic = await provisionClinic(server.baseUrl, `Bench composite clinic (${database})`);
+        const issued = {};
+        for (const key of keys) issued[key] = await issueKey(clinic);
+        return [database, { url, redisUrl, clinic, keys: issued, pid: server.pid }];
+      } finally {
+        await server.stop();
+      }
+    }),
+  );
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return Object.fromEntries(outcomes.map((outcome) => outcome.value).filter(Boolean));
 }
 
 /*

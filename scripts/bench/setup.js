@@ -7,20 +7,12 @@ import { fetch } from 'undici';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPostgresDatabases, findRedis } from './databases.js';
-import { DRAIN_RETRY_SCHEDULE } from './drain-scenario.js';
 import { log } from './log.js';
-import { provisionClinic } from './provision.js';
-import { projectEnvironment, startCeiling, startProjectServer, startWorker } from './servers.js';
+import { startCeiling } from './servers.js';
 import { CEILINGS, runsOn, SCENARIOS } from './scenarios.js';
-import { connectEndpoint, startReceiver } from './webhook-scenario.js';
+import { startReceiver } from './webhook-scenario.js';
 import { provisionCompositeHomes } from './composites.js';
-
-/** Worker processes of the `workers` target (issue 18: two, beside a server with RUN_WORKER=false). */
-const WORKER_PROCESSES = 2;
-
-/** Which servers the chosen scenarios need on `database`: `main`, `drain`, `workers`. */
-const needs = (scenarios, database, target) =>
-  scenarios.some((scenario) => scenario.target === target && runsOn(scenario, database));
+import { needs, settleAll, startServer, startTargets } from './targets.js';
 
 /**
  * The databases to run on: SQLite always, PostgreSQL (with Redis when it answers) unless told not
@@ -52,111 +44,6 @@ async function prepareDatabases({ options, tmp, onCleanup, scenarios }) {
   return { databases, postgres };
 }
 
-/** A project server started with `env`, stopped at cleanup; its base URL added. */
-async function startServer({ options, tmp, onCleanup, name, env, logName }) {
-  const server = await startProjectServer({
-    main: options.server,
-    name,
-    env,
-    workDir: tmp,
-    logFile: path.join(tmp, `${logName}.log`),
-  });
-  onCleanup(() => server.stop());
-  return { ...server, baseUrl: `http://127.0.0.1:${server.port}` };
-}
-
-/**
- * The servers each database needs, with their clinics: `server`, `clinic` (and `webhookClinic`,
- * whose endpoint points at the receiver: a clinic of its own, so that the other scenarios' orders
- * send no deliveries) on the main server; `drain` and `workers` when a chosen scenario runs there.
- * `processes` names every process of the target, for the memory line and the cleanup check.
- */
-async function startTargets({ options, tmp, onCleanup, databases, receiver, scenarios }) {
-  const targets = [];
-  for (const { database, urls, redisUrl } of databases) {
-    const target = { database, server: null, clinic: null, webhookClinic: null, refillPool: [], drain: null, workers: null };
-    target.processes = [];
-    if (needs(scenarios, database, 'main')) {
-      const env = projectEnvironment({ databaseUrl: urls.main, redisUrl });
-      const server = await startServer({
-        options,
-        tmp,
-        onCleanup,
-        name: `project server (${database})`,
-        env,
-        logName: `project-${database}`,
-      });
-      target.processes.push({ label: database, pid: server.pid });
-      log(`project server on ${database}: ${server.baseUrl} (pid ${server.pid}); provisioning`);
-      target.server = server;
-      target.clinic = await provisionClinic(server.baseUrl, `Bench clinic (${database})`);
-      if (scenarios.some((scenario) => scenario.kind === 'webhook' && scenario.target === 'main')) {
-        target.webhookClinic = await provisionClinic(server.baseUrl, `Bench webhook clinic (${database})`, { ordersToRead: 0 });
-        await connectEndpoint(target.webhookClinic, receiver, `live-${database}`);
-      }
-    }
-    if (needs(scenarios, database, 'drain')) {
-      const env = projectEnvironment({
-        databaseUrl: urls.drain,
-        redisUrl,
-        extra: { WEBHOOK_RETRY_SCHEDULE: DRAIN_RETRY_SCHEDULE },
-      });
-      const server = await startServer({
-        options,
-        tmp,
-        onCleanup,
-        name: `drain server (${database})`,
-        env,
-        logName: `drain-${database}`,
-      });
-      target.processes.push({ label: `${database} drain`, pid: server.pid });
-      log(
-        `drain server on ${database}: ${server.baseUrl} (pid ${server.pid}, WEBHOOK_RETRY_SCHEDULE=${DRAIN_RETRY_SCHEDULE}); provisioning`,
-      );
-      const clinic = await provisionClinic(server.baseUrl, `Bench drain clinic (${database})`, { ordersToRead: 0 });
-      // Its endpoint is registered by each drain run (drain-scenario.js).
-      target.drain = { server, clinic: { ...clinic, receiverName: `drain-${database}`, webhookId: null } };
-    }
-    if (needs(scenarios, database, 'workers')) {
-      // One environment for the server and its workers: the same database, and the same data key.
-      const env = projectEnvironment({ databaseUrl: urls.workers, redisUrl, extra: { RUN_WORKER: 'false' } });
-      const name = `project server (${database}, RUN_WORKER=false)`;
-      // The server first: it migrates the database before any worker opens it.
-      const server = await startServer({ options, tmp, onCleanup, name, env, logName: `workers-${database}-server` });
-      target.processes.push({ label: `${database} RUN_WORKER=false`, pid: server.pid });
-      // The workers start together; each registers its cleanup as soon as it is up, and a failure
-      // is thrown only once all have settled, so that none starts after the cleanup ran.
-      const started = await Promise.allSettled(
-        Array.from({ length: WORKER_PROCESSES }, async (_, i) => {
-          const worker = await startWorker({
-            main: options.server,
-            name: `webhook worker ${i + 1} (${database})`,
-            env,
-            workDir: tmp,
-            logFile: path.join(tmp, `workers-${database}-worker-${i + 1}.log`),
-          });
-          onCleanup(() => worker.stop());
-          return worker;
-        }),
-      );
-      const failed = started.find((outcome) => outcome.status === 'rejected');
-      if (failed) throw failed.reason;
-      const workers = started.map((outcome) => outcome.value);
-      workers.forEach((worker, i) => target.processes.push({ label: `${database} worker ${i + 1}`, pid: worker.pid }));
-      log(
-        `server on ${database} with ${WORKER_PROCESSES} webhook workers apart: ${server.baseUrl} (pids ${server.pid}, ${workers.map((w) => w.pid).join(', ')}); provisioning`,
-      );
-      const webhookClinic = await provisionClinic(server.baseUrl, `Bench webhook clinic (${database}, workers apart)`, {
-        ordersToRead: 0,
-      });
-      await connectEndpoint(webhookClinic, receiver, `live-${database}-${WORKER_PROCESSES}-workers`);
-      target.workers = { server, workers, webhookClinic };
-    }
-    targets.push(target);
-  }
-  return targets;
-}
-
 /** Every process the target's scenario runs on: its server, and the workers apart when it has them. */
 export function processesOf(scenario, target) {
   if (scenario.target === 'drain') return [target.drain.server];
@@ -185,26 +72,28 @@ function ceilingEnvironment(key, { tmp, postgres, carriersBytes, homes }) {
  */
 async function startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes, homes }) {
   const dist = path.dirname(path.resolve(options.server));
-  const ceilings = {};
-  for (const key of needed) {
-    const { label, script, scenario, database } = CEILINGS[key];
-    const ceiling = await startCeiling({
-      name: label,
-      script,
-      env: ceilingEnvironment(key, { tmp, postgres, carriersBytes, homes }),
-      dist,
-      logFile: path.join(tmp, `${key.replaceAll('/', '-')}.log`),
-    });
-    onCleanup(() => ceiling.stop());
-    const composite = scenario
-      ? {
-          load: SCENARIOS.find((s) => s.name === scenario).load(homes[database].clinic),
-          apiKey: homes[database].keys[key],
-        }
-      : { load: null, apiKey: null };
-    ceilings[key] = { ...ceiling, ...composite, baseUrl: `http://127.0.0.1:${ceiling.port}` };
-  }
-  return ceilings;
+  // All at once, as the servers (startTargets); each waits for its own port.
+  const started = await settleAll(
+    [...needed].map(async (key) => {
+      const { label, script, scenario, database } = CEILINGS[key];
+      const ceiling = await startCeiling({
+        name: label,
+        script,
+        env: ceilingEnvironment(key, { tmp, postgres, carriersBytes, homes }),
+        dist,
+        logFile: path.join(tmp, `${key.replaceAll('/', '-')}.log`),
+      });
+      onCleanup(() => ceiling.stop());
+      const composite = scenario
+        ? {
+            load: SCENARIOS.find((s) => s.name === scenario).load(homes[database].clinic),
+            apiKey: homes[database].keys[key],
+          }
+        : { load: null, apiKey: null };
+      return [key, { ...ceiling, ...composite, baseUrl: `http://127.0.0.1:${ceiling.port}` }];
+    }),
+  );
+  return Object.fromEntries(started);
 }
 
 /** The size of GET /api/external/carriers' answer, so that the bare ceiling answers as much. */

@@ -7,7 +7,7 @@ import type { KeyringContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { conflict, fieldError, notFound } from '../errors.js';
 import { newId } from '../shared/ids.js';
-import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../staff/password.js';
+import { hashPassword, unknownAccountHash, verifyPassword } from '../staff/password.js';
 import { passwordWeakness } from '../staff/password-strength.js';
 import {
   clearSignInLock,
@@ -231,7 +231,7 @@ export async function acceptInvitation(
     invitation.clinic_name,
   ]);
   if (weakness !== null) throw fieldError('password', weakness);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, ctx.config.passwordHashing);
   const audit: AuditContext = {
     actor: {
       type: 'partner_user',
@@ -281,7 +281,7 @@ export async function signInPartnerUser(
   if (lockedForSeconds !== null) return { kind: 'locked', retryAfterSeconds: lockedForSeconds };
 
   const user = await repo.findPartnerUserByEmail(ctx.db, email);
-  const matches = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
+  const matches = await verifyPassword(input.password, user?.password_hash ?? unknownAccountHash(ctx.config.passwordHashing));
   if (!user || user.password_hash === null || !matches || user.disabled_at !== null) return { kind: 'refused' };
   if (user.totp_enabled_at !== null) {
     if (input.totpCode === undefined || input.totpCode === '') return { kind: 'second_factor', codeGiven: false };

@@ -1,17 +1,13 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { PasswordHashing } from '../config.js';
 
 /**
  * Staff passwords, hashed with scrypt from node:crypto (memory-hard; RFC 7914), never reversible.
  * The stored form carries its parameters and salt, `scrypt$N$r$p$<salt>$<hash>` (base64url), so
- * that stronger parameters can be adopted later without invalidating existing hashes.
+ * that stronger parameters can be adopted later without invalidating existing hashes. The cost of a
+ * new hash is the config's passwordHashing (config.ts, PASSWORD_HASHING).
  */
 
-/**
- * N = 2^15, r = 8, p = 1: 32 MiB and tens of milliseconds per hash on this project's 2-core machines
- * (Node's default is 2^14; OWASP's cheat sheet asks 2^17 where memory allows: the stored parameters
- * let a later change raise them).
- */
-const PARAMETERS = { N: 32_768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 /** scrypt needs 128·N·r bytes; Node's default cap (32 MiB) is just short of N = 2^15, r = 8. */
 const MAX_MEMORY = 64 * 1024 * 1024;
@@ -24,10 +20,10 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, parameters: PasswordHashing): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMETERS);
-  const { N, r, p } = PARAMETERS;
+  const key = await derive(password, salt, parameters);
+  const { N, r, p } = parameters;
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
@@ -43,8 +39,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
+/** One per cost (the process has one config): made on first use. */
+const unknownAccountHashes = new Map<string, string>();
+
 /**
- * A hash no password matches in practice, verified against when the email is unknown, so that
- * a sign-in takes as long whether or not the account exists.
+ * A hash no password matches in practice, of the given cost, verified against when the email is
+ * unknown, so that a sign-in takes as long whether or not the account exists.
  */
-export const UNKNOWN_ACCOUNT_HASH = `scrypt$${PARAMETERS.N}$${PARAMETERS.r}$${PARAMETERS.p}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
+export function unknownAccountHash({ N, r, p }: PasswordHashing): string {
+  const key = `${N}$${r}$${p}`;
+  let hash = unknownAccountHashes.get(key);
+  if (hash === undefined) {
+    hash = `scrypt$${key}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
+    unknownAccountHashes.set(key, hash);
+  }
+  return hash;
+}

@@ -7,7 +7,7 @@ import { checkSignInCode } from '../accounts/second-factor.service.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { DbOrTrx } from '../db/database.js';
 import { conflict, fieldError, notFound } from '../errors.js';
-import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './password.js';
+import { hashPassword, unknownAccountHash, verifyPassword } from './password.js';
 import { passwordWeakness } from './password-strength.js';
 import * as repo from './staff.repository.js';
 import type { StaffMemberTable, StaffRole } from './staff.tables.js';
@@ -74,7 +74,7 @@ export async function createStaffMember(
     email,
     name: input.name.trim(),
     role: input.role,
-    password_hash: await hashPassword(input.password),
+    password_hash: await hashPassword(input.password, ctx.config.passwordHashing),
     created_at: ctx.clock().toISOString(),
     disabled_at: null,
     totp_secret: null,
@@ -170,7 +170,7 @@ export async function signIn(
   if (lockedForSeconds !== null) return { kind: 'locked', retryAfterSeconds: lockedForSeconds };
 
   const member = await repo.findStaffByEmail(ctx.db, normalized);
-  const matches = await verifyPassword(password, member?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
+  const matches = await verifyPassword(password, member?.password_hash ?? unknownAccountHash(ctx.config.passwordHashing));
   // A failure was counted when the attempt was reserved: nothing more to write.
   if (!member || !matches || member.disabled_at !== null) return { kind: 'refused' };
   if (member.totp_enabled_at !== null) {

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { dataKeyId } from '../../src/secrets/data-key.js';
 import { DEV_KEY_FILE } from '../../src/secrets/key-source.js';
 import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
+import { buildServer } from '../helpers/server-process.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
@@ -18,8 +19,6 @@ import { orderBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(ROOT, 'dist/cli/admin.js');
 
 interface CliResult {
   code: number;
@@ -32,13 +31,16 @@ interface CliResult {
  * The operator command line as a real child process on a SQLite file (the command line is for a
  * database without a running server; the PostgreSQL path is the same code behind DATABASE_URL).
  */
-describe('operator command line (child process on a SQLite file)', () => {
+// Each test runs the command line several times, a process start each: on a loaded machine with the
+// suite's other workers, that is seconds a start.
+describe('operator command line (child process on a SQLite file)', { timeout: 60_000 }, () => {
   let dir: string;
   let file: string;
+  let cliPath: string;
 
   beforeAll(async () => {
-    // The server's build only (dist/cli/admin.js): the console's is not needed here.
-    await run('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT });
+    // The suite's one build of the server (what `npm run build` puts in dist/), shared by every file.
+    cliPath = path.join(path.dirname(await buildServer()), 'cli', 'admin.js');
     dir = mkdtempSync(path.join(tmpdir(), 'admin-cli-'));
     file = path.join(dir, 'fulfillment.sqlite');
   }, 120_000);
@@ -53,7 +55,7 @@ describe('operator command line (child process on a SQLite file)', () => {
       ...inherited
     } = process.env;
     try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      const { stdout, stderr } = await run(process.execPath, [cliPath, ...args], {
         cwd: dir,
         env: { ...inherited, DATABASE_URL: file, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env },
       });
@@ -583,7 +585,7 @@ describe('operator command line (child process on a SQLite file)', () => {
   /** The CLI with `input` on its standard input (a pipe, not a terminal). */
   function cliWithInput(args: string[], input: string): Promise<CliResult> {
     const { ADMIN_TOKEN: _token, FULFILLMENT_ENV: _env, DATA_ENCRYPTION_KEY: _key, ...inherited } = process.env;
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: dir,
       env: { ...inherited, DATABASE_URL: file, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY },
     });

@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { SESSION_COOKIE } from '../../src/http/admin-guard.js';
 import { orderBody, type OrderParties } from '../helpers/factories.js';
 import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { runAdminCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { call, OPERATOR_TOKEN } from '../instances/support.js';
 import { dataOf } from '../faults/partner-server.js';
+import { CHROMIUM } from './chromium.js';
 
 /**
  * The console's browser tests (issue 10, "Tests"): the real built server (console included) on a
@@ -17,8 +19,6 @@ import { dataOf } from '../faults/partner-server.js';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Debian's Chromium (.ci/run installs it when missing); never a downloaded browser. */
-const CHROMIUM = '/usr/bin/chromium';
 /** Where screenshots go (git-ignored); the README's image is written only on request. */
 const SCREENSHOTS = path.join(ROOT, 'test-output', 'console');
 
@@ -58,9 +58,14 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
   return { ...server, database };
 }
 
+/**
+ * The suite's one Chromium (browser-setup.ts), connected to: `close()` disconnects and drops this
+ * file's contexts, leaving the browser to the other files.
+ */
 export function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium)`);
-  return chromium.launch({ executablePath: CHROMIUM });
+  const endpoint = inject('chromiumEndpoint');
+  if (!endpoint) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium)`);
+  return chromium.connect(endpoint);
 }
 
 /** A fresh browser profile (no cookies) at a laptop's width, its relative URLs on `server`. */

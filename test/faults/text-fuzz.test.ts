@@ -14,8 +14,8 @@ import { DIALECTS } from '../helpers/test-db.js';
 const SEED = 20261124;
 const RUNS_PER_FIELD = 100;
 /**
- * Targets whose base makes and signs in a new account on every run (a password hashed with scrypt
- * once or twice, on both databases: about a second a run on a loaded machine) get a tenth of the
+ * Targets whose base makes and signs in a new account on every run (a password judged by zxcvbn and
+ * hashed with scrypt, at the tests' lower cost since issue 28, on both databases) get a tenth of the
  * runs, so that the suite stays near its minute; the main suite sends them its usual values.
  */
 const ACCOUNT_MAKING_ROUTES =

@@ -1,11 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { runInBackground } from '../../src/background.js';
+import { buildServer } from './server-build.js';
 import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from './test-app.js';
 import type { TestDatabase } from './test-db.js';
+
+export { buildServer };
 
 /**
  * The real server as child processes on real ports: what several instances behind a load balancer
@@ -14,78 +14,10 @@ import type { TestDatabase } from './test-db.js';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const CACHE = path.join(ROOT, 'node_modules', '.cache', 'server-build');
 
 /** Variables of ours that the test runner's own environment must not leak into a child. */
 const OWN_VARIABLES =
   /^(PORT|HOST|FULFILLMENT_ENV|DATABASE_URL|ADMIN_TOKEN|LOG_LEVEL|LOG_FORMAT|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|RUN_WORKER|WEBHOOK_.*|SANDBOX_.*|REDIS_URL|TLS_.*|DATA_ENCRYPTION_.*|SHUTDOWN_.*|HEADERS_TIMEOUT_MS|REQUEST_TIMEOUT_MS|KEEP_ALIVE_TIMEOUT_MS|IDEMPOTENCY_LOCK_TIMEOUT_MS|CONSOLE_.*)$/;
-
-let built: Promise<string> | undefined;
-
-/**
- * Compiles src/ and builds the console once per content (the folder is named by a hash of every
- * source file of both), so that the suites of one run, and later runs on unchanged sources, share
- * one build. The console lands in `console/` next to the compiled main.js, where the server looks
- * for it (src/http/console.ts), as `npm run build` puts it in dist/. Suites build in parallel: each
- * compiles into a folder of its own and renames it into place; a loser of that race uses the
- * winner's identical build.
- */
-export function buildServer(): Promise<string> {
-  built ??= (async () => {
-    const target = path.join(CACHE, sourceHash());
-    const main = path.join(target, 'main.js');
-    if (existsSync(main)) return main;
-    const scratch = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    const run = (command: string, args: string[]) => promisify(execFile)(command, args, { cwd: ROOT });
-    try {
-      await Promise.all([
-        run('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', scratch]),
-        run('npx', [
-          'vite',
-          'build',
-          '--config',
-          'console/vite.config.ts',
-          '--logLevel',
-          'warn',
-          '--outDir',
-          path.join(scratch, 'console'),
-        ]),
-      ]);
-    } catch (error) {
-      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-      throw new Error(`the build failed:\n${stdout}\n${stderr}`);
-    }
-    try {
-      renameSync(scratch, target);
-    } catch {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-    if (!existsSync(main)) throw new Error(`the build did not produce ${main}`);
-    if (!existsSync(path.join(target, 'console', 'index.html')))
-      throw new Error(`the build did not produce the console in ${target}`);
-    return main;
-  })();
-  return built;
-}
-
-function sourceHash(): string {
-  const hash = createHash('sha256');
-  const sources = [...listFiles(path.join(ROOT, 'src')), ...listFiles(path.join(ROOT, 'console'))];
-  for (const file of [...sources, path.join(ROOT, 'tsconfig.json')]) {
-    hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((name) => name !== 'node_modules')
-    .sort()
-    .flatMap((name) => {
-      const full = path.join(dir, name);
-      return statSync(full).isDirectory() ? listFiles(full) : [full];
-    });
-}
 
 /** DATABASE_URL for a child process on the test's database: PostgreSQL gets the test's schema. */
 export function databaseUrlOf(database: TestDatabase): string {

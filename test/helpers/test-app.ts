@@ -4,7 +4,7 @@ import { pino, type DestinationStream } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { openRuntime } from '../../src/bootstrap.js';
 import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
-import { loadConfig, type LingeringLimits } from '../../src/config.js';
+import { loadConfig, type LingeringLimits, type PasswordHashing } from '../../src/config.js';
 import { logSerializers } from '../../src/http/logging.js';
 import type { AppContext } from '../../src/context.js';
 import type { DialectName } from '../../src/db/database.js';
@@ -19,6 +19,12 @@ export const ADMIN_TOKEN = 'test-operator-token-0123456789-abcdef';
  * development key file into the repository's data folder.
  */
 export const TEST_DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+/**
+ * scrypt's cost in the in-process tests: N = 2^10 (1 MiB, about 2 ms a hash) instead of the
+ * production 2^15 (32 MiB, about 80 ms), since accounts are made and signed in hundreds of times. A
+ * config no variable sets (config.ts); test/staff/password.test.ts holds the production cost.
+ */
+export const TEST_PASSWORD_HASHING: PasswordHashing = { N: 1024, r: 8, p: 1 };
 
 export interface TestAppOptions {
   dialect: DialectName;
@@ -80,6 +86,7 @@ export class TestApp {
       {
         ...config,
         database: database.config,
+        passwordHashing: TEST_PASSWORD_HASHING,
         ...(options.lingeringClose ? { lingeringClose: options.lingeringClose } : {}),
       },
       {

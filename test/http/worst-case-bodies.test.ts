@@ -38,6 +38,9 @@ const sendThrough =
 /** Arrays nested `depth` deep, as a value: inside a body's object, one level deeper. */
 const nestedArrays = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
 
+/** The fixture makes accounts, keys, orders and a portal session: on a loaded machine, more than a hook's 30 s. */
+const FIXTURE_TIMEOUT_MS = 120_000;
+
 /** Fastify's `/carriers/:carrierId/services` is OpenAPI's `/carriers/{carrierId}/services`. */
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -49,7 +52,7 @@ describe('worst cases: every route is covered', () => {
     t = await TestApp.start({ dialect: 'sqlite' });
     routes = inputRoutesOf(t.app.swagger() as any);
     fixture = await createWorstCaseFixture(sendThrough(t));
-  });
+  }, FIXTURE_TIMEOUT_MS);
   afterAll(async () => t.close());
 
   it('when a partner, operator or portal route takes a body or a query string, then it has a base request, and no base request is left over', () => {
@@ -109,7 +112,7 @@ describe.each(DIALECTS)('worst-case requests on %s', (dialect) => {
     send = sendThrough(t);
     routes = inputRoutesOf(t.app.swagger() as any);
     fixture = await createWorstCaseFixture(send);
-  });
+  }, FIXTURE_TIMEOUT_MS);
   afterAll(async () => t.close());
 
   it.each(Object.keys(BASE_REQUESTS))(
