@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
-import { guardAdminRequest } from './http/admin-guard.js';
+import { guardOperatorRequest } from './http/operator-guard.js';
 import { acceptApiVersion, announceApiVersion } from './http/api-version.js';
 import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
@@ -131,7 +131,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (behindProxy) requireHttps(request, isTrustedProxy);
     // The token endpoint authenticates its client itself and takes a form, not JSON (oauth/oauth.routes.ts).
     if (area === 'oauth') return undefined;
-    const guarded = area === 'partner' ? guardPartnerRequest(ctx, request, reply) : guardAdminRequest(ctx, request, reply);
+    const guarded = area === 'partner' ? guardPartnerRequest(ctx, request, reply) : guardOperatorRequest(ctx, request, reply);
     return guarded.then(() => {
       // A pin this server cannot answer is a 400; a deprecated route's use is counted for the credential.
       acceptApiVersion(ctx, request, reply);

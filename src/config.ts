@@ -21,9 +21,9 @@ export interface Config {
   readonly port: number;
   readonly database: DatabaseConfig;
   /** The operator's bearer token for /api/admin. */
-  readonly adminToken: string;
+  readonly operatorToken: string;
   /** True when ADMIN_TOKEN was not set and one was generated for this run (development only). */
-  readonly adminTokenGenerated: boolean;
+  readonly operatorTokenGenerated: boolean;
   readonly logLevel: string;
   /** LOG_FORMAT: `json` lines, `pretty` one readable line each, or `auto` (pretty in development on a terminal). */
   readonly logFormat: LogFormatSetting;
@@ -181,17 +181,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const database = parseDatabaseUrl(env.DATABASE_URL, problems);
 
-  let adminToken = env.ADMIN_TOKEN ?? '';
-  let adminTokenGenerated = false;
-  if (adminToken === '') {
+  let operatorToken = env.ADMIN_TOKEN ?? '';
+  let operatorTokenGenerated = false;
+  if (operatorToken === '') {
     if (environment === 'production') {
       problems.push('ADMIN_TOKEN is required in production');
     } else {
-      adminToken = randomBytes(24).toString('base64url');
-      adminTokenGenerated = true;
+      operatorToken = randomBytes(24).toString('base64url');
+      operatorTokenGenerated = true;
     }
   } else {
-    const tokenProblem = adminTokenProblem(adminToken, environment);
+    const tokenProblem = operatorTokenProblem(operatorToken, environment);
     if (tokenProblem) problems.push(tokenProblem);
   }
 
@@ -269,8 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     port,
     database,
-    adminToken,
-    adminTokenGenerated,
+    operatorToken,
+    operatorTokenGenerated,
     logLevel,
     logFormat,
     rateLimitPerMinute,
@@ -405,7 +405,7 @@ export function parseDatabaseUrl(value: string | undefined, problems: string[] =
  * asks for one a guesser cannot enumerate: 32 characters or more, and at least 16 distinct ones,
  * which refuses padding, repeated letters and short words (`openssl rand -base64 32` passes).
  */
-function adminTokenProblem(token: string, environment: Environment): string | null {
+function operatorTokenProblem(token: string, environment: Environment): string | null {
   // Code points, so that a character outside the BMP counts once.
   const characters = Array.from(token);
   if (environment !== 'production') {

@@ -3,7 +3,7 @@ import { runInBackground } from './background.js';
 import { loadConfigOrExit, openRuntime } from './bootstrap.js';
 import { hasStaffMembers } from './staff/staff.service.js';
 import { seedSandbox } from './sandbox-seed.js';
-import { keepDevelopmentAdminToken } from './secrets/dev-admin-token.js';
+import { keepDevelopmentOperatorToken } from './secrets/dev-operator-token.js';
 import { startBanner } from './start-banner.js';
 import { logDestination } from './log-format.js';
 import { loadHttpsOptions } from './http/tls.js';
@@ -17,7 +17,7 @@ import { WebhookWorker } from './delivery/delivery-worker.js';
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
 async function main(): Promise<void> {
   // In development without ADMIN_TOKEN: the operator token kept in ./data (the same at every start).
-  const { config, keptIn: tokenFile } = keepDevelopmentAdminToken(loadConfigOrExit(process.env));
+  const { config, keptIn: tokenFile } = keepDevelopmentOperatorToken(loadConfigOrExit(process.env));
   // Before anything is opened: an unreadable certificate, or production on plain HTTP without a proxy.
   const https = loadHttpsOptions(config);
 

@@ -241,9 +241,9 @@ export function documentRoute(
   if (given.hide) return given;
   const route = nestNamedSchemas(given);
   const partner = url === '/api/external' || url.startsWith('/api/external/');
-  const admin = url === '/api/admin' || url.startsWith('/api/admin/');
+  const operator = url === '/api/admin' || url.startsWith('/api/admin/');
   // A public route (the health probes) says so, unless it names its own credential (/metrics).
-  if (!partner && !admin) return { ...route, security: route.security ?? [] };
+  if (!partner && !operator) return { ...route, security: route.security ?? [] };
 
   const response: Record<string, unknown> = { ...(route.response ?? {}) };
   const add = (status: number, description: string) => {

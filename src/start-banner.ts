@@ -29,11 +29,11 @@ export function startBanner(config: Config, facts: StartFacts): string {
     `  API reference: ${base}/docs`,
     `  console: ${base}/console${facts.hasStaff ? '' : '  (no staff account yet: npm run admin -- create-staff --email … --name … --role admin)'}`,
   ];
-  if (config.adminTokenGenerated) {
+  if (config.operatorTokenGenerated) {
     const where = facts.tokenFile
       ? `kept in ${facts.tokenFile}, the same at every start`
       : 'generated for this run: the database is in memory';
-    lines.push(`  operator token (${where}; set ADMIN_TOKEN to choose one): ${config.adminToken}`);
+    lines.push(`  operator token (${where}; set ADMIN_TOKEN to choose one): ${config.operatorToken}`);
   }
   if (!config.runWorker) {
     lines.push(

@@ -40,27 +40,27 @@ const withDatabase = (url, name) => Object.assign(new URL(url), { pathname: `/${
  * one of them; `drop()` removes them all.
  */
 export async function createPostgresDatabases(extra = []) {
-  const adminUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : LOCAL_POSTGRES;
-  if (!(await answers(adminUrl, 5432))) return null;
+  const maintenanceUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : LOCAL_POSTGRES;
+  if (!(await answers(maintenanceUrl, 5432))) return null;
   const base = `bench_${randomBytes(5).toString('hex')}`;
   const names = { project: base, raw: `${base}_raw`, ...Object.fromEntries(extra.map((key) => [key, `${base}_${key}`])) };
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const maintenance = new pg.Client({ connectionString: maintenanceUrl });
+  await maintenance.connect();
   try {
-    for (const name of Object.values(names)) await admin.query(`CREATE DATABASE ${name}`);
+    for (const name of Object.values(names)) await maintenance.query(`CREATE DATABASE ${name}`);
   } catch (error) {
     // The caller registers drop() only once this resolves: leave none of them behind.
-    for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+    for (const name of Object.values(names)) await maintenance.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
     throw error;
   } finally {
-    await admin.end();
+    await maintenance.end();
   }
-  const rawUrl = withDatabase(adminUrl, names.raw);
+  const rawUrl = withDatabase(maintenanceUrl, names.raw);
   return {
     names,
-    projectUrl: withDatabase(adminUrl, names.project),
+    projectUrl: withDatabase(maintenanceUrl, names.project),
     rawUrl,
-    urlOf: (key) => withDatabase(adminUrl, names[key]),
+    urlOf: (key) => withDatabase(maintenanceUrl, names[key]),
     /**
      * A schema of the raw database (the composite ceilings' home, beside the pg ceiling's tables in
      * `public`), created; resolves with a URL whose connections use it (search_path), for the
@@ -79,7 +79,7 @@ export async function createPostgresDatabases(extra = []) {
       return url.toString();
     },
     async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
+      const client = new pg.Client({ connectionString: maintenanceUrl });
       await client.connect();
       try {
         // WITH (FORCE): a server killed mid-run may leave connections behind (PostgreSQL 13+).

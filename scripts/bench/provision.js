@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { fetch } from 'undici';
 import { MEDICATION, orderBody, patientBody, practitionerBody } from './bodies.js';
-import { ADMIN_TOKEN } from './servers.js';
+import { OPERATOR_TOKEN } from './servers.js';
 
 const PRACTITIONERS = 5;
 const PATIENTS = 20;
@@ -17,7 +17,7 @@ const ORDER_BATCH_CONCURRENCY = 16;
 async function call(baseUrl, method, path, { body, key } = {}) {
   const headers = { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) };
   if (key) headers['x-api-key'] = key;
-  else headers.authorization = `Bearer ${ADMIN_TOKEN}`;
+  else headers.authorization = `Bearer ${OPERATOR_TOKEN}`;
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const text = await response.text();
   if (!response.ok) throw new Error(`provisioning: ${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
@@ -154,7 +154,7 @@ export async function recoverWebhook(clinic, webhookId) {
  * NaN for a figure the server does not show.
  */
 export async function webhookBacklog(baseUrl) {
-  const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
   const text = await response.text();
   const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   const attempts = [...text.matchAll(/^webhook_delivery_attempts_total(?:\{[^}]*\})? (\S+)$/gm)].map((m) => Number(m[1]));

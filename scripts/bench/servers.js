@@ -26,7 +26,7 @@ const PROJECT_VARIABLES =
 const cleanEnvironment = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !PROJECT_VARIABLES.test(name)));
 
 /** The operator token every project server of the run gets. */
-export const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+export const OPERATOR_TOKEN = randomBytes(24).toString('base64url');
 
 /**
  * The environment of a project process (server or webhook worker) on `databaseUrl` (a SQLite file or
@@ -45,7 +45,7 @@ export function projectEnvironment({ databaseUrl, redisUrl, extra = {} }) {
     DATABASE_URL: databaseUrl,
     LOG_FORMAT: 'json',
     RATE_LIMIT_PER_MINUTE: '1000000',
-    ADMIN_TOKEN,
+    ADMIN_TOKEN: OPERATOR_TOKEN,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),

@@ -48,7 +48,7 @@ export const notFoundError = (what: string) => ({ 404: errorRef(`${what} not fou
 export const conflictError = (what: string) => ({ 409: errorRef(what) }) as const;
 
 /** Error responses of operator routes. */
-export const adminErrors = {
+export const operatorErrors = {
   400: errorRef('Validation error.'),
   401: errorRef('Missing or wrong operator bearer token, or a console session that has ended.'),
   403: errorRef('A pharmacist calling an admin-only route, or a console request from another origin.'),
@@ -115,4 +115,4 @@ export const portalErrors = {
 } as const;
 
 /** Error responses of operator routes that create something with a unique name or id. */
-export const createErrors = (what: string) => ({ ...adminErrors, ...conflictError(`${what} already exists.`) });
+export const createErrors = (what: string) => ({ ...operatorErrors, ...conflictError(`${what} already exists.`) });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { guardAdminRequest } from '../http/admin-guard.js';
+import { guardOperatorRequest } from '../http/operator-guard.js';
 import { CONTENT_TYPES, negotiateExposition, renderMetrics } from './metrics-exposition.js';
 
 const Exposition = Type.String({ description: 'The metrics, one sample a line (see docs/operations.md).' });
@@ -15,7 +15,7 @@ export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/metrics',
       {
-        onRequest: async (request, reply) => guardAdminRequest(ctx, request, reply),
+        onRequest: async (request, reply) => guardOperatorRequest(ctx, request, reply),
         schema: {
           tags: ['Operator'],
           operationId: 'getMetrics',

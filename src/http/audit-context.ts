@@ -3,7 +3,7 @@ import { partnerAuditContext, type AuditActor, type AuditContext } from '../audi
 import { partnerOf } from './partner-guard.js';
 import { clientAddress } from './client-address.js';
 import { clientRequestIdOf } from './request-id.js';
-import { portalUserOf, type PortalUser } from '../portal/portal-user.js';
+import { partnerUserOf, type PartnerUserIdentity } from '../portal/partner-user-identity.js';
 
 /*
  * The audit context of a request, built by its route and passed to the service, which records the
@@ -34,7 +34,7 @@ export function operatorAudit(request: FastifyRequest): AuditContext {
 }
 
 /** The audit context of a portal user's request: the person, their clinic, and where the request came from. */
-export function portalAudit(request: FastifyRequest, user: PortalUser = portalUserOf(request)): AuditContext {
+export function portalAudit(request: FastifyRequest, user: PartnerUserIdentity = partnerUserOf(request)): AuditContext {
   return {
     actor: {
       type: 'partner_user',

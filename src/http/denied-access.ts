@@ -14,11 +14,11 @@ import { partnerAudit } from './audit-context.js';
 export function deniedAccessRecorder(ctx: AppContext) {
   return (request: FastifyRequest, error: AppError): Promise<void> | undefined => {
     if (!(error instanceof NotFoundInClinic)) return undefined;
-    const { partner, portalUser } = request;
+    const { partner, partnerUser } = request;
     const caller = partner
       ? { audit: partnerAudit(request), clinicId: partner.clinicId }
-      : portalUser
-        ? { audit: portalAudit(request, portalUser), clinicId: portalUser.clinicId }
+      : partnerUser
+        ? { audit: portalAudit(request, partnerUser), clinicId: partnerUser.clinicId }
         : undefined;
     if (caller === undefined) return undefined;
     return recordDeniedAccess(ctx, caller.audit, caller.clinicId, error.records).catch((failure: unknown) => {

@@ -25,8 +25,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Every /api/portal request (issue 22; docs/portal.md): the portal's session cookie, whose account
- * belongs to one clinic (set as `request.portalUser`; the routes read that clinic only). As the
- * console's guard (http/admin-guard.ts): a request that changes something must come from this
+ * belongs to one clinic (set as `request.partnerUser`; the routes read that clinic only). As the
+ * console's guard (http/operator-guard.ts): a request that changes something must come from this
  * server's origin (the cookie is SameSite=Strict as well), and failed attempts are limited per client
  * address, counted before the credential is read and taken back once it proves right.
  */
@@ -40,7 +40,7 @@ export async function guardPortalRequest(ctx: AppContext, request: FastifyReques
   const user = await partnerUserOfSession(ctx, token);
   if (!user) throw unauthorized('your session has ended (signed out, idle too long, or past 12 hours): sign in again');
   await succeeded();
-  request.portalUser = user;
+  request.partnerUser = user;
 }
 
 /**

@@ -136,7 +136,7 @@ export const MedicationItemView = Type.Object(
   { additionalProperties: false },
 );
 
-/** One status change as a partner sees it (the operator's view adds who, by name: orders/order-admin.schemas.ts). */
+/** One status change as a partner sees it (the operator's view adds who, by name: orders/order-operator.schemas.ts). */
 export const StatusHistoryEntryFields = {
   from: Nullable(Type.String()),
   to: Type.String(),

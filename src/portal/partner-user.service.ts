@@ -19,7 +19,7 @@ import {
 } from '../staff/staff.service.js';
 import * as repo from './partner-user.repository.js';
 import type { PartnerUserRole, PartnerUserTable } from './partner-user.tables.js';
-import type { PortalUser } from './portal-user.js';
+import type { PartnerUserIdentity } from './partner-user-identity.js';
 
 /**
  * The partner portal's accounts (issue 22; docs/portal.md): a person of a clinic, invited by an
@@ -257,7 +257,7 @@ export async function acceptInvitation(
 }
 
 export type PortalSignInOutcome =
-  | { kind: 'signed_in'; token: string; user: PortalUser; expiresAt: Date }
+  | { kind: 'signed_in'; token: string; user: PartnerUserIdentity; expiresAt: Date }
   /** Wrong email or password, or a disabled or not yet activated account: the answer does not say which. */
   | { kind: 'refused' }
   /** The password is right and the account has a second factor: the code is missing or wrong. */
@@ -302,10 +302,12 @@ export async function signInPartnerUser(
       expires_at: expiresAt.toISOString(),
     });
   });
-  return { kind: 'signed_in', token, user: portalUserOfRow(user), expiresAt };
+  return { kind: 'signed_in', token, user: partnerUserIdentityOf(user), expiresAt };
 }
 
-const portalUserOfRow = (row: Pick<PartnerUserTable, 'id' | 'clinic_id' | 'email' | 'name' | 'role'>): PortalUser => ({
+const partnerUserIdentityOf = (
+  row: Pick<PartnerUserTable, 'id' | 'clinic_id' | 'email' | 'name' | 'role'>,
+): PartnerUserIdentity => ({
   partnerUserId: row.id,
   clinicId: row.clinic_id,
   email: row.email,
@@ -318,7 +320,7 @@ const portalUserOfRow = (row: Pick<PartnerUserTable, 'id' | 'clinic_id' | 'email
  * past its 12 hours, or its account is disabled (an ended session is deleted). A live session's idle
  * timeout starts over.
  */
-export async function partnerUserOfSession(ctx: ServiceContext, token: string): Promise<PortalUser | null> {
+export async function partnerUserOfSession(ctx: ServiceContext, token: string): Promise<PartnerUserIdentity | null> {
   const now = ctx.clock();
   const sessionId = digest(token);
   const session = await repo.findPartnerSession(ctx.db, sessionId);
@@ -329,7 +331,7 @@ export async function partnerUserOfSession(ctx: ServiceContext, token: string): 
     return null;
   }
   await repo.touchPartnerSession(ctx.db, sessionId, now.toISOString());
-  return portalUserOfRow({
+  return partnerUserIdentityOf({
     id: session.partner_user_id,
     clinic_id: session.clinic_id,
     email: session.email,
@@ -343,7 +345,7 @@ export async function signOutPartnerUser(ctx: ServiceContext, token: string): Pr
 }
 
 /** The session's account as the portal shows it: its clinic's name and whether it has a second factor. */
-export async function portalAccountOf(ctx: ServiceContext, user: PortalUser) {
+export async function portalAccountOf(ctx: ServiceContext, user: PartnerUserIdentity) {
   const [row, clinic] = await Promise.all([
     repo.findPartnerUserById(ctx.db, user.partnerUserId),
     // A portal user's clinic always exists (a foreign key): a failure here is the database's, not a 404.

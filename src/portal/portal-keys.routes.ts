@@ -14,7 +14,7 @@ import {
 } from './portal-keys.schemas.js';
 import { createPortalApiKey, listPortalApiKeys, revokePortalApiKey, rollPortalApiKey } from './portal-keys.service.js';
 import { portalAudit } from '../http/audit-context.js';
-import { portalDeveloperOf, portalUserOf } from './portal-user.js';
+import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
 const tags = portalTags;
 const security = portalSecurity;
@@ -37,7 +37,7 @@ export function portalKeyRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         success: true as const,
-        data: { api_keys: await listPortalApiKeys(ctx, portalUserOf(request)) },
+        data: { api_keys: await listPortalApiKeys(ctx, partnerUserOf(request)) },
         message: 'API keys',
       }),
     );

@@ -5,7 +5,7 @@ import { getApiKeyOfClinic, issueApiKey, listApiKeys, revokeApiKey, rollApiKey }
 import type { ReadContext, ServiceContext } from '../context.js';
 import { fieldError } from '../errors.js';
 import { storedInstant } from '../shared/instants.js';
-import type { PortalUser } from './portal-user.js';
+import type { PartnerUserIdentity } from './partner-user-identity.js';
 import type { CreatePortalApiKeyBody, PortalIssuedApiKeyView, PortalRolledApiKeyView } from './portal-keys.schemas.js';
 
 /*
@@ -13,14 +13,14 @@ import type { CreatePortalApiKeyBody, PortalIssuedApiKeyView, PortalRolledApiKey
  * A key of another clinic is not found (404) before anything is changed.
  */
 
-export async function listPortalApiKeys(ctx: ReadContext, user: PortalUser): Promise<ApiKeySummaryView[]> {
+export async function listPortalApiKeys(ctx: ReadContext, user: PartnerUserIdentity): Promise<ApiKeySummaryView[]> {
   return listApiKeys(ctx, user.clinicId);
 }
 
 /** Issues a key of this server's environment for the user's clinic; the secret is in this answer only. */
 export async function createPortalApiKey(
   ctx: ServiceContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   body: CreatePortalApiKeyBody,
   audit: AuditContext,
 ): Promise<PortalIssuedApiKeyView> {
@@ -34,7 +34,7 @@ export async function createPortalApiKey(
 /** Rolls a key of the user's clinic: its successor's secret once, and when the old key stops. */
 export async function rollPortalApiKey(
   ctx: ServiceContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   apiKeyId: string,
   overlapHours: number,
   audit: AuditContext,
@@ -47,7 +47,7 @@ export async function rollPortalApiKey(
 /** Revokes a key of the user's clinic: its next request is refused (401). */
 export async function revokePortalApiKey(
   ctx: ServiceContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   apiKeyId: string,
   audit: AuditContext,
 ): Promise<ApiKeySummaryView> {

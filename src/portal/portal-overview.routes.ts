@@ -4,7 +4,7 @@ import { Envelope } from '../contracts/schemas.js';
 import { portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import { PortalOverview } from './portal-overview.schemas.js';
 import { portalOverview } from './portal-overview.service.js';
-import { portalUserOf } from './portal-user.js';
+import { partnerUserOf } from './partner-user-identity.js';
 
 /** The portal's first page: the environment, the clinic, this minute's rate-limit use, the last 24 hours. */
 export function portalOverviewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -24,7 +24,7 @@ export function portalOverviewRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
       },
       async (request) => ({
         success: true as const,
-        data: await portalOverview(ctx, portalUserOf(request)),
+        data: await portalOverview(ctx, partnerUserOf(request)),
         message: 'Overview',
       }),
     );

@@ -4,7 +4,7 @@ import { oauthClientRateLimitBucket, PARTNER_RATE_LIMIT_WINDOW_MS, windowOf } fr
 import { listOAuthClients } from '../oauth/oauth-client.service.js';
 import { requestLogLastDay } from '../request-log/request-log.service.js';
 import type { PortalOverviewView } from './portal-overview.schemas.js';
-import type { PortalUser } from './portal-user.js';
+import type { PartnerUserIdentity } from './partner-user-identity.js';
 
 export type OverviewContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'rateLimitStore'>;
 
@@ -13,7 +13,7 @@ export type OverviewContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'rate
  * rate limit (read from the partner guard's counters without counting anything), and the request
  * log's last 24 hours.
  */
-export async function portalOverview(ctx: OverviewContext, user: PortalUser): Promise<PortalOverviewView> {
+export async function portalOverview(ctx: OverviewContext, user: PartnerUserIdentity): Promise<PortalOverviewView> {
   const [clinic, rateLimit, lastDay] = await Promise.all([
     getClinic(ctx, user.clinicId),
     rateLimitUse(ctx, user.clinicId),

@@ -4,7 +4,7 @@ import { Envelope } from '../contracts/schemas.js';
 import { ListRequestLogQuery, RequestLogPage } from '../request-log/request-log.schemas.js';
 import { listRequestLog } from '../request-log/request-log.service.js';
 import { portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
-import { portalUserOf } from './portal-user.js';
+import { partnerUserOf } from './partner-user-identity.js';
 
 /**
  * The portal's request log: the page `GET /api/external/requests` answers, of the signed-in user's
@@ -28,7 +28,7 @@ export function portalRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => ({
         success: true as const,
-        data: await listRequestLog(ctx, portalUserOf(request), request.query),
+        data: await listRequestLog(ctx, partnerUserOf(request), request.query),
         message: 'Request log retrieved successfully',
       }),
     );

@@ -11,7 +11,7 @@ import {
 } from './portal-sandbox.schemas.js';
 import { advanceSandboxOrder, listSandboxOrders } from './portal-sandbox.service.js';
 import { portalAudit } from '../http/audit-context.js';
-import { portalDeveloperOf, portalUserOf } from './portal-user.js';
+import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
 const tags = portalTags;
 const security = portalSecurity;
@@ -38,7 +38,7 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => ({
         success: true as const,
-        data: await listSandboxOrders(ctx, portalUserOf(request), request.query),
+        data: await listSandboxOrders(ctx, partnerUserOf(request), request.query),
         message: 'Sandbox orders',
       }),
     );

@@ -5,7 +5,7 @@ import { allowedNext, type OrderStatus } from '../orders/order-status.js';
 import { advanceOrder } from '../orders/order-transition.service.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
 import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
-import type { PortalUser } from './portal-user.js';
+import type { PartnerUserIdentity } from './partner-user-identity.js';
 
 /*
  * The portal's sandbox (development only: the routes exist only there). The list is the clinic's
@@ -16,7 +16,7 @@ import type { PortalUser } from './portal-user.js';
 /** A page of the clinic's orders, newest first (limit default 25). */
 export async function listSandboxOrders(
   ctx: ReadContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   query: PortalSandboxOrdersQuery,
 ): Promise<Page<PortalSandboxOrderView>> {
   const limit = query.limit ?? 25;
@@ -43,7 +43,7 @@ export async function listSandboxOrders(
  */
 export async function advanceSandboxOrder(
   ctx: ServiceContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   orderId: string,
   status: OrderStatus,
   audit: AuditContext,

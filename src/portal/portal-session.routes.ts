@@ -26,13 +26,13 @@ import {
   PortalSignInBody,
 } from './portal-session.schemas.js';
 import { portalAudit } from '../http/audit-context.js';
-import { portalUserOf, type PortalUser } from './portal-user.js';
+import { partnerUserOf, type PartnerUserIdentity } from './partner-user-identity.js';
 
 const tags = ['Portal'];
 const security = portalSecurity;
 
 /** The session as the portal shows it: the person, their clinic, the environment, the second factor. */
-export async function portalSessionView(ctx: AppContext, user: PortalUser): Promise<Static<typeof PortalSession>> {
+export async function portalSessionView(ctx: AppContext, user: PartnerUserIdentity): Promise<Static<typeof PortalSession>> {
   const account = await portalAccountOf(ctx, user);
   return {
     partner_user_id: user.partnerUserId,
@@ -59,7 +59,7 @@ export function portalSessionRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
     path: '/',
   } as const;
 
-  const sessionView = (user: PortalUser) => portalSessionView(ctx, user);
+  const sessionView = (user: PartnerUserIdentity) => portalSessionView(ctx, user);
 
   return async (app) => {
     await app.register(cookie, { hook: false });
@@ -109,7 +109,7 @@ export function portalSessionRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           response: { 200: Envelope(PortalSession), ...portalErrors },
         },
       },
-      async (request) => ({ success: true as const, data: await sessionView(portalUserOf(request)), message: 'Session' }),
+      async (request) => ({ success: true as const, data: await sessionView(partnerUserOf(request)), message: 'Session' }),
     );
 
     app.delete(
@@ -180,7 +180,7 @@ export function portalSessionRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
 }
 
 function registerTotpRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0], ctx: AppContext): void {
-  const account = (request: FastifyRequest) => portalUserOf(request);
+  const account = (request: FastifyRequest) => partnerUserOf(request);
   const answer = async (request: FastifyRequest, message: string) => ({
     success: true as const,
     data: await portalSessionView(ctx, account(request)),

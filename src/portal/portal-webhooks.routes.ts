@@ -3,11 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { Envelope, errorRef, portalErrors, portalSecurity } from '../contracts/schemas.js';
-import { RecoverEndpointBody, RotateSecretBody, TestCallOutcome, UpdateWebhookBody } from '../webhooks/webhook.schemas.js';
+import { RecoverEndpointBody, RotateSecretBody, TestCallOutcome, UpdateEndpointBody } from '../webhooks/webhook.schemas.js';
 import { portalAudit } from '../http/audit-context.js';
-import { portalDeveloperOf, portalUserOf } from './portal-user.js';
+import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 import {
-  PortalCreateWebhookBody,
+  PortalCreateEndpointBody,
   PortalDelivery,
   PortalDeliveryDetail,
   PortalDeliveryPage,
@@ -37,7 +37,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
     return { user, audit: portalAudit(request, user) };
   };
   const reader = (request: FastifyRequest) => {
-    const user = portalUserOf(request);
+    const user = partnerUserOf(request);
     return { user, audit: portalAudit(request, user) };
   };
 
@@ -56,7 +56,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { user, audit } = reader(request);
-        return { success: true as const, data: await portal.listPortalWebhooks(ctx, user, audit), message: 'Webhooks' };
+        return { success: true as const, data: await portal.listPortalEndpoints(ctx, user, audit), message: 'Webhooks' };
       },
     );
 
@@ -70,13 +70,13 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           summary: 'Add a webhook endpoint',
           description:
             'The partner API\u2019s rules: a public https URL (http too in development), at most 10 endpoints, one URL once. The signing secret is shown only in this answer.',
-          body: PortalCreateWebhookBody,
+          body: PortalCreateEndpointBody,
           response: { 200: Envelope(PortalEndpointWithSecret), ...portalErrors },
         },
       },
       async (request) => {
         const { user, audit } = developer(request);
-        const data = await portal.addPortalWebhook(ctx, user, request.body, audit);
+        const data = await portal.addPortalEndpoint(ctx, user, request.body, audit);
         return { success: true as const, data, message: 'Webhook added; store the secret: it is not shown again' };
       },
     );
@@ -91,13 +91,13 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           summary: 'Change a webhook endpoint\u2019s delivery limits',
           description: 'Sets the fields given (at least one), keeps the others; `max_per_second: null` removes that limit.',
           params: PortalWebhookParams,
-          body: UpdateWebhookBody,
+          body: UpdateEndpointBody,
           response: { 200: Envelope(PortalEndpoint), ...portalErrors },
         },
       },
       async (request) => {
         const { user, audit } = developer(request);
-        const data = await portal.patchPortalWebhook(ctx, user, request.params.webhookId, request.body, audit);
+        const data = await portal.patchPortalEndpoint(ctx, user, request.params.webhookId, request.body, audit);
         return { success: true as const, data, message: 'Webhook updated' };
       },
     );
@@ -118,7 +118,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { user, audit } = developer(request);
-        const data = await portal.disablePortalWebhook(ctx, user, request.params.webhookId, audit);
+        const data = await portal.disablePortalEndpoint(ctx, user, request.params.webhookId, audit);
         return { success: true as const, data, message: 'Webhook disabled' };
       },
     );
@@ -139,7 +139,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { user, audit } = developer(request);
-        const data = await portal.enablePortalWebhook(ctx, user, request.params.webhookId, audit);
+        const data = await portal.enablePortalEndpoint(ctx, user, request.params.webhookId, audit);
         return { success: true as const, data, message: 'Webhook enabled' };
       },
     );
@@ -163,7 +163,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       async (request) => {
         const { user, audit } = developer(request);
         const hours = request.body.previous_valid_hours;
-        const data = await portal.rotatePortalWebhookSecret(ctx, user, request.params.webhookId, hours, audit);
+        const data = await portal.rotatePortalEndpointSecret(ctx, user, request.params.webhookId, hours, audit);
         return { success: true as const, data, message: 'Signing secret rotated; store the new secret: it is not shown again' };
       },
     );
@@ -184,7 +184,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { user, audit } = developer(request);
-        const data = await portal.testPortalWebhook(ctx, user, request.params.webhookId, audit);
+        const data = await portal.testPortalEndpoint(ctx, user, request.params.webhookId, audit);
         return { success: true as const, data, message: data.delivered ? 'Test event delivered' : 'Test event not delivered' };
       },
     );
@@ -207,7 +207,7 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { user, audit } = developer(request);
-        const data = await portal.recoverPortalWebhook(ctx, user, request.params.webhookId, request.body.since, audit);
+        const data = await portal.recoverPortalEndpoint(ctx, user, request.params.webhookId, request.body.since, audit);
         return { success: true as const, data, message: `${data.requeued} webhook deliveries queued for an attempt now` };
       },
     );

@@ -6,7 +6,7 @@ import {
   EventTypeSchema,
   limitFields,
   PreviousSecretExpiresAt,
-  WebhookUrl,
+  EndpointUrl,
 } from '../webhooks/webhook.schemas.js';
 
 /** The partner portal's webhook views (docs/portal.md, "Webhooks"): complete, and nothing else leaves. */
@@ -39,14 +39,14 @@ export type PortalEndpointView = Static<typeof PortalEndpoint>;
 
 export const PortalEndpointList = Type.Object({ webhooks: Type.Array(PortalEndpoint) }, { additionalProperties: false });
 
-export const PortalCreateWebhookBody = Type.Object(
-  { url: WebhookUrl, ...limitFields },
+export const PortalCreateEndpointBody = Type.Object(
+  { url: EndpointUrl, ...limitFields },
   {
     additionalProperties: false,
     'x-aliases': { webhook_url: 'url', maxInFlight: 'max_in_flight', maxPerSecond: 'max_per_second' },
   },
 );
-export type PortalCreateWebhookBody = Static<typeof PortalCreateWebhookBody>;
+export type PortalCreateEndpointBody = Static<typeof PortalCreateEndpointBody>;
 
 export const PortalEndpointWithSecret = Type.Object(
   {

@@ -10,14 +10,14 @@ import type { EndpointLimits } from '../delivery/endpoint-limits.js';
 import { disableEndpointOfClinic } from '../webhooks/endpoint-state.service.js';
 import { recoverEndpointForPartner } from '../webhooks/recovery.service.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from '../webhooks/secret-rotation.service.js';
-import { enableEndpointRow, getDelivery, retryDelivery } from '../webhooks/webhook-admin.service.js';
+import { enableEndpointRow, getDelivery, retryDelivery } from '../webhooks/webhook-operator.service.js';
 import type { DeliveryView, TestCallOutcomeView } from '../webhooks/webhook.schemas.js';
-import { testWebhook } from '../webhooks/test-call.service.js';
+import { testEndpoint } from '../webhooks/test-call.service.js';
 import { changeEndpointLimits, createEndpoint, listEndpointsOfClinic } from '../webhooks/webhook.service.js';
 import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
-import type { PortalUser } from './portal-user.js';
+import type { PartnerUserIdentity } from './partner-user-identity.js';
 import type {
-  PortalCreateWebhookBody,
+  PortalCreateEndpointBody,
   PortalDeliveryDetailView,
   PortalDeliveryQuery,
   PortalDeliveryView,
@@ -33,19 +33,19 @@ import type {
 type PortalWebhookContext = ServiceContext & AuditedReadContext & KeyringContext;
 
 /** The portal user as the partner API's services know a caller: its clinic, with every scope. */
-const identityOf = (user: PortalUser): PartnerIdentity => ({ clinicId: user.clinicId });
+const identityOf = (user: PartnerUserIdentity): PartnerIdentity => ({ clinicId: user.clinicId });
 
-export async function listPortalWebhooks(ctx: PortalWebhookContext, user: PortalUser, audit: AuditContext) {
+export async function listPortalEndpoints(ctx: PortalWebhookContext, user: PartnerUserIdentity, audit: AuditContext) {
   const rows = await listEndpointsOfClinic(ctx, user.clinicId, audit);
   const now = ctx.clock();
   return { webhooks: rows.map((row) => toPortalEndpoint(row, now)) };
 }
 
 /** Registers an endpoint by the partner API's rules (URL checks, at most 10, one URL once); the secret is shown once. */
-export async function addPortalWebhook(
+export async function addPortalEndpoint(
   ctx: PortalWebhookContext,
-  user: PortalUser,
-  body: PortalCreateWebhookBody,
+  user: PartnerUserIdentity,
+  body: PortalCreateEndpointBody,
   audit: AuditContext,
 ) {
   const { url, ...limits } = body;
@@ -55,9 +55,9 @@ export async function addPortalWebhook(
   return { webhook: toPortalEndpoint(endpoint, ctx.clock()), secret };
 }
 
-export async function patchPortalWebhook(
+export async function patchPortalEndpoint(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   webhookId: string,
   limits: EndpointLimits,
   audit: AuditContext,
@@ -65,9 +65,9 @@ export async function patchPortalWebhook(
   return toPortalEndpoint(await changeEndpointLimits(ctx, user.clinicId, webhookId, limits, audit), ctx.clock());
 }
 
-export async function disablePortalWebhook(
+export async function disablePortalEndpoint(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   webhookId: string,
   audit: AuditContext,
 ): Promise<PortalEndpointView> {
@@ -76,9 +76,9 @@ export async function disablePortalWebhook(
 }
 
 /** Enables a disabled endpoint (its failed deliveries are not sent again: recover them, or resend some). */
-export async function enablePortalWebhook(
+export async function enablePortalEndpoint(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   webhookId: string,
   audit: AuditContext,
 ): Promise<PortalEndpointView> {
@@ -86,9 +86,9 @@ export async function enablePortalWebhook(
   return toPortalEndpoint(endpoint, ctx.clock());
 }
 
-export async function rotatePortalWebhookSecret(
+export async function rotatePortalEndpointSecret(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   webhookId: string,
   previousValidHours: number | undefined,
   audit: AuditContext,
@@ -97,18 +97,18 @@ export async function rotatePortalWebhookSecret(
   return { webhook: toPortalEndpoint(endpoint, ctx.clock()), secret };
 }
 
-export async function testPortalWebhook(
+export async function testPortalEndpoint(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   webhookId: string,
   audit: AuditContext,
 ): Promise<TestCallOutcomeView> {
-  return testWebhook(ctx, identityOf(user), { clinic_id: user.clinicId, webhook_id: webhookId }, audit);
+  return testEndpoint(ctx, identityOf(user), { clinic_id: user.clinicId, webhook_id: webhookId }, audit);
 }
 
-export async function recoverPortalWebhook(
+export async function recoverPortalEndpoint(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   webhookId: string,
   since: string | undefined,
   audit: AuditContext,
@@ -120,7 +120,7 @@ export async function recoverPortalWebhook(
 
 export async function listPortalDeliveries(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   query: PortalDeliveryQuery,
   audit: AuditContext,
 ): Promise<Page<PortalDeliveryView>> {
@@ -144,7 +144,7 @@ export async function listPortalDeliveries(
 /** One delivery of the clinic with every attempt (status, duration, the kind of error, throttled). */
 export async function getPortalDelivery(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   deliveryId: string,
   audit: AuditContext,
 ): Promise<PortalDeliveryDetailView> {
@@ -164,7 +164,7 @@ export async function getPortalDelivery(
 /** Queues one delivery of the clinic for an attempt now (the operator's retry, scoped to the clinic). */
 export async function resendPortalDelivery(
   ctx: PortalWebhookContext,
-  user: PortalUser,
+  user: PartnerUserIdentity,
   deliveryId: string,
   audit: AuditContext,
 ): Promise<PortalDeliveryView> {

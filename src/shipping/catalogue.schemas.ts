@@ -59,7 +59,7 @@ export const UpdateServiceBody = Type.Object(
   { additionalProperties: false, minProperties: 1, 'x-message': 'must change at least one of name, price, state_prices' },
 );
 
-/* Path parameters of the operator's carrier routes (shipping/carrier.admin-routes.ts). */
+/* Path parameters of the operator's carrier routes (shipping/carrier.operator-routes.ts). */
 export const CatalogueCarrierParams = Type.Object({
   carrierId: Type.String({ minLength: 1, maxLength: 200, description: 'The carrier\u2019s id.' }),
 });

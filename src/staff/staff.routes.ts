@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { adminErrors, createErrors, operatorSecurity } from '../contracts/schemas.js';
+import { operatorErrors, createErrors, operatorSecurity } from '../contracts/schemas.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { admitOperatorAttempt, SESSION_COOKIE, totpRequired } from '../http/admin-guard.js';
+import { admitOperatorAttempt, SESSION_COOKIE, totpRequired } from '../http/operator-guard.js';
 import { confirmTotpEnrollment, disableTotp, startTotpEnrollment } from '../accounts/second-factor.service.js';
 import { signInRefusal } from '../accounts/sign-in-refusal.js';
 import { TotpCodeBody, TotpEnrollment } from '../accounts/account.schemas.js';
@@ -83,7 +83,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           operationId: 'listOperatorStaffMembers',
           summary: 'List staff accounts',
-          response: { 200: Envelope(Type.Object({ staff: Type.Array(StaffMember) })), ...adminErrors },
+          response: { 200: Envelope(Type.Object({ staff: Type.Array(StaffMember) })), ...operatorErrors },
         },
       },
       async () => ({ success: true as const, data: { staff: await listStaffMembers(ctx) }, message: 'Staff' }),
@@ -100,7 +100,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Admins only. The account can no longer sign in, and its sessions end at once. The last active admin cannot be disabled (409), not even by itself.',
           params: StaffParams,
-          response: { 200: Envelope(StaffMember), ...adminErrors, 409: errorRef('The last active admin cannot be disabled.') },
+          response: { 200: Envelope(StaffMember), ...operatorErrors, 409: errorRef('The last active admin cannot be disabled.') },
         },
       },
       async (request) => ({
@@ -151,7 +151,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'getOperatorSession',
           summary: 'Who is signed in',
           description: 'The console\u2019s staff member; with the operator token, 404 (no session).',
-          response: { 200: Envelope(Session), ...adminErrors },
+          response: { 200: Envelope(Session), ...operatorErrors },
         },
       },
       async (request) => {
@@ -170,7 +170,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           security,
           operationId: 'deleteOperatorSession',
           summary: 'Sign out of the console',
-          response: { 200: Envelope(Type.Object({ signed_out: Type.Boolean() })), ...adminErrors },
+          response: { 200: Envelope(Type.Object({ signed_out: Type.Boolean() })), ...operatorErrors },
         },
       },
       async (request, reply) => {
@@ -199,7 +199,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'Start setting up two-step sign-in',
           description:
             'A new secret for an authenticator app (shown once); sign-in asks for no code until a code confirms it. 409 when it is already on.',
-          response: { 200: Envelope(TotpEnrollment), ...adminErrors, 409: errorRef('Two-step sign-in is already on.') },
+          response: { 200: Envelope(TotpEnrollment), ...operatorErrors, 409: errorRef('Two-step sign-in is already on.') },
         },
       },
       async (request) => ({
@@ -218,7 +218,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'confirmOperatorTotp',
           summary: 'Turn two-step sign-in on with a code',
           body: TotpCodeBody,
-          response: { 200: Envelope(Session), ...adminErrors, 409: errorRef('Nothing is being set up, or it is already on.') },
+          response: { 200: Envelope(Session), ...operatorErrors, 409: errorRef('Nothing is being set up, or it is already on.') },
         },
       },
       async (request) => {
@@ -237,7 +237,7 @@ export function staffRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'disableOperatorTotp',
           summary: 'Turn two-step sign-in off with a code',
           body: TotpCodeBody,
-          response: { 200: Envelope(Session), ...adminErrors, 409: errorRef('Two-step sign-in is not on.') },
+          response: { 200: Envelope(Session), ...operatorErrors, 409: errorRef('Two-step sign-in is not on.') },
         },
       },
       async (request) => {

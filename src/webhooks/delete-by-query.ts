@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { optionalBodyHook } from '../contracts/optional-body.js';
 import { validatorCompiler } from '../contracts/validation.js';
-import { DeleteWebhookQuery } from './webhook.schemas.js';
+import { DeleteEndpointQuery } from './webhook.schemas.js';
 
 /** The query's own check, run before the body's: a bad `?id=` is refused naming `id`, not the body's `webhook_id`. */
 const checkQuery = validatorCompiler({
-  schema: DeleteWebhookQuery,
+  schema: DeleteEndpointQuery,
   method: 'DELETE',
   url: '/api/external/webhook',
   httpPart: 'querystring',
@@ -17,7 +17,7 @@ const checkQuery = validatorCompiler({
  * `{clinic_id: <the credential's clinic>, webhook_id: <id>}`. With a body, the body decides, as before.
  * `clinicOf`: the clinic of the request's credential, as the route's guard established it.
  */
-export const webhookRefFromQuery = (clinicOf: (request: FastifyRequest) => string) =>
+export const endpointRefFromQuery = (clinicOf: (request: FastifyRequest) => string) =>
   optionalBodyHook(async (request: FastifyRequest): Promise<void> => {
     if (request.body !== undefined) return;
     const query = request.query as Record<string, unknown>;

@@ -6,7 +6,7 @@ import * as deliveries from '../delivery/delivery.repository.js';
 import { disableEndpoint } from '../delivery/endpoints.repository.js';
 import { lockEndpoints } from '../delivery/queue.repository.js';
 import * as repo from './webhook.repository.js';
-import { webhookNotFound } from './webhook.service.js';
+import { endpointNotFound } from './webhook.service.js';
 import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /**
@@ -25,7 +25,7 @@ export async function disableEndpointOfClinic(
   return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const endpoint = await repo.findLiveEndpoint(trx, clinicId, webhookId);
-    if (!endpoint) throw webhookNotFound(webhookId);
+    if (!endpoint) throw endpointNotFound(webhookId);
     if (endpoint.status !== 'active') return endpoint;
     // The endpoint's row before its deliveries: the lock order of the delivery queue (queue.repository.ts).
     await lockEndpoints(trx, ctx.dialect, [endpoint.id]);

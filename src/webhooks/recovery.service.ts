@@ -10,7 +10,7 @@ import type { PartnerIdentity } from '../partner-identity.js';
 import * as deliveries from '../delivery/delivery.repository.js';
 import * as queue from '../delivery/queue.repository.js';
 import * as repo from './webhook.repository.js';
-import type { RecoveredView, RecoverWebhookBody } from './webhook.schemas.js';
+import type { RecoveredView, PartnerRecoverEndpointBody } from './webhook.schemas.js';
 import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /**
@@ -62,7 +62,7 @@ export async function recoverEndpointForOperator(
 export async function recoverEndpointForPartner(
   ctx: ServiceContext,
   identity: PartnerIdentity,
-  input: RecoverWebhookBody,
+  input: PartnerRecoverEndpointBody,
   audit: AuditContext,
 ): Promise<RecoveredView> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');

@@ -15,7 +15,7 @@ import type { WebhookSender } from '../delivery/types.js';
 import { urlPolicyOf } from '../delivery/url-safety.js';
 import * as repo from './webhook.repository.js';
 import type { TestCallOutcomeView } from './webhook.schemas.js';
-import { webhookNotFound } from './webhook.service.js';
+import { endpointNotFound } from './webhook.service.js';
 
 /**
  * Sends a `webhook.test` event to the endpoint now and answers with the outcome; a failure of the
@@ -25,7 +25,7 @@ import { webhookNotFound } from './webhook.service.js';
  * it does not count toward the endpoint's failure streak. The one place a request waits for a
  * delivery (bounded by the attempt timeout).
  */
-export async function testWebhook(
+export async function testEndpoint(
   ctx: ServiceContext & KeyringContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
@@ -34,7 +34,7 @@ export async function testWebhook(
 ): Promise<TestCallOutcomeView> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const endpoint = await repo.findLiveEndpoint(ctx.db, input.clinic_id, input.webhook_id);
-  if (!endpoint) throw webhookNotFound(input.webhook_id);
+  if (!endpoint) throw endpointNotFound(input.webhook_id);
   // A secret the server cannot decrypt (its key is not configured) is our fault: a 500, logged with the reason.
   const secrets = openSigningSecrets(ctx.keyring, endpoint, ctx.clock().getTime());
 

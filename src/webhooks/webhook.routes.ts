@@ -7,33 +7,39 @@ import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, forbiddenError, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { markDeprecatedUse } from '../deprecations/deprecation-headers.js';
 import { fieldError } from '../errors.js';
-import { webhookRefFromQuery } from './delete-by-query.js';
+import { endpointRefFromQuery } from './delete-by-query.js';
 import {
-  DeletedWebhook,
-  DeleteWebhookQuery,
-  ListWebhooksQuery,
+  DeletedEndpoint,
+  DeleteEndpointQuery,
+  ListEndpointsQuery,
   PartnerDeliveryPage,
   PartnerDeliveryQuery,
   Recovered,
-  RecoverWebhookBody,
-  RegisteredWebhook,
-  RegisterWebhookBody,
+  PartnerRecoverEndpointBody,
+  RegisteredEndpoint,
+  RegisterEndpointBody,
   RotatedSecret,
   RotateSecretBody,
   TestCallOutcome,
   type TestCallOutcomeView,
-  UpdateWebhookBody,
-  WebhookEndpoint,
+  UpdateEndpointBody,
+  PartnerEndpoint,
   WebhookIdParams,
-  WebhookRef,
+  EndpointRef,
 } from './webhook.schemas.js';
 import { listDeliveriesForPartner } from './delivery-log.service.js';
 import { recoverEndpointForPartner } from './recovery.service.js';
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { previousSecretExpiresAt, rotateEndpointSecret } from './secret-rotation.service.js';
-import { testWebhook } from './test-call.service.js';
-import { deleteWebhook, listWebhooks, MAX_ENDPOINTS_PER_CLINIC, registerWebhook, updateWebhook } from './webhook.service.js';
+import { testEndpoint } from './test-call.service.js';
+import {
+  deleteEndpoint,
+  listEndpointsForPartner,
+  MAX_ENDPOINTS_PER_CLINIC,
+  registerEndpointForPartner,
+  updateEndpoint,
+} from './webhook.service.js';
 
 const tags = ['Webhooks'];
 const security = [{ apiKey: [] }];
@@ -59,12 +65,12 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             `${MAX_IN_FLIGHT.min}\u2013${MAX_IN_FLIGHT.max}, default ${MAX_IN_FLIGHT.default}) and \`max_per_second\``,
             `(${MAX_PER_SECOND.min}\u2013${MAX_PER_SECOND.max}; null or absent: no limit).`,
           ].join(' '),
-          body: RegisterWebhookBody,
-          response: { 200: Envelope(RegisteredWebhook), ...partnerErrors, ...forbiddenError },
+          body: RegisterEndpointBody,
+          response: { 200: Envelope(RegisteredEndpoint), ...partnerErrors, ...forbiddenError },
         },
       },
       async (request) => {
-        const data = await registerWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
+        const data = await registerEndpointForPartner(ctx, partnerOf(request), request.body, partnerAudit(request));
         return {
           success: true as const,
           data,
@@ -83,16 +89,16 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'x-required-scope': 'webhooks:read',
           summary: 'List webhook endpoints (extension)',
           description: 'The clinic\u2019s endpoints and their state, never their secrets.',
-          querystring: ListWebhooksQuery,
+          querystring: ListEndpointsQuery,
           response: {
-            200: Envelope(Type.Array(WebhookEndpoint)),
+            200: Envelope(Type.Array(PartnerEndpoint)),
             ...partnerErrors,
             ...forbiddenError,
           },
         },
       },
       async (request) => {
-        const data = await listWebhooks(ctx, partnerOf(request), request.query.clinic_id, partnerAudit(request));
+        const data = await listEndpointsForPartner(ctx, partnerOf(request), request.query.clinic_id, partnerAudit(request));
         return { success: true as const, data, message: 'Webhooks retrieved successfully' };
       },
     );
@@ -119,12 +125,12 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'credential\u2019s, so `clinic_id` is not sent; the answer is the same (`data.webhook_id`), and an unknown, deleted',
             'or other clinic\u2019s endpoint is the same 404.',
           ].join('\n'),
-          querystring: DeleteWebhookQuery,
-          body: WebhookRef,
-          response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
+          querystring: DeleteEndpointQuery,
+          body: EndpointRef,
+          response: { 200: Envelope(DeletedEndpoint), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
         },
         // `?id=` without a body stands for the body (delete-by-query.ts).
-        preValidation: webhookRefFromQuery((request) => partnerOf(request).clinicId),
+        preValidation: endpointRefFromQuery((request) => partnerOf(request).clinicId),
       }),
       async (request, reply) => {
         const byQuery = request.query.id;
@@ -134,7 +140,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             throw fieldError('id', 'names another endpoint than the body\u2019s webhook_id: send the id in one place');
           }
         }
-        const data = await deleteWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
+        const data = await deleteEndpoint(ctx, partnerOf(request), request.body, partnerAudit(request));
         return { success: true as const, data, message: 'Webhook deleted successfully' };
       },
     );
@@ -154,12 +160,12 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'clinic\u2019s endpoint, or one already deleted, is not found.',
           ].join(' '),
           params: WebhookIdParams,
-          response: { 200: Envelope(DeletedWebhook), ...partnerErrors, ...notFoundError('Webhook') },
+          response: { 200: Envelope(DeletedEndpoint), ...partnerErrors, ...notFoundError('Webhook') },
         },
       },
       async (request) => {
         const identity = partnerOf(request);
-        const data = await deleteWebhook(
+        const data = await deleteEndpoint(
           ctx,
           identity,
           { clinic_id: identity.clinicId, webhook_id: request.params.webhookId },
@@ -186,13 +192,13 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'one deleted, is not found. A disabled endpoint can be changed too. Answers the endpoint as changed.',
           ].join(' '),
           params: WebhookIdParams,
-          body: UpdateWebhookBody,
-          response: { 200: Envelope(WebhookEndpoint), ...partnerErrors, ...notFoundError('Webhook') },
+          body: UpdateEndpointBody,
+          response: { 200: Envelope(PartnerEndpoint), ...partnerErrors, ...notFoundError('Webhook') },
         },
       },
       async (request) => {
         const identity = partnerOf(request);
-        const data = await updateWebhook(
+        const data = await updateEndpoint(
           ctx,
           identity,
           { clinic_id: identity.clinicId, webhook_id: request.params.webhookId },
@@ -282,12 +288,12 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'never your endpoint\u2019s response body or headers. A failure of your endpoint (non-2xx, timeout, network',
             'error) is still a 200 answer: `data.delivered` is false and `status_code` / `error` say why. Not retried.',
           ].join(' '),
-          body: WebhookRef,
+          body: EndpointRef,
           response: { 200: Envelope(TestCallOutcome), ...partnerErrors, ...forbiddenError, ...notFoundError('Webhook') },
         },
       },
       async (request) => {
-        const data = await testWebhook(ctx, partnerOf(request), request.body, partnerAudit(request));
+        const data = await testEndpoint(ctx, partnerOf(request), request.body, partnerAudit(request));
         const message = data.delivered
           ? `Test event delivered (HTTP ${data.status_code ?? ''})`
           : `Test event not delivered: ${data.status_code !== null ? `HTTP ${data.status_code}` : failureText(data.error)}`;
@@ -311,7 +317,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             '`webhook-id`. Deliveries already delivered are not sent again. 409 when the endpoint is disabled (ask the',
             'pharmacy to re-enable it).',
           ].join(' '),
-          body: RecoverWebhookBody,
+          body: PartnerRecoverEndpointBody,
           response: {
             200: Envelope(Recovered),
             ...partnerErrors,

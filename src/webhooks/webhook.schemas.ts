@@ -6,7 +6,7 @@ import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import { PREVIOUS_VALID_HOURS } from '../delivery/endpoint-secret.js';
 import { MAX_URL_LENGTH } from '../delivery/url-safety.js';
 
-export const WebhookUrl = Type.String({
+export const EndpointUrl = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
   description:
@@ -55,33 +55,33 @@ export const limitFields = {
 
 // ---- partner API ----
 
-export const RegisterWebhookBody = Type.Object(
-  { clinic_id: Uuid('Your clinic.'), webhook_url: WebhookUrl, ...limitFields },
+export const RegisterEndpointBody = Type.Object(
+  { clinic_id: Uuid('Your clinic.'), webhook_url: EndpointUrl, ...limitFields },
   { $id: 'WebhookCreateRequest', additionalProperties: false, 'x-aliases': { ...ALIASES, ...LIMIT_ALIASES } },
 );
-export type RegisterWebhookBody = Static<typeof RegisterWebhookBody>;
+export type RegisterEndpointBody = Static<typeof RegisterEndpointBody>;
 
 /** `PATCH /api/external/webhook/{webhookId}`: the limits to change (at least one); the others are kept. */
-export const UpdateWebhookBody = Type.Object(limitFields, {
+export const UpdateEndpointBody = Type.Object(limitFields, {
   $id: 'WebhookUpdateRequest',
   additionalProperties: false,
   minProperties: 1,
   'x-message': 'must change at least one of max_in_flight, max_per_second',
   'x-aliases': LIMIT_ALIASES,
 });
-export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
+export type UpdateEndpointBody = Static<typeof UpdateEndpointBody>;
 
-export const WebhookRef = Type.Object(
+export const EndpointRef = Type.Object(
   { clinic_id: Uuid('Your clinic.'), webhook_id: Uuid('The id returned at registration.') },
   { $id: 'WebhookReference', additionalProperties: false, ...aliases },
 );
-export type WebhookRef = Static<typeof WebhookRef>;
+export type EndpointRef = Static<typeof EndpointRef>;
 
 /**
  * `DELETE /api/external/webhook?id=…`, without a body: the form of the original system's clients
  * (deprecated with the route). Other query parameters are ignored, as before.
  */
-export const DeleteWebhookQuery = Type.Object({
+export const DeleteEndpointQuery = Type.Object({
   id: Type.Optional(
     deprecatedProperty(
       'webhook_delete_with_query_id',
@@ -100,7 +100,7 @@ const Since = Type.String({
   examples: ['2026-03-01T08:00:00Z'],
 });
 
-export const RecoverWebhookBody = Type.Object(
+export const PartnerRecoverEndpointBody = Type.Object(
   {
     clinic_id: Uuid('Your clinic.'),
     webhook_id: Uuid('The id returned at registration.'),
@@ -108,7 +108,7 @@ export const RecoverWebhookBody = Type.Object(
   },
   { $id: 'WebhookRecoverRequest', additionalProperties: false, ...aliases },
 );
-export type RecoverWebhookBody = Static<typeof RecoverWebhookBody>;
+export type PartnerRecoverEndpointBody = Static<typeof PartnerRecoverEndpointBody>;
 
 export const Recovered = Type.Object(
   {
@@ -156,12 +156,12 @@ export const RotatedSecret = Type.Object(
 );
 export type RotatedSecretView = Static<typeof RotatedSecret>;
 
-export const ListWebhooksQuery = Type.Object(
+export const ListEndpointsQuery = Type.Object(
   { clinic_id: Type.Optional(Uuid('Your clinic (optional: defaults to the API key\u2019s).')) },
   { additionalProperties: false },
 );
 
-export const RegisteredWebhook = Type.Object(
+export const RegisteredEndpoint = Type.Object(
   {
     webhook_id: Uuid(),
     secret: Type.String({
@@ -171,9 +171,9 @@ export const RegisteredWebhook = Type.Object(
   { $id: 'WebhookCreated', additionalProperties: false },
 );
 
-export const DeletedWebhook = Type.Object({ webhook_id: Uuid() }, { $id: 'WebhookDeleted', additionalProperties: false });
+export const DeletedEndpoint = Type.Object({ webhook_id: Uuid() }, { $id: 'WebhookDeleted', additionalProperties: false });
 
-export const WebhookEndpoint = Type.Object(
+export const PartnerEndpoint = Type.Object(
   {
     webhook_id: Uuid(),
     clinic_id: Uuid(),
@@ -199,7 +199,7 @@ export const WebhookEndpoint = Type.Object(
   },
   { $id: 'Webhook', additionalProperties: false },
 );
-export type WebhookEndpointView = Static<typeof WebhookEndpoint>;
+export type PartnerEndpointView = Static<typeof PartnerEndpoint>;
 
 export const TestCallOutcome = Type.Object(
   {
@@ -365,7 +365,7 @@ export const DeliveryDetail = Type.Object(
 export type DeliveryDetailView = Static<typeof DeliveryDetail>;
 
 export const OperatorEndpoint = Type.Object(
-  { ...WebhookEndpoint.properties, failing_since: Nullable(Type.String()) },
+  { ...PartnerEndpoint.properties, failing_since: Nullable(Type.String()) },
   { additionalProperties: false },
 );
 export type OperatorEndpointView = Static<typeof OperatorEndpoint>;

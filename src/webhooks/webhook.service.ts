@@ -14,7 +14,7 @@ import { sealEndpointSecret } from '../delivery/endpoint-secret.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from '../delivery/url-safety.js';
 import { generateSecret } from '../delivery/signature.js';
 import * as repo from './webhook.repository.js';
-import type { WebhookEndpointView } from './webhook.schemas.js';
+import type { PartnerEndpointView } from './webhook.schemas.js';
 import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
 /** Endpoints a clinic may have at once (deleted ones do not count). */
@@ -26,7 +26,7 @@ export const MAX_ENDPOINTS_PER_CLINIC = 10;
  * an internal address) unless the policy allows internal targets (see `urlPolicyOf`). Limits not
  * given take their defaults (MAX_IN_FLIGHT.default in flight, no per-second limit).
  */
-export async function registerWebhook(
+export async function registerEndpointForPartner(
   ctx: ServiceContext & KeyringContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_url: string } & EndpointLimits,
@@ -105,7 +105,7 @@ export async function createEndpoint(
 }
 
 /** Deletes an endpoint; its pending deliveries are cancelled in the same transaction. */
-export async function deleteWebhook(
+export async function deleteEndpoint(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
@@ -115,7 +115,7 @@ export async function deleteWebhook(
   await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const now = isoNow(ctx.clock);
-    if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw webhookNotFound(input.webhook_id);
+    if (!(await repo.softDeleteEndpoint(trx, input.clinic_id, input.webhook_id, now))) throw endpointNotFound(input.webhook_id);
     await deliveries.closePendingOfEndpoint(trx, input.webhook_id, 'cancelled', now, 'endpoint deleted');
     change.audit('delete', { type: 'webhook_endpoint', id: input.webhook_id, clinicId: input.clinic_id });
   });
@@ -128,13 +128,13 @@ export async function deleteWebhook(
  * changed (part of the change: not audited as a read). An unknown, deleted or other clinic's
  * endpoint is not found.
  */
-export async function updateWebhook(
+export async function updateEndpoint(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: { clinic_id: string; webhook_id: string },
   limits: EndpointLimits,
   audit: AuditContext,
-): Promise<WebhookEndpointView> {
+): Promise<PartnerEndpointView> {
   if (limits.max_in_flight === undefined && limits.max_per_second === undefined) {
     throw fieldError('body', 'must change at least one of max_in_flight, max_per_second');
   }
@@ -154,19 +154,19 @@ export async function changeEndpointLimits(
   return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const updated = await repo.updateEndpointLimits(trx, clinicId, webhookId, limits);
-    if (!updated) throw webhookNotFound(webhookId);
+    if (!updated) throw endpointNotFound(webhookId);
     change.audit('update', { type: 'webhook_endpoint', id: updated.id, clinicId: updated.clinic_id });
     return updated;
   });
 }
 
 /** The clinic's endpoints (never their secrets); each one listed is audited as read. */
-export async function listWebhooks(
+export async function listEndpointsForPartner(
   ctx: ServiceContext & AuditedReadContext,
   identity: PartnerIdentity,
   clinicId: string | undefined,
   audit: AuditContext,
-): Promise<WebhookEndpointView[]> {
+): Promise<PartnerEndpointView[]> {
   if (clinicId !== undefined) await assertClinicScope(ctx, identity, clinicId, 'clinic_id');
   const rows = await listEndpointsOfClinic(ctx, clinicId ?? identity.clinicId, audit);
   const now = ctx.clock();
@@ -187,14 +187,14 @@ export async function listEndpointsOfClinic(
   return rows;
 }
 
-export const webhookNotFound = (webhookId: string) =>
+export const endpointNotFound = (webhookId: string) =>
   notFoundIn({ type: 'webhook_endpoint', id: webhookId }, 'Webhook not found');
 
 /**
  * An endpoint as partners and the operator see it (never its secret, nor the delivery engine's lease).
  * A pause that has ended (`paused_until` at or before `now`) reads null: nothing is held any more.
  */
-export function toEndpointView(row: WebhookEndpointTable, now: Date): WebhookEndpointView {
+export function toEndpointView(row: WebhookEndpointTable, now: Date): PartnerEndpointView {
   return {
     webhook_id: row.id,
     clinic_id: row.clinic_id,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/clinics/scopes.js';
 import { emptyDatabaseTally, probeDatabases } from '../helpers/database-probe.js';
-import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const START = Date.parse('2031-05-06T07:08:09.000Z');
@@ -29,8 +29,8 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
   });
   afterAll(async () => t.close());
 
-  const issue = (clinicId: string, body?: unknown) => t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, body);
-  const roll = (apiKeyId: string, body: unknown) => t.admin.post(`/api/admin/api-keys/${apiKeyId}/roll`, body);
+  const issue = (clinicId: string, body?: unknown) => t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`, body);
+  const roll = (apiKeyId: string, body: unknown) => t.operator.post(`/api/admin/api-keys/${apiKeyId}/roll`, body);
   const status = async (apiKey: string, url = CARRIERS) => (await t.partner(apiKey).get(url)).status;
 
   describe('issuing with scopes', () => {
@@ -44,7 +44,7 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
         last_used_at: null,
         key_last4: res.body.data.api_key.slice(-4),
       });
-      const listing = await t.admin.get(`/api/admin/clinics/${clinicId}/api-keys`);
+      const listing = await t.operator.get(`/api/admin/clinics/${clinicId}/api-keys`);
       const listed = listing.body.data.api_keys.find(
         (key: { api_key_id: string }) => key.api_key_id === res.body.data.api_key_id,
       );
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
         message: 'API key rolled: store the new key now, it is not shown again',
       });
       expect(res.body.data.api_key).not.toBe(old.body.data.api_key);
-      const listing = await t.admin.get(`/api/admin/clinics/${clinicId}/api-keys`);
+      const listing = await t.operator.get(`/api/admin/clinics/${clinicId}/api-keys`);
       // The first key is the one t.createClinic issued.
       expect(listing.body.data.api_keys.slice(1)).toEqual([
         expect.objectContaining({ api_key_id: old.body.data.api_key_id, expires_at: clock.iso(3_600_000), revoked_at: null }),
@@ -218,7 +218,7 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
     it('when the roll has no body, an empty one or an unknown field, then 400 naming the field', async () => {
       const clinic = await t.createClinic();
       const none = await t.request('POST', `/api/admin/api-keys/${clinic.apiKeyId}/roll`, {
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
       });
       expect(none.status).toBe(400);
       expect((await roll(clinic.apiKeyId, {})).body.error.details).toEqual({ expires_in_seconds: 'is required' });
@@ -228,7 +228,7 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
 
     it('when a revoked key is rolled, then 409 CONFLICT says so and no key is issued', async () => {
       const clinic = await t.createClinic();
-      await t.admin.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
+      await t.operator.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
       const res = await roll(clinic.apiKeyId, { expires_in_seconds: 60 });
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({
@@ -262,7 +262,7 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
     it('when the old key is revoked during the overlap, then it is refused at once with "has been revoked"', async () => {
       const clinic = await t.createClinic();
       const res = await roll(clinic.apiKeyId, { expires_in_seconds: 3600 });
-      await t.admin.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
+      await t.operator.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
       expect((await t.partner(clinic.apiKey).get(CARRIERS)).body.error.message).toBe('Unauthorized: API key has been revoked');
       expect(await status(res.body.data.api_key)).toBe(200);
     });
@@ -280,7 +280,7 @@ describe.each(DIALECTS)('API keys: scopes, expiry, rolling and last use, on %s',
       expect(await status(clinic.apiKey)).toBe(200);
       await t.ctx.keyUsage.flush();
       expect(await lastUsed(clinic)).toBe(usedAt);
-      const listing = await t.admin.get(`/api/admin/clinics/${clinic.clinicId}/api-keys`);
+      const listing = await t.operator.get(`/api/admin/clinics/${clinic.clinicId}/api-keys`);
       expect(listing.body.data.api_keys[0].last_used_at).toBe(usedAt);
     });
 

@@ -23,7 +23,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
 
   describe('carriers', () => {
     it('when a carrier is created without an id, then the id is derived from the name', async () => {
-      const res = await t.admin.post('/api/admin/carriers', { name: 'Stamps.com' });
+      const res = await t.operator.post('/api/admin/carriers', { name: 'Stamps.com' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
@@ -35,20 +35,20 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when a carrier is created with an id, then that id is used', async () => {
-      const res = await t.admin.post('/api/admin/carriers', { id: 'se-3818360', name: 'ShipEngine USPS' });
+      const res = await t.operator.post('/api/admin/carriers', { id: 'se-3818360', name: 'ShipEngine USPS' });
       expect(res.status).toBe(200);
       expect(res.body.data.id).toBe('se-3818360');
     });
 
     it('when the id is taken (given or derived), then 409 CONFLICT and the first carrier is unchanged', async () => {
-      const given = await t.admin.post('/api/admin/carriers', { id: 'fedex', name: 'Another FedEx' });
+      const given = await t.operator.post('/api/admin/carriers', { id: 'fedex', name: 'Another FedEx' });
       expect(given.status).toBe(409);
       expect(given.body.error).toMatchObject({
         code: 'CONFLICT',
         message: 'Carrier "fedex" already exists',
         details: { id: 'already exists' },
       });
-      const derived = await t.admin.post('/api/admin/carriers', { name: 'UPS' });
+      const derived = await t.operator.post('/api/admin/carriers', { name: 'UPS' });
       expect(derived.status).toBe(409);
       const row = await t.ctx.db.selectFrom('carriers').select('name').where('id', '=', 'fedex').executeTakeFirst();
       expect(row?.name).toBe('FedEx');
@@ -61,20 +61,20 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
       [{ name: 'X', id: '' }, { id: 'must not be empty' }],
       [{ name: 'X', carrier_id: 'x' }, { carrier_id: 'is not a known field' }],
     ])('when the carrier body is %j, then 400 naming the field', async (body, details) => {
-      const res = await t.admin.post('/api/admin/carriers', body);
+      const res = await t.operator.post('/api/admin/carriers', body);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details).toEqual(details);
     });
 
     it('when the name has no letters or digits and no id is given, then 400 asking for an id', async () => {
-      const res = await t.admin.post('/api/admin/carriers', { name: '® ®' });
+      const res = await t.operator.post('/api/admin/carriers', { name: '® ®' });
       expect(res.status).toBe(400);
       expect(res.body.error.details).toEqual({ id: 'is required when the name has no letters or digits' });
     });
 
     it('when carriers are listed, then each comes with its services, base prices and state prices in dollars', async () => {
-      const res = await t.admin.get('/api/admin/carriers');
+      const res = await t.operator.get('/api/admin/carriers');
       expect(res.status).toBe(200);
       const fedex = res.body.data.carriers.find((c: { id: string }) => c.id === 'fedex');
       expect(fedex).toEqual({
@@ -114,8 +114,8 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
 
   describe('services', () => {
     it('when a service is added with state prices, then it is stored in cents and returned in dollars', async () => {
-      await t.admin.post('/api/admin/carriers', { id: 'ameriship', name: 'Ameriship' });
-      const res = await t.admin.post('/api/admin/carriers/ameriship/services', {
+      await t.operator.post('/api/admin/carriers', { id: 'ameriship', name: 'Ameriship' });
+      const res = await t.operator.post('/api/admin/carriers/ameriship/services', {
         name: 'Ameriship Ground',
         price: 19.99,
         state_prices: { CA: 12.5, ny: 24.05 },
@@ -147,7 +147,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when a service is added, then partners are quoted its state price', async () => {
-      await t.admin.post('/api/admin/carriers/ups/services', {
+      await t.operator.post('/api/admin/carriers/ups/services', {
         id: 'ups_2nd_day_air',
         name: 'UPS 2nd Day Air®',
         price: 40,
@@ -165,7 +165,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when a free service is added (price 0), then it is accepted', async () => {
-      const res = await t.admin.post('/api/admin/carriers/usps/services', {
+      const res = await t.operator.post('/api/admin/carriers/usps/services', {
         id: 'usps_pickup',
         name: 'Pharmacy pickup',
         price: 0,
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when the service id is taken for that carrier, then 409 and its prices are untouched', async () => {
-      const res = await t.admin.post('/api/admin/carriers/fedex/services', {
+      const res = await t.operator.post('/api/admin/carriers/fedex/services', {
         id: 'fedex_ground',
         name: 'Dup',
         price: 1,
@@ -190,7 +190,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when the same service id is used by another carrier, then it is allowed', async () => {
-      const res = await t.admin.post('/api/admin/carriers/usps/services', {
+      const res = await t.operator.post('/api/admin/carriers/usps/services', {
         id: 'fedex_ground',
         name: 'Not really FedEx',
         price: 1,
@@ -199,7 +199,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when the carrier is unknown, then 404 Carrier not found and nothing is stored', async () => {
-      const res = await t.admin.post('/api/admin/carriers/dhl/services', {
+      const res = await t.operator.post('/api/admin/carriers/dhl/services', {
         name: 'DHL Express',
         price: 50,
         state_prices: { CA: 60 },
@@ -228,7 +228,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
       [{ name: 'S', price: 5, state_prices: [5] }, 'state_prices', 'must be an object'],
       [{ name: 'S', price: 5, cost: 5 }, 'cost', 'is not a known field'],
     ])('when the service body is %j, then 400 naming %s', async (body, field, message) => {
-      const res = await t.admin.post('/api/admin/carriers/usps/services', { id: 'usps_rejected', ...body });
+      const res = await t.operator.post('/api/admin/carriers/usps/services', { id: 'usps_rejected', ...body });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details).toEqual({ [field]: message });
@@ -237,13 +237,13 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when a service is updated, then name, price and state prices change together', async () => {
-      await t.admin.post('/api/admin/carriers/usps/services', {
+      await t.operator.post('/api/admin/carriers/usps/services', {
         id: 'usps_ground_advantage',
         name: 'Ground Advantage',
         price: 8,
         state_prices: { AK: 15, HI: 15 },
       });
-      const res = await t.admin.put('/api/admin/carriers/usps/services/usps_ground_advantage', {
+      const res = await t.operator.put('/api/admin/carriers/usps/services/usps_ground_advantage', {
         name: 'USPS Ground Advantage™',
         price: 8.45,
         state_prices: { PR: 11.2 },
@@ -265,20 +265,20 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when only the price is updated, then the name and the state prices stay', async () => {
-      const res = await t.admin.put('/api/admin/carriers/fedex/services/fedex_2day', { price: 47 });
+      const res = await t.operator.put('/api/admin/carriers/fedex/services/fedex_2day', { price: 47 });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ name: 'FedEx 2Day®', price: 47, state_prices: { AK: 74.5, HI: 74.5 } });
     });
 
     it('when state_prices is updated to {}, then every state price is removed', async () => {
-      const res = await t.admin.put('/api/admin/carriers/ups/services/ups_ground', { state_prices: {} });
+      const res = await t.operator.put('/api/admin/carriers/ups/services/ups_ground', { state_prices: {} });
       expect(res.status).toBe(200);
       expect(res.body.data.state_prices).toEqual({});
       expect(await statePrices('ups', 'ups_ground')).toEqual([]);
     });
 
     it('when an update has a bad state price, then 400 and nothing changes (one transaction)', async () => {
-      const res = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', {
+      const res = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', {
         price: 1,
         state_prices: { AK: 1, XX: 2 },
       });
@@ -295,20 +295,20 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     });
 
     it('when an update is empty, has a bad price or an unknown field, then 400', async () => {
-      const empty = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', {});
+      const empty = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', {});
       expect(empty.status).toBe(400);
       expect(empty.body.error.details).toEqual({ body: 'must change at least one of name, price, state_prices' });
-      const price = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { price: 0.125 });
+      const price = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', { price: 0.125 });
       expect(price.body.error.details).toEqual({ price: 'must have at most 2 decimal places' });
-      const id = await t.admin.put('/api/admin/carriers/fedex/services/fedex_ground', { id: 'new_id' });
+      const id = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', { id: 'new_id' });
       expect(id.body.error.details).toEqual({ id: 'is not a known field' });
     });
 
     it('when the carrier or the service of an update is unknown, then 404', async () => {
-      const carrier = await t.admin.put('/api/admin/carriers/dhl/services/dhl_express', { price: 1 });
+      const carrier = await t.operator.put('/api/admin/carriers/dhl/services/dhl_express', { price: 1 });
       expect(carrier.status).toBe(404);
       expect(carrier.body.error.message).toBe('Carrier not found');
-      const service = await t.admin.put('/api/admin/carriers/fedex/services/fedex_smartpost', { price: 1 });
+      const service = await t.operator.put('/api/admin/carriers/fedex/services/fedex_smartpost', { price: 1 });
       expect(service.status).toBe(404);
       expect(service.body.error.message).toBe('Service not found');
     });

@@ -10,7 +10,7 @@ import { openRuntime, type Runtime } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
 import { dataKeyId } from '../../src/secrets/data-key.js';
 import { DEV_KEY_FILE } from '../../src/secrets/key-source.js';
-import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { buildServer } from '../helpers/server-process.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
@@ -70,7 +70,7 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
   async function withApp<T>(fn: (app: App, runtime: Runtime) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
     const config = loadConfig({
       DATABASE_URL: file,
-      ADMIN_TOKEN,
+      ADMIN_TOKEN: OPERATOR_TOKEN,
       DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       LOG_LEVEL: 'silent',
       RUN_WORKER: 'false',
@@ -560,7 +560,7 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
         const res = await app.inject({
           method: 'GET',
           url: `/api/admin/webhook-deliveries?clinic_id=${clinicId}`,
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
         });
         return res.json().data.items as { delivery_id: string; event_type: string; status: string }[];
       });
@@ -640,7 +640,7 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
       const list = await app.inject({
         method: 'GET',
         url: '/api/admin/staff',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
       });
       expect(JSON.stringify(list.json())).not.toContain('nobody@pharmacy.example');
     });

@@ -15,14 +15,14 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
   afterAll(async () => t.close());
 
   const newClinic = async (body: Record<string, unknown> = { name: 'Operator Clinic' }): Promise<string> => {
-    const res = await t.admin.post('/api/admin/clinics', body);
+    const res = await t.operator.post('/api/admin/clinics', body);
     expect(res.status).toBe(200);
     return res.body.data.clinic_id as string;
   };
 
   describe('clinics', () => {
     it('when a clinic is created, then data.clinic_id and the clinic come back and it is stored', async () => {
-      const res = await t.admin.post('/api/admin/clinics', { name: '  Northside   Vet  ' });
+      const res = await t.operator.post('/api/admin/clinics', { name: '  Northside   Vet  ' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
@@ -39,7 +39,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
     });
 
     it('when a clinic is created with free_shipping, then it is stored as free shipping', async () => {
-      const res = await t.admin.post('/api/admin/clinics', { name: 'Free Clinic', free_shipping: true });
+      const res = await t.operator.post('/api/admin/clinics', { name: 'Free Clinic', free_shipping: true });
       expect(res.body.data.free_shipping).toBe(true);
       const row = await t.ctx.db
         .selectFrom('clinics')
@@ -56,7 +56,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       [{ name: 'Clinic', free_shipping: 'yes' }, { free_shipping: 'must be a boolean' }],
       [{ name: 'Clinic', clinic_name: 'x' }, { clinic_name: 'is not a known field' }],
     ])('when the body is %j, then 400 naming the field', async (body, details) => {
-      const res = await t.admin.post('/api/admin/clinics', body);
+      const res = await t.operator.post('/api/admin/clinics', body);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details).toEqual(details);
@@ -64,7 +64,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
 
     it('when clinics are listed, then every clinic is there', async () => {
       const id = await newClinic({ name: 'Listed Clinic' });
-      const res = await t.admin.get('/api/admin/clinics');
+      const res = await t.operator.get('/api/admin/clinics');
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('Clinics');
       expect(res.body.data.clinics).toContainEqual({
@@ -77,20 +77,20 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
 
     it('when a clinic is fetched, then it comes back; an unknown one is 404; a malformed id is 400', async () => {
       const id = await newClinic({ name: 'Fetched Clinic' });
-      const res = await t.admin.get(`/api/admin/clinics/${id}`);
+      const res = await t.operator.get(`/api/admin/clinics/${id}`);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ clinic_id: id, name: 'Fetched Clinic' });
-      const missing = await t.admin.get(`/api/admin/clinics/${randomUUID()}`);
+      const missing = await t.operator.get(`/api/admin/clinics/${randomUUID()}`);
       expect(missing.status).toBe(404);
       expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Clinic not found' });
-      const malformed = await t.admin.get('/api/admin/clinics/not-a-uuid');
+      const malformed = await t.operator.get('/api/admin/clinics/not-a-uuid');
       expect(malformed.status).toBe(400);
       expect(malformed.body.error.details).toEqual({ clinicId: 'must be a UUID' });
     });
 
     it('when free shipping is turned on and off, then the clinic and the database follow', async () => {
       const id = await newClinic();
-      const on = await t.admin.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: true });
+      const on = await t.operator.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: true });
       expect(on.status).toBe(200);
       expect(on.body).toMatchObject({
         success: true,
@@ -99,21 +99,21 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       });
       let row = await t.ctx.db.selectFrom('clinics').select('free_shipping').where('id', '=', id).executeTakeFirst();
       expect(row?.free_shipping).toBe(1);
-      const off = await t.admin.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: false });
+      const off = await t.operator.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: false });
       expect(off.body.data.free_shipping).toBe(false);
       row = await t.ctx.db.selectFrom('clinics').select('free_shipping').where('id', '=', id).executeTakeFirst();
       expect(row?.free_shipping).toBe(0);
     });
 
     it('when free shipping is set on an unknown clinic or without a boolean, then 404 or 400', async () => {
-      const missing = await t.admin.put(`/api/admin/clinics/${randomUUID()}/shipping`, { free_shipping: true });
+      const missing = await t.operator.put(`/api/admin/clinics/${randomUUID()}/shipping`, { free_shipping: true });
       expect(missing.status).toBe(404);
       expect(missing.body.error.message).toBe('Clinic not found');
       const id = await newClinic();
-      const bad = await t.admin.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: 'true' });
+      const bad = await t.operator.put(`/api/admin/clinics/${id}/shipping`, { free_shipping: 'true' });
       expect(bad.status).toBe(400);
       expect(bad.body.error.details).toEqual({ free_shipping: 'must be a boolean' });
-      const empty = await t.admin.put(`/api/admin/clinics/${id}/shipping`, {});
+      const empty = await t.operator.put(`/api/admin/clinics/${id}/shipping`, {});
       expect(empty.body.error.details).toEqual({ free_shipping: 'is required' });
     });
 
@@ -144,7 +144,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
         .execute();
       const url = `/api/external/carriers/usps/services?patientId=${patientId}`;
       expect((await t.partner(clinic.apiKey).get(url)).body.isFreeShipment).toBe(false);
-      await t.admin.put(`/api/admin/clinics/${clinic.clinicId}/shipping`, { free_shipping: true });
+      await t.operator.put(`/api/admin/clinics/${clinic.clinicId}/shipping`, { free_shipping: true });
       const after = await t.partner(clinic.apiKey).get(url);
       expect(after.body).toMatchObject({ isFreeShipment: true, freeShipmentType: 'clinic_specific' });
       expect(after.body.data[0]).toEqual({ id: 'usps_priority', name: 'USPS Priority Mail®', totalCost: 0, originalCost: 12.5 });
@@ -154,7 +154,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
   describe('API keys', () => {
     it('when a key is issued without a body, then it is a key of the server\u2019s environment, shown once and stored as a hash', async () => {
       const clinicId = await newClinic();
-      const res = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`);
+      const res = await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
@@ -183,21 +183,21 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
 
     it('when a key is issued with {} as body, then it defaults to the server\u2019s environment', async () => {
       const clinicId = await newClinic();
-      const res = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, {});
+      const res = await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`, {});
       expect(res.status).toBe(200);
       expect(res.body.data.environment).toBe('development');
     });
 
     it('when the issued key is used, then the partner API accepts it for that clinic', async () => {
       const clinicId = await newClinic();
-      const issued = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, { environment: 'development' });
+      const issued = await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`, { environment: 'development' });
       const res = await t.partner(issued.body.data.api_key).get('/api/external/carriers');
       expect(res.status).toBe(200);
     });
 
     it('when a production key is issued, then a development server refuses it with 401', async () => {
       const clinicId = await newClinic();
-      const issued = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, { environment: 'production' });
+      const issued = await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`, { environment: 'production' });
       expect(issued.status).toBe(200);
       expect(issued.body.data.environment).toBe('production');
       expect(issued.body.data.api_key).toMatch(/^prod_/);
@@ -208,11 +208,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
     });
 
     it('when keys are issued for an unknown clinic or an unknown environment, then 404 or 400', async () => {
-      const missing = await t.admin.post(`/api/admin/clinics/${randomUUID()}/api-keys`, {});
+      const missing = await t.operator.post(`/api/admin/clinics/${randomUUID()}/api-keys`, {});
       expect(missing.status).toBe(404);
       expect(missing.body.error.message).toBe('Clinic not found');
       const clinicId = await newClinic();
-      const bad = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, { environment: 'staging' });
+      const bad = await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`, { environment: 'staging' });
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body.error.details)).toEqual(['environment']);
       const count = await t.ctx.db.selectFrom('api_keys').select('id').where('clinic_id', '=', clinicId).execute();
@@ -221,8 +221,8 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
 
     it('when keys are listed, then only prefixes and last four characters are shown, never the key', async () => {
       const clinicId = await newClinic();
-      const issued = await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`, {});
-      const res = await t.admin.get(`/api/admin/clinics/${clinicId}/api-keys`);
+      const issued = await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`, {});
+      const res = await t.operator.get(`/api/admin/clinics/${clinicId}/api-keys`);
       expect(res.status).toBe(200);
       expect(res.body.data.api_keys).toEqual([
         {
@@ -238,14 +238,14 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
         },
       ]);
       expect(JSON.stringify(res.body)).not.toContain(issued.body.data.api_key);
-      const missing = await t.admin.get(`/api/admin/clinics/${randomUUID()}/api-keys`);
+      const missing = await t.operator.get(`/api/admin/clinics/${randomUUID()}/api-keys`);
       expect(missing.status).toBe(404);
     });
 
     it('when a key is revoked, then the next partner request with it is 401 and the listing shows revoked_at', async () => {
       const clinic = await t.createClinic();
       expect((await t.partner(clinic.apiKey).get('/api/external/carriers')).status).toBe(200);
-      const res = await t.admin.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
+      const res = await t.operator.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
@@ -255,23 +255,23 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       const next = await t.partner(clinic.apiKey).get('/api/external/carriers');
       expect(next.status).toBe(401);
       expect(next.body.error.message).toMatch(/^Unauthorized/);
-      const listing = await t.admin.get(`/api/admin/clinics/${clinic.clinicId}/api-keys`);
+      const listing = await t.operator.get(`/api/admin/clinics/${clinic.clinicId}/api-keys`);
       expect(listing.body.data.api_keys[0].revoked_at).toBe(res.body.data.revoked_at);
     });
 
     it('when a revoked key is revoked again, then 200 with the first revocation time', async () => {
       const clinic = await t.createClinic();
-      const first = await t.admin.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
-      const second = await t.admin.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
+      const first = await t.operator.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
+      const second = await t.operator.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
       expect(second.status).toBe(200);
       expect(second.body.data.revoked_at).toBe(first.body.data.revoked_at);
     });
 
     it('when an unknown or malformed key id is revoked, then 404 or 400', async () => {
-      const missing = await t.admin.delete(`/api/admin/api-keys/${randomUUID()}`);
+      const missing = await t.operator.delete(`/api/admin/api-keys/${randomUUID()}`);
       expect(missing.status).toBe(404);
       expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'API key not found' });
-      const malformed = await t.admin.delete('/api/admin/api-keys/dev_abc');
+      const malformed = await t.operator.delete('/api/admin/api-keys/dev_abc');
       expect(malformed.status).toBe(400);
       expect(malformed.body.error.details).toEqual({ apiKeyId: 'must be a UUID' });
     });
@@ -280,7 +280,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
   describe('formulary', () => {
     it('when a medication is added, then data.medication_id comes back and it is listed', async () => {
       const clinicId = await newClinic();
-      const res = await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, {
+      const res = await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, {
         name: 'Semaglutide',
         strength: '2.5 mg/mL',
         dosage_form: 'injectable solution',
@@ -298,21 +298,21 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
         },
         message: 'Medication added to the formulary',
       });
-      const list = await t.admin.get(`/api/admin/clinics/${clinicId}/medications`);
+      const list = await t.operator.get(`/api/admin/clinics/${clinicId}/medications`);
       expect(list.status).toBe(200);
       expect(list.body.data.medications).toEqual([res.body.data]);
     });
 
     it('when a medication without strength or form is added, then they are null', async () => {
       const clinicId = await newClinic();
-      const res = await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Gabapentin' });
+      const res = await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Gabapentin' });
       expect(res.body.data).toMatchObject({ name: 'Gabapentin', strength: null, dosage_form: null });
     });
 
     it('when the same name is added again in another case, then 409 CONFLICT and one row remains', async () => {
       const clinicId = await newClinic();
-      await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Tirzepatide' });
-      const res = await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: '  TIRZEPATIDE ' });
+      await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Tirzepatide' });
+      const res = await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: '  TIRZEPATIDE ' });
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('CONFLICT');
       const rows = await t.ctx.db.selectFrom('medications').select('id').where('clinic_id', '=', clinicId).execute();
@@ -326,7 +326,7 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       [{ name: 'Progesterone', dose: '100 mg' }, { dose: 'is not a known field' }],
     ])('when the medication body is %j, then 400 naming the field', async (body, details) => {
       const clinicId = await newClinic();
-      const res = await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, body);
+      const res = await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, body);
       expect(res.status).toBe(400);
       expect(res.body.error.details).toEqual(details);
     });
@@ -334,9 +334,9 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
     it('when the clinic is unknown, then adding, listing and removing are 404 Clinic not found', async () => {
       const clinicId = randomUUID();
       for (const res of [
-        await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Methimazole' }),
-        await t.admin.get(`/api/admin/clinics/${clinicId}/medications`),
-        await t.admin.delete(`/api/admin/clinics/${clinicId}/medications/${randomUUID()}`),
+        await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Methimazole' }),
+        await t.operator.get(`/api/admin/clinics/${clinicId}/medications`),
+        await t.operator.delete(`/api/admin/clinics/${clinicId}/medications/${randomUUID()}`),
       ]) {
         expect(res.status).toBe(404);
         expect(res.body.error.message).toBe('Clinic not found');
@@ -345,13 +345,13 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
 
     it('when a medication is removed, then it is gone; removing it again is 404 Medication not found', async () => {
       const clinicId = await newClinic();
-      const added = await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Progesterone' });
+      const added = await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: 'Progesterone' });
       const id = added.body.data.medication_id as string;
-      const res = await t.admin.delete(`/api/admin/clinics/${clinicId}/medications/${id}`);
+      const res = await t.operator.delete(`/api/admin/clinics/${clinicId}/medications/${id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, data: { medication_id: id }, message: 'Medication removed from the formulary' });
       expect(await t.ctx.db.selectFrom('medications').select('id').where('id', '=', id).execute()).toEqual([]);
-      const again = await t.admin.delete(`/api/admin/clinics/${clinicId}/medications/${id}`);
+      const again = await t.operator.delete(`/api/admin/clinics/${clinicId}/medications/${id}`);
       expect(again.status).toBe(404);
       expect(again.body.error.message).toBe('Medication not found');
     });
@@ -359,8 +359,8 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
     it('when a medication of another clinic is removed through this clinic, then 404 and it stays', async () => {
       const owner = await newClinic();
       const other = await newClinic();
-      const added = await t.admin.post(`/api/admin/clinics/${owner}/medications`, { name: 'Progesterone' });
-      const res = await t.admin.delete(`/api/admin/clinics/${other}/medications/${added.body.data.medication_id}`);
+      const added = await t.operator.post(`/api/admin/clinics/${owner}/medications`, { name: 'Progesterone' });
+      const res = await t.operator.delete(`/api/admin/clinics/${other}/medications/${added.body.data.medication_id}`);
       expect(res.status).toBe(404);
       const rows = await t.ctx.db.selectFrom('medications').select('id').where('clinic_id', '=', owner).execute();
       expect(rows).toHaveLength(1);

@@ -13,7 +13,7 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
  */
 
 /**
- * Modules outside src/http/ that may import it, besides routes (`*.routes.ts`, `*.admin-routes.ts`):
+ * Modules outside src/http/ that may import it, besides routes (`*.routes.ts`, `*.operator-routes.ts`):
  * the wiring of the server, which assembles the edge around the features.
  */
 const WIRING = new Map([
@@ -45,7 +45,7 @@ function importsOfSrc(): Map<string, string[]> {
   return graph;
 }
 
-const isRoutes = (file: string) => /\.(routes|admin-routes)\.ts$/.test(file);
+const isRoutes = (file: string) => /\.(routes|operator-routes)\.ts$/.test(file);
 
 describe('the edge and the contracts', () => {
   const graph = importsOfSrc();

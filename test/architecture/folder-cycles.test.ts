@@ -14,7 +14,7 @@ function featureFolders(): Set<string> {
   return new Set(
     folders
       .filter((folder) =>
-        readdirSync(`${SRC}/${folder.name}`).some((file) => /\.(tables|service|routes|admin-routes)\.ts$/.test(file)),
+        readdirSync(`${SRC}/${folder.name}`).some((file) => /\.(tables|service|routes|operator-routes)\.ts$/.test(file)),
       )
       .map((folder) => folder.name),
   );
@@ -35,7 +35,7 @@ function folderGraph(features: Set<string>): Map<string, string[]> {
 
 /**
  * Cycles found when this test was written, each to be broken by its own change: the operator's
- * formulary routes live with the clinic's (clinics/clinic.admin-routes.ts) while the formulary's
+ * formulary routes live with the clinic's (clinics/clinic.operator-routes.ts) while the formulary's
  * service asks clinics whether the clinic exists. A cycle not listed here fails the test; one listed
  * here that is gone fails it too, so that the list only shrinks.
  */

@@ -31,7 +31,7 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
   afterAll(async () => t.close());
 
   const list = async (query: string) => {
-    const res = await t.admin.get(`/api/admin/audit-events${query}`);
+    const res = await t.operator.get(`/api/admin/audit-events${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as { items: any[]; next_cursor: string | null };
   };
@@ -78,7 +78,7 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
     const clinic = await t.createClinic();
     const { webhookId } = await registerEndpoint(t, clinic, 'https://partner.example.com/audit');
     time.advance(1000);
-    await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`);
+    await t.operator.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`);
     await t.ctx.audit.flush();
     const [read] = (await list(`?resource_id=${webhookId}&action=read&include_own_reads=true`)).items;
     expect(read).toMatchObject({
@@ -92,13 +92,13 @@ describe.each(DIALECTS)('GET /api/admin/audit-events on %s', (dialect) => {
   });
 
   it('when the cursor, the limit or a filter is not valid, then 400 names the parameter', async () => {
-    const badCursor = await t.admin.get('/api/admin/audit-events?cursor=garbage');
+    const badCursor = await t.operator.get('/api/admin/audit-events?cursor=garbage');
     expect(badCursor.status).toBe(400);
     expect(badCursor.body.error.details).toEqual({
       cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)',
     });
     for (const query of ['limit=0', 'limit=101', 'limit=ten', 'action=steal', 'clinic_id=nope']) {
-      const res = await t.admin.get(`/api/admin/audit-events?${query}`);
+      const res = await t.operator.get(`/api/admin/audit-events?${query}`);
       expect(res.status, query).toBe(400);
       expect(Object.keys(res.body.error.details ?? {}), query).toEqual([query.split('=')[0]]);
     }

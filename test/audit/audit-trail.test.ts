@@ -3,7 +3,7 @@ import type { AuditEventTable } from '../../src/audit/audit.tables.js';
 import { issueApiKey } from '../../src/clinics/clinic.service.js';
 import { itemBody, TEST_FORMULARY } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { fakeClock } from '../webhooks/support.js';
@@ -36,7 +36,7 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
       url,
       remoteAddress: who === 'operator' ? OPERATOR_ADDRESS : PARTNER_ADDRESS,
       headers: {
-        ...(who === 'operator' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : { 'x-api-key': who.apiKey }),
+        ...(who === 'operator' ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : { 'x-api-key': who.apiKey }),
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },

@@ -118,7 +118,7 @@ describe.each(DIALECTS)('denied accesses to another clinic\u2019s records on %s'
   it('when the operator lists the trail by action, then the denied access is shown with the record\u2019s real clinic', async () => {
     const denied = await t.partner(a.clinic.apiKey).get(`/api/external/patient/${b.patientId}`);
     expect(denied.status).toBe(404);
-    const trail = await t.admin.get(`/api/admin/audit-events?action=access_denied&resource_id=${b.patientId}`);
+    const trail = await t.operator.get(`/api/admin/audit-events?action=access_denied&resource_id=${b.patientId}`);
     expect(trail.status, JSON.stringify(trail.body)).toBe(200);
     expect(trail.body.data.items[0]).toMatchObject({
       actor: { type: 'partner', api_key_id: a.clinic.apiKeyId, clinic_id: a.clinic.clinicId },

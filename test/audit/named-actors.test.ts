@@ -25,7 +25,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
   /** A staff member of `role`, signed in: their id, name and session cookie. */
   async function signedInStaff(name: string, role: 'admin' | 'pharmacist' = 'admin') {
     const email = `named${++emails}@pharmacy.example`;
-    const created = await t.admin.post('/api/admin/staff', { email, name, role, password: PASSWORD });
+    const created = await t.operator.post('/api/admin/staff', { email, name, role, password: PASSWORD });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const signedIn = await t.request('POST', '/api/admin/session', {
       headers: { host: HOST, origin: OWN_ORIGIN, 'content-type': 'application/json' },
@@ -58,7 +58,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
   /** The trail's page for `query`, asked with the operator token, its own reads included. */
   async function trail(query: string): Promise<any[]> {
     await t.ctx.audit.flush();
-    return ok(await t.admin.get(`/api/admin/audit-events?include_own_reads=true&${query}`), query).items;
+    return ok(await t.operator.get(`/api/admin/audit-events?include_own_reads=true&${query}`), query).items;
   }
 
   beforeAll(async () => {
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
       const orderId = await createOrder(t, setup);
       ok(await asStaff(staff, 'POST', `/api/admin/medication-requests/${orderId}/status`, { status: 'processing' }), 'move');
 
-      const detail = ok(await t.admin.get(`/api/admin/medication-requests/${orderId}`), 'detail');
+      const detail = ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'detail');
       expect(detail.status_history).toEqual([
         { from: null, to: 'pending', at: expect.any(String), actor: 'partner', actor_id: null, actor_name: null },
         {
@@ -108,8 +108,8 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
     it('when the operator token changes an order\u2019s status, then the history and the trail name the operator token as such', async () => {
       const setup = await createOrderSetup(t);
       const orderId = await createOrder(t, setup);
-      ok(await t.admin.post(`/api/admin/medication-requests/${orderId}/status`, { status: 'cancelled' }), 'cancel');
-      const detail = ok(await t.admin.get(`/api/admin/medication-requests/${orderId}`), 'detail');
+      ok(await t.operator.post(`/api/admin/medication-requests/${orderId}/status`, { status: 'cancelled' }), 'cancel');
+      const detail = ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'detail');
       expect(detail.status_history.at(-1)).toMatchObject({
         to: 'cancelled',
         actor: 'operator',
@@ -127,7 +127,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
         t.ctx,
         parseCommand(['move-order', '--order', orderId, '--status', 'processing', '--operator', 'Sam Night-Shift']),
       );
-      const detail = ok(await t.admin.get(`/api/admin/medication-requests/${orderId}`), 'detail');
+      const detail = ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'detail');
       expect(detail.status_history.at(-1)).toMatchObject({ actor: 'operator', actor_id: null, actor_name: 'Sam Night-Shift' });
       const [transition] = await trail(`resource_id=${orderId}&action=transition`);
       expect(transition).toMatchObject({
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
       const setup = await createOrderSetup(t);
       const orderId = await createOrder(t, setup);
       await executeCommand(t.ctx, parseCommand(['move-order', '--order', orderId, '--status', 'processing']));
-      const detail = ok(await t.admin.get(`/api/admin/medication-requests/${orderId}`), 'detail');
+      const detail = ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'detail');
       expect(detail.status_history.at(-1)).toMatchObject({ actor_name: userInfo().username });
       const [transition] = await trail(`resource_id=${orderId}&action=transition`);
       expect(transition.actor).toEqual({ type: 'command_line', name: userInfo().username });
@@ -268,7 +268,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
       const other = await signedInStaff('Omar Other');
       const clinic = await t.createClinic();
       ok(await asStaff(other, 'POST', `/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'By Omar' }), 'omar');
-      ok(await t.admin.put(`/api/admin/clinics/${clinic.clinicId}/shipping`, { free_shipping: true }), 'token');
+      ok(await t.operator.put(`/api/admin/clinics/${clinic.clinicId}/shipping`, { free_shipping: true }), 'token');
       const scoped = `clinic_id=${clinic.clinicId}`;
       expect((await trail(`${scoped}&actor_type=staff`)).map((r) => r.actor_name)).toEqual(['Omar Other']);
       expect((await trail(`${scoped}&actor_id=${other.staffId}`)).map((r) => r.resource_type)).toEqual(['medication']);
@@ -299,12 +299,12 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
     it('when the operator token lists the trail, then the token\u2019s own reads are hidden unless asked for', async () => {
       const setup = await createOrderSetup(t);
       const orderId = await createOrder(t, setup);
-      ok(await t.admin.get(`/api/admin/medication-requests/${orderId}`), 'token reads');
+      ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'token reads');
       await t.ctx.audit.flush();
-      const hidden = ok(await t.admin.get(`/api/admin/audit-events?resource_id=${orderId}&action=read`), 'hidden').items;
+      const hidden = ok(await t.operator.get(`/api/admin/audit-events?resource_id=${orderId}&action=read`), 'hidden').items;
       expect(hidden).toEqual([]);
       const shown = ok(
-        await t.admin.get(`/api/admin/audit-events?resource_id=${orderId}&action=read&include_own_reads=true`),
+        await t.operator.get(`/api/admin/audit-events?resource_id=${orderId}&action=read&include_own_reads=true`),
         'shown',
       ).items;
       expect(shown.map((r: any) => r.actor_name)).toEqual(['Operator token']);
@@ -324,7 +324,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
         ['limit=1000', 'limit'],
       ];
       for (const [query, field] of cases) {
-        const res = await t.admin.get(`/api/admin/audit-events?${query}`);
+        const res = await t.operator.get(`/api/admin/audit-events?${query}`);
         expect(res.status, query).toBe(400);
         expect(Object.keys(res.body.error.details ?? {}), query).toEqual([field]);
       }
@@ -334,11 +334,11 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
     it('when filtered by a date range, then only events at or after `from` and before `to` are listed', async () => {
       const clinic = await t.createClinic();
       time.set(Date.parse('2031-01-01T10:00:00.000Z'));
-      const first = ok(await t.admin.post(`/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'First' }), 'first');
+      const first = ok(await t.operator.post(`/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'First' }), 'first');
       time.set(Date.parse('2031-01-02T10:00:00.000Z'));
-      const second = ok(await t.admin.post(`/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'Second' }), 'second');
+      const second = ok(await t.operator.post(`/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'Second' }), 'second');
       time.set(Date.parse('2031-01-03T10:00:00.000Z'));
-      const third = ok(await t.admin.post(`/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'Third' }), 'third');
+      const third = ok(await t.operator.post(`/api/admin/clinics/${clinic.clinicId}/medications`, { name: 'Third' }), 'third');
       const ids = async (query: string) =>
         (await trail(`clinic_id=${clinic.clinicId}&resource_type=medication&${query}`)).map((r) => r.resource_id);
 

@@ -34,15 +34,15 @@ describe('configuration defaults', () => {
   it('when ADMIN_TOKEN is unset in development, then a token is generated and flagged as generated', () => {
     const first = loadConfig({});
     const second = loadConfig({});
-    expect(first.adminTokenGenerated).toBe(true);
-    expect(first.adminToken.length).toBeGreaterThanOrEqual(32);
-    expect(first.adminToken).not.toBe(second.adminToken);
+    expect(first.operatorTokenGenerated).toBe(true);
+    expect(first.operatorToken.length).toBeGreaterThanOrEqual(32);
+    expect(first.operatorToken).not.toBe(second.operatorToken);
   });
 
   it('when ADMIN_TOKEN is set in development, then it is used as given', () => {
     const config = loadConfig({ ADMIN_TOKEN: 'my-own-operator-token-1234' });
-    expect(config.adminToken).toBe('my-own-operator-token-1234');
-    expect(config.adminTokenGenerated).toBe(false);
+    expect(config.operatorToken).toBe('my-own-operator-token-1234');
+    expect(config.operatorTokenGenerated).toBe(false);
   });
 
   it('when FULFILLMENT_ENV is production, then HOST defaults to 0.0.0.0 and the limit to 60 a minute', () => {
@@ -50,8 +50,8 @@ describe('configuration defaults', () => {
     expect(config.env).toBe('production');
     expect(config.host).toBe('0.0.0.0');
     expect(config.rateLimitPerMinute).toBe(60);
-    expect(config.adminToken).toBe(PROD_TOKEN);
-    expect(config.adminTokenGenerated).toBe(false);
+    expect(config.operatorToken).toBe(PROD_TOKEN);
+    expect(config.operatorTokenGenerated).toBe(false);
   });
 
   it('when the configuration is loaded, then it is frozen', () => {
@@ -157,11 +157,11 @@ describe('configuration errors', () => {
     ['32 characters, exactly 16 distinct', 'abcdefghijklmnop'.repeat(2)],
   ])('when production has an ADMIN_TOKEN of %s, then it is accepted', (_name, token) => {
     const config = loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: token, DATA_ENCRYPTION_KEY: PROD_KEY });
-    expect(config.adminToken).toBe(token);
+    expect(config.operatorToken).toBe(token);
   });
 
   it('when development has a 16-character ADMIN_TOKEN, then it is accepted: the stricter rule is for production', () => {
-    expect(loadConfig({ ADMIN_TOKEN: 'a'.repeat(16) }).adminToken).toBe('a'.repeat(16));
+    expect(loadConfig({ ADMIN_TOKEN: 'a'.repeat(16) }).operatorToken).toBe('a'.repeat(16));
   });
 
   it.each([

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { SESSION_COOKIE } from '../../src/http/admin-guard.js';
+import { SESSION_COOKIE } from '../../src/http/operator-guard.js';
 import { orderBody, type OrderParties } from '../helpers/factories.js';
 import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { runAdminCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';

@@ -80,7 +80,7 @@ describe.each(DIALECTS)('GET /api/admin/dashboard on %s', (dialect) => {
   });
 
   const dashboard = async () => {
-    const res = await t.admin.get('/api/admin/dashboard');
+    const res = await t.operator.get('/api/admin/dashboard');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data;
   };

@@ -29,7 +29,7 @@ describe.each(DIALECTS)('the deprecated DELETE /api/external/webhook on %s', (di
     return t.partner(clinic.apiKey).delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: webhookId });
   };
   const usageOf = async () => {
-    const res = await t.admin.get('/api/admin/deprecations');
+    const res = await t.operator.get('/api/admin/deprecations');
     expect(res.status).toBe(200);
     return res.body.data.deprecations.find((d: { code: string }) => d.code === CODE);
   };

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshProcessDatabase, type ProcessDatabase } from '../helpers/process-database.js';
 import { FORWARDED_HTTPS, killServerProcesses, type ServerProcess } from '../helpers/server-process.js';
-import { ADMIN_TOKEN } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import {
   createWorstCaseFixture,
@@ -107,13 +107,13 @@ describe.each(DIALECTS)('worst cases against a server process on %s', (dialect) 
   beforeAll(async () => {
     database = await freshProcessDatabase(dialect, 'worst');
     // The fixture calls the operator API with the in-process tests' token.
-    server = await startProductionServer(database, { ADMIN_TOKEN });
+    server = await startProductionServer(database, { ADMIN_TOKEN: OPERATOR_TOKEN });
     client = httpClient(server.baseUrl);
     // In production /openapi.json shows the partner API only: the whole document is the operator's.
     const document = await client.send({
       method: 'GET',
       url: '/docs/operator/json',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
     });
     routes = inputRoutesOf(JSON.parse(document.body));
     // The portal's own origin is https: the server sees the TLS proxy's X-Forwarded-Proto.

@@ -4,7 +4,7 @@ import type { DialectName } from '../../src/db/database.js';
 import { decodeCursor, encodeCursor, type PagePosition } from '../../src/db/keyset-page.js';
 import { decodeQueueCursor, encodeQueueCursor } from '../../src/orders/queue-cursor.js';
 import type { RegisteredRoute } from '../../src/http/routes-index.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import {
   EACH_ENTRY,
   EACH_ITEM,
@@ -228,13 +228,13 @@ export function sendApi(world: TextWorld, route: RegisteredRoute, request: ApiRe
   }
   if (request.remoteAddress !== undefined) {
     return world.t.request(route.method, url, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
       body: request.body,
       remoteAddress: request.remoteAddress,
     });
   }
   const client = route.url.startsWith('/api/admin/')
-    ? world.t.admin
+    ? world.t.operator
     : world.t.partner(request.apiKey ?? world.setup.clinic.apiKey);
   switch (route.method) {
     case 'GET':

@@ -1,7 +1,7 @@
 import { totpCode } from '../../src/accounts/totp.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
 import { expectOk, type OrderSetup } from '../helpers/factories.js';
-import { invitePortalUser, PORTAL_PASSWORD, portalHeaders, portalSignIn } from '../helpers/portal.js';
+import { invitePartnerUserForTest, PORTAL_PASSWORD, portalHeaders, portalSignIn } from '../helpers/portal.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
 import { anHourAgo, failedDelivery, freshAddress, freshClinic, orderIn, REFUSING_URL } from './text-world-support.js';
@@ -58,8 +58,8 @@ async function portalCall(world: TextWorld, method: string, url: string, body?: 
 }
 
 /** A new person of the setup's clinic who has set a password and not signed in: their email. */
-async function activePortalUser(world: TextWorld): Promise<string> {
-  const invitation = await invitePortalUser(world.t, world.setup.clinic.clinicId, 'viewer');
+async function activePartnerUser(world: TextWorld): Promise<string> {
+  const invitation = await invitePartnerUserForTest(world.t, world.setup.clinic.clinicId, 'viewer');
   const accepted = await world.t.request('POST', '/api/portal/invitations/accept', {
     headers: portalHeaders(),
     body: { token: invitation.token, name: 'Fuzz Person', password: PORTAL_PASSWORD },
@@ -72,11 +72,11 @@ async function activePortalUser(world: TextWorld): Promise<string> {
 const SIGN_INS_PER_PERSON = 4;
 const signingIn = new WeakMap<TextWorld, { email: string; uses: number }>();
 
-/** Someone to sign in as (`activePortalUser`, made anew every few sign-ins: setting a password costs a hash). */
+/** Someone to sign in as (`activePartnerUser`, made anew every few sign-ins: setting a password costs a hash). */
 async function personToSignIn(world: TextWorld): Promise<string> {
   let person = signingIn.get(world);
   if (person === undefined || person.uses >= SIGN_INS_PER_PERSON) {
-    person = { email: await activePortalUser(world), uses: 0 };
+    person = { email: await activePartnerUser(world), uses: 0 };
     signingIn.set(world, person);
   }
   person.uses += 1;
@@ -123,12 +123,12 @@ export const PORTAL_BASES: Record<string, BaseRequest> = {
   }),
   'GET /api/portal/invitations/:token': async (w) => ({
     headers: withoutContentType(portalHeaders()),
-    params: { token: (await invitePortalUser(w.t, w.setup.clinic.clinicId, 'viewer')).token },
+    params: { token: (await invitePartnerUserForTest(w.t, w.setup.clinic.clinicId, 'viewer')).token },
   }),
   'POST /api/portal/invitations/accept': async (w) => ({
     headers: withoutContentType(portalHeaders()),
     body: {
-      token: (await invitePortalUser(w.t, w.setup.clinic.clinicId, 'viewer')).token,
+      token: (await invitePartnerUserForTest(w.t, w.setup.clinic.clinicId, 'viewer')).token,
       name: 'Fuzz Person',
       password: PORTAL_PASSWORD,
     },

@@ -77,11 +77,11 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
   await failedDelivery(t, clinic, webhookId);
   const carrierId = 'fuzz_carrier';
   const serviceId = 'fuzz_ground';
-  expectOk(await t.admin.post('/api/admin/carriers', { id: carrierId, name: 'Fuzz Carrier' }), 'carrier');
+  expectOk(await t.operator.post('/api/admin/carriers', { id: carrierId, name: 'Fuzz Carrier' }), 'carrier');
   const service = { id: serviceId, name: 'Fuzz Ground', price: 9.99 };
-  expectOk(await t.admin.post(`/api/admin/carriers/${carrierId}/services`, service), 'carrier service');
+  expectOk(await t.operator.post(`/api/admin/carriers/${carrierId}/services`, service), 'carrier service');
   const secondPage = async (list: string) =>
-    expectOk(await t.admin.get(`/api/admin/${list}?clinic_id=${clinic.clinicId}&limit=1`), list).next_cursor as string;
+    expectOk(await t.operator.get(`/api/admin/${list}?clinic_id=${clinic.clinicId}&limit=1`), list).next_cursor as string;
   const partnerSecondPage = async (list: string) =>
     expectOk(await t.partner(clinic.apiKey).get(`/api/external/${list}${list.includes('?') ? '&' : '?'}limit=1`), list)
       .next_cursor as string;
@@ -103,7 +103,7 @@ const STAFF_PASSWORD = 'fuzz passphrase 2026';
 /** A new pharmacist account (its email and id): for bases that sign in or disable. */
 async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: string }> {
   const email = `fuzz-${unique()}@pharmacy.example`;
-  const created = await world.t.admin.post('/api/admin/staff', {
+  const created = await world.t.operator.post('/api/admin/staff', {
     email,
     name: 'Fuzz Staff',
     role: 'pharmacist',
@@ -114,7 +114,7 @@ async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: s
 
 /** A new portal user of the setup's clinic, invited (its id): for bases that re-invite or disable. */
 async function freshPartnerUser(world: TextWorld): Promise<string> {
-  const invited = await world.t.admin.post(`/api/admin/clinics/${world.setup.clinic.clinicId}/partner-users`, {
+  const invited = await world.t.operator.post(`/api/admin/clinics/${world.setup.clinic.clinicId}/partner-users`, {
     email: `fuzz-${unique()}@clinic.example`,
     role: 'viewer',
   });
@@ -287,7 +287,7 @@ export const BASES: Record<string, BaseRequest> = {
   }),
   'GET /api/admin/clinics/:clinicId/oauth-clients': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
   'DELETE /api/admin/oauth-clients/:clientId': async (w) => {
-    const created = await w.t.admin.post(`/api/admin/clinics/${w.setup.clinic.clinicId}/oauth-clients`, {
+    const created = await w.t.operator.post(`/api/admin/clinics/${w.setup.clinic.clinicId}/oauth-clients`, {
       scopes: ['orders:read'],
     });
     return { params: { clientId: expectOk(created, 'OAuth client').client_id } };
@@ -299,7 +299,7 @@ export const BASES: Record<string, BaseRequest> = {
   'GET /api/admin/clinics/:clinicId/medications': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
   'DELETE /api/admin/clinics/:clinicId/medications/:medicationId': async (w) => {
     const clinicId = w.setup.clinic.clinicId;
-    const added = await w.t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: `Fuzzamycin ${unique()}` });
+    const added = await w.t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: `Fuzzamycin ${unique()}` });
     const medication = expectOk(added, 'medication');
     return { params: { clinicId, medicationId: medication.medication_id } };
   },

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { invitePartnerUser } from '../../src/portal/partner-user.service.js';
 import type { PartnerUserRole } from '../../src/portal/partner-user.tables.js';
-import type { PortalUser } from '../../src/portal/portal-user.js';
+import type { PartnerUserIdentity } from '../../src/portal/partner-user-identity.js';
 import type { Reply, TestApp } from './test-app.js';
 
 /** The host the portal's tests call, and its origin (what a browser on the portal sends). */
@@ -26,7 +26,7 @@ export interface PortalInvitation {
 }
 
 /** Invites a new person of `clinicId` (as an operator at the command line would). */
-export async function invitePortalUser(
+export async function invitePartnerUserForTest(
   t: TestApp,
   clinicId: string,
   role: PartnerUserRole,
@@ -83,8 +83,8 @@ export async function portalSignIn(
   t: TestApp,
   clinicId: string,
   role: PartnerUserRole,
-): Promise<{ headers: Record<string, string>; user: PortalUser; email: string }> {
-  const invitation = await invitePortalUser(t, clinicId, role);
+): Promise<{ headers: Record<string, string>; user: PartnerUserIdentity; email: string }> {
+  const invitation = await invitePartnerUserForTest(t, clinicId, role);
   const accepted = await t.request('POST', '/api/portal/invitations/accept', {
     headers: portalHeaders(),
     body: { token: invitation.token, name: `Pat ${role}`, password: PORTAL_PASSWORD },

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { runInBackground } from '../../src/background.js';
 import { buildServer } from './server-build.js';
-import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY } from './test-app.js';
+import { OPERATOR_TOKEN, TEST_DATA_ENCRYPTION_KEY } from './test-app.js';
 import type { TestDatabase } from './test-db.js';
 
 export { buildServer };
@@ -93,7 +93,7 @@ export function printServerProcessesIfFailed(context: { task: { name: string; re
  */
 function childEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
-  return { ...clean, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ADMIN_TOKEN, ...env };
+  return { ...clean, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ADMIN_TOKEN: OPERATOR_TOKEN, ...env };
 }
 
 /** Where a child runs: the repository by default; a folder of the test's for the development defaults (./data). */

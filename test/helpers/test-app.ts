@@ -13,7 +13,7 @@ import { addMedication } from '../../src/medications/medication.service.js';
 import type { FlushTimer } from '../../src/request-log/request-log-buffer.js';
 import { createTestDatabase } from './test-db.js';
 
-export const ADMIN_TOKEN = 'test-operator-token-0123456789-abcdef';
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789-abcdef';
 /**
  * DATA_ENCRYPTION_KEY of the tests (one per test process): given in code, so that no test writes the
  * development key file into the repository's data folder.
@@ -75,7 +75,7 @@ export class TestApp {
   static async start(options: TestAppOptions): Promise<TestApp> {
     const database = await createTestDatabase(options.dialect);
     const config = loadConfig({
-      ADMIN_TOKEN,
+      ADMIN_TOKEN: OPERATOR_TOKEN,
       DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       LOG_LEVEL: options.logStream ? 'info' : 'silent',
       RUN_WORKER: 'false',
@@ -160,9 +160,9 @@ export class TestApp {
   }
 
   /** An operator call with the bearer token. */
-  get admin() {
+  get operator() {
     const headers = (body: boolean): Record<string, string> => ({
-      authorization: `Bearer ${ADMIN_TOKEN}`,
+      authorization: `Bearer ${OPERATOR_TOKEN}`,
       ...(body ? { 'content-type': 'application/json' } : {}),
     });
     return {

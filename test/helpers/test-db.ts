@@ -24,15 +24,15 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const url = inject('postgresUrl');
   if (!url) throw new Error('PostgreSQL is not available for this test run');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(url, `create schema ${schema}`);
+  await maintenanceQuery(url, `create schema ${schema}`);
   return {
     config: { kind: 'postgres', url },
     schema,
-    drop: () => adminQuery(url, `drop schema if exists ${schema} cascade`),
+    drop: () => maintenanceQuery(url, `drop schema if exists ${schema} cascade`),
   };
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+async function maintenanceQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { MAX_DETAILS } from '../../src/contracts/validation.js';
 import { itemBody, orderBody, TEST_FORMULARY, type OrderSetup } from './factories.js';
 import { patientBody, practitionerBody } from './fixtures.js';
-import { ADMIN_TOKEN } from './test-app.js';
+import { OPERATOR_TOKEN } from './test-app.js';
 import { worstCasesOf, type BaseRequest, type RouteInput, type SchemaNode, type WorstCase } from './worst-cases.js';
 
 /**
@@ -255,7 +255,7 @@ export function* worstCasesOfRoute(route: InputRoute, fixture: WorstCaseFixture)
 function headersOf(area: Area, fixture: WorstCaseFixture, body: boolean): Record<string, string> {
   const credentials: Record<Area, Record<string, string>> = {
     partner: { 'x-api-key': fixture.clinic.apiKey, accept: 'application/json' },
-    admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    admin: { authorization: `Bearer ${OPERATOR_TOKEN}` },
     portal: { ...fixture.portalHeaders, accept: 'application/json' },
   };
   return { ...credentials[area], ...(body ? { 'content-type': 'application/json' } : {}) };
@@ -274,7 +274,7 @@ const PORTAL_PASSWORD = 'worst case portal passphrase 2026';
 export async function createWorstCaseFixture(send: SendRaw, scheme: 'http' | 'https' = 'http'): Promise<WorstCaseFixture> {
   const call = async (area: InputRoute['area'], apiKey: string, method: string, url: string, body: unknown): Promise<any> => {
     const headers = {
-      ...(area === 'partner' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${ADMIN_TOKEN}` }),
+      ...(area === 'partner' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${OPERATOR_TOKEN}` }),
       'content-type': 'application/json',
     };
     const answer = await send({ method, url, headers, payload: JSON.stringify(body) });
@@ -319,7 +319,7 @@ async function portalDeveloper(send: SendRaw, clinicId: string, origin: string):
   const invited = await request(
     `/api/admin/clinics/${clinicId}/partner-users`,
     { email, role: 'developer' },
-    { authorization: `Bearer ${ADMIN_TOKEN}` },
+    { authorization: `Bearer ${OPERATOR_TOKEN}` },
   );
   const token = String(JSON.parse(invited.body).data.invitation_url).split('#')[1];
   const portal = { host: PORTAL_HOST, origin };

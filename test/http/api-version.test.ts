@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pinnedVersion, SUPPORTED_API_VERSIONS } from '../../src/http/api-version.js';
-import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const CURRENT = '1.0.0';
@@ -128,11 +128,11 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
   });
 
   it('when the operator API answers, then it names the version too, and refuses a bad pin the same way', async () => {
-    const ok = await t.admin.get('/api/admin/clinics');
+    const ok = await t.operator.get('/api/admin/clinics');
     expect(ok.status).toBe(200);
     expect(ok.headers['api-version']).toBe(CURRENT);
     const refused = await t.request('GET', '/api/admin/clinics', {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'api-version': '2.0.0' },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'api-version': '2.0.0' },
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual({ 'Api-Version': `names a version this server does not answer; ${SUPPORTED}` });

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey, revokeApiKey } from '../../src/clinics/clinic.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 
 const CARRIERS = '/api/external/carriers';
-const PROD_ADMIN_TOKEN = 'prod-operator-token-0123456789-abcdef';
+const PROD_OPERATOR_TOKEN = 'prod-operator-token-0123456789-abcdef';
 
 function expectUnauthorized(res: Reply, reason?: RegExp): void {
   expect(res.status).toBe(401);
@@ -152,7 +152,7 @@ describe.each(DIALECTS)('API keys at rest on %s', (dialect) => {
 describe.each(DIALECTS)('partner authentication on a production server on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await TestApp.start({ dialect, env: { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_ADMIN_TOKEN } });
+    t = await TestApp.start({ dialect, env: { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_OPERATOR_TOKEN } });
   });
   afterAll(async () => t.close());
 
@@ -179,8 +179,8 @@ describe.each(DIALECTS)('operator authentication on %s', (dialect) => {
   it.each([
     ['no Authorization header', {}],
     ['a wrong token', { authorization: 'Bearer not-the-operator-token' }],
-    ['the token without the Bearer scheme', { authorization: ADMIN_TOKEN }],
-    ['Basic instead of Bearer', { authorization: `Basic ${ADMIN_TOKEN}` }],
+    ['the token without the Bearer scheme', { authorization: OPERATOR_TOKEN }],
+    ['Basic instead of Bearer', { authorization: `Basic ${OPERATOR_TOKEN}` }],
   ])('when an operator request has %s, then 401 UNAUTHORIZED', async (_name, headers: Record<string, string>) => {
     expectUnauthorized(
       await t.request('POST', '/api/admin/clinics', {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { practitionerBody } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 
 const CARRIERS = '/api/external/carriers';
 const PRACTITIONER = '/api/external/practitioner';
@@ -102,7 +102,7 @@ describe('content negotiation', () => {
   it('when a bodyless operator call carries Content-Type json and no body, then it is served (empty body is no body)', async () => {
     const { apiKeyId } = await t.createClinic();
     const res = await t.request('DELETE', `/api/admin/api-keys/${apiKeyId}`, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
       payload: '',
     });
     expect(res.status).toBe(200);
@@ -112,7 +112,7 @@ describe('content negotiation', () => {
   it('when a POST whose body is optional carries Content-Type json and an empty body, then it is served as if no body were sent', async () => {
     const { clinicId: other } = await t.createClinic();
     const res = await t.request('POST', `/api/admin/clinics/${other}/api-keys`, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json', accept: 'application/json' },
       payload: '',
     });
     expect(res.status).toBe(200);
@@ -122,7 +122,7 @@ describe('content negotiation', () => {
   it('when a bodyless operator call carries no Content-Type, then it is served', async () => {
     const { apiKeyId } = await t.createClinic();
     const res = await t.request('DELETE', `/api/admin/api-keys/${apiKeyId}`, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
     });
     expect(res.status).toBe(200);
   });

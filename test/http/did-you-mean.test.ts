@@ -57,7 +57,7 @@ describe.each(DIALECTS)('"did you mean" for query parameters and fields on %s', 
   });
 
   it('when the operator\u2019s order list gets clinicId, then 400 names it with the hint clinic_id instead of listing every clinic', async () => {
-    const res = await t.admin.get(`/api/admin/medication-requests?clinicId=${setup.clinic.clinicId}`);
+    const res = await t.operator.get(`/api/admin/medication-requests?clinicId=${setup.clinic.clinicId}`);
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual({ clinicId: 'is not a known query parameter; did you mean clinic_id?' });
   });

@@ -24,7 +24,7 @@ describe.each(DIALECTS)('response envelopes on %s', (dialect) => {
   });
 
   it('when an operator call succeeds, then it has the same envelope', async () => {
-    const res = await t.admin.post('/api/admin/clinics', { name: 'Envelope Clinic' });
+    const res = await t.operator.post('/api/admin/clinics', { name: 'Envelope Clinic' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'success']);
     expect(res.body.success).toBe(true);

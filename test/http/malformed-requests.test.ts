@@ -1,7 +1,7 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { practitionerBody } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, TestApp } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp } from '../helpers/test-app.js';
 
 const PRACTITIONER = '/api/external/practitioner';
 const PATIENT = '/api/external/patient';
@@ -560,7 +560,7 @@ describe('malformed requests', () => {
       const auth = c.auth ?? 'partner';
       const headers: Record<string, string> = {
         ...(auth === 'partner' ? { 'x-api-key': apiKey } : {}),
-        ...(auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+        ...(auth === 'admin' ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : {}),
         ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
         ...c.headers,
       };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negotiateExposition } from '../../src/health/metrics-exposition.js';
 import { createPatient, createPractitioner } from '../helpers/factories.js';
 import { parseExposition, type Exposition, type Format } from '../helpers/prometheus-text.js';
-import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 const TEXT = 'text/plain; version=0.0.4; charset=utf-8';
@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
       t.app.inject({
         method: 'GET',
         url: '/metrics',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(accept === undefined ? {} : { accept }) },
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(accept === undefined ? {} : { accept }) },
       });
 
     async function scrapeParsed(accept?: string, format: Format = 'prometheus'): Promise<Exposition> {

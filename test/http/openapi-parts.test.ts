@@ -115,13 +115,13 @@ describe('the OpenAPI document cut by API: partner, operator, portal (src/openap
 
     it('when the operator document is read, then it is every operator route and nothing else, and each of its references resolves', () => {
       const operator = part(operatorDocument(whole));
-      const adminRoutes = new Set(
+      const operatorRoutes = new Set(
         t.app
           .registeredRoutes()
           .filter((route) => route.method !== 'HEAD' && route.url.startsWith('/api/admin/') && !route.schema?.hide)
           .map((route) => route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')),
       );
-      expect(new Set(Object.keys(operator.paths))).toEqual(adminRoutes);
+      expect(new Set(Object.keys(operator.paths))).toEqual(operatorRoutes);
       expect(resolves(operator)).toEqual([]);
       expect(Object.keys(operator.components.securitySchemes)).toEqual(['operatorToken', 'consoleSession']);
     });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { OPERATOR_FAILURE_LIMIT } from '../../src/http/admin-guard.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_FAILURE_LIMIT } from '../../src/http/operator-guard.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { fakeClock } from '../webhooks/support.js';
 
 const CLINICS = '/api/admin/clinics';
 /** 10 seconds into a minute: the window ends 50 s later. */
 const START = Date.parse('2031-03-04T05:06:10.000Z');
 const NEXT_WINDOW = Date.parse('2031-03-04T05:07:00.000Z');
-const RIGHT = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const RIGHT = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 const WRONG = { authorization: 'Bearer not-the-operator-token-but-long-enough' };
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { CapturedLogs } from '../helpers/captured-logs.js';
 import { VALID_NPI } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { fastEnv, registerEndpoint } from '../webhooks/support.js';
@@ -81,14 +81,14 @@ for (const dialect of DIALECTS) {
       };
 
       // The operator sets up the clinic, its formulary and the partner's key.
-      const clinicId = ok(await t.admin.post('/api/admin/clinics', { name: 'Northside Clinic' }), 'create clinic').clinic_id;
-      ok(await t.admin.post(`/api/admin/clinics/${clinicId}/medications`, { name: phi.medication }), 'add medication');
-      const apiKey: string = ok(await t.admin.post(`/api/admin/clinics/${clinicId}/api-keys`), 'issue key').api_key;
+      const clinicId = ok(await t.operator.post('/api/admin/clinics', { name: 'Northside Clinic' }), 'create clinic').clinic_id;
+      ok(await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: phi.medication }), 'add medication');
+      const apiKey: string = ok(await t.operator.post(`/api/admin/clinics/${clinicId}/api-keys`), 'issue key').api_key;
       const partner = t.partner(apiKey);
       const secrets = {
         apiKey,
         apiKeyRandomPart: apiKey.slice(-30),
-        operatorToken: ADMIN_TOKEN,
+        operatorToken: OPERATOR_TOKEN,
         wrongApiKey: `dev_${randomBytes(32).toString('base64url')}`,
         wrongOperatorToken: `wrong-operator-${randomBytes(12).toString('hex')}`,
         cookie: `session-${randomBytes(12).toString('hex')}`,
@@ -161,7 +161,7 @@ for (const dialect of DIALECTS) {
       expect((await partner.get(`/api/external/patient/${phi.patientLastName}`)).status).toBe(400);
       expect((await partner.get(`/api/external/patients/${encodeURIComponent(phi.patientFirstName)}`)).status).toBe(404);
       const refusedKey = await t.request('GET', '/api/external/carriers', {
-        headers: { 'x-api-key': secrets.wrongApiKey, cookie: `sid=${secrets.cookie}`, authorization: `Bearer ${ADMIN_TOKEN}` },
+        headers: { 'x-api-key': secrets.wrongApiKey, cookie: `sid=${secrets.cookie}`, authorization: `Bearer ${OPERATOR_TOKEN}` },
       });
       expect(refusedKey.status).toBe(401);
       const refusedToken = await t.request('GET', '/api/admin/clinics', {
@@ -200,9 +200,9 @@ for (const dialect of DIALECTS) {
         'create order',
       ).medication_request_id;
       ok(await partner.get(`/api/external/medication-order/${orderId}`), 'read order');
-      ok(await t.admin.post(`/api/admin/medication-requests/${orderId}/status`, { status: 'processing' }), 'processing');
+      ok(await t.operator.post(`/api/admin/medication-requests/${orderId}/status`, { status: 'processing' }), 'processing');
       ok(
-        await t.admin.post(`/api/admin/medication-requests/${orderId}/status`, {
+        await t.operator.post(`/api/admin/medication-requests/${orderId}/status`, {
           status: 'shipped',
           tracking_number: '123456789012',
         }),
@@ -210,8 +210,8 @@ for (const dialect of DIALECTS) {
       );
       const refill = ok(await partner.post('/api/external/refill-request', { medication_request_id: orderId }), 'refill');
       ok(await partner.get(`/api/external/refill-request/${refill.refill_request_id}`), 'read refill');
-      ok(await t.admin.get(`/api/admin/medication-requests/${orderId}`), 'operator reads the order');
-      ok(await t.admin.get(`/api/admin/medication-requests?clinic_id=${clinicId}`), 'operator lists orders');
+      ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'operator reads the order');
+      ok(await t.operator.get(`/api/admin/medication-requests?clinic_id=${clinicId}`), 'operator lists orders');
 
       const worker = new WebhookWorker(t.ctx, { logger: t.app.log });
       try {
@@ -219,7 +219,7 @@ for (const dialect of DIALECTS) {
       } finally {
         await worker.stop();
       }
-      ok(await t.admin.get(`/api/admin/webhook-deliveries?clinic_id=${clinicId}`), 'operator lists deliveries');
+      ok(await t.operator.get(`/api/admin/webhook-deliveries?clinic_id=${clinicId}`), 'operator lists deliveries');
       expect(receiver.received.length).toBeGreaterThanOrEqual(4);
 
       // The capture works: every request was logged, and so were the worker's deliveries.
@@ -250,7 +250,7 @@ describe('credentials in logged headers', () => {
     const t = await TestApp.start({ dialect: 'sqlite', logStream: logs.stream, env: { LOG_LEVEL: 'trace' } });
     try {
       const headers = {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
+        authorization: `Bearer ${OPERATOR_TOKEN}`,
         'x-api-key': 'dev_SecretKeyValue0123',
         cookie: 'sid=SecretCookie42',
       };
@@ -259,7 +259,7 @@ describe('credentials in logged headers', () => {
 
       expect(logs.raw).toHaveLength(2);
       expect(logs.text).toContain('[Redacted]');
-      expect(leaksIn(logs.text, { token: ADMIN_TOKEN, key: 'dev_SecretKeyValue0123', cookie: 'SecretCookie42' })).toEqual([]);
+      expect(leaksIn(logs.text, { token: OPERATOR_TOKEN, key: 'dev_SecretKeyValue0123', cookie: 'SecretCookie42' })).toEqual([]);
     } finally {
       await t.close();
     }

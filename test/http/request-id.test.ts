@@ -81,7 +81,7 @@ describe('X-Request-Id', () => {
       expect(rows).toEqual([
         expect.objectContaining({ action: 'create', request_id: serverId, client_request_id: 'partner-trace-7' }),
       ]);
-      const trail = await app.admin.get(`/api/admin/audit-events?resource_id=${created.body.data.practitioner_id}`);
+      const trail = await app.operator.get(`/api/admin/audit-events?resource_id=${created.body.data.practitioner_id}`);
       expect(trail.body.data.items[0]).toMatchObject({ request_id: serverId, client_request_id: 'partner-trace-7' });
       const completed = logs.lines(serverId).filter((line) => line.msg === 'request completed');
       expect(completed).toEqual([expect.objectContaining({ reqId: serverId, clientRequestId: 'partner-trace-7' })]);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATOR_FAILURE_LIMIT } from '../../src/http/admin-guard.js';
+import { OPERATOR_FAILURE_LIMIT } from '../../src/http/operator-guard.js';
 import { DOCS_CSP } from '../../src/http/security-headers.js';
-import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
 /**
@@ -13,7 +13,7 @@ import { DIALECTS } from '../helpers/test-db.js';
  */
 const MIB = 1024 * 1024;
 const RATE_LIMIT = 3;
-const OPERATOR = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const OPERATOR = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 const PATIENT = '/api/external/patient';
 
 type Headers = Record<string, string | string[] | number | undefined>;

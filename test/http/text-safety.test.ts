@@ -4,7 +4,7 @@ import { encodeCursor } from '../../src/db/keyset-page.js';
 import { TEXT_MESSAGES } from '../../src/shared/text.js';
 import { itemBody, orderBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, TestApp } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { routeKey } from '../hardening/text-fields.js';
 import {
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('text fields on %s', (dialect) => {
   ])('when a cursor for %s is crafted to hold a NUL, then 400 names the cursor', async (path) => {
     // Its position reaches the database: it was a 500 on PostgreSQL and a page on SQLite.
     const cursor = encodeCursor({ createdAt: '2026-01-01T00:00:00.000Z\u0000', id: '00000000-0000-4000-8000-000000000001' });
-    const reply = await world().t.admin.get(`${path}?cursor=${cursor}`);
+    const reply = await world().t.operator.get(`${path}?cursor=${cursor}`);
     expect(reply.status).toBe(400);
     expect(reply.body.error.details).toEqual({ cursor: expect.stringMatching(/^is not a cursor this API returned/) });
   });
@@ -159,7 +159,7 @@ describe.each(DIALECTS)('text that means what it shows on %s', (dialect) => {
   };
   const postBytes = async (url: string, payload: Buffer, auth: 'partner' | 'admin' = 'partner') => {
     const { t, setup } = world();
-    const credential = auth === 'partner' ? { 'x-api-key': setup.clinic.apiKey } : { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const credential = auth === 'partner' ? { 'x-api-key': setup.clinic.apiKey } : { authorization: `Bearer ${OPERATOR_TOKEN}` };
     const response = await t.app.inject({
       method: 'POST',
       url,
@@ -322,10 +322,10 @@ describe.each(DIALECTS)('text that means what it shows on %s', (dialect) => {
 
     it('when a clinic, a formulary medication or an ordered medication is named without a letter or with a bidirectional control, then 400 names it', async () => {
       const { t, setup } = world();
-      const clinic = await t.admin.post('/api/admin/clinics', { name: '1234' });
+      const clinic = await t.operator.post('/api/admin/clinics', { name: '1234' });
       expect(clinic.status).toBe(400);
       expect(clinic.body.error.details).toEqual({ name: TEXT_MESSAGES.noLetter });
-      const medication = await t.admin.post(`/api/admin/clinics/${setup.clinic.clinicId}/medications`, { name: '\u200d' });
+      const medication = await t.operator.post(`/api/admin/clinics/${setup.clinic.clinicId}/medications`, { name: '\u200d' });
       expect(medication.status).toBe(400);
       expect(medication.body.error.details).toEqual({ name: TEXT_MESSAGES.zeroWidth });
       const order = await postOrder({ medication: 'Sema\u202eglutide' });
@@ -339,7 +339,7 @@ describe.each(DIALECTS)('text that means what it shows on %s', (dialect) => {
         ['1234', TEXT_MESSAGES.noLetter],
         ['Jane\u202eeod', TEXT_MESSAGES.bidi],
       ] as const) {
-        const reply = await world().t.admin.post('/api/admin/staff', { ...(base.body as object), name });
+        const reply = await world().t.operator.post('/api/admin/staff', { ...(base.body as object), name });
         expect(reply.status).toBe(400);
         expect(reply.body.error.details).toEqual({ name: message });
       }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TestApp, ADMIN_TOKEN, type TestClinic } from '../helpers/test-app.js';
+import { TestApp, OPERATOR_TOKEN, type TestClinic } from '../helpers/test-app.js';
 
 /**
  * TRUST_PROXY (issue 8, item 4): only the listed proxies' X-Forwarded-For / X-Forwarded-Proto are
@@ -124,12 +124,14 @@ describe('behind proxies listed in TRUST_PROXY', () => {
 
   it('when a partner or operator request reached the proxy over https, then it is served', async () => {
     expect((await call(CARRIERS, PROXY, { ...viaProxy(nextClient()), 'x-api-key': clinic.apiKey })).status).toBe(200);
-    expect((await call(CLINICS, PROXY, { ...viaProxy(nextClient()), authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(200);
+    expect((await call(CLINICS, PROXY, { ...viaProxy(nextClient()), authorization: `Bearer ${OPERATOR_TOKEN}` })).status).toBe(
+      200,
+    );
   });
 
   it.each([
     ['partner', CARRIERS, () => ({ 'x-api-key': clinic.apiKey })],
-    ['operator', CLINICS, () => ({ authorization: `Bearer ${ADMIN_TOKEN}` })],
+    ['operator', CLINICS, () => ({ authorization: `Bearer ${OPERATOR_TOKEN}` })],
   ])('when a %s request reached the proxy over http, then 403 FORBIDDEN says HTTPS is required', async (_who, url, auth) => {
     const res = await call(url, PROXY, { ...viaProxy(nextClient(), 'http'), ...auth() });
     expect(res.status).toBe(403);

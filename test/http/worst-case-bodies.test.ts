@@ -4,7 +4,7 @@ import { MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../src/http/json-shape.js';
 import { validatorCompiler } from '../../src/contracts/validation.js';
 import { itemBody, orderBody } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, TestApp } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import {
   BASE_REQUESTS,
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('worst-case requests on %s', (dialect) => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/carriers/fedex/services',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ id: 'fedex_bulk', name: 'Bulk', price: 10, state_prices: statePrices }),
     });
     expect(response.statusCode).toBe(400);

@@ -60,14 +60,14 @@ describe.each(DIALECTS)('access tokens on partner routes on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(row.clinic_id).toBe(clinic.clinicId);
 
-    const trail = await t.admin.get(`/api/admin/audit-events?resource_id=${practitionerId}`);
+    const trail = await t.operator.get(`/api/admin/audit-events?resource_id=${practitionerId}`);
     expect(trail.body.data.items).toEqual([
       expect.objectContaining({
         action: 'create',
         actor: { type: 'oauth_client', oauth_client_id: client.clientId, clinic_id: clinic.clinicId },
       }),
     ]);
-    const byActor = await t.admin.get(`/api/admin/audit-events?actor_id=${client.clientId}`);
+    const byActor = await t.operator.get(`/api/admin/audit-events?actor_id=${client.clientId}`);
     expect(byActor.body.data.items.map((item: any) => item.resource_id)).toContain(practitionerId);
   });
 
@@ -102,7 +102,7 @@ describe.each(DIALECTS)('access tokens on partner routes on %s', (dialect) => {
     const doomed = await createClient(t, clinic.clinicId, { scopes: ['carriers:read'] });
     const doomedToken = await tokenFor(t, doomed);
     expect((await bearer(t, doomedToken).get(CARRIERS)).status).toBe(200);
-    expect((await t.admin.delete(`/api/admin/oauth-clients/${doomed.clientId}`)).status).toBe(200);
+    expect((await t.operator.delete(`/api/admin/oauth-clients/${doomed.clientId}`)).status).toBe(200);
     await unauthorized(doomedToken, 'Unauthorized: OAuth client has been revoked');
   });
 

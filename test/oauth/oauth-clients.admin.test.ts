@@ -20,7 +20,7 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
   afterAll(async () => t.close());
 
   it('when a client is created with scopes, then its id and secret are answered once, with its scopes, environment and method', async () => {
-    const res = await t.admin.post(clients(clinic.clinicId), { scopes: ['orders:write', 'carriers:read'] });
+    const res = await t.operator.post(clients(clinic.clinicId), { scopes: ['orders:write', 'carriers:read'] });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       client_id: expect.stringMatching(UUID),
@@ -34,7 +34,7 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
   });
 
   it('when a client is created, then the database holds only the SHA-256 of its secret, never the secret', async () => {
-    const res = await t.admin.post(clients(clinic.clinicId), { scopes: ['patients:read'] });
+    const res = await t.operator.post(clients(clinic.clinicId), { scopes: ['patients:read'] });
     const { client_id: clientId, client_secret: secret } = res.body.data;
     const row = await t.ctx.db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
     expect(row.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
@@ -46,9 +46,9 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
     const other = await t.createClinic({ name: 'Listed Clinic' });
     const first = await createClient(t, other.clinicId, { scopes: ['orders:read'] });
     await createClient(t, other.clinicId, { scopes: ['webhooks:write'], environment: 'production' });
-    await t.admin.delete(`/api/admin/oauth-clients/${first.clientId}`);
+    await t.operator.delete(`/api/admin/oauth-clients/${first.clientId}`);
 
-    const res = await t.admin.get(clients(other.clinicId));
+    const res = await t.operator.get(clients(other.clinicId));
     expect(res.status).toBe(200);
     expect(res.body.data.oauth_clients).toEqual([
       expect.objectContaining({ client_id: first.clientId, scopes: ['orders:read'], revoked_at: expect.stringMatching(ISO) }),
@@ -59,7 +59,7 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
   });
 
   it('when the scopes name one that does not exist, then 400 VALIDATION_ERROR names the field', async () => {
-    const res = await t.admin.post(clients(clinic.clinicId), { scopes: ['orders:write', 'orders:delete'] });
+    const res = await t.operator.post(clients(clinic.clinicId), { scopes: ['orders:write', 'orders:delete'] });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(Object.keys(res.body.error.details)).toEqual(['scopes[1]']);
@@ -68,23 +68,23 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
 
   it('when the scopes are missing or empty, then 400 VALIDATION_ERROR names the field', async () => {
     for (const body of [{}, { scopes: [] }]) {
-      const res = await t.admin.post(clients(clinic.clinicId), body);
+      const res = await t.operator.post(clients(clinic.clinicId), body);
       expect(res.status).toBe(400);
       expect(res.body.error.details).toHaveProperty('scopes');
     }
   });
 
   it('when the clinic does not exist, then 404 and nothing is created', async () => {
-    const res = await t.admin.post(clients(NO_ROW), { scopes: ['orders:read'] });
+    const res = await t.operator.post(clients(NO_ROW), { scopes: ['orders:read'] });
     expect(res.status).toBe(404);
-    expect((await t.admin.get(clients(NO_ROW))).status).toBe(404);
+    expect((await t.operator.get(clients(NO_ROW))).status).toBe(404);
     const rows = await t.ctx.db.selectFrom('oauth_clients').select('id').where('clinic_id', '=', NO_ROW).execute();
     expect(rows).toEqual([]);
   });
 
   it('when a client is created with public keys, then it is a private_key_jwt client without a secret', async () => {
     const { jwk } = await clientKeyPair();
-    const res = await t.admin.post(clients(clinic.clinicId), { scopes: ['orders:read'], jwks: { keys: [jwk] } });
+    const res = await t.operator.post(clients(clinic.clinicId), { scopes: ['orders:read'], jwks: { keys: [jwk] } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ client_secret: null, token_endpoint_auth_method: 'private_key_jwt' });
     const row = await t.ctx.db
@@ -105,7 +105,7 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
       [{ kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'BBBB' }, 'jwks.keys[0]'],
     ];
     for (const [key, field] of cases) {
-      const res = await t.admin.post(clients(clinic.clinicId), { scopes: ['orders:read'], jwks: { keys: [key] } });
+      const res = await t.operator.post(clients(clinic.clinicId), { scopes: ['orders:read'], jwks: { keys: [key] } });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.details)).toEqual([field]);
     }
@@ -113,12 +113,12 @@ describe.each(DIALECTS)('operator OAuth clients on %s', (dialect) => {
 
   it('when a client is revoked, then the answer says when, and revoking it again is harmless', async () => {
     const client = await createClient(t, clinic.clinicId, { scopes: ['orders:read'] });
-    const first = await t.admin.delete(`/api/admin/oauth-clients/${client.clientId}`);
+    const first = await t.operator.delete(`/api/admin/oauth-clients/${client.clientId}`);
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ client_id: client.clientId, revoked_at: expect.stringMatching(ISO) });
-    const second = await t.admin.delete(`/api/admin/oauth-clients/${client.clientId}`);
+    const second = await t.operator.delete(`/api/admin/oauth-clients/${client.clientId}`);
     expect(second.body.data.revoked_at).toBe(first.body.data.revoked_at);
-    expect((await t.admin.delete(`/api/admin/oauth-clients/${NO_ROW}`)).status).toBe(404);
+    expect((await t.operator.delete(`/api/admin/oauth-clients/${NO_ROW}`)).status).toBe(404);
   });
 
   it('when no operator credential is sent, then the client routes answer 401', async () => {

@@ -29,7 +29,7 @@ export async function createClient(
   clinicId: string,
   body: { scopes: Scope[]; environment?: string; jwks?: { keys: JWK[] } } = { scopes: FULL },
 ): Promise<TestOAuthClient> {
-  const res = await t.admin.post(`/api/admin/clinics/${clinicId}/oauth-clients`, body);
+  const res = await t.operator.post(`/api/admin/clinics/${clinicId}/oauth-clients`, body);
   if (res.status !== 200) throw new Error(`client not created: ${JSON.stringify(res.body)}`);
   return { clientId: res.body.data.client_id, secret: res.body.data.client_secret };
 }

@@ -183,7 +183,7 @@ describe.each(DIALECTS)('POST /oauth/token on %s', (dialect) => {
 
     it('when the client is revoked, then invalid_client, after the secret is checked', async () => {
       const revoked = await createClient(t, clinic.clinicId, { scopes: ['orders:read'] });
-      await t.admin.delete(`/api/admin/oauth-clients/${revoked.clientId}`);
+      await t.operator.delete(`/api/admin/oauth-clients/${revoked.clientId}`);
       const res = await token(GRANT, { authorization: basic(revoked.clientId, revoked.secret) });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'invalid_client', error_description: 'client has been revoked' });

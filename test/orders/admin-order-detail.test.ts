@@ -15,7 +15,7 @@ describe.each(DIALECTS)('the operator\u2019s order page on %s', (dialect) => {
   let now = Date.parse('2030-02-01T00:00:00.000Z');
   const clock = () => new Date((now += 1000));
 
-  const read = (id: string) => t.admin.get(`/api/admin/medication-requests/${id}`);
+  const read = (id: string) => t.operator.get(`/api/admin/medication-requests/${id}`);
 
   beforeAll(async () => {
     t = await TestApp.start({ dialect, clock });
@@ -165,7 +165,7 @@ describe.each(DIALECTS)('the operator\u2019s order page on %s', (dialect) => {
 
   it('when the operator changes the status, then the answer is the order\u2019s new state without its patient (no new read of PHI)', async () => {
     const id = await createOrder(t, setup);
-    const res = await t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'processing' });
+    const res = await t.operator.post(`/api/admin/medication-requests/${id}/status`, { status: 'processing' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ medication_request_id: id, status: 'processing' });
     expect(res.body.data).not.toHaveProperty('patient');

@@ -16,7 +16,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   const clock = () => new Date(frozen ? now : (now += 1000));
 
   const list = async (query: string) => {
-    const res = await t.admin.get(`/api/admin/medication-requests${query}`);
+    const res = await t.operator.get(`/api/admin/medication-requests${query}`);
     expect(res.status).toBe(200);
     return res.body.data as {
       items: { medication_request_id: string; status: string; clinic_id: string; item_count: number; patient_id: string }[];
@@ -124,13 +124,13 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   });
 
   it('when the order id searched is not a UUID, then 400 names medication_request_id', async () => {
-    const res = await t.admin.get('/api/admin/medication-requests?medication_request_id=3f2a9c1e');
+    const res = await t.operator.get('/api/admin/medication-requests?medication_request_id=3f2a9c1e');
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.error.details)).toEqual(['medication_request_id']);
   });
 
   it('when the queue is listed, then every order and every patient shown is recorded as read, each patient once', async () => {
-    const res = await t.admin.get(`/api/admin/medication-requests?clinic_id=${a.clinic.clinicId}`);
+    const res = await t.operator.get(`/api/admin/medication-requests?clinic_id=${a.clinic.clinicId}`);
     expect(res.status).toBe(200);
     const rows = (await auditRows(t.ctx)).filter((row) => row.request_id === res.headers['x-request-id']);
     const orderIds = created.filter((o) => o.clinic === 'a').map((o) => o.id);
@@ -143,7 +143,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   });
 
   it('when the cursor is not one the API returned, then 400 names cursor', async () => {
-    const res = await t.admin.get('/api/admin/medication-requests?cursor=garbage');
+    const res = await t.operator.get('/api/admin/medication-requests?cursor=garbage');
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual({
       cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)',
@@ -151,13 +151,13 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
   });
 
   it('when the status filter is unknown or the limit out of range, then 400', async () => {
-    expect((await t.admin.get('/api/admin/medication-requests?status=lost')).status).toBe(400);
-    expect((await t.admin.get('/api/admin/medication-requests?limit=0')).status).toBe(400);
-    expect((await t.admin.get('/api/admin/medication-requests?limit=101')).status).toBe(400);
+    expect((await t.operator.get('/api/admin/medication-requests?status=lost')).status).toBe(400);
+    expect((await t.operator.get('/api/admin/medication-requests?limit=0')).status).toBe(400);
+    expect((await t.operator.get('/api/admin/medication-requests?limit=101')).status).toBe(400);
   });
 
   it('when the operator reads one order of any clinic, then it is returned in full', async () => {
-    const res = await t.admin.get(`/api/admin/medication-requests/${created[2]!.id}`);
+    const res = await t.operator.get(`/api/admin/medication-requests/${created[2]!.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ medication_request_id: created[2]!.id, clinic_id: b.clinic.clinicId });
     expect(res.body.data.medication_requests).toHaveLength(1);

@@ -35,9 +35,9 @@ describe.each(DIALECTS)('the operator\u2019s work queue on %s', (dialect) => {
     return action();
   };
   const move = async (orderId: string, body: Record<string, string>) =>
-    expectOk(await t.admin.post(`/api/admin/medication-requests/${orderId}/status`, body), `order to ${body.status ?? ''}`);
+    expectOk(await t.operator.post(`/api/admin/medication-requests/${orderId}/status`, body), `order to ${body.status ?? ''}`);
   const list = async (query: string) => {
-    const res = await t.admin.get(`/api/admin/medication-requests${query}`);
+    const res = await t.operator.get(`/api/admin/medication-requests${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as { items: Record<string, any>[]; next_cursor: string | null };
   };
@@ -95,7 +95,7 @@ describe.each(DIALECTS)('the operator\u2019s work queue on %s', (dialect) => {
     const newest = (await list('?sort=newest&limit=1')).next_cursor ?? '';
     const waiting = (await list('?limit=1')).next_cursor ?? '';
     for (const query of [`?cursor=${encodeURIComponent(newest)}`, `?sort=newest&cursor=${encodeURIComponent(waiting)}`]) {
-      const res = await t.admin.get(`/api/admin/medication-requests${query}`);
+      const res = await t.operator.get(`/api/admin/medication-requests${query}`);
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.details)).toEqual(['cursor']);
     }
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('the operator\u2019s work queue on %s', (dialect) => {
       ['?created_from=2030-01-09&created_to=2030-01-08', 'created_to'],
     ];
     for (const [query, field] of cases) {
-      const res = await t.admin.get(`/api/admin/medication-requests${query}`);
+      const res = await t.operator.get(`/api/admin/medication-requests${query}`);
       expect(res.status, query).toBe(400);
       expect(Object.keys(res.body.error.details), query).toEqual([field]);
     }
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('the operator\u2019s work queue on %s', (dialect) => {
 
   it('when the search is longer than 100 characters or holds more than 6 words, then 400 names q', async () => {
     for (const q of ['a'.repeat(101), 'a b c d e f g']) {
-      const res = await t.admin.get(`/api/admin/medication-requests?q=${encodeURIComponent(q)}`);
+      const res = await t.operator.get(`/api/admin/medication-requests?q=${encodeURIComponent(q)}`);
       expect(res.status, q).toBe(400);
       expect(Object.keys(res.body.error.details)).toEqual(['q']);
     }
@@ -224,7 +224,7 @@ describe.each(DIALECTS)('the operator\u2019s work queue on %s', (dialect) => {
       ['?sort=oldest', 'sort'],
       [`?carrier_id=${'x'.repeat(101)}`, 'carrier_id'],
     ] as const) {
-      const res = await t.admin.get(`/api/admin/medication-requests${query}`);
+      const res = await t.operator.get(`/api/admin/medication-requests${query}`);
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.details)).toEqual([field]);
     }

@@ -39,7 +39,7 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
   it(`when ${N} identical transitions arrive at once, then exactly one succeeds and the others get 409`, async () => {
     const id = await createOrder(t, setup);
     const replies = await Promise.all(
-      Array.from({ length: N }, () => t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'processing' })),
+      Array.from({ length: N }, () => t.operator.post(`/api/admin/medication-requests/${id}/status`, { status: 'processing' })),
     );
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -52,7 +52,7 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
     await advanceOrder(t, setup.clinic, id, 'processing');
     const replies = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        t.admin.post(`/api/admin/medication-requests/${id}/status`, {
+        t.operator.post(`/api/admin/medication-requests/${id}/status`, {
           status: 'shipped',
           tracking_number: `TRACK-${String(i).padStart(4, '0')}`,
         }),
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('simultaneous changes of one order on %s', (dialect) => 
       Array.from({ length: N }, (_, i) =>
         i % 2 === 0
           ? t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`)
-          : t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'shipped', tracking_number: 'TRACK-RACE' }),
+          : t.operator.post(`/api/admin/medication-requests/${id}/status`, { status: 'shipped', tracking_number: 'TRACK-RACE' }),
       ),
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);

@@ -17,7 +17,7 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
   let t: TestApp;
   let setup: OrderSetup;
   const setStatus = (id: string, body: Record<string, unknown>) =>
-    t.admin.post(`/api/admin/medication-requests/${id}/status`, body);
+    t.operator.post(`/api/admin/medication-requests/${id}/status`, body);
 
   async function orderIn(status: OrderStatus): Promise<string> {
     const id = await createOrder(t, setup);

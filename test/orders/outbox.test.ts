@@ -59,7 +59,7 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     const id = await createOrder(t, setup);
     await advanceOrder(t, setup.clinic, id, 'delivered');
     // Refused changes: a second delivery, a cancellation, a step past the end.
-    expect((await t.admin.post(`/api/admin/medication-requests/${id}/status`, { status: 'delivered' })).status).toBe(409);
+    expect((await t.operator.post(`/api/admin/medication-requests/${id}/status`, { status: 'delivered' })).status).toBe(409);
     expect((await t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/cancel`)).status).toBe(409);
     expect((await t.partner(setup.clinic.apiKey).post(`/api/external/sandbox/medication-order/${id}/advance`, {})).status).toBe(
       409,
@@ -119,7 +119,7 @@ describe.each(DIALECTS)('order events in the outbox on %s', (dialect) => {
     const id = await createOrder(t, setup);
     await advanceOrder(t, setup.clinic, id, 'processing');
     await failInsertsInto('medication_request_status_history');
-    const res = await t.admin.post(`/api/admin/medication-requests/${id}/status`, {
+    const res = await t.operator.post(`/api/admin/medication-requests/${id}/status`, {
       status: 'shipped',
       tracking_number: '123456789012',
     });

@@ -3,7 +3,7 @@ import { totpCode } from '../../src/accounts/totp.js';
 import { INVITATION_TTL_MS } from '../../src/portal/partner-user.service.js';
 import { SIGN_IN_LOCK_MS } from '../../src/staff/staff.service.js';
 import {
-  invitePortalUser,
+  invitePartnerUserForTest,
   PORTAL_HOST,
   PORTAL_ORIGIN,
   PORTAL_PASSWORD,
@@ -12,7 +12,7 @@ import {
   portalSignIn,
   portalSignInWith,
 } from '../helpers/portal.js';
-import { ADMIN_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
 
@@ -38,7 +38,7 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
 
   describe('invitations', () => {
     it('an invitation names its account and clinic; its password is set once, then the person signs in to their own clinic', async () => {
-      const invitation = await invitePortalUser(t, clinic.clinicId, 'developer');
+      const invitation = await invitePartnerUserForTest(t, clinic.clinicId, 'developer');
       const shown = await t.request('GET', `/api/portal/invitations/${invitation.token}`, { headers: portalHeaders() });
       expect(shown.status).toBe(200);
       expect(shown.body.data).toMatchObject({ email: invitation.email, clinic_name: 'Northwind Clinic', role: 'developer' });
@@ -66,14 +66,14 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
     });
 
     it('a link past its 72 hours, or replaced by a newer one, is refused, and nothing is changed', async () => {
-      const late = await invitePortalUser(t, clinic.clinicId, 'viewer');
+      const late = await invitePartnerUserForTest(t, clinic.clinicId, 'viewer');
       clock.advance(INVITATION_TTL_MS);
       expect((await t.request('GET', `/api/portal/invitations/${late.token}`, { headers: portalHeaders() })).status).toBe(404);
       expect((await accept(late.token)).status).toBe(404);
       expect((await portalSignInWith(t, late.email, PORTAL_PASSWORD)).reply.status).toBe(401);
 
-      const replaced = await invitePortalUser(t, clinic.clinicId, 'viewer');
-      const renewed = await t.admin.post(`/api/admin/partner-users/${replaced.partnerUserId}/invitation`, {});
+      const replaced = await invitePartnerUserForTest(t, clinic.clinicId, 'viewer');
+      const renewed = await t.operator.post(`/api/admin/partner-users/${replaced.partnerUserId}/invitation`, {});
       expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
       expect((await accept(replaced.token)).status).toBe(404);
       const newToken = String(renewed.body.data.invitation_url).split('#')[1] ?? '';
@@ -81,7 +81,7 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
     });
 
     it('a weak password is refused naming `password`, and the link stays usable', async () => {
-      const invitation = await invitePortalUser(t, clinic.clinicId, 'viewer');
+      const invitation = await invitePartnerUserForTest(t, clinic.clinicId, 'viewer');
       const weak = await accept(invitation.token, 'password1234');
       expect(weak.status).toBe(400);
       expect(weak.body.error.details).toHaveProperty('password');
@@ -99,7 +99,7 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
 
   describe('sessions', () => {
     it('a wrong password is 401; five failures lock the email (429 with Retry-After), even for the right password', async () => {
-      const invitation = await invitePortalUser(t, clinic.clinicId, 'viewer');
+      const invitation = await invitePartnerUserForTest(t, clinic.clinicId, 'viewer');
       await accept(invitation.token);
       for (let attempt = 0; attempt < 5; attempt += 1) {
         expect((await portalSignInWith(t, invitation.email, 'not the password at all')).reply.status).toBe(401);
@@ -122,7 +122,7 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
 
       const disabled = await portalSignIn(t, clinic.clinicId, 'developer');
       expect((await portalRequest(t, disabled.headers, 'GET', '/api/portal/session')).status).toBe(200);
-      const res = await t.admin.post(`/api/admin/partner-users/${disabled.user.partnerUserId}/disable`, {});
+      const res = await t.operator.post(`/api/admin/partner-users/${disabled.user.partnerUserId}/disable`, {});
       expect(res.body.data.status).toBe('disabled');
       expect((await portalRequest(t, disabled.headers, 'GET', '/api/portal/session')).status).toBe(401);
       expect((await portalSignInWith(t, disabled.email, PORTAL_PASSWORD)).reply.status).toBe(401);
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
         const email = 'strict.admin@pharmacy.example';
         const password = 'a long admin passphrase here';
         expect(
-          (await strict.admin.post('/api/admin/staff', { email, name: 'Strict Admin', role: 'admin', password })).status,
+          (await strict.operator.post('/api/admin/staff', { email, name: 'Strict Admin', role: 'admin', password })).status,
         ).toBe(200);
         const consoleHeaders = { host: PORTAL_HOST, origin: PORTAL_ORIGIN, 'content-type': 'application/json' };
         const signIn = (code?: string) =>
@@ -237,8 +237,8 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
         expect(withCode.status, JSON.stringify(withCode.body)).toBe(200);
         expect(withCode.body.data.totp_enabled).toBe(true);
         // The operator token is an admin without an account: it is not held back, and has nothing to set up.
-        expect((await strict.admin.get('/api/admin/clinics')).status).toBe(200);
-        expect((await strict.admin.post('/api/admin/account/totp', {})).status).toBe(404);
+        expect((await strict.operator.get('/api/admin/clinics')).status).toBe(200);
+        expect((await strict.operator.post('/api/admin/account/totp', {})).status).toBe(404);
       } finally {
         await strict.close();
       }
@@ -248,7 +248,11 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
   describe('the operator\u2019s routes', () => {
     it('invites with a link on the console\u2019s address (or PUBLIC_BASE_URL), lists, and refuses a taken email or an unknown clinic', async () => {
       const res = await t.request('POST', `/api/admin/clinics/${other.clinicId}/partner-users`, {
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', host: 'console.pharmacy.example' },
+        headers: {
+          authorization: `Bearer ${OPERATOR_TOKEN}`,
+          'content-type': 'application/json',
+          host: 'console.pharmacy.example',
+        },
         body: { email: 'Dev@Other.example', role: 'developer' },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -259,30 +263,30 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
       });
       expect(res.body.data.invitation_url).toMatch(/^http:\/\/console\.pharmacy\.example\/portal\/invitation#[\w-]{43}$/);
 
-      const taken = await t.admin.post(`/api/admin/clinics/${clinic.clinicId}/partner-users`, {
+      const taken = await t.operator.post(`/api/admin/clinics/${clinic.clinicId}/partner-users`, {
         email: 'dev@other.example',
         role: 'viewer',
       });
       expect(taken.status).toBe(409);
       expect(taken.body.error.details).toHaveProperty('email');
-      const unknown = await t.admin.post('/api/admin/clinics/0190a000-0000-7000-8000-000000000000/partner-users', {
+      const unknown = await t.operator.post('/api/admin/clinics/0190a000-0000-7000-8000-000000000000/partner-users', {
         email: 'x@y.example',
         role: 'viewer',
       });
       expect(unknown.status).toBe(404);
-      const badRole = await t.admin.post(`/api/admin/clinics/${clinic.clinicId}/partner-users`, {
+      const badRole = await t.operator.post(`/api/admin/clinics/${clinic.clinicId}/partner-users`, {
         email: 'z@y.example',
         role: 'admin',
       });
       expect(badRole.status).toBe(400);
 
-      const listed = await t.admin.get(`/api/admin/clinics/${other.clinicId}/partner-users`);
+      const listed = await t.operator.get(`/api/admin/clinics/${other.clinicId}/partner-users`);
       expect(listed.body.data.partner_users.map((u: { email: string }) => u.email)).toEqual(['dev@other.example']);
 
       const based = await TestApp.start({ dialect, env: { PUBLIC_BASE_URL: 'https://fulfillment.example.com/' } });
       try {
         const c = await based.createClinic();
-        const invited = await based.admin.post(`/api/admin/clinics/${c.clinicId}/partner-users`, {
+        const invited = await based.operator.post(`/api/admin/clinics/${c.clinicId}/partner-users`, {
           email: 'a@b.example',
           role: 'viewer',
         });
@@ -298,7 +302,7 @@ describe.each(DIALECTS)('partner portal accounts on %s', (dialect) => {
       await portalRequest(t, headers, 'POST', '/api/portal/account/totp/confirm', {
         code: totpCode(started.body.data.secret, clock.clock()),
       });
-      const trail = await t.admin.get(`/api/admin/audit-events?resource_type=partner_user&clinic_id=${clinic.clinicId}`);
+      const trail = await t.operator.get(`/api/admin/audit-events?resource_type=partner_user&clinic_id=${clinic.clinicId}`);
       expect(trail.status, JSON.stringify(trail.body)).toBe(200);
       const mine = trail.body.data.items.filter((e: { resource_id: string }) => e.resource_id === user.partnerUserId);
       expect(mine.map((e: { action: string }) => e.action).sort()).toEqual(['create', 'update', 'update']);

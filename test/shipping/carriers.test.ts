@@ -212,7 +212,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
     it('when the key is revoked, then 401', async () => {
       const clinic = await t.createClinic();
       const patientId = await insertTestPatient(t.ctx, clinic.clinicId, 'CA');
-      await t.admin.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
+      await t.operator.delete(`/api/admin/api-keys/${clinic.apiKeyId}`);
       const res = await t.partner(clinic.apiKey).get(`/api/external/carriers/fedex/services?patientId=${patientId}`);
       expect(res.status).toBe(401);
       expect(res.body.error.message).toMatch(/^Unauthorized/);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SIGN_IN_LOCK_MS } from '../../src/staff/staff.service.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
 
@@ -21,7 +21,7 @@ describe.each(DIALECTS)('identity under attack on %s', (dialect) => {
 
   async function createStaff(app: TestApp, role: 'admin' | 'pharmacist'): Promise<{ staffId: string; email: string }> {
     const email = newEmail();
-    const res = await app.admin.post('/api/admin/staff', { email, name: 'Sam Staff', role, password: PASSWORD });
+    const res = await app.operator.post('/api/admin/staff', { email, name: 'Sam Staff', role, password: PASSWORD });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { staffId: res.body.data.staff_id, email };
   }
@@ -80,27 +80,27 @@ describe.each(DIALECTS)('identity under attack on %s', (dialect) => {
       'when a staff account is created with %s as its password, then 400 VALIDATION_ERROR names password, with advice, and no account',
       async (_what, password) => {
         const email = newEmail();
-        const res = await t.admin.post('/api/admin/staff', { email, name: 'Weak Password', role: 'admin', password });
+        const res = await t.operator.post('/api/admin/staff', { email, name: 'Weak Password', role: 'admin', password });
         expect(res.status).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
         expect(Object.keys(res.body.error.details)).toEqual(['password']);
         expect(res.body.error.details.password).toMatch(/^is (one of the most common passwords|too easy to guess): \S/);
         expect(res.body.error.message).toMatch(/password/);
         expect(JSON.stringify(res.body)).not.toContain(password);
-        const list = await t.admin.get('/api/admin/staff');
+        const list = await t.operator.get('/api/admin/staff');
         expect(JSON.stringify(list.body)).not.toContain(email);
       },
     );
 
     it('when the password is the account\u2019s own email, then it is refused as too easy to guess', async () => {
       const email = newEmail();
-      const res = await t.admin.post('/api/admin/staff', { email, name: 'Self Named', role: 'pharmacist', password: email });
+      const res = await t.operator.post('/api/admin/staff', { email, name: 'Self Named', role: 'pharmacist', password: email });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.details)).toEqual(['password']);
     });
 
     it('when the password is a few unrelated words, then the account is created', async () => {
-      const res = await t.admin.post('/api/admin/staff', {
+      const res = await t.operator.post('/api/admin/staff', {
         email: newEmail(),
         name: 'Strong Password',
         role: 'pharmacist',
@@ -112,7 +112,7 @@ describe.each(DIALECTS)('identity under attack on %s', (dialect) => {
     it('when a password holds a right-to-left override or a zero-width space, then it is a password like any other: accepted, and it signs in (the text rules of names are not a password’s)', async () => {
       const typed = 'lemon \u202Eotter\u200B quartz 47';
       const email = newEmail();
-      const created = await t.admin.post('/api/admin/staff', {
+      const created = await t.operator.post('/api/admin/staff', {
         email,
         name: 'Typed Password',
         role: 'pharmacist',
@@ -139,26 +139,29 @@ describe.each(DIALECTS)('identity under attack on %s', (dialect) => {
       expect(itself.status).toBe(409);
       expect(itself.body.error.code).toBe('CONFLICT');
       expect(itself.body.error.message).toMatch(/last active admin/);
-      const byToken = await app.admin.post(`/api/admin/staff/${first.staffId}/disable`);
+      const byToken = await app.operator.post(`/api/admin/staff/${first.staffId}/disable`);
       expect(byToken.status).toBe(409);
-      const list = await app.admin.get('/api/admin/staff');
+      const list = await app.operator.get('/api/admin/staff');
       expect(list.body.data.staff.find((s: { staff_id: string }) => s.staff_id === first.staffId).disabled_at).toBeNull();
       expect((await asStaff(app, cookie, 'GET', '/api/admin/session')).status).toBe(200);
 
       const second = await createStaff(app, 'admin');
       expect((await asStaff(app, cookie, 'POST', `/api/admin/staff/${first.staffId}/disable`)).status).toBe(200);
-      expect((await app.admin.post(`/api/admin/staff/${second.staffId}/disable`)).status).toBe(409);
+      expect((await app.operator.post(`/api/admin/staff/${second.staffId}/disable`)).status).toBe(409);
     });
 
     it('when two admins are disabled at once, then one is and the other gets 409: an active admin is always left', async () => {
       const one = await createStaff(app, 'admin');
       const two = await createStaff(app, 'admin');
       const answers = await Promise.all([
-        app.admin.post(`/api/admin/staff/${one.staffId}/disable`),
-        app.admin.post(`/api/admin/staff/${two.staffId}/disable`),
+        app.operator.post(`/api/admin/staff/${one.staffId}/disable`),
+        app.operator.post(`/api/admin/staff/${two.staffId}/disable`),
       ]);
       expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
-      const staff = (await app.admin.get('/api/admin/staff')).body.data.staff as { role: string; disabled_at: string | null }[];
+      const staff = (await app.operator.get('/api/admin/staff')).body.data.staff as {
+        role: string;
+        disabled_at: string | null;
+      }[];
       expect(staff.filter((s) => s.role === 'admin' && s.disabled_at === null)).toHaveLength(1);
     });
   });
@@ -179,7 +182,7 @@ describe.each(DIALECTS)('identity under attack on %s', (dialect) => {
         headers: {
           host: HOST,
           'x-forwarded-proto': 'https',
-          authorization: `Bearer ${ADMIN_TOKEN}`,
+          authorization: `Bearer ${OPERATOR_TOKEN}`,
           'content-type': 'application/json',
         },
         body: { email, name: 'Proxied Staff', role: 'pharmacist', password: PASSWORD },

@@ -3,7 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { openRuntime } from '../../src/bootstrap.js';
 import { loadConfig, PASSWORD_HASHING } from '../../src/config.js';
 import { hashPassword, unknownAccountHash, verifyPassword } from '../../src/staff/password.js';
-import { ADMIN_TOKEN, TEST_DATA_ENCRYPTION_KEY, TEST_PASSWORD_HASHING } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TEST_DATA_ENCRYPTION_KEY, TEST_PASSWORD_HASHING } from '../helpers/test-app.js';
 
 /**
  * The password hash's cost. The in-process tests lower it through the config (test/helpers/test-app.ts);
@@ -17,7 +17,7 @@ describe('the password hash', () => {
   it('when the config is loaded for production or development, then the cost is N = 2^15, r = 8, p = 1', () => {
     const production = loadConfig({
       FULFILLMENT_ENV: 'production',
-      ADMIN_TOKEN,
+      ADMIN_TOKEN: OPERATOR_TOKEN,
       DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
     });
     expect(production.passwordHashing).toEqual(PRODUCTION);
@@ -28,7 +28,7 @@ describe('the password hash', () => {
   it('when a server started from the loaded config makes a staff account, then its stored hash has the production cost', async () => {
     const config = loadConfig({
       DATABASE_URL: ':memory:',
-      ADMIN_TOKEN,
+      ADMIN_TOKEN: OPERATOR_TOKEN,
       DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       LOG_LEVEL: 'silent',
       RUN_WORKER: 'false',
@@ -39,7 +39,7 @@ describe('the password hash', () => {
       const res = await app.inject({
         method: 'POST',
         url: '/api/admin/staff',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
         payload: JSON.stringify({ email: 'cost@pharmacy.example', name: 'Cost', role: 'admin', password: PASSWORD }),
       });
       expect(res.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pharmacistRoutes } from '../../src/staff/operator-roles.js';
 import { SESSION_MAX_AGE_MS, SIGN_IN_LOCK_MS } from '../../src/staff/staff.service.js';
 import { createOrder, createOrderSetup } from '../helpers/factories.js';
-import { ADMIN_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
+import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
 
@@ -29,7 +29,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
   const newEmail = () => `staff${++emails}@pharmacy.example`;
 
   async function createStaff(role: 'admin' | 'pharmacist', email = newEmail()): Promise<{ staffId: string; email: string }> {
-    const res = await t.admin.post('/api/admin/staff', { email, name: 'Pat Pharmacist', role, password: PASSWORD });
+    const res = await t.operator.post('/api/admin/staff', { email, name: 'Pat Pharmacist', role, password: PASSWORD });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { staffId: res.body.data.staff_id, email };
   }
@@ -67,7 +67,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
   describe('accounts', () => {
     it('when an admin creates a staff member, then it is listed without its password, which is stored as a scrypt hash', async () => {
       const email = newEmail();
-      const res = await t.admin.post('/api/admin/staff', {
+      const res = await t.operator.post('/api/admin/staff', {
         email: email.toUpperCase(),
         name: ' Ada ',
         role: 'pharmacist',
@@ -82,7 +82,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         created_at: clock.clock().toISOString(),
         disabled_at: null,
       });
-      const list = await t.admin.get('/api/admin/staff');
+      const list = await t.operator.get('/api/admin/staff');
       expect(list.body.data.staff).toContainEqual(res.body.data.staff);
       expect(JSON.stringify(list.body)).not.toContain('scrypt');
       const row = await t.ctx.db
@@ -98,7 +98,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
 
     it('when the email is taken, whatever its case, then 409 names it', async () => {
       const { email } = await createStaff('pharmacist');
-      const res = await t.admin.post('/api/admin/staff', {
+      const res = await t.operator.post('/api/admin/staff', {
         email: email.toUpperCase(),
         name: 'Twin',
         role: 'admin',
@@ -114,7 +114,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
       ['no email address', { email: 'not-an-email' }, 'email'],
       ['a blank name', { name: '   ' }, 'name'],
     ])('when the body has %s, then 400 names the field', async (_what, override, field) => {
-      const res = await t.admin.post('/api/admin/staff', {
+      const res = await t.operator.post('/api/admin/staff', {
         email: newEmail(),
         name: 'Ok',
         role: 'admin',
@@ -255,12 +255,12 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
       expect(res.body.data.disabled_at).toBe(clock.clock().toISOString());
       expect((await asStaff(cookie, 'GET', '/api/admin/session')).status).toBe(401);
       expect((await signIn(email)).status).toBe(401);
-      expect((await t.admin.post(`/api/admin/staff/00000000-0000-4000-8000-000000000000/disable`)).status).toBe(404);
+      expect((await t.operator.post(`/api/admin/staff/00000000-0000-4000-8000-000000000000/disable`)).status).toBe(404);
     });
 
     it('when a state-changing request with the cookie has no Origin or another one, then 403 and nothing changes', async () => {
       const cookie = await session((await createStaff('admin')).email);
-      const before = (await t.admin.get('/api/admin/clinics')).body.data.clinics.length;
+      const before = (await t.operator.get('/api/admin/clinics')).body.data.clinics.length;
       for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }]) {
         const res = await asStaff(cookie, 'POST', '/api/admin/clinics', { name: 'Forged' }, headers);
         expect(res.status).toBe(403);
@@ -271,7 +271,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         body: { name: 'Forged' },
       });
       expect(noOrigin.status).toBe(403);
-      expect((await t.admin.get('/api/admin/clinics')).body.data.clinics).toHaveLength(before);
+      expect((await t.operator.get('/api/admin/clinics')).body.data.clinics).toHaveLength(before);
       expect((await asStaff(cookie, 'POST', '/api/admin/clinics', { name: 'Real' })).status).toBe(200);
     });
   });
@@ -301,8 +301,8 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
     });
 
     it('when the operator token is used, then it acts as an admin (automation, emergencies)', async () => {
-      expect((await t.admin.get('/api/admin/staff')).status).toBe(200);
-      expect((await t.admin.get('/api/admin/session')).status).toBe(404);
+      expect((await t.operator.get('/api/admin/staff')).status).toBe(200);
+      expect((await t.operator.get('/api/admin/session')).status).toBe(404);
     });
 
     it('when the role table is read, then every route it opens to pharmacists exists', () => {
@@ -321,7 +321,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
       expect(moved.status, JSON.stringify(moved.body)).toBe(200);
       await t.ctx.audit.flush();
 
-      const trail = await t.admin.get(`/api/admin/audit-events?actor_id=${staffId}`);
+      const trail = await t.operator.get(`/api/admin/audit-events?actor_id=${staffId}`);
       expect(trail.status).toBe(200);
       expect(trail.body.data.items.length).toBeGreaterThan(0);
       for (const event of trail.body.data.items)
@@ -351,7 +351,7 @@ describe.each(DIALECTS)('console sessions behind a TLS proxy, in production, on 
   it('when the browser signs in through the proxy, then the cookie is Secure, and the origin the proxy forwarded is the console\u2019s own', async () => {
     const email = 'proxied@pharmacy.example';
     const created = await t.request('POST', '/api/admin/staff', {
-      headers: { ...proxied, authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: { ...proxied, authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
       body: { email, name: 'Proxied', role: 'admin', password: PASSWORD },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DEV_ADMIN_TOKEN_FILE } from '../../src/secrets/dev-admin-token.js';
+import { DEV_OPERATOR_TOKEN_FILE } from '../../src/secrets/dev-operator-token.js';
 import { bannerValue, killServerProcesses, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -31,9 +31,9 @@ describe('development start without ADMIN_TOKEN', { timeout: 60_000 }, () => {
   it('when the server starts twice on the same data folder, then the operator token is kept in data/admin-token (0600) and printed the same both times', async () => {
     const first = await startServerProcess(NO_TOKEN, { cwd: dir });
     const token = bannerValue(first, OPERATOR_TOKEN) ?? '';
-    expect(first.stdout()).toContain(`operator token (kept in ${DEV_ADMIN_TOKEN_FILE}, the same at every start;`);
+    expect(first.stdout()).toContain(`operator token (kept in ${DEV_OPERATOR_TOKEN_FILE}, the same at every start;`);
     expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
-    const file = path.join(dir, DEV_ADMIN_TOKEN_FILE);
+    const file = path.join(dir, DEV_OPERATOR_TOKEN_FILE);
     expect(readFileSync(file, 'utf8').trim()).toBe(token);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(await listClinics(first, token)).toBe(200);
@@ -58,11 +58,11 @@ describe('development start without ADMIN_TOKEN', { timeout: 60_000 }, () => {
     try {
       const first = await startServerProcess(NO_TOKEN, { cwd: broken });
       await first.stop();
-      const file = path.join(broken, DEV_ADMIN_TOKEN_FILE);
+      const file = path.join(broken, DEV_OPERATOR_TOKEN_FILE);
       // An empty file, as an editor that truncated it would leave.
       writeFileSync(file, '\n');
       const server = await startServerProcess(NO_TOKEN, { cwd: broken }).catch((error: unknown) => error);
-      expect(String(server)).toContain(`The operator token file ${DEV_ADMIN_TOKEN_FILE} does not hold a token`);
+      expect(String(server)).toContain(`The operator token file ${DEV_OPERATOR_TOKEN_FILE} does not hold a token`);
     } finally {
       rmSync(broken, { recursive: true, force: true });
     }
@@ -75,7 +75,7 @@ describe('development start without ADMIN_TOKEN', { timeout: 60_000 }, () => {
       expect(server.stdout()).toContain('operator token (generated for this run: the database is in memory;');
       const token = bannerValue(server, OPERATOR_TOKEN) ?? '';
       expect(await listClinics(server, token)).toBe(200);
-      expect(existsSync(path.join(memory, DEV_ADMIN_TOKEN_FILE))).toBe(false);
+      expect(existsSync(path.join(memory, DEV_OPERATOR_TOKEN_FILE))).toBe(false);
     } finally {
       rmSync(memory, { recursive: true, force: true });
     }

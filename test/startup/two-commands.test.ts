@@ -42,7 +42,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * Where the servers run: not the repository, since a development server without ADMIN_TOKEN keeps
- * its operator token in ./data (src/secrets/dev-admin-token.ts).
+ * its operator token in ./data (src/secrets/dev-operator-token.ts).
  */
 const WORK_DIR = mkdtempSync(path.join(tmpdir(), 'fulfillment-cwd-'));
 
@@ -245,10 +245,10 @@ describe('npm start in production', { timeout: 60_000 }, () => {
 });
 
 describe.skipIf(!inject('postgresUrl'))('npm start on PostgreSQL', { timeout: 60_000 }, () => {
-  const adminUrl = inject('postgresUrl') ?? '';
+  const maintenanceUrl = inject('postgresUrl') ?? '';
   const database = `start_${randomBytes(6).toString('hex')}`;
   const run = async (text: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
+    const client = new pg.Client({ connectionString: maintenanceUrl });
     await client.connect();
     try {
       await client.query(text);
@@ -260,7 +260,7 @@ describe.skipIf(!inject('postgresUrl'))('npm start on PostgreSQL', { timeout: 60
   afterAll(async () => run(`drop database if exists ${database} with (force)`));
 
   it('when DATABASE_URL is a postgres:// URL, then the first start seeds a key that works, and the second does not', async () => {
-    const url = new URL(adminUrl);
+    const url = new URL(maintenanceUrl);
     url.pathname = `/${database}`;
     const first = await startServer({ DATABASE_URL: url.toString() });
     expect(first.stdout()).toContain('database: PostgreSQL');

@@ -33,7 +33,7 @@ describe.each(DIALECTS)('DELETE /api/external/webhook?id= on %s', (dialect) => {
       .deleted_at;
   const usage = async (code: string): Promise<{ total_count: number; usage: { credential_id: string; count: number }[] }> => {
     await t.ctx.deprecationUsage.flush();
-    const res = await t.admin.get('/api/admin/deprecations');
+    const res = await t.operator.get('/api/admin/deprecations');
     return res.body.data.deprecations.find((d: { code: string }) => d.code === code);
   };
 

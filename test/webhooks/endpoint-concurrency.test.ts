@@ -5,7 +5,7 @@ import { createClinic, issueApiKey } from '../../src/clinics/clinic.service.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
-import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { registerEndpointForPartner } from '../../src/webhooks/webhook.service.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { emitEvent, fakeClock, setEndpointLimits } from './support.js';
@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
       receivers.push(receiver);
       const clinic = await createClinic(ctx, { name: `Busy Clinic ${limit}` }, null);
       const key = await issueApiKey(ctx, clinic.clinic_id, null);
-      const { webhook_id } = await registerWebhook(
+      const { webhook_id } = await registerEndpointForPartner(
         ctx,
         { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id },
         { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
       receivers.push(other);
       const otherClinic = await createClinic(busy.ctx, { name: 'Quiet Clinic' }, null);
       const otherKey = await issueApiKey(busy.ctx, otherClinic.clinic_id, null);
-      await registerWebhook(
+      await registerEndpointForPartner(
         busy.ctx,
         { clinicId: otherClinic.clinic_id, apiKeyId: otherKey.api_key_id },
         { clinic_id: otherClinic.clinic_id, webhook_url: other.url() },
@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
       const clinic = await createClinic(ctx, { name: 'Rate Clinic' }, null);
       const key = await issueApiKey(ctx, clinic.clinic_id, null);
       const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
-      const { webhook_id } = await registerWebhook(
+      const { webhook_id } = await registerEndpointForPartner(
         ctx,
         identity,
         { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },

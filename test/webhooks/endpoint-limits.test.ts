@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
       return res.body.data.find((endpoint: any) => endpoint.webhook_id === webhookId);
     };
     const operatorView = async (clinic: TestClinic, webhookId: string) => {
-      const res = await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`);
+      const res = await t.operator.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`);
       expect(res.status).toBe(200);
       return res.body.data.endpoints.find((endpoint: any) => endpoint.webhook_id === webhookId);
     };
@@ -317,7 +317,7 @@ for (const dialect of DIALECTS) {
           .where('delivery_id', '=', deliveryId)
           .execute();
         expect((await log()).attempts).toEqual([expect.objectContaining({ status_code: 429, error: null, throttled: true })]);
-        const detail = await t.admin.get(`/api/admin/webhook-deliveries/${deliveryId}`);
+        const detail = await t.operator.get(`/api/admin/webhook-deliveries/${deliveryId}`);
         expect(detail.body.data.attempts).toEqual([expect.objectContaining({ response_status: 429, throttled: true })]);
       });
     });

@@ -6,7 +6,7 @@ import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { createHttpSender } from '../../src/delivery/http-sender.js';
 import type { WebhookSender } from '../../src/delivery/types.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
-import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { registerEndpointForPartner } from '../../src/webhooks/webhook.service.js';
 import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 import { Gate, WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -65,7 +65,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))('several webhook workers on one 
     clinicId = clinic.clinic_id;
     for (const receiver of receivers) {
       const identity = { clinicId, apiKeyId: key.api_key_id };
-      await registerWebhook(
+      await registerEndpointForPartner(
         api.ctx,
         identity,
         { clinic_id: clinicId, webhook_url: receiver.url() },

@@ -52,7 +52,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     await emitEvent(t.ctx, other.clinicId);
     await dispatchOutbox(t.ctx);
 
-    const page1 = await t.admin.get(`/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&limit=2`);
+    const page1 = await t.operator.get(`/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&limit=2`);
     expect(page1.status).toBe(200);
     expect(page1.body.data.items.map((d: any) => d.event_id)).toEqual([ids[2], ids[1]]);
     expect(page1.body.data.items[0]).toEqual({
@@ -72,27 +72,27 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
       delivered_at: null,
       created_at: expect.any(String),
     });
-    const page2 = await t.admin.get(
+    const page2 = await t.operator.get(
       `/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&limit=2&cursor=${page1.body.data.next_cursor}`,
     );
     expect(page2.body.data.items.map((d: any) => d.event_id)).toEqual([ids[0]]);
     expect(page2.body.data.next_cursor).toBeNull();
 
-    const fulfilled = await t.admin.get(
+    const fulfilled = await t.operator.get(
       `/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&event_type=order.fulfilled&status=pending`,
     );
     expect(fulfilled.body.data.items.map((d: any) => d.event_id)).toEqual([ids[1]]);
-    const byEndpoint = await t.admin.get(`/api/admin/webhook-deliveries?webhook_id=${webhookId}`);
+    const byEndpoint = await t.operator.get(`/api/admin/webhook-deliveries?webhook_id=${webhookId}`);
     expect(byEndpoint.body.data.items).toHaveLength(3);
-    const delivered = await t.admin.get(`/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&status=delivered`);
+    const delivered = await t.operator.get(`/api/admin/webhook-deliveries?clinic_id=${clinic.clinicId}&status=delivered`);
     expect(delivered.body.data.items).toEqual([]);
 
-    const badCursor = await t.admin.get('/api/admin/webhook-deliveries?cursor=garbage');
+    const badCursor = await t.operator.get('/api/admin/webhook-deliveries?cursor=garbage');
     expect(badCursor.status).toBe(400);
     expect(badCursor.body.error.details).toEqual({
       cursor: 'is not a cursor this API returned (pass next_cursor from the previous page)',
     });
-    const badStatus = await t.admin.get('/api/admin/webhook-deliveries?status=lost');
+    const badStatus = await t.operator.get('/api/admin/webhook-deliveries?status=lost');
     expect(badStatus.status).toBe(400);
   });
 
@@ -106,20 +106,20 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     }
     await registerEndpoint(t, other, 'https://partner.example.com/d');
 
-    const page1 = await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=active&limit=2`);
+    const page1 = await t.operator.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=active&limit=2`);
     expect(page1.status).toBe(200);
     expect(page1.body.data.endpoints.map((e: any) => e.webhook_id)).toEqual([ids[2], ids[1]]);
-    const page2 = await t.admin.get(
+    const page2 = await t.operator.get(
       `/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=active&limit=2&cursor=${page1.body.data.next_cursor}`,
     );
     expect(page2.body.data).toEqual({ endpoints: [expect.objectContaining({ webhook_id: ids[0] })], next_cursor: null });
-    const disabled = await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=disabled`);
+    const disabled = await t.operator.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}&status=disabled`);
     expect(disabled.body.data).toEqual({ endpoints: [], next_cursor: null });
 
-    const badCursor = await t.admin.get('/api/admin/webhook-endpoints?cursor=garbage');
+    const badCursor = await t.operator.get('/api/admin/webhook-endpoints?cursor=garbage');
     expect(badCursor.status).toBe(400);
     expect(Object.keys(badCursor.body.error.details)).toEqual(['cursor']);
-    expect((await t.admin.get('/api/admin/webhook-endpoints?limit=101')).status).toBe(400);
+    expect((await t.operator.get('/api/admin/webhook-endpoints?limit=101')).status).toBe(400);
   });
 
   it('when the operator has no token, then the delivery log answers 401', async () => {
@@ -142,7 +142,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     expect(failed).toMatchObject({ status: 'failed', attempt_count: 2 });
 
     r.respondWith({ status: 200, body: 'got it' });
-    const retry = await t.admin.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
+    const retry = await t.operator.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
     expect(retry.status).toBe(200);
     expect(retry.body.data).toMatchObject({
       delivery_id: failed!.id,
@@ -151,7 +151,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     });
     await worker.drain();
 
-    const detail = await t.admin.get(`/api/admin/webhook-deliveries/${failed!.id}`);
+    const detail = await t.operator.get(`/api/admin/webhook-deliveries/${failed!.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({
       status: 'delivered',
@@ -168,18 +168,18 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([eventId, eventId, eventId]);
     expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
 
-    const replay = await t.admin.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
+    const replay = await t.operator.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
     expect(replay.status).toBe(200);
     await worker.drain();
     expect(r.received).toHaveLength(4);
-    expect((await t.admin.post('/api/admin/webhook-deliveries/00000000-0000-4000-8000-000000000000/retry')).status).toBe(404);
+    expect((await t.operator.post('/api/admin/webhook-deliveries/00000000-0000-4000-8000-000000000000/retry')).status).toBe(404);
 
     const webhookId = (await deliveriesOf(t.ctx, eventId))[0]!.endpoint_id;
     await t.partner(clinic.apiKey).delete('/api/external/webhook', { clinic_id: clinic.clinicId, webhook_id: webhookId });
-    const afterDelete = await t.admin.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
+    const afterDelete = await t.operator.post(`/api/admin/webhook-deliveries/${failed!.id}/retry`);
     expect(afterDelete.status).toBe(409);
     expect(afterDelete.body.error.message).toBe('The webhook endpoint of this delivery has been deleted');
-    expect((await t.admin.get('/api/admin/webhook-deliveries/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await t.operator.get('/api/admin/webhook-deliveries/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
   it('when an endpoint has failed every attempt for 5 days, then it is disabled and its pending deliveries fail; the operator re-enables it and redelivers', async () => {
@@ -192,7 +192,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     time.advance(4 * DAY);
     const second = await emitEvent(t.ctx, clinic.clinicId);
     await worker.drain();
-    let endpoint = (await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`)).body.data.endpoints[0];
+    let endpoint = (await t.operator.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`)).body.data.endpoints[0];
     expect(endpoint).toMatchObject({ webhook_id: webhookId, status: 'active', failing_since: failingSince });
 
     time.advance(DAY);
@@ -200,7 +200,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     await dispatchOutbox(t.ctx);
     await worker.drain();
 
-    endpoint = (await t.admin.get(`/api/admin/webhook-endpoints?status=disabled`)).body.data.endpoints.find(
+    endpoint = (await t.operator.get(`/api/admin/webhook-endpoints?status=disabled`)).body.data.endpoints.find(
       (e: any) => e.webhook_id === webhookId,
     );
     expect(endpoint).toMatchObject({
@@ -226,13 +226,13 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     await worker.drain();
     expect(await deliveriesOf(t.ctx, whileDisabled)).toEqual([]);
     const [failedDelivery] = await deliveriesOf(t.ctx, third);
-    const refused = await t.admin.post(`/api/admin/webhook-deliveries/${failedDelivery!.id}/retry`);
+    const refused = await t.operator.post(`/api/admin/webhook-deliveries/${failedDelivery!.id}/retry`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/disabled; enable it first/);
     expect(r.received.length).toBe(received);
 
     r.respondWith({ status: 200 });
-    const enabled = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/enable?redeliver_failed=true`);
+    const enabled = await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/enable?redeliver_failed=true`);
     expect(enabled.status).toBe(200);
     expect(enabled.body.data).toMatchObject({
       webhook_id: webhookId,
@@ -247,7 +247,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     const later = await emitEvent(t.ctx, clinic.clinicId);
     await worker.drain();
     expect((await deliveriesOf(t.ctx, later))[0]!.status).toBe('delivered');
-    expect((await t.admin.post('/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/enable')).status).toBe(404);
+    expect((await t.operator.post('/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/enable')).status).toBe(404);
   });
 
   it('when an endpoint succeeds once in between, then its failure streak starts again and it is not disabled', async () => {
@@ -264,7 +264,7 @@ describe.each(DIALECTS)('operator webhook tools on %s', (dialect) => {
     r.respondWith({ status: 500 });
     await emitEvent(t.ctx, clinic.clinicId);
     await worker.drain();
-    const endpoint = (await t.admin.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`)).body.data.endpoints[0];
+    const endpoint = (await t.operator.get(`/api/admin/webhook-endpoints?clinic_id=${clinic.clinicId}`)).body.data.endpoints[0];
     expect(endpoint).toMatchObject({ webhook_id: webhookId, status: 'active', failing_since: time.clock().toISOString() });
   });
 });

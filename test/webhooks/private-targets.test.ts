@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { listensOnlyOnLoopback, urlPolicyOf } from '../../src/delivery/url-safety.js';
-import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { registerEndpointForPartner } from '../../src/webhooks/webhook.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TEST_DATA_ENCRYPTION_KEY, TestApp } from '../helpers/test-app.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -115,7 +115,7 @@ for (const dialect of DIALECTS) {
       const r = await receiver();
       // Registered while the server still allowed it (HOST was 127.0.0.1, or the override was set).
       const permissive = { ...exposed.ctx, config: { ...exposed.ctx.config, webhookAllowPrivateTargets: true } };
-      const { webhook_id: webhookId } = await registerWebhook(
+      const { webhook_id: webhookId } = await registerEndpointForPartner(
         permissive,
         { clinicId: clinic.clinicId, apiKeyId: clinic.apiKeyId },
         { clinic_id: clinic.clinicId, webhook_url: r.url() },

@@ -104,7 +104,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
     o.r.respondWith({ status: 204 });
     const before = o.r.received.length;
 
-    const res = await t.admin.post(`/api/admin/webhook-endpoints/${o.webhookId}/recover`);
+    const res = await t.operator.post(`/api/admin/webhook-endpoints/${o.webhookId}/recover`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { scheduled: 3 }, message: expect.stringMatching(/^3 webhook deliveries/) });
     for (const id of o.missed)
@@ -120,7 +120,9 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
       expect.objectContaining({ actor_type: 'operator', clinic_id: o.clinic.clinicId, request_id: expect.any(String) }),
     ]);
     // Nothing is left to recover.
-    expect((await t.admin.post(`/api/admin/webhook-endpoints/${o.webhookId}/recover`, {})).body.data).toEqual({ scheduled: 0 });
+    expect((await t.operator.post(`/api/admin/webhook-endpoints/${o.webhookId}/recover`, {})).body.data).toEqual({
+      scheduled: 0,
+    });
   });
 
   it('when a recovery is asked while the worker runs, then it is woken and the receiver gets everything within moments', async () => {
@@ -134,7 +136,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
 
     const started = await startWorker(t);
     try {
-      const res = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, {});
+      const res = await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, {});
       expect(res.body.data).toEqual({ scheduled: 2 });
       const received = await r.waitFor(2);
       expectRecovered(r, secret, missed, received.length - 2);
@@ -159,7 +161,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
     const leased = await status(inFlight);
     expect(leased!.claimed_until! > time.clock().toISOString()).toBe(true);
 
-    const res = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`);
+    const res = await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`);
     expect(res.body.data).toEqual({ scheduled: 1 });
     expect(await status(inFlight)).toMatchObject({ claimed_until: leased!.claimed_until, claim_token: leased!.claim_token });
     gate.release();
@@ -181,7 +183,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
     await exhaustRetries();
     r.respondWith({ status: 200 });
 
-    const res = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`);
+    const res = await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`);
     expect(res.body.data).toEqual({ scheduled: 1 });
     await worker.drain();
     expect(await status(recent)).toMatchObject({ status: 'delivered' });
@@ -199,9 +201,9 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
 
     // Exactly 7 days back is allowed; an offset other than Z is understood.
     const sevenDays = new Date(time.now() - 7 * DAY).toISOString();
-    expect((await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, { since: sevenDays })).status).toBe(200);
+    expect((await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, { since: sevenDays })).status).toBe(200);
     const withOffset = new Date(time.now() - H).toISOString().replace('Z', '+00:00');
-    expect((await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, { since: withOffset })).status).toBe(200);
+    expect((await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, { since: withOffset })).status).toBe(200);
   });
 
   it('when `since` is older than 7 days, in the future or not a date-time, then both calls answer 400 naming `since`', async () => {
@@ -217,7 +219,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
       ['', /ISO 8601 date-time/],
     ];
     for (const [since, message] of cases) {
-      const admin = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, { since });
+      const admin = await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`, { since });
       const partner = await t
         .partner(clinic.apiKey)
         .post('/api/external/webhook/recover', { clinic_id: clinic.clinicId, webhook_id: webhookId, since });
@@ -304,7 +306,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
     await worker.drain();
     expect(await status(gone)).toMatchObject({ status: 'failed' });
 
-    const admin = await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`);
+    const admin = await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`);
     expect(admin.status).toBe(409);
     expect(admin.body.error.message).toMatch(/re-enable it first/);
     const ref = { clinic_id: clinic.clinicId, webhook_id: webhookId };
@@ -313,7 +315,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
     expect(partner.body.error.message).toMatch(/ask the pharmacy to re-enable it/);
     expect(await status(gone)).toMatchObject({ status: 'failed' });
 
-    expect((await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/enable`)).status).toBe(200);
+    expect((await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/enable`)).status).toBe(200);
     r.respondWith({ status: 200 });
     expect((await t.partner(clinic.apiKey).post('/api/external/webhook/recover', ref)).body.data).toEqual({ scheduled: 1 });
     await worker.drain();
@@ -321,7 +323,7 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
 
     expect((await t.partner(clinic.apiKey).delete('/api/external/webhook', ref)).status).toBe(200);
     expect((await t.partner(clinic.apiKey).post('/api/external/webhook/recover', ref)).status).toBe(404);
-    expect((await t.admin.post(`/api/admin/webhook-endpoints/${webhookId}/recover`)).status).toBe(404);
+    expect((await t.operator.post(`/api/admin/webhook-endpoints/${webhookId}/recover`)).status).toBe(404);
   });
 
   it('when the recovery calls are malformed or unauthenticated, then they are refused before any work', async () => {
@@ -329,10 +331,12 @@ describe.each(DIALECTS)('webhook recovery after an outage on %s', (dialect) => {
     expect((await t.request('POST', '/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/recover')).status).toBe(
       401,
     );
-    const badId = await t.admin.post('/api/admin/webhook-endpoints/not-a-uuid/recover');
+    const badId = await t.operator.post('/api/admin/webhook-endpoints/not-a-uuid/recover');
     expect(badId.status).toBe(400);
     expect(Object.keys(badId.body.error.details)).toEqual(['webhookId']);
-    const extra = await t.admin.post('/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/recover', { from: 'x' });
+    const extra = await t.operator.post('/api/admin/webhook-endpoints/00000000-0000-4000-8000-000000000000/recover', {
+      from: 'x',
+    });
     expect(extra.status).toBe(400);
     const missing = await t.partner(clinic.apiKey).post('/api/external/webhook/recover', { clinic_id: clinic.clinicId });
     expect(missing.status).toBe(400);
@@ -441,7 +445,7 @@ describe.each(DIALECTS)('a changed WEBHOOK_RETRY_SCHEDULE on %s', (dialect) => {
   it('when a waiting delivery was made due now by a recovery, then a restart with another schedule leaves it due now', async () => {
     const { clinic, eventId } = await waitingDelivery();
     const [webhook] = (await t.partner(clinic.apiKey).get('/api/external/webhook')).body.data;
-    const res = await t.admin.post(`/api/admin/webhook-endpoints/${webhook.webhook_id}/recover`);
+    const res = await t.operator.post(`/api/admin/webhook-endpoints/${webhook.webhook_id}/recover`);
     expect(res.body.data).toEqual({ scheduled: 1 });
     const due = time.clock().toISOString();
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { openEndpointSecret } from '../../src/delivery/endpoint-secret.js';
-import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { registerEndpointForPartner } from '../../src/webhooks/webhook.service.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { TestApp } from '../helpers/test-app.js';
 import { deliveriesOf, emitEvent, registerEndpoint } from './support.js';
@@ -231,7 +231,7 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
       { address: name === 'inside.partner.example' ? '10.0.0.7' : '93.184.215.14', family: 4 },
     ];
     await expect(
-      registerWebhook(
+      registerEndpointForPartner(
         strict.ctx,
         identity,
         { clinic_id: clinic.clinicId, webhook_url: 'https://inside.partner.example/hook' },
@@ -242,7 +242,7 @@ describe.each(DIALECTS)('webhook registration in production on %s (SSRF)', (dial
       statusCode: 400,
       details: { webhook_url: 'must not resolve to a private or internal address (inside.partner.example resolves to 10.0.0.7)' },
     });
-    const ok = await registerWebhook(
+    const ok = await registerEndpointForPartner(
       strict.ctx,
       identity,
       { clinic_id: clinic.clinicId, webhook_url: 'https://outside.partner.example/hook' },

@@ -10,7 +10,7 @@ import type { Clock } from '../../src/clock.js';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
-import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { registerEndpointForPartner } from '../../src/webhooks/webhook.service.js';
 import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -60,7 +60,7 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
     const clinic = await createClinic(first.ctx, { name: 'Restart Clinic' }, null);
     const key = await issueApiKey(first.ctx, clinic.clinic_id, null);
     const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
-    const { secret } = await registerWebhook(
+    const { secret } = await registerEndpointForPartner(
       first.ctx,
       identity,
       { clinic_id: clinic.clinic_id, webhook_url: url },
@@ -109,7 +109,7 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
       const clinic = await createClinic(runtime.ctx, { name: 'Takeover Clinic' }, null);
       const key = await issueApiKey(runtime.ctx, clinic.clinic_id, null);
       const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
-      const { webhook_id: endpointId } = await registerWebhook(
+      const { webhook_id: endpointId } = await registerEndpointForPartner(
         runtime.ctx,
         identity,
         { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('webhook delivery across a restart on %s', (dialect) => 
       const clinic = await createClinic(runtime.ctx, { name: 'Crash Clinic' }, null);
       const key = await issueApiKey(runtime.ctx, clinic.clinic_id, null);
       const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
-      await registerWebhook(
+      await registerEndpointForPartner(
         runtime.ctx,
         identity,
         { clinic_id: clinic.clinic_id, webhook_url: receiver.url() },

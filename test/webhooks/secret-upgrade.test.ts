@@ -12,7 +12,7 @@ import { dataKeyId } from '../../src/secrets/data-key.js';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { rotateEncryptionKey } from '../../src/webhooks/secret-encryption.service.js';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
-import { registerWebhook } from '../../src/webhooks/webhook.service.js';
+import { registerEndpointForPartner } from '../../src/webhooks/webhook.service.js';
 import { TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
 import { createTestDatabase, DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('upgrading a database with plaintext webhook secrets on 
     const identity = { clinicId: clinic.clinic_id, apiKeyId: key.api_key_id };
     const endpoints: { id: string; secret: string; path: string }[] = [];
     for (const hook of ['/a', '/b']) {
-      const { webhook_id, secret } = await registerWebhook(
+      const { webhook_id, secret } = await registerEndpointForPartner(
         before.ctx,
         identity,
         {

@@ -51,7 +51,7 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
       data: { webhook_id: webhookId, clinic_id: clinic.clinicId, message: expect.any(String) },
     });
 
-    const logged = await t.admin.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
+    const logged = await t.operator.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
     expect(logged.body.data).toMatchObject({
       event_type: 'webhook.test',
       status: 'delivered',
@@ -111,7 +111,7 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     expect(res.body.message).toBe('Test event not delivered: the endpoint could not be reached (connection, TLS or DNS failure)');
     expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
     // The operator's log keeps the detail.
-    const logged = await t.admin.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
+    const logged = await t.operator.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
     expect(logged.body.data.attempts[0].error).toMatch(/ECONNREFUSED/);
   });
 
@@ -138,7 +138,7 @@ describe.each(DIALECTS)('the webhook test call on %s', (dialect) => {
     expect(res.body.data).toMatchObject({ delivered: false, status_code: 403, error: null });
     expect(JSON.stringify(res.body)).not.toMatch(/INTERNAL-ADMIN-PANEL|billing-db-7/);
     expect(JSON.stringify(res.headers)).not.toMatch(/billing-db-7/);
-    const logged = await t.admin.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
+    const logged = await t.operator.get(`/api/admin/webhook-deliveries/${res.body.data.delivery_id}`);
     expect(logged.body.data.attempts[0].response_body).toBe(secretish);
   });
 

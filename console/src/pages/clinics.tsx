@@ -13,7 +13,7 @@ import { ApiKeys } from './clinic/api-keys';
 import { Formulary } from './clinic/formulary';
 import { FreeShipping } from './clinic/free-shipping';
 import { OAuthClients } from './clinic/oauth-clients';
-import { PortalUsers } from './clinic/portal-users';
+import { PartnerUsers } from './clinic/portal-users';
 
 /**
  * The clinics. GET /api/admin/clinics answers them all (a pharmacy has tens to a few thousand), so
@@ -138,7 +138,7 @@ export function ClinicPage() {
           <FreeShipping clinic={clinic.data} onChange={clinic.setData} />
           <ApiKeys clinicId={clinic.data.clinic_id} />
           <OAuthClients clinicId={clinic.data.clinic_id} />
-          <PortalUsers clinicId={clinic.data.clinic_id} />
+          <PartnerUsers clinicId={clinic.data.clinic_id} />
           <Formulary clinicId={clinic.data.clinic_id} />
         </>
       )}

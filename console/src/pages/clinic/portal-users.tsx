@@ -15,13 +15,13 @@ import { useSession } from '../../session';
  * valid 72 hours, shown once to pass on), send a new link (the old one void) and disable an account
  * (its sessions end at once). Pharmacists are told they cannot.
  */
-export function PortalUsers({ clinicId }: { clinicId: string }) {
+export function PartnerUsers({ clinicId }: { clinicId: string }) {
   const { role } = useSession();
   return (
     <section aria-labelledby="portal-users-heading">
       <h2 id="portal-users-heading">Portal users</h2>
       {role === 'admin' ? (
-        <AdminPortalUsers clinicId={clinicId} />
+        <AdminPartnerUsers clinicId={clinicId} />
       ) : (
         <p class="muted">Only admins see and invite portal users.</p>
       )}
@@ -32,7 +32,7 @@ export function PortalUsers({ clinicId }: { clinicId: string }) {
 /** The link as the invitee opens it: on this server when the API answers a path. */
 const absolute = (url: string) => (url.startsWith('/') ? `${window.location.origin}${url}` : url);
 
-function AdminPortalUsers({ clinicId }: { clinicId: string }) {
+function AdminPartnerUsers({ clinicId }: { clinicId: string }) {
   const users = useResource(`partner-users ${clinicId}`, () =>
     api('GET', '/api/admin/clinics/{clinicId}/partner-users', { path: { clinicId } }),
   );

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, createErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
+import { operatorErrors, createErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
 import { addService, createCarrier, listCatalogue, updateService } from './catalogue.service.js';
 import {
   CatalogueCarrier,
@@ -18,7 +18,7 @@ const tags = ['Operator'];
 const security = operatorSecurity;
 
 /** Operator routes for the carrier catalogue: carriers, services, base and per-state prices. */
-export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function carrierOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/admin/carriers',
@@ -50,7 +50,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'List carriers with their services and prices',
           response: {
             200: Envelope(Type.Object({ carriers: Type.Array(CatalogueCarrier) }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },
@@ -91,7 +91,7 @@ export function carrierAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'Send any of `name`, `price`, `state_prices`; `state_prices` replaces the whole set (`{}` removes them all).',
           params: CatalogueServiceParams,
           body: UpdateServiceBody,
-          response: { 200: Envelope(CatalogueService), ...adminErrors },
+          response: { 200: Envelope(CatalogueService), ...operatorErrors },
         },
       },
       async (request) => ({

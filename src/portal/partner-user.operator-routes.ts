@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { ownOrigin } from '../http/request-host.js';
-import { adminErrors, Envelope, errorRef, operatorSecurity, Uuid } from '../contracts/schemas.js';
+import { operatorErrors, Envelope, errorRef, operatorSecurity, Uuid } from '../contracts/schemas.js';
 import {
   disablePartnerUser,
   invitePartnerUser,
@@ -26,7 +26,7 @@ export function invitationUrl(baseUrl: string, token: string): string {
  * The operator's side of the partner portal's accounts (issue 22; docs/portal.md): invite a person
  * of a clinic, send a new link, disable. Admins only (operator-roles.ts), listing aside.
  */
-export function partnerUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function partnerUserOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   /** PUBLIC_BASE_URL when set, else the address the console reached this server at. */
   const baseUrlOf = (request: FastifyRequest) => ctx.config.publicBaseUrl ?? ownOrigin(request, ctx.config.trustForwardedHost);
   const created = (request: FastifyRequest, invitation: Invitation) => ({
@@ -50,7 +50,7 @@ export function partnerUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
           body: InvitePartnerUserBody,
           response: {
             200: Envelope(InvitationCreated),
-            ...adminErrors,
+            ...operatorErrors,
             409: errorRef('This email already has a portal account.'),
           },
         },
@@ -76,7 +76,7 @@ export function partnerUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
           params: Type.Object({ clinicId: Uuid() }),
           response: {
             200: Envelope(Type.Object({ partner_users: Type.Array(PartnerUser) }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },
@@ -98,7 +98,7 @@ export function partnerUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
           description:
             'A new single-use link (72 hours) for a lost invitation or a forgotten password; earlier links stop working. Using it sets a new password and ends the account\u2019s sessions.',
           params: Type.Object({ partnerUserId: Uuid() }),
-          response: { 200: Envelope(InvitationCreated), ...adminErrors, 409: errorRef('The account is disabled.') },
+          response: { 200: Envelope(InvitationCreated), ...operatorErrors, 409: errorRef('The account is disabled.') },
         },
       },
       async (request) => {
@@ -117,7 +117,7 @@ export function partnerUserAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
           summary: 'Disable a portal user',
           description: 'The account can no longer sign in; its sessions and links end at once.',
           params: Type.Object({ partnerUserId: Uuid() }),
-          response: { 200: Envelope(PartnerUser), ...adminErrors },
+          response: { 200: Envelope(PartnerUser), ...operatorErrors },
         },
       },
       async (request) => ({

@@ -1,17 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
-import { getOrderForOperator, listOrders } from './order-admin.service.js';
+import { operatorErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
+import { getOrderForOperator, listOrders } from './order-operator.service.js';
 import { transitionOrder } from './order-transition.service.js';
-import { AdminListQuery, AdminOrderDetail, AdminOrderSummary, AdminStatusBody } from './order-admin.schemas.js';
+import { OperatorListQuery, OperatorOrderDetail, OperatorOrderSummary, OperatorStatusBody } from './order-operator.schemas.js';
 import { IdParams, OrderView } from './order.schemas.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
 
 /** The pharmacy's order endpoints (behind ADMIN_TOKEN): the queue, one order, status changes. */
-export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/admin/medication-requests',
@@ -23,8 +23,8 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'List medication requests',
           description:
             'The pharmacist\u2019s work queue: by default the orders still to work (pending, processing) oldest first, then the others newest first (`sort=newest`: every order newest first). Filtered by status, clinic, carrier, order id and the day of creation (`created_from`, `created_to`: the pharmacy\u2019s calendar), and searched with `q` (patient name, prescriber name, any part of the order id, tracking number); pass `next_cursor` back as `cursor` for the next page. Each item names its clinic, its patient (with date of birth), its prescriber and its medications, and its age in working hours: every order and every patient listed is recorded as read in the audit trail.',
-          querystring: AdminListQuery,
-          response: { 200: Envelope(Page(AdminOrderSummary)), ...adminErrors },
+          querystring: OperatorListQuery,
+          response: { 200: Envelope(Page(OperatorOrderSummary)), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -45,7 +45,7 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Any clinic\u2019s order in full (the partner view), with its clinic\u2019s name, the patient\u2019s name, date of birth, phone and shipping address, the prescriber\u2019s name, NPI and veterinarian flag, and the orders of its refill chain. Recorded in the audit trail as reads of the order, its patient and the chain\u2019s other orders.',
           params: IdParams,
-          response: { 200: Envelope(AdminOrderDetail), ...adminErrors },
+          response: { 200: Envelope(OperatorOrderDetail), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -66,10 +66,10 @@ export function orderAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',
           params: IdParams,
-          body: AdminStatusBody,
+          body: OperatorStatusBody,
           response: {
             200: Envelope(OrderView),
-            ...adminErrors,
+            ...operatorErrors,
             ...conflictError('The transition is not allowed from the current status.'),
           },
         },

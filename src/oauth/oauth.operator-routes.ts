@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ClinicParams } from '../clinics/clinic.schemas.js';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
+import { operatorErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from './oauth-client.service.js';
 import {
   CreateOAuthClientBody,
@@ -17,7 +17,7 @@ const tags = ['Operator'];
 const security = operatorSecurity;
 
 /** Operator routes for a clinic's OAuth clients (admins only, as API keys: staff/operator-roles.ts). */
-export function oauthAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function oauthOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/admin/clinics/:clinicId/oauth-clients',
@@ -31,7 +31,7 @@ export function oauthAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'The response is the only time `client_secret` is shown; only its hash is stored. With `jwks` the client authenticates with private_key_jwt and gets no secret. The environment defaults to the server\u2019s.',
           params: ClinicParams,
           body: CreateOAuthClientBody,
-          response: { 200: Envelope(IssuedOAuthClient), ...adminErrors },
+          response: { 200: Envelope(IssuedOAuthClient), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -52,7 +52,7 @@ export function oauthAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: ClinicParams,
           response: {
             200: Envelope(Type.Object({ oauth_clients: Type.Array(OAuthClientSummary) }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },
@@ -74,7 +74,7 @@ export function oauthAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Its next token request, and the next request made with any of its access tokens, are refused with 401. Revoking a revoked client is harmless.',
           params: OAuthClientParams,
-          response: { 200: Envelope(RevokedOAuthClient), ...adminErrors },
+          response: { 200: Envelope(RevokedOAuthClient), ...operatorErrors },
         },
       },
       async (request) => ({

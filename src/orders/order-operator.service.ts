@@ -6,13 +6,13 @@ import { fieldError, notFound } from '../errors.js';
 import { businessHoursBetween, isCalendarDate, nextDate, startOfLocalDay } from '../shared/business-hours.js';
 import type { OrderStatus } from './order-status.js';
 import { loadOrderView } from './order-view.js';
-import { toAdminDetail, toAdminSummary } from './order-admin-view.js';
-import { QUEUE_SEARCH_MAX_WORDS, type AdminOrderDetailData, type AdminOrderSummaryData } from './order-admin.schemas.js';
-import * as adminRepo from './order-admin.repository.js';
+import { toOperatorDetail, toOperatorSummary } from './order-operator-view.js';
+import { QUEUE_SEARCH_MAX_WORDS, type OperatorOrderDetailData, type OperatorOrderSummaryData } from './order-operator.schemas.js';
+import * as operatorRepo from './order-operator.repository.js';
 import { decodeQueueCursor, encodeQueueCursor } from './queue-cursor.js';
 import * as repo from './order.repository.js';
 
-export interface AdminListFilters {
+export interface OperatorListFilters {
   status?: OrderStatus;
   clinic_id?: string;
   carrier_id?: string;
@@ -25,7 +25,7 @@ export interface AdminListFilters {
   cursor?: string;
 }
 
-const isWaiting = (status: string): boolean => (adminRepo.WAITING_STATUSES as readonly string[]).includes(status);
+const isWaiting = (status: string): boolean => (operatorRepo.WAITING_STATUSES as readonly string[]).includes(status);
 
 /**
  * GET /api/admin/medication-requests: the pharmacist's work queue. By default the orders still to
@@ -37,15 +37,15 @@ const isWaiting = (status: string): boolean => (adminRepo.WAITING_STATUSES as re
  */
 export async function listOrders(
   ctx: ServiceContext & AuditedReadContext,
-  query: AdminListFilters,
+  query: OperatorListFilters,
   audit: AuditContext,
-): Promise<Page<AdminOrderSummaryData>> {
+): Promise<Page<OperatorOrderSummaryData>> {
   const limit = query.limit ?? 50;
   const filters = queueFilters(query, ctx.config.pharmacyTimeZone);
-  const page = (slice: adminRepo.QueueSlice, count: number) =>
-    adminRepo.listQueuePage(ctx.db, ctx.dialect, filters, slice, count);
+  const page = (slice: operatorRepo.QueueSlice, count: number) =>
+    operatorRepo.listQueuePage(ctx.db, ctx.dialect, filters, slice, count);
 
-  let rows: adminRepo.QueueRow[];
+  let rows: operatorRepo.QueueRow[];
   if (query.sort === 'newest') {
     rows = await page({ part: 'all', ...(query.cursor ? { before: decodeCursor(query.cursor) } : {}) }, limit + 1);
   } else {
@@ -61,15 +61,15 @@ export async function listOrders(
   }
 
   const listed = rows.slice(0, limit);
-  const items = await adminRepo.listItemsOfQueue(
+  const items = await operatorRepo.listItemsOfQueue(
     ctx.db,
     listed.map((r) => r.id),
   );
-  const itemsOf = new Map<string, adminRepo.QueueItemRow[]>();
+  const itemsOf = new Map<string, operatorRepo.QueueItemRow[]>();
   for (const item of items) itemsOf.set(item.medication_request_id, [...(itemsOf.get(item.medication_request_id) ?? []), item]);
   const now = ctx.clock();
   const summaries = listed.map((row) =>
-    toAdminSummary(
+    toOperatorSummary(
       row,
       itemsOf.get(row.id) ?? [],
       businessHoursBetween(new Date(row.created_at), waitedUntil(row, now), ctx.config.pharmacyTimeZone),
@@ -96,14 +96,14 @@ export async function listOrders(
 }
 
 /** An order waits from its creation until it is shipped or cancelled; one still in the pharmacy's hands, until now. */
-function waitedUntil(order: adminRepo.QueueRow, now: Date): Date {
+function waitedUntil(order: operatorRepo.QueueRow, now: Date): Date {
   const end = order.shipped_at ?? order.cancelled_at;
   if (end !== null) return new Date(end);
   return isWaiting(order.status) ? now : new Date(order.updated_at);
 }
 
 /** The query's filters as the repository takes them: days as instants of the pharmacy's calendar, the search as words. */
-function queueFilters(query: AdminListFilters, timeZone: string): adminRepo.QueueFilters {
+function queueFilters(query: OperatorListFilters, timeZone: string): operatorRepo.QueueFilters {
   for (const field of ['created_from', 'created_to'] as const) {
     const value = query[field];
     if (value !== undefined && !isCalendarDate(value)) throw fieldError(field, 'must be a day of the calendar as YYYY-MM-DD');
@@ -140,15 +140,15 @@ export async function getOrderForOperator(
   ctx: AuditedReadContext,
   orderId: string,
   audit: AuditContext,
-): Promise<AdminOrderDetailData> {
+): Promise<OperatorOrderDetailData> {
   const order = await repo.findOrderUnscoped(ctx.db, orderId);
   if (!order) throw notFound('Medication request not found');
   const [view, history, parties, chain] = await Promise.all([
     loadOrderView(ctx.db, order),
     // The partner's view names nobody; the pharmacy's names who made each change.
     repo.listHistories(ctx.db, [order.id]),
-    adminRepo.findPatientAndPrescriber(ctx.db, order),
-    adminRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
+    operatorRepo.findPatientAndPrescriber(ctx.db, order),
+    operatorRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
   ]);
   // The foreign keys make this impossible; the guard tells the type checker.
   if (!parties) throw new Error(`Order ${order.id} has no patient ${order.patient_id} or practitioner in its clinic`);
@@ -159,5 +159,5 @@ export async function getOrderForOperator(
       .filter((row) => row.id !== order.id)
       .map((row): AuditedResource => ({ type: 'medication_request', id: row.id, clinicId: order.clinic_id })),
   ]);
-  return toAdminDetail(view, history, parties, chain);
+  return toOperatorDetail(view, history, parties, chain);
 }

@@ -1,8 +1,8 @@
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import type { OrderStatus } from './order-status.js';
-import type { ChainRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './order-admin.repository.js';
-import type { AdminOrderDetailData, AdminOrderSummaryData } from './order-admin.schemas.js';
+import type { ChainRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './order-operator.repository.js';
+import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
 import type { StatusHistoryTable } from './order.tables.js';
@@ -13,7 +13,7 @@ export const fullName = (first: string, middle: string | null, last: string): st
   [first, middle, last].filter((part) => part !== null && part !== '').join(' ');
 
 /** A row of the operator's queue: the order, its medications, and its age in working hours. */
-export function toAdminSummary(order: QueueRow, items: QueueItemRow[], ageBusinessHours: number): AdminOrderSummaryData {
+export function toOperatorSummary(order: QueueRow, items: QueueItemRow[], ageBusinessHours: number): OperatorOrderSummaryData {
   return {
     medication_request_id: order.id,
     clinic_id: order.clinic_id,
@@ -56,12 +56,12 @@ function phoneOf(contactsJson: string): string | null {
  * The order as the pharmacy fills it: the partner's view, the clinic's name, whom it ships to (with
  * date of birth and phone), who prescribed it, and its chain.
  */
-export function toAdminDetail(
+export function toOperatorDetail(
   view: OrderViewData,
   history: StatusHistoryTable[],
   party: PatientAndPrescriber,
   chain: ChainRow[],
-): AdminOrderDetailData {
+): OperatorOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
   return {
     ...view,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
-import { adminErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
+import { operatorErrors, Envelope, operatorSecurity } from '../contracts/schemas.js';
 import { DeprecationList } from './deprecation.schemas.js';
 import { listDeprecations } from './deprecation.service.js';
 
@@ -8,7 +8,7 @@ const tags = ['Operator'];
 const security = operatorSecurity;
 
 /** The operator's view of the deprecation registry and who still uses each entry (docs/versioning.md). */
-export function deprecationAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function deprecationOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/admin/deprecations',
@@ -23,7 +23,7 @@ export function deprecationAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
             'guide, what to use instead) with its use per credential (API key or OAuth client) and clinic: how often and',
             'when first and last seen. Each server writes its counts about every minute, so the last minute may be missing.',
           ].join(' '),
-          response: { 200: Envelope(DeprecationList), ...adminErrors },
+          response: { 200: Envelope(DeprecationList), ...operatorErrors },
         },
       },
       async () => ({

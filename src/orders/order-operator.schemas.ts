@@ -3,7 +3,7 @@ import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
 import { OrderView, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
 
-export const AdminStatusBody = Type.Object(
+export const OperatorStatusBody = Type.Object(
   {
     status: StatusSchema,
     tracking_number: Type.Optional(
@@ -32,7 +32,7 @@ const CalendarDate = (description: string) =>
     examples: ['2026-11-25'],
   });
 
-export const AdminListQuery = Type.Object({
+export const OperatorListQuery = Type.Object({
   status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
   clinic_id: Type.Optional(Uuid()),
   carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Orders shipping with this carrier.' })),
@@ -76,7 +76,7 @@ const QueueMedication = Type.Object(
   { additionalProperties: false },
 );
 
-export const AdminOrderSummary = Type.Object(
+export const OperatorOrderSummary = Type.Object(
   {
     medication_request_id: Uuid(),
     clinic_id: Uuid(),
@@ -107,7 +107,7 @@ export const AdminOrderSummary = Type.Object(
   },
   { additionalProperties: false },
 );
-export type AdminOrderSummaryData = Static<typeof AdminOrderSummary>;
+export type OperatorOrderSummaryData = Static<typeof OperatorOrderSummary>;
 
 const ShippingAddress = Type.Object(
   {
@@ -121,7 +121,7 @@ const ShippingAddress = Type.Object(
 );
 
 /** What the pharmacy fills and ships: the partner's view of the order, plus who it goes to and its chain. */
-export const AdminOrderDetail = Type.Object(
+export const OperatorOrderDetail = Type.Object(
   {
     ...OrderView.properties,
     status_history: Type.Array(
@@ -190,4 +190,4 @@ export const AdminOrderDetail = Type.Object(
   },
   { additionalProperties: false },
 );
-export type AdminOrderDetailData = Static<typeof AdminOrderDetail>;
+export type OperatorOrderDetailData = Static<typeof OperatorOrderDetail>;

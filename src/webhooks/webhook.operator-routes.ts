@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { adminErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
+import { operatorErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
 import {
   Delivery,
   DeliveryDetail,
@@ -17,14 +17,14 @@ import {
   Recovered,
 } from './webhook.schemas.js';
 import { recoverEndpointForOperator } from './recovery.service.js';
-import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-admin.service.js';
+import { enableEndpoint, getDelivery, listDeliveries, listEndpoints, retryDelivery } from './webhook-operator.service.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
 
 /** The operator's webhook tools: the delivery log, replay, endpoint states. See docs/webhooks.md. */
-export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function webhookOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/admin/webhook-deliveries',
@@ -36,7 +36,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'List webhook deliveries',
           description: 'Newest first; pass `next_cursor` as `cursor` for the next page.',
           querystring: DeliveryListQuery,
-          response: { 200: Envelope(Page(Delivery)), ...adminErrors },
+          response: { 200: Envelope(Page(Delivery)), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -55,7 +55,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'getOperatorWebhookDelivery',
           summary: 'A webhook delivery with its attempts',
           params: DeliveryIdParams,
-          response: { 200: Envelope(DeliveryDetail), ...adminErrors },
+          response: { 200: Envelope(DeliveryDetail), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -78,7 +78,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: DeliveryIdParams,
           response: {
             200: Envelope(Delivery),
-            ...adminErrors,
+            ...operatorErrors,
             ...conflictError('Endpoint disabled or deleted, or an attempt in progress.'),
           },
         },
@@ -101,7 +101,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Live (not deleted) endpoints of every clinic, or of one, newest first; never their secrets. Pass `next_cursor` as `cursor` for the next page.',
           querystring: OperatorEndpointQuery,
-          response: { 200: Envelope(OperatorEndpointPage), ...adminErrors },
+          response: { 200: Envelope(OperatorEndpointPage), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -123,7 +123,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'Its failure streak starts afresh. With `redeliver_failed=true`, its failed deliveries are queued again, due now.',
           params: EndpointIdParams,
           querystring: EnableEndpointQuery,
-          response: { 200: Envelope(EnabledEndpoint), ...adminErrors },
+          response: { 200: Envelope(EnabledEndpoint), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -151,7 +151,7 @@ export function webhookAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           body: RecoverEndpointBody,
           response: {
             200: Envelope(Recovered),
-            ...adminErrors,
+            ...operatorErrors,
             ...conflictError('The endpoint is disabled: re-enable it first.'),
           },
         },

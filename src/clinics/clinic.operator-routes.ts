@@ -26,7 +26,7 @@ import {
   RolledApiKey,
 } from './clinic.schemas.js';
 import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
-import { adminErrors, createErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
+import { operatorErrors, createErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
 import { ApiKeyParams, ClinicParams, MedicationParams } from './clinic.schemas.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
@@ -34,7 +34,7 @@ const tags = ['Operator'];
 const security = operatorSecurity;
 
 /** Operator routes for clinics, their API keys, formulary and free shipping (behind ADMIN_TOKEN). */
-export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function clinicOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/admin/clinics',
@@ -45,7 +45,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'createOperatorClinic',
           summary: 'Create a clinic',
           body: CreateClinicBody,
-          response: { 200: Envelope(Clinic), ...adminErrors },
+          response: { 200: Envelope(Clinic), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -65,7 +65,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'List clinics',
           response: {
             200: Envelope(Type.Object({ clinics: Type.Array(Clinic) }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },
@@ -81,7 +81,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           operationId: 'getOperatorClinic',
           summary: 'Get a clinic',
           params: ClinicParams,
-          response: { 200: Envelope(Clinic), ...adminErrors },
+          response: { 200: Envelope(Clinic), ...operatorErrors },
         },
       },
       async (request) => ({ success: true as const, data: await getClinic(ctx, request.params.clinicId), message: 'Clinic' }),
@@ -99,7 +99,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             'With free shipping every service costs the clinic 0 (`totalCost` 0, `freeShipmentType` `clinic_specific`).',
           params: ClinicParams,
           body: FreeShippingBody,
-          response: { 200: Envelope(Clinic), ...adminErrors },
+          response: { 200: Envelope(Clinic), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -124,7 +124,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           ].join(' '),
           params: ClinicParams,
           body: IssueApiKeyBody,
-          response: { 200: Envelope(IssuedApiKey), ...adminErrors },
+          response: { 200: Envelope(IssuedApiKey), ...operatorErrors },
         },
         // The body is optional: a POST without one means `{}` (the server's environment, full access, no expiry).
         preValidation: emptyBodyWhenAbsent,
@@ -160,7 +160,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           body: RollApiKeyBody,
           response: {
             200: Envelope(RolledApiKey),
-            ...adminErrors,
+            ...operatorErrors,
             409: errorRef('The key is revoked or has expired: issue a new key instead.'),
           },
         },
@@ -185,7 +185,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: ClinicParams,
           response: {
             200: Envelope(Type.Object({ api_keys: Type.Array(ApiKeySummary) }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },
@@ -206,7 +206,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'Revoke an API key',
           description: 'The next request made with the key is refused with 401. Revoking a revoked key is harmless.',
           params: ApiKeyParams,
-          response: { 200: Envelope(RevokedApiKey), ...adminErrors },
+          response: { 200: Envelope(RevokedApiKey), ...operatorErrors },
         },
       },
       async (request) => ({
@@ -249,7 +249,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: ClinicParams,
           response: {
             200: Envelope(Type.Object({ medications: Type.Array(Medication) }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },
@@ -271,7 +271,7 @@ export function clinicAdminRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: MedicationParams,
           response: {
             200: Envelope(Type.Object({ medication_id: Type.String() }, { additionalProperties: false })),
-            ...adminErrors,
+            ...operatorErrors,
           },
         },
       },

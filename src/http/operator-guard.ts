@@ -58,7 +58,7 @@ export const roleOf = (operator: Operator): StaffRole => (operator.kind === 'tok
  *
  * @see docs/operators.md "Operator API", docs/console.md
  */
-export async function guardAdminRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function guardOperatorRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const route = `${request.method} ${request.routeOptions.url ?? ''}`;
   if (route === SIGN_IN_ROUTE) {
     requireOwnOrigin(ctx, request, { required: false });
@@ -104,7 +104,7 @@ async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<O
   if (header !== undefined) {
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
     if (!match?.[1]) throw unauthorized('missing operator bearer token');
-    if (!constantTimeEqual(match[1], ctx.config.adminToken)) throw unauthorized('invalid operator token');
+    if (!constantTimeEqual(match[1], ctx.config.operatorToken)) throw unauthorized('invalid operator token');
     return { kind: 'token' };
   }
   const token = requestCookie(request, SESSION_COOKIE);
