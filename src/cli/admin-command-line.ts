@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ReadStream } from 'node:tty';
+import { ReadStream } from 'node:tty';
 import { HELP, parseCommand, usageOf, UsageError, type ParsedCommand } from '../admin/cli-commands.js';
 import { executeCommand } from '../admin/cli-execute.js';
 import { openRuntime } from '../bootstrap.js';
@@ -12,8 +12,8 @@ import { promptNewPassword, readPasswordFromStdin, type Output } from './read-pa
 export interface AdminCommandLineIo {
   /** The variables it reads (DATABASE_URL, FULFILLMENT_ENV, DATA_ENCRYPTION_KEY, PORT...). */
   env: NodeJS.ProcessEnv;
-  /** create-staff's password: piped with --password-stdin, or typed when this is a terminal. */
-  stdin: AsyncIterable<Buffer | string> & { isTTY?: boolean };
+  /** create-staff's password: piped with --password-stdin, or typed when this is a terminal (a tty.ReadStream). */
+  stdin: AsyncIterable<Buffer | string>;
   stdout: Output;
   stderr: Output;
   /**
@@ -54,7 +54,7 @@ async function run(argv: string[], io: AdminCommandLineIo): Promise<number> {
   let password: string | undefined;
   if (parsed.command === 'create-staff') {
     if (parsed.flags['password-stdin']) password = await readPasswordFromStdin(io.stdin);
-    else if (io.stdin.isTTY) password = await promptNewPassword(io.stdin as ReadStream, io.stderr);
+    else if (io.stdin instanceof ReadStream) password = await promptNewPassword(io.stdin, io.stderr);
     else {
       io.stderr.write('Error: create-staff reads the password at a terminal, or from standard input with --password-stdin\n');
       return 2;
