@@ -1,19 +1,25 @@
+import type { ReadStream } from 'node:tty';
+
+/** Where the command line writes: the process's stdout or stderr, or a test's capture. */
+export interface Output {
+  write(text: string): unknown;
+}
+
 /**
  * The password of `create-staff`: read from standard input (`--password-stdin`: everything up to
  * the end, without its final line break), or typed at a terminal without echo, twice.
  */
-export async function readPasswordFromStdin(): Promise<string> {
+export async function readPasswordFromStdin(stdin: AsyncIterable<Buffer | string>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
 }
 
 /** Prompts on standard error and reads a line at the terminal without echoing it. */
-function promptHidden(prompt: string): Promise<string> {
-  const stdin = process.stdin;
-  process.stderr.write(prompt);
+function promptHidden(stdin: ReadStream, stderr: Output, prompt: string): Promise<string> {
+  stderr.write(prompt);
   stdin.setRawMode(true);
   stdin.resume();
   stdin.setEncoding('utf8');
@@ -23,7 +29,7 @@ function promptHidden(prompt: string): Promise<string> {
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
-      process.stderr.write('\n');
+      stderr.write('\n');
       finish();
     };
     const onData = (chunk: string) => {
@@ -45,9 +51,9 @@ function promptHidden(prompt: string): Promise<string> {
 }
 
 /** Asks twice at a terminal; refuses when the two differ. */
-export async function promptNewPassword(): Promise<string> {
-  const first = await promptHidden('Password (at least 12 characters): ');
-  const second = await promptHidden('Same password again: ');
+export async function promptNewPassword(stdin: ReadStream, stderr: Output): Promise<string> {
+  const first = await promptHidden(stdin, stderr, 'Password (at least 12 characters): ');
+  const second = await promptHidden(stdin, stderr, 'Same password again: ');
   if (first !== second) throw new Error('the two passwords differ');
   return first;
 }

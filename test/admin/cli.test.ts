@@ -1,96 +1,45 @@
-import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { openRuntime, type Runtime } from '../../src/bootstrap.js';
-import { loadConfig } from '../../src/config.js';
+import type { App } from '../../src/app.js';
+import type { Runtime } from '../../src/bootstrap.js';
 import { dataKeyId } from '../../src/secrets/data-key.js';
-import { DEV_KEY_FILE } from '../../src/secrets/key-source.js';
 import { OPERATOR_TOKEN, TEST_DATA_ENCRYPTION_KEY } from '../helpers/test-app.js';
-import { buildServer } from '../helpers/server-process.js';
+import { CliDatabase } from '../helpers/admin-cli.js';
+import { DIALECTS } from '../helpers/test-db.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { insertTestPatient } from '../shipping/shipping-fixtures.js';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { orderBody } from '../helpers/factories.js';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 
-const run = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
 /**
- * The operator command line as a real child process on a SQLite file (the command line is for a
- * database without a running server; the PostgreSQL path is the same code behind DATABASE_URL).
+ * The operator command line in process: `runAdminCommandLine`, what the built binary runs, with
+ * captured output and exit status, on a database of each dialect that servers then open. The
+ * binary's own wiring (its exit status, standard input, the key file of its working folder) is
+ * cli-binary.test.ts's, as a child process.
  */
-// Each test runs the command line several times, a process start each: on a loaded machine with the
-// suite's other workers, that is seconds a start.
-describe('operator command line (child process on a SQLite file)', { timeout: 60_000 }, () => {
-  let dir: string;
-  let file: string;
-  let cliPath: string;
+describe.each(DIALECTS)('operator command line (%s)', (dialect) => {
+  let database: CliDatabase;
 
   beforeAll(async () => {
-    // The suite's one build of the server (what `npm run build` puts in dist/), shared by every file.
-    cliPath = path.join(path.dirname(await buildServer()), 'cli', 'admin.js');
-    dir = mkdtempSync(path.join(tmpdir(), 'admin-cli-'));
-    file = path.join(dir, 'fulfillment.sqlite');
-  }, 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    database = await CliDatabase.open(dialect);
+  });
+  afterAll(() => database.close());
 
-  async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-    const {
-      ADMIN_TOKEN: _token,
-      FULFILLMENT_ENV: _env,
-      DATA_ENCRYPTION_KEY: _key,
-      DATA_ENCRYPTION_KEY_PREVIOUS: _previous,
-      ...inherited
-    } = process.env;
-    try {
-      const { stdout, stderr } = await run(process.execPath, [cliPath, ...args], {
-        cwd: dir,
-        env: { ...inherited, DATABASE_URL: file, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY, ...env },
-      });
-      return { code: 0, stdout, stderr, json: stdout.startsWith('{') ? JSON.parse(stdout) : undefined };
-    } catch (error) {
-      const failure = error as { code: number; stdout: string; stderr: string };
-      return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr, json: undefined };
-    }
-  }
+  const cli = (args: string[], env: Record<string, string> = {}, input?: string) => database.cli(args, env, input);
+  const withApp = <T>(fn: (app: App, runtime: Runtime) => Promise<T>, env?: Record<string, string>) => database.withApp(fn, env);
 
-  /** A server of the given environment on the same database file. */
-  async function withApp<T>(fn: (app: App, runtime: Runtime) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
-    const config = loadConfig({
-      DATABASE_URL: file,
-      ADMIN_TOKEN: OPERATOR_TOKEN,
-      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
-      LOG_LEVEL: 'silent',
-      RUN_WORKER: 'false',
-      ...env,
-    });
-    // The development key file, when a test leaves DATA_ENCRYPTION_KEY empty: where the CLI (started in `dir`) finds it.
-    const runtime = await openRuntime(config, { keyFile: path.join(dir, DEV_KEY_FILE) });
-    const app = await buildApp(runtime.ctx);
-    try {
-      return await fn(app, runtime);
-    } finally {
-      await app.close();
-      await runtime.close();
-    }
-  }
+  /**
+   * Waits for the server's writes of its keys' last use, before a command changes the same rows
+   * beside it: on SQLite both are connections of this one thread, and a write waiting on the
+   * other's lock would hold the thread until its busy timeout.
+   */
+  const settled = (runtime: Runtime) => runtime.ctx.keyUsage.flush();
 
   const carriers = (app: App, apiKey: string) =>
     app.inject({ method: 'GET', url: '/api/external/carriers', headers: { 'x-api-key': apiKey, accept: 'application/json' } });
 
-  it('when a clinic and a key are created with the CLI, then the key works against a server on the same file', async () => {
+  it('when a clinic and a key are created with the CLI, then the key works against a server on the same database', async () => {
     const clinic = await cli(['create-clinic', '--name', 'First Clinic']);
     expect(clinic.code).toBe(0);
     expect(clinic.json).toMatchObject({ name: 'First Clinic', free_shipping: false });
@@ -115,8 +64,9 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
   it('when a key is revoked with the CLI, then the server refuses it on the next request', async () => {
     const clinic = await cli(['create-clinic', '--name', 'Revoking Clinic']);
     const key = await cli(['issue-key', '--clinic', clinic.json.clinic_id]);
-    await withApp(async (app) => {
+    await withApp(async (app, runtime) => {
       expect((await carriers(app, key.json.api_key)).statusCode).toBe(200);
+      await settled(runtime);
       const revoked = await cli(['revoke-key', '--key-id', key.json.api_key_id]);
       expect(revoked.code).toBe(0);
       expect(revoked.json).toEqual({ api_key_id: key.json.api_key_id, revoked_at: expect.any(String) });
@@ -144,7 +94,7 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
     expect(Date.parse(rolled.json.previous_key.expires_at) - Date.parse(rolled.json.created_at)).toBe(3_600_000);
     expect(rolled.stdout).not.toContain(key.json.api_key);
 
-    await withApp(async (app) => {
+    await withApp(async (app, runtime) => {
       for (const apiKey of [key.json.api_key, rolled.json.api_key]) expect((await carriers(app, apiKey)).statusCode).toBe(200);
       const outside = await app.inject({
         method: 'GET',
@@ -154,6 +104,7 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
       expect(outside.statusCode).toBe(403);
       expect(outside.json().error.message).toBe('Forbidden: this API key lacks the scope formulary:read');
 
+      await settled(runtime);
       const ended = await cli(['roll-key', '--key-id', rolled.json.api_key_id, '--expires-in', '0']);
       expect(ended.code).toBe(0);
       const refused = await carriers(app, rolled.json.api_key);
@@ -328,125 +279,6 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
     }
   });
 
-  it('when DATA_ENCRYPTION_KEY is unset in development, then the CLI creates data/encryption.key in its folder once and reuses it', async () => {
-    const keyFile = path.join(dir, DEV_KEY_FILE);
-    expect(existsSync(keyFile)).toBe(false);
-    expect((await cli(['list-clinics'], { DATA_ENCRYPTION_KEY: '' })).code).toBe(0);
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    const created = readFileSync(keyFile, 'utf8');
-    expect((await cli(['list-clinics'], { DATA_ENCRYPTION_KEY: '' })).code).toBe(0);
-    expect(readFileSync(keyFile, 'utf8')).toBe(created);
-    // A server started in the same folder uses the same key.
-    const serverKeyId = await withApp(async (_app, runtime) => runtime.ctx.keyring.currentKeyId, { DATA_ENCRYPTION_KEY: '' });
-    expect(serverKeyId).toBe(dataKeyId(Buffer.from(created.trim(), 'base64')));
-  });
-
-  it.each([
-    [['help'], 0, 'Usage: npm run admin'],
-    [['--help'], 0, 'Usage: npm run admin'],
-    [[], 2, 'Error: Give a command'],
-    [['launch-rockets'], 2, 'Unknown command "launch-rockets"'],
-    [['create-clinic'], 2, 'create-clinic needs --name'],
-    [['create-clinic', '--name', '  '], 2, '--name must not be blank'],
-    [['create-clinic', '--name', 'North\u202eside'], 2, '--name must not contain bidirectional control characters'],
-    [['create-clinic', '--name', '1234'], 2, '--name must contain at least one letter'],
-    [['add-carrier', '--name', 'Fast\u200b'], 2, '--name must not contain zero-width characters'],
-    [['issue-key', '--clinic', 'abc'], 2, '--clinic must be a UUID'],
-    [
-      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--environment', 'staging'],
-      2,
-      '--environment must be development or production',
-    ],
-    [
-      ['set-free-shipping', '--clinic', '00000000-0000-4000-8000-000000000000', '--enabled', 'yes'],
-      2,
-      '--enabled must be true or false',
-    ],
-    [
-      ['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1.234'],
-      2,
-      '--price must be US dollars with at most two decimals',
-    ],
-    [
-      ['add-service', '--carrier', 'ups', '--name', 'X', '--price', '1', '--state-price', 'CA:1'],
-      2,
-      '--state-price must look like CA=12.50',
-    ],
-    [['list-clinics', '--name', 'x'], 2, 'list-clinics does not take --name'],
-    [['list-clinics', '--bogus'], 2, 'Error: Unknown flag --bogus\nUsage: npm run admin -- list-clinics\n'],
-    [['launch-rockets', '--now'], 2, 'Unknown command "launch-rockets"'],
-    [
-      ['add-medication', '--clinic'],
-      2,
-      'Error: --clinic needs a value\nUsage: npm run admin -- add-medication --clinic <clinic id>',
-    ],
-    [['add-medication', '--name', '--clinic', 'x'], 2, '--name needs a value'],
-    [['create-clinic', '--name', 'A', '--free-shipping=yes'], 2, '--free-shipping takes no value'],
-    [
-      ['remove-medication', '--clinic', '00000000-0000-4000-8000-000000000000', '--medication', 'x'],
-      2,
-      '--medication must be a UUID',
-    ],
-    [
-      ['move-order', '--order', '00000000-0000-4000-8000-000000000000', '--status', 'pending'],
-      2,
-      '--status must be processing, shipped, delivered or cancelled, got "pending"',
-    ],
-    [
-      ['update-service', '--carrier', 'ups', '--service', 'ups_ground', '--clear-state-prices', '--state-price', 'CA=1'],
-      2,
-      'not both',
-    ],
-    [['retry-delivery'], 2, 'retry-delivery needs --delivery'],
-    [['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000'], 2, 'roll-key needs --expires-in'],
-    [
-      ['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '8d'],
-      2,
-      '--expires-in must be at most 7d (the old key works at most 7 days more), got "8d"',
-    ],
-    [
-      ['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '1w'],
-      2,
-      '--expires-in must be a duration such as 30m, 1h or 7d, got "1w"',
-    ],
-    [
-      ['roll-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '1.5h'],
-      2,
-      '--expires-in must be a duration such as 30m, 1h or 7d, got "1.5h"',
-    ],
-    [
-      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--scopes', 'orders:write,orders:delete'],
-      2,
-      '--scopes: unknown scope "orders:delete"; known: practitioners:read',
-    ],
-    [
-      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--scopes', 'orders:write,'],
-      2,
-      '--scopes must list scopes separated by commas',
-    ],
-    [
-      ['issue-key', '--clinic', '00000000-0000-4000-8000-000000000000', '--expires-in', '0'],
-      2,
-      '--expires-in must be at least 1s, got "0"',
-    ],
-    [
-      ['revoke-key', '--key-id', '00000000-0000-4000-8000-000000000000', '--expires-in', '1h'],
-      2,
-      'revoke-key does not take --expires-in',
-    ],
-    [['list-clinics', 'extra'], 2, 'Unexpected argument "extra"'],
-  ])('when the arguments are %j, then exit %i saying %j', async (args, code, text) => {
-    const result = await cli(args);
-    expect(result.code).toBe(code);
-    expect(code === 0 ? result.stdout : result.stderr).toContain(text);
-    // Bad usage is answered in our words and a short usage, not Node's parser messages or the whole help.
-    if (code !== 0) {
-      expect(result.stderr).toContain('Usage: npm run admin -- ');
-      expect(result.stderr).not.toContain('Commands:');
-      expect(result.stderr).not.toContain('positional argument');
-    }
-  });
-
   it('when the formulary is listed and a medication removed with the CLI, then the list no longer has it', async () => {
     const clinicId = (await cli(['create-clinic', '--name', 'Formulary Clinic'])).json.clinic_id as string;
     const kept = await cli(['add-medication', '--clinic', clinicId, '--name', 'Semaglutide']);
@@ -580,70 +412,6 @@ describe('operator command line (child process on a SQLite file)', { timeout: 60
     } finally {
       await receiver.stop();
     }
-  });
-
-  /** The CLI with `input` on its standard input (a pipe, not a terminal). */
-  function cliWithInput(args: string[], input: string): Promise<CliResult> {
-    const { ADMIN_TOKEN: _token, FULFILLMENT_ENV: _env, DATA_ENCRYPTION_KEY: _key, ...inherited } = process.env;
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      cwd: dir,
-      env: { ...inherited, DATABASE_URL: file, DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdin.end(input);
-    return new Promise((resolve) =>
-      child.once('close', (code) =>
-        resolve({ code: code ?? -1, stdout, stderr, json: stdout.startsWith('{') ? JSON.parse(stdout) : undefined }),
-      ),
-    );
-  }
-
-  it('when create-staff reads the password from standard input, then the first admin can sign in with it', async () => {
-    const password = 'first admin passphrase 2026';
-    const created = await cliWithInput(
-      ['create-staff', '--email', 'Chief@Pharmacy.example', '--name', 'Chief Pharmacist', '--role', 'admin', '--password-stdin'],
-      `${password}\n`,
-    );
-    expect(created.code, created.stderr).toBe(0);
-    expect(created.json.staff).toMatchObject({ email: 'chief@pharmacy.example', name: 'Chief Pharmacist', role: 'admin' });
-    expect(created.stdout).not.toContain(password);
-
-    await withApp(async (app) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/admin/session',
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ email: 'chief@pharmacy.example', password }),
-      });
-      expect(res.statusCode).toBe(200);
-      expect(res.json().data).toMatchObject({ staff_id: created.json.staff_id, role: 'admin' });
-    });
-  });
-
-  it.each([
-    ['a password under 12 characters', ['--role', 'admin', '--password-stdin'], 'short\n', /at least 12 characters/],
-    [
-      'an unknown role',
-      ['--role', 'owner', '--password-stdin'],
-      'long enough passphrase\n',
-      /--role must be admin or pharmacist/,
-    ],
-    ['no --password-stdin and no terminal', ['--role', 'admin'], 'long enough passphrase\n', /--password-stdin/],
-  ])('when create-staff gets %s, then exit 2 and no account', async (_what, flags, input, message) => {
-    const res = await cliWithInput(['create-staff', '--email', 'nobody@pharmacy.example', '--name', 'Nobody', ...flags], input);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(message);
-    await withApp(async (app) => {
-      const list = await app.inject({
-        method: 'GET',
-        url: '/api/admin/staff',
-        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      });
-      expect(JSON.stringify(list.json())).not.toContain('nobody@pharmacy.example');
-    });
   });
 
   it('when invite-partner-user makes an account, then its link sets the password once and the person signs in to the portal', async () => {
