@@ -6,19 +6,20 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * these start first, so that the short files fill the other workers meanwhile.
  */
 const SLOWEST = [
-  'test/admin/cli.test.ts',
   'test/bench/bench-smoke.test.ts',
   'test/instances/shutdown.test.ts',
-  'test/startup/two-commands.test.ts',
   'test/dashboard/dashboard-scale.test.ts',
+  'test/startup/two-commands.test.ts',
   'test/http/worst-case-bodies.test.ts',
-  'test/webhooks/throttling.test.ts',
-  'test/webhooks/secret-encryption.test.ts',
-  'test/http/text-safety.test.ts',
   'test/startup/development-start.test.ts',
+  'test/admin/cli.test.ts',
+  'test/admin/cli-binary.test.ts',
+  'test/http/text-safety.test.ts',
+  'test/webhooks/secret-encryption.test.ts',
   'test/staff/identity-attacks.test.ts',
-  'test/portal/accounts.test.ts',
-  'test/portal/keys.test.ts',
+  'test/webhooks/delivery.test.ts',
+  'test/webhooks/throttling.test.ts',
+  'test/http/rate-limit.test.ts',
 ];
 
 /**
