@@ -6,6 +6,7 @@ import { issueKey, provisionShippedOrders } from './provision.js';
 import { runDrainScenario } from './drain-scenario.js';
 import { runsOn } from './scenarios.js';
 import { ceilingLoad, processesOf } from './setup.js';
+import { settleAll } from './targets.js';
 import { runWebhookScenario } from './webhook-scenario.js';
 
 /**
@@ -78,41 +79,61 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
   return measured;
 }
 
+/** Runs every ceiling once, one after another (smoke: all at once); their figures go into `figures.ceilings`. */
+async function runCeilings({ options, ceilings, round, figures }) {
+  const runOne = async ([key, ceiling]) => {
+    const measured = await runLoad(
+      {
+        url: ceiling.baseUrl,
+        connections: options.connections,
+        warmup: options.warmup,
+        duration: options.duration,
+        headers: headersOf(ceiling.apiKey),
+        load: ceiling.load ?? ceilingLoad(key),
+        overallRate: options.rateCap,
+        prefix: `r${round}`,
+      },
+      { serverPid: ceiling.pid },
+    );
+    ceiling.assertAlive();
+    log(describe(`ceiling ${key}`, measured));
+    return [key, measured];
+  };
+  const entries = Object.entries(ceilings);
+  const results = [];
+  if (options.smoke) results.push(...(await settleAll(entries.map(runOne))));
+  else for (const entry of entries) results.push(await runOne(entry));
+  // In the ceilings' order, however they ran.
+  for (const [key, measured] of results) (figures.ceilings[key] ??= []).push(measured);
+}
+
+/** Runs the scenarios of one target (database) once, one after another. */
+async function runTarget({ options, target, receiver, scenarios, round, figures }) {
+  for (const scenario of scenarios.filter((s) => runsOn(s, target.database))) {
+    const key = `${target.database}/${scenario.name}`;
+    const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
+    for (const child of processesOf(scenario, target)) child.assertAlive();
+    (figures.scenarios[key] ??= []).push(measured);
+    log(describe(key, measured));
+  }
+}
+
 /**
  * Runs the rounds; resolves with `{ ceilings: { key: [round…] }, scenarios: { "db/name": [round…] } }`,
- * each round `{ result, peakRssMb, cpuUsPerRequest, webhook?, drain? }`.
+ * each round `{ result, peakRssMb, cpuUsPerRequest, webhook?, drain? }`. A measured round runs one
+ * thing at a time. The smoke run proves that each part works, not how fast: it runs its ceilings at
+ * once, then the databases' scenarios at once (each database's one after another, as they share its
+ * servers), which turns its many seconds of capped, mostly idle load into a few. The ceilings keep
+ * a step of their own, so that the webhook receiver never answers behind fifteen load generators.
  */
 export async function runRounds({ options, targets, ceilings, receiver, scenarios }) {
   const figures = { ceilings: {}, scenarios: {} };
   for (let round = 1; round <= options.rounds; round++) {
     log(`round ${round} of ${options.rounds}`);
-    for (const [key, ceiling] of Object.entries(ceilings)) {
-      const measured = await runLoad(
-        {
-          url: ceiling.baseUrl,
-          connections: options.connections,
-          warmup: options.warmup,
-          duration: options.duration,
-          headers: headersOf(ceiling.apiKey),
-          load: ceiling.load ?? ceilingLoad(key),
-          overallRate: options.rateCap,
-          prefix: `r${round}`,
-        },
-        { serverPid: ceiling.pid },
-      );
-      ceiling.assertAlive();
-      (figures.ceilings[key] ??= []).push(measured);
-      log(describe(`ceiling ${key}`, measured));
-    }
-    for (const target of targets) {
-      for (const scenario of scenarios.filter((s) => runsOn(s, target.database))) {
-        const key = `${target.database}/${scenario.name}`;
-        const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
-        for (const child of processesOf(scenario, target)) child.assertAlive();
-        (figures.scenarios[key] ??= []).push(measured);
-        log(describe(key, measured));
-      }
-    }
+    await runCeilings({ options, ceilings, round, figures });
+    const runOne = (target) => runTarget({ options, target, receiver, scenarios, round, figures });
+    if (options.smoke) await settleAll(targets.map(runOne));
+    else for (const target of targets) await runOne(target);
   }
   return figures;
 }
