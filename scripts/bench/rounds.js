@@ -107,24 +107,40 @@ async function runCeilings({ options, ceilings, round, figures }) {
   for (const [key, measured] of results) (figures.ceilings[key] ??= []).push(measured);
 }
 
-/** Runs the scenarios of one target (database) once, one after another. */
+/**
+ * Runs the scenarios of one target (database) once, one after another. The smoke run runs the
+ * request scenarios at once (each with a key of its own, on a clinic no endpoint listens to) and
+ * then the live webhook ones, which wait for their server's whole queue to empty, while the drain
+ * runs on its own server meanwhile.
+ */
 async function runTarget({ options, target, receiver, scenarios, round, figures }) {
-  for (const scenario of scenarios.filter((s) => runsOn(s, target.database))) {
+  const runOne = async (scenario) => {
     const key = `${target.database}/${scenario.name}`;
     const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
     for (const child of processesOf(scenario, target)) child.assertAlive();
     (figures.scenarios[key] ??= []).push(measured);
     log(describe(key, measured));
+  };
+  const own = scenarios.filter((s) => runsOn(s, target.database));
+  if (!options.smoke) {
+    for (const scenario of own) await runOne(scenario);
+    return;
   }
+  const ofKind = (kind) => own.filter((scenario) => scenario.kind === kind);
+  const requestsThenLive = async () => {
+    await settleAll(ofKind('requests').map(runOne));
+    for (const scenario of ofKind('webhook')) await runOne(scenario);
+  };
+  await settleAll([requestsThenLive(), ...ofKind('drain').map(runOne)]);
 }
 
 /**
  * Runs the rounds; resolves with `{ ceilings: { key: [round…] }, scenarios: { "db/name": [round…] } }`,
  * each round `{ result, peakRssMb, cpuUsPerRequest, webhook?, drain? }`. A measured round runs one
  * thing at a time. The smoke run proves that each part works, not how fast: it runs its ceilings at
- * once, then the databases' scenarios at once (each database's one after another, as they share its
- * servers), which turns its many seconds of capped, mostly idle load into a few. The ceilings keep
- * a step of their own, so that the webhook receiver never answers behind fifteen load generators.
+ * once, then the databases' scenarios at once (runTarget), which turns its many seconds of capped,
+ * mostly idle load into a few. The ceilings keep a step of their own, so that the webhook receiver
+ * never answers behind fifteen load generators.
  */
 export async function runRounds({ options, targets, ceilings, receiver, scenarios }) {
   const figures = { ceilings: {}, scenarios: {} };
