@@ -61,11 +61,13 @@ function httpClient(baseUrl: string) {
     payload?: string;
   }
   /**
-   * Sent once, never again on a failure: a refused large body is answered before it is all sent, and
-   * the server reads the rest before closing (src/http/lingering-close.ts), so the answer always
-   * arrives. (This client once retried on EPIPE and ECONNRESET to get around its loss.)
+   * Sent once, never again on a failure: a refused large body is answered before
+   * it is all sent, and the server reads the rest before closing (src/http/lingering-close.ts), so the
+   * answer always arrives. (This client once retried on EPIPE and ECONNRESET to get around its loss.)
+   * The one failure sent again is the keep-alive race Node documents (`request.reusedSocket`): a
+   * request written on a kept-alive connection just as the server closes it idle was never read.
    */
-  const send = (request: Request, timeoutMs = 30_000): Promise<TimedAnswer> =>
+  const send = (request: Request, timeoutMs = 30_000, reuse = true): Promise<TimedAnswer> =>
     new Promise<TimedAnswer>((resolve, reject) => {
       let sentAt = 0;
       const outgoing = http.request(
@@ -87,7 +89,13 @@ function httpClient(baseUrl: string) {
       );
       outgoing.on('finish', () => (sentAt = performance.now()));
       outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      outgoing.on('error', reject);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (reuse && outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          send(request, timeoutMs, false).then(resolve, reject);
+          return;
+        }
+        reject(new Error(`${request.method} ${request.url.slice(0, 120)}: ${error.message}`, { cause: error }));
+      });
       outgoing.end(request.payload);
     });
   return { send, close: () => agent.destroy() };
