@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import process from 'node:process';
-import { isPinned } from './processes.js';
+import { pinning } from './processes.js';
 
 function git(args) {
   try {
@@ -22,7 +22,7 @@ export function describeMachine() {
     totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
-    pinned: isPinned(),
+    pinned: pinning,
     commit: commit === null ? 'unknown' : `${commit}${dirty ? '-dirty' : ''}`,
   };
 }

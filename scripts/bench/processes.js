@@ -13,22 +13,12 @@ export const LOAD_CPU = 1;
 
 const canPin = os.availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
-let spread = false;
-
-/**
- * The smoke run measures nothing: its processes run unpinned, so that its many starts use every
- * core rather than queueing on the server's one.
- */
-export function spreadOverCores() {
-  spread = true;
-}
-
 /** Whether processes are pinned (reported with the machine). */
-export const isPinned = () => canPin && !spread;
+export const pinning = canPin;
 
-/** The command and arguments that run `node args…` on `cpu` (plain node without taskset, or spread). */
+/** The command and arguments that run `node args…` on `cpu` (plain node without taskset). */
 export function nodeCommand(cpu, args) {
-  if (!isPinned()) return [process.execPath, args];
+  if (!canPin) return [process.execPath, args];
   // taskset execs node in place, so the child's pid is node's (its /proc/<pid>/status is the server's).
   return ['taskset', ['-c', String(cpu), process.execPath, ...args]];
 }
@@ -94,15 +84,6 @@ async function stopChild(child, exited) {
 export function track(child) {
   running.add(child);
   child.once('exit', () => running.delete(child));
-}
-
-/**
- * Stops every child still running, at once (SIGTERM, then SIGKILL after five seconds): the end of a
- * run, before its undo steps, which then find them stopped (one after another, two dozen graceful
- * shutdowns would add up to seconds).
- */
-export async function stopAll() {
-  await Promise.all([...running].map((child) => stopChild(child, new Promise((resolve) => child.once('exit', () => resolve())))));
 }
 
 /** Kills every child still running, at once (the end of a failed run, Ctrl-C). */

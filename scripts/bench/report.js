@@ -117,7 +117,7 @@ export function markdown(report) {
       `Benchmark of ${machine.commit.slice(0, 12)}${machine.commit.endsWith('-dirty') ? ' (dirty)' : ''}, ${report.startedAt}`,
       '',
       `Machine: ${machine.cpu}, ${machine.cores} cores, ${fixed(machine.totalMemoryMb)} MB, Node ${machine.node}, ${machine.platform}; ` +
-        `${machine.pinned ? 'servers pinned to CPU 0, load generator and receiver to CPU 1' : `not pinned (${options.smoke ? 'a smoke run' : 'no taskset'})`}.`,
+        `${machine.pinned ? 'servers pinned to CPU 0, load generator and receiver to CPU 1' : 'not pinned (no taskset)'}.`,
       `Load: ${options.connections} connections, ${options.warmup} s warm-up, ${options.duration} s measured, ${options.rounds} round(s) ` +
         `interleaved with the ceilings; medians of the rounds. Webhook scenarios at ${options.webhookRate} orders/s` +
         `${report.rows.some((row) => row.drain) ? `; drain of ${fixed(options.drainEvents)} events` : ''}.`,

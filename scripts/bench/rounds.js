@@ -6,7 +6,6 @@ import { issueKey, provisionShippedOrders } from './provision.js';
 import { runDrainScenario } from './drain-scenario.js';
 import { runsOn } from './scenarios.js';
 import { ceilingLoad, processesOf } from './setup.js';
-import { settleAll } from './targets.js';
 import { runWebhookScenario } from './webhook-scenario.js';
 
 /**
@@ -17,9 +16,8 @@ import { runWebhookScenario } from './webhook-scenario.js';
 function refillsNeeded(options, figures, database) {
   const lastRate = (name) => figures.scenarios[`${database}/${name}`]?.at(-1)?.result.requestsPerSecond;
   const expected = lastRate('post-refill') ?? (lastRate('post-order') ?? 600) * 0.8;
-  // autocannon spends a capped rate as a budget per started second, at the start of each second; the
-  // tick that ends the run may start one more (a busy machine lets it win the race): one second more.
-  if (options.rateCap) return options.rateCap * (Math.ceil(options.warmup) + Math.ceil(options.duration) + 1) + 20;
+  // autocannon spends a capped rate as a budget per started second, at the start of each second.
+  if (options.rateCap) return options.rateCap * (Math.ceil(options.warmup) + Math.ceil(options.duration)) + 20;
   return Math.ceil(expected * (options.warmup + options.duration) * 1.5) + 20;
 }
 
@@ -80,77 +78,41 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
   return measured;
 }
 
-/** Runs every ceiling once, one after another (smoke: all at once); their figures go into `figures.ceilings`. */
-async function runCeilings({ options, ceilings, round, figures }) {
-  const runOne = async ([key, ceiling]) => {
-    const measured = await runLoad(
-      {
-        url: ceiling.baseUrl,
-        connections: options.connections,
-        warmup: options.warmup,
-        duration: options.duration,
-        headers: headersOf(ceiling.apiKey),
-        load: ceiling.load ?? ceilingLoad(key),
-        overallRate: options.rateCap,
-        prefix: `r${round}`,
-      },
-      { serverPid: ceiling.pid },
-    );
-    ceiling.assertAlive();
-    log(describe(`ceiling ${key}`, measured));
-    return [key, measured];
-  };
-  const entries = Object.entries(ceilings);
-  const results = [];
-  if (options.smoke) results.push(...(await settleAll(entries.map(runOne))));
-  else for (const entry of entries) results.push(await runOne(entry));
-  // In the ceilings' order, however they ran.
-  for (const [key, measured] of results) (figures.ceilings[key] ??= []).push(measured);
-}
-
-/**
- * Runs the scenarios of one target (database) once, one after another. The smoke run runs the
- * request scenarios at once (each with a key of its own, on a clinic no endpoint listens to) and
- * then the live webhook ones, which wait for their server's whole queue to empty, while the drain
- * runs on its own server meanwhile.
- */
-async function runTarget({ options, target, receiver, scenarios, round, figures }) {
-  const runOne = async (scenario) => {
-    const key = `${target.database}/${scenario.name}`;
-    const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
-    for (const child of processesOf(scenario, target)) child.assertAlive();
-    (figures.scenarios[key] ??= []).push(measured);
-    log(describe(key, measured));
-  };
-  const own = scenarios.filter((s) => runsOn(s, target.database));
-  if (!options.smoke) {
-    for (const scenario of own) await runOne(scenario);
-    return;
-  }
-  const ofKind = (kind) => own.filter((scenario) => scenario.kind === kind);
-  const requestsThenLive = async () => {
-    await settleAll(ofKind('requests').map(runOne));
-    for (const scenario of ofKind('webhook')) await runOne(scenario);
-  };
-  await settleAll([requestsThenLive(), ...ofKind('drain').map(runOne)]);
-}
-
 /**
  * Runs the rounds; resolves with `{ ceilings: { key: [round…] }, scenarios: { "db/name": [round…] } }`,
- * each round `{ result, peakRssMb, cpuUsPerRequest, webhook?, drain? }`. A measured round runs one
- * thing at a time. The smoke run proves that each part works, not how fast: it runs its ceilings at
- * once, then the databases' scenarios at once (runTarget), which turns its many seconds of capped,
- * mostly idle load into a few. The ceilings keep a step of their own, so that the webhook receiver
- * never answers behind fifteen load generators.
+ * each round `{ result, peakRssMb, cpuUsPerRequest, webhook?, drain? }`.
  */
 export async function runRounds({ options, targets, ceilings, receiver, scenarios }) {
   const figures = { ceilings: {}, scenarios: {} };
   for (let round = 1; round <= options.rounds; round++) {
     log(`round ${round} of ${options.rounds}`);
-    await runCeilings({ options, ceilings, round, figures });
-    const runOne = (target) => runTarget({ options, target, receiver, scenarios, round, figures });
-    if (options.smoke) await settleAll(targets.map(runOne));
-    else for (const target of targets) await runOne(target);
+    for (const [key, ceiling] of Object.entries(ceilings)) {
+      const measured = await runLoad(
+        {
+          url: ceiling.baseUrl,
+          connections: options.connections,
+          warmup: options.warmup,
+          duration: options.duration,
+          headers: headersOf(ceiling.apiKey),
+          load: ceiling.load ?? ceilingLoad(key),
+          overallRate: options.rateCap,
+          prefix: `r${round}`,
+        },
+        { serverPid: ceiling.pid },
+      );
+      ceiling.assertAlive();
+      (figures.ceilings[key] ??= []).push(measured);
+      log(describe(`ceiling ${key}`, measured));
+    }
+    for (const target of targets) {
+      for (const scenario of scenarios.filter((s) => runsOn(s, target.database))) {
+        const key = `${target.database}/${scenario.name}`;
+        const measured = await runScenario({ scenario, target, options, receiver, prefix: `r${round}`, figures });
+        for (const child of processesOf(scenario, target)) child.assertAlive();
+        (figures.scenarios[key] ??= []).push(measured);
+        log(describe(key, measured));
+      }
+    }
   }
   return figures;
 }

@@ -11,11 +11,11 @@ import { checkComposites } from './composites.js';
 import { log } from './log.js';
 import { describeMachine } from './machine.js';
 import { HELP, parseOptions } from './options.js';
-import { killAll, spreadOverCores, stopAll } from './processes.js';
+import { killAll } from './processes.js';
 import { memoryMb } from './load-runner.js';
 import { markdown, writeReport } from './report.js';
 import { runRounds } from './rounds.js';
-import { runsOn, SCENARIO_NAMES, SCENARIOS, smokeScenarios } from './scenarios.js';
+import { runsOn, SCENARIO_NAMES, SCENARIOS } from './scenarios.js';
 import { setUp } from './setup.js';
 import { summariseCeiling, summariseScenario } from './summary.js';
 
@@ -24,7 +24,6 @@ const cleanups = [];
 let cleaning = null;
 function cleanUp() {
   cleaning ??= (async () => {
-    await stopAll();
     for (const step of cleanups.reverse()) {
       try {
         await step();
@@ -44,15 +43,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 function chosenScenarios(options) {
-  const unknown = (options.only ?? []).filter((name) => !SCENARIO_NAMES.includes(name));
+  if (!options.only) return SCENARIOS;
+  const unknown = options.only.filter((name) => !SCENARIO_NAMES.includes(name));
   if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; one of ${SCENARIO_NAMES.join(', ')}`);
-  const chosen = options.only ? SCENARIOS.filter((scenario) => options.only.includes(scenario.name)) : SCENARIOS;
-  return options.smoke ? smokeScenarios(chosen) : chosen;
+  return SCENARIOS.filter((scenario) => options.only.includes(scenario.name));
 }
 
 async function bench(options) {
   const scenarios = chosenScenarios(options);
-  if (options.smoke) spreadOverCores();
   if (!existsSync(options.server))
     throw new Error(`no compiled server at ${options.server}: run \`npm run bench\` (it builds first)`);
   const startedAt = new Date();

@@ -192,18 +192,5 @@ export const SCENARIOS = DEFINED.map((scenario) => ({
 
 export const SCENARIO_NAMES = SCENARIOS.map((scenario) => scenario.name);
 
-/**
- * What `--smoke` runs on SQLite only: the scenarios in which PostgreSQL has nothing of the
- * benchmark's own to prove. Their load, their harness and their report are the same on both
- * databases, and the server's behaviour under them is the suite's to check on both (test/refills,
- * test/webhooks). PostgreSQL keeps what is its own: the routes compared to its ceilings (raw pg,
- * the composite ones through pg and Redis) and the webhook workers apart; a full run keeps everything.
- */
-const SMOKE_SQLITE_ONLY = ['post-refill', 'webhook-delivery', 'webhook-drain'];
-
-/** `scenarios` as the smoke run runs them (SMOKE_SQLITE_ONLY). */
-export const smokeScenarios = (scenarios) =>
-  scenarios.map((scenario) => (SMOKE_SQLITE_ONLY.includes(scenario.name) ? { ...scenario, databases: ['sqlite'] } : scenario));
-
 /** Whether `scenario` runs on `database`. */
 export const runsOn = (scenario, database) => scenario.databases === null || scenario.databases.includes(database);

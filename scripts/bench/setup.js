@@ -110,14 +110,16 @@ export async function setUp({ options, tmp, onCleanup, scenarios }) {
     onCleanup(() => receiver.stop());
   }
   const { databases, postgres } = await prepareDatabases({ options, tmp, onCleanup, scenarios });
+  const targets = await startTargets({ options, tmp, onCleanup, databases, receiver, scenarios });
   const needed = new Set(
-    databases.flatMap(({ database }) =>
+    targets.flatMap(({ database }) =>
       scenarios
         .filter((scenario) => runsOn(scenario, database))
         .flatMap((scenario) => [scenario.ceiling(database), scenario.composite(database)])
         .filter(Boolean),
     ),
   );
+  const carriersBytes = needed.has('bare') ? await carriersAnswerBytes(targets[0]) : 0;
   const startProvisioner = ({ database, env }) =>
     startServer({
       options,
@@ -127,13 +129,7 @@ export async function setUp({ options, tmp, onCleanup, scenarios }) {
       env,
       logName: `composite-${database}`,
     });
-  // The project's servers and the composite ceilings' homes at once: each is a server of its own on
-  // a database of its own, and most of a start is waiting for a process to load and migrate.
-  const [targets, homes] = await settleAll([
-    startTargets({ options, tmp, onCleanup, databases, receiver, scenarios }),
-    provisionCompositeHomes({ tmp, needed, databases, postgres, startProvisioner }),
-  ]);
-  const carriersBytes = needed.has('bare') ? await carriersAnswerBytes(targets[0]) : 0;
+  const homes = await provisionCompositeHomes({ tmp, needed, databases, postgres, startProvisioner });
   const ceilings = await startCeilings({ options, tmp, onCleanup, needed, postgres, carriersBytes, homes });
   // What the run created, named in the JSON report so that a test can check it is all gone afterwards.
   const created = {

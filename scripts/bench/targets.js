@@ -55,7 +55,7 @@ async function startMain({ options, tmp, onCleanup, database, urls, redisUrl, re
   log(`project server on ${database}: ${server.baseUrl} (pid ${server.pid}); provisioning`);
   const clinic = await provisionClinic(server.baseUrl, `Bench clinic (${database})`);
   let webhookClinic = null;
-  if (scenarios.some((scenario) => scenario.kind === 'webhook' && scenario.target === 'main' && runsOn(scenario, database))) {
+  if (scenarios.some((scenario) => scenario.kind === 'webhook' && scenario.target === 'main')) {
     webhookClinic = await provisionClinic(server.baseUrl, `Bench webhook clinic (${database})`, { ordersToRead: 0 });
     await connectEndpoint(webhookClinic, receiver, `live-${database}`);
   }
