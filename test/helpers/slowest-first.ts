@@ -6,13 +6,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * these start first, so that the short files fill the other workers meanwhile.
  */
 const SLOWEST = [
+  'test/bench/bench-smoke.test.ts',
   'test/instances/shutdown.test.ts',
   'test/dashboard/dashboard-scale.test.ts',
   'test/startup/two-commands.test.ts',
   'test/http/worst-case-bodies.test.ts',
   'test/startup/development-start.test.ts',
   'test/admin/cli.test.ts',
-  'test/bench/bench-smoke.test.ts',
   'test/admin/cli-binary.test.ts',
   'test/http/text-safety.test.ts',
   'test/webhooks/secret-encryption.test.ts',
