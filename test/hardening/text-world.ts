@@ -14,7 +14,16 @@ import type { TestApp } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
 import { totpCode } from '../../src/accounts/totp.js';
 import { createPortalWorld, PORTAL_BASES, type PortalWorld } from './text-world-portal.js';
-import { anHourAgo, failedDelivery, freshAddress, freshClinic, heldOrderIn, orderIn, REFUSING_URL, unique } from './text-world-support.js';
+import {
+  anHourAgo,
+  failedDelivery,
+  freshAddress,
+  freshClinic,
+  heldOrderIn,
+  orderIn,
+  REFUSING_URL,
+  unique,
+} from './text-world-support.js';
 
 /**
  * What the text fuzz sends its values into, on one database: a clinic with a practitioner, a
