@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { auditOperatorRoutes } from './audit/audit.operator-routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './health/metrics.routes.js';
+import { holdQueueOperatorRoutes } from './orders/hold-queue.operator-routes.js';
 import { orderOperatorRoutes } from './orders/order.operator-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { refillRoutes } from './refills/refill.routes.js';
@@ -42,6 +43,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   // Development only: in production the sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') await app.register(sandboxRoutes(ctx));
   await app.register(orderOperatorRoutes(ctx));
+  await app.register(holdQueueOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
   await app.register(oauthOperatorRoutes(ctx));
   // POST /oauth/token: form-encoded, and RFC 6749's errors instead of the envelope (its own plugin context).

@@ -3,8 +3,9 @@
  * way of the OpenAPI document), and how the Orders pages write it.
  */
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';
-import type { Session } from '../api';
+import { api, type Session } from '../api';
 import type { OperatorData } from '../api-types';
+import { useResource } from '../components/use-resource';
 
 export { ORDER_STATUSES, type OrderStatus };
 
@@ -22,6 +23,12 @@ export type OrderItem = OrderDetail['medication_requests'][number];
 /** A step of the order's history; `actor_name` names the staff member when the operator API knows who. */
 export type HistoryStep = OrderDetail['status_history'][number];
 
+/** A step of the order's holds: held, answered by the partner, resumed. */
+export type HoldStep = OrderDetail['hold_history'][number];
+
+/** The catalog of hold reasons (GET /api/admin/hold-reasons): the console hard-codes none. */
+export const useHoldReasons = () => useResource('hold-reasons', () => api('GET', '/api/admin/hold-reasons'));
+
 /** The order after a status change: the API's answer, with what only the page's first read had. */
 export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pick<Session, 'staff_id' | 'name'>): OrderDetail {
   // The answer is the partner's view, whose history names nobody: steps already shown keep who made
@@ -34,10 +41,18 @@ export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pi
     const ours = step.actor === 'operator';
     return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
   });
+  const holdKey = (step: Pick<HoldStep, 'kind' | 'at'>) => `${step.kind}@${step.at}`;
+  const namedHolds = new Map(order.hold_history.map((step) => [holdKey(step), step]));
+  const hold_history = answer.hold_history.map((step) => {
+    const known = namedHolds.get(holdKey(step));
+    if (known) return { ...step, actor_name: known.actor_name };
+    return { ...step, actor_name: step.actor === 'operator' ? signedIn.name : null };
+  });
   return {
     ...order,
     ...answer,
     status_history,
+    hold_history,
     refill_chain: order.refill_chain.map((entry) =>
       entry.medication_request_id === answer.medication_request_id ? { ...entry, status: answer.status } : entry,
     ),
@@ -60,6 +75,9 @@ export const medicationLine = (item: Pick<OrderItem, 'medication' | 'dose' | 'qu
  * creation time (orders of the same minute share their first 8 characters); its end is random.
  */
 export const shortId = (id: string): string => id.slice(-8);
+
+/** Working hours as the queues show them: 41.5 h. */
+export const hours = (value: number): string => `${value.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`;
 
 const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const dollars = (amount: number): string => DOLLARS.format(amount);
