@@ -97,7 +97,8 @@ export const Dashboard = Type.Object(
         waiting_on_partner: Count('Of those, the holds waiting on the partner\u2019s answer.'),
         waiting_on_pharmacy: Count('Of those, the holds waiting on the pharmacy.'),
         by_reason: Type.Array(HoldReasonCount, {
-          description: 'Every reason of the catalog, in the catalog\u2019s order, with the orders on hold for it now (0 included).',
+          description:
+            'Every reason of the catalog, in the catalog\u2019s order, with the orders on hold for it now (0 included).',
         }),
       },
       { additionalProperties: false, description: 'The orders on hold now (issue 29), by reason and by whom they wait on.' },

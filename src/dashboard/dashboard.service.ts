@@ -98,7 +98,11 @@ function holdCounts(rows: Awaited<ReturnType<typeof repo.countHolds>>): Dashboar
     total: of(() => true),
     waiting_on_partner: of((row) => row.waitingOn === 'partner'),
     waiting_on_pharmacy: of((row) => row.waitingOn === 'pharmacy'),
-    by_reason: HOLD_REASONS.map(({ code, reason }) => ({ reason_code: code, reason, count: of((row) => row.reasonCode === code) })),
+    by_reason: HOLD_REASONS.map(({ code, reason }) => ({
+      reason_code: code,
+      reason,
+      count: of((row) => row.reasonCode === code),
+    })),
   };
 }
 

@@ -2,8 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PageQuery, Timestamp, Uuid } from '../contracts/schemas.js';
 import { HOLD_REASON_CODES } from './hold-reasons.js';
 
-const WaitingOnSchema = (description: string) =>
-  Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], { description });
+const WaitingOnSchema = (description: string) => Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], { description });
 
 const ReasonCodeSchema = (description: string) =>
   Type.Union(

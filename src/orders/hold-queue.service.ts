@@ -35,10 +35,16 @@ export async function listHolds(
   );
   const last = listed[listed.length - 1];
   await ctx.audit.recordReads(audit, [
-    ...items.map((item): AuditedResource => ({ type: 'medication_request', id: item.medication_request_id, clinicId: item.clinic_id })),
-    ...[...new Map(items.map((item) => [item.patient.patient_id, item.clinic_id]))].map(
-      ([id, clinicId]): AuditedResource => ({ type: 'patient', id, clinicId }),
-    ),
+    ...items.map((item): AuditedResource => ({
+      type: 'medication_request',
+      id: item.medication_request_id,
+      clinicId: item.clinic_id,
+    })),
+    ...[...new Map(items.map((item) => [item.patient.patient_id, item.clinic_id]))].map(([id, clinicId]): AuditedResource => ({
+      type: 'patient',
+      id,
+      clinicId,
+    })),
   ]);
   return {
     items,

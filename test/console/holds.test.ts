@@ -62,7 +62,10 @@ describe('holds: a pharmacist holds an order, the partner answers, the pharmacis
   const holdPanel = () => page.getByRole('region', { name: /^On hold: / });
   /** The row of the order in a group of the Holds view (the row shows the order's last 8 characters). */
   const rowIn = (group: string) =>
-    page.getByRole('region', { name: group }).getByRole('row').filter({ hasText: orderId.slice(-8) });
+    page
+      .getByRole('region', { name: group })
+      .getByRole('row')
+      .filter({ hasText: orderId.slice(-8) });
   const openHolds = async () => {
     await navigate(page, 'Holds');
     await page.locator('.loading').first().waitFor({ state: 'detached' });
@@ -133,7 +136,9 @@ describe('holds: a pharmacist holds an order, the partner answers, the pharmacis
   });
 
   it('when the pharmacist resumes the order, then it is pending again, leaves the Holds view, and the history says who', async () => {
-    await holdPanel().getByLabel(/Message to the partner/).fill('Thank you, filling it now.');
+    await holdPanel()
+      .getByLabel(/Message to the partner/)
+      .fill('Thank you, filling it now.');
     await holdPanel().getByRole('button', { name: 'Resume' }).click();
 
     await badge('pending').waitFor();

@@ -63,7 +63,9 @@ describe.each(DIALECTS)('GET /api/admin/holds on %s', (dialect) => {
     );
     await at('2030-01-07T11:00:00', () => hold(o2, { reason_code: 'out_of_stock', message: 'Back in stock Thursday.' }));
     o3 = await at('2030-01-07T12:00:00', () => createOrder(t, north));
-    await at('2030-01-07T13:00:00', () => hold(o3, { reason_code: 'patient_unreachable', message: 'No answer at the number given.' }));
+    await at('2030-01-07T13:00:00', () =>
+      hold(o3, { reason_code: 'patient_unreachable', message: 'No answer at the number given.' }),
+    );
     await at('2030-01-08T10:00:00', async () =>
       expectOk(
         await t.partner(north.clinic.apiKey).post(`/api/external/medication-order/${o3}/hold-response`, {

@@ -416,7 +416,13 @@ function chartConfigs(data: Dashboard) {
     type: 'bar',
     data: {
       labels: data.holds.by_reason.map((reason) => reason.reason),
-      datasets: [bar('On hold', data.holds.by_reason.map((reason) => reason.count), COLOURS.held)],
+      datasets: [
+        bar(
+          'On hold',
+          data.holds.by_reason.map((reason) => reason.count),
+          COLOURS.held,
+        ),
+      ],
     },
     options: {
       indexAxis: 'y',

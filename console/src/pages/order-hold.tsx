@@ -55,7 +55,10 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
             <Time iso={hold.since} />
           </dd>
         </dl>
-        <ResumeForm orderId={order.medication_request_id} onResumed={(answer) => changed(answer, `Resumed: the order is ${answer.status} again.`)} />
+        <ResumeForm
+          orderId={order.medication_request_id}
+          onResumed={(answer) => changed(answer, `Resumed: the order is ${answer.status} again.`)}
+        />
       </section>
     );
   }
