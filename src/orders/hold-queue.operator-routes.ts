@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { Envelope, operatorErrors, operatorSecurity, Page } from '../contracts/schemas.js';
-import { HoldQueueItem, HoldQueueQuery, HoldReasonItem } from './hold-queue.schemas.js';
-import { listHoldReasons, listHolds } from './hold-queue.service.js';
+import { HoldQueueItem, HoldQueueQuery } from './hold-queue.schemas.js';
+import { listHolds } from './hold-queue.service.js';
 
 const tags = ['Operator'];
 
-/** The console's Holds view (docs/console.md#holds): the orders on hold, and the catalog of reasons. */
+/** The console's Holds view (docs/console.md#holds): the orders on hold, by whom they wait on. */
 export function holdQueueOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -30,22 +29,6 @@ export function holdQueueOperatorRoutes(ctx: AppContext): FastifyPluginAsyncType
         data: await listHolds(ctx, request.query, operatorAudit(request)),
         message: 'Orders on hold',
       }),
-    );
-
-    app.get(
-      '/api/admin/hold-reasons',
-      {
-        schema: {
-          tags,
-          security: operatorSecurity,
-          operationId: 'listOperatorHoldReasons',
-          summary: 'List the reasons an order can be held for',
-          description:
-            'The catalog of hold reasons, as the partner API answers it (GET /api/external/hold-reasons): each code, its text, whom a hold of it waits on (null for `other`, where the pharmacy says), and what resolves it.',
-          response: { 200: Envelope(Type.Array(HoldReasonItem)), ...operatorErrors },
-        },
-      },
-      async () => ({ success: true as const, data: [...listHoldReasons()], message: 'Hold reasons' }),
     );
   };
 }

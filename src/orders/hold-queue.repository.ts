@@ -15,12 +15,12 @@ export interface HeldOrderRow {
   patient_id: string;
   patient_first_name: string;
   patient_last_name: string;
-  held_from: string | null;
-  hold_reason_code: string | null;
-  hold_message: string | null;
-  hold_waiting_on: string | null;
+  held_from?: string | null;
+  hold_reason_code?: string | null;
+  hold_message?: string | null;
+  hold_waiting_on?: string | null;
   hold_since: string;
-  hold_answered_at: string | null;
+  hold_answered_at?: string | null;
   created_at: string;
 }
 

@@ -1,20 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuery, Timestamp, Uuid } from '../contracts/schemas.js';
-import { HOLD_REASON_CODES } from './hold-reasons.js';
+import { PageQuery, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
+import { HoldReasonCodeSchema, HoldView, WaitingOnSchema } from './order.schemas.js';
 
-const WaitingOnSchema = (description: string) => Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], { description });
-
-const ReasonCodeSchema = (description: string) =>
-  Type.Union(
-    HOLD_REASON_CODES.map((code) => Type.Literal(code)),
-    { description },
-  );
+/** The catalog's enums, described for the pharmacy (their own descriptions speak to partners). */
+const WaitingOnFilter = Type.Unsafe<Static<typeof WaitingOnSchema>>({
+  ...WaitingOnSchema,
+  description:
+    'Only the holds waiting on the partner (its answer) or on the pharmacy (a partner answered, or the pharmacy acts).',
+});
+const ReasonCodeFilter = Type.Unsafe<Static<typeof HoldReasonCodeSchema>>({
+  ...HoldReasonCodeSchema,
+  description: 'Only the holds of this reason (`GET /api/admin/hold-reasons` lists them).',
+});
 
 export const HoldQueueQuery = Type.Object({
-  waiting_on: Type.Optional(
-    WaitingOnSchema('Only the holds waiting on the partner (the clinic must answer) or on the pharmacy (its move).'),
-  ),
-  reason_code: Type.Optional(ReasonCodeSchema('Only the holds of this reason (the catalog: GET /api/admin/hold-reasons).')),
+  waiting_on: Type.Optional(WaitingOnFilter),
+  reason_code: Type.Optional(ReasonCodeFilter),
   ...PageQuery,
 });
 export type HoldQueueQueryData = Static<typeof HoldQueueQuery>;
@@ -31,16 +32,7 @@ export const HoldQueueItem = Type.Object(
     held_from: Type.Union([Type.Literal('pending'), Type.Literal('processing')], {
       description: 'The status a resume returns the order to.',
     }),
-    hold: Type.Object(
-      {
-        reason_code: ReasonCodeSchema('The catalog\u2019s code.'),
-        reason: Type.String({ description: 'The catalog\u2019s text of the reason.' }),
-        message: Nullable(Type.String({ description: 'The pharmacy\u2019s message to the partner when it held the order.' })),
-        waiting_on: WaitingOnSchema('Whose move it is: the partner\u2019s (an answer) or the pharmacy\u2019s.'),
-        since: Timestamp,
-      },
-      { additionalProperties: false },
-    ),
+    hold: HoldView,
     answered_at: Nullable(Timestamp, { description: 'When the partner last answered this hold; null before any answer.' }),
     age_business_hours: Type.Number({
       description:
@@ -51,13 +43,3 @@ export const HoldQueueItem = Type.Object(
   { additionalProperties: false },
 );
 export type HoldQueueItemData = Static<typeof HoldQueueItem>;
-
-export const HoldReasonItem = Type.Object(
-  {
-    code: ReasonCodeSchema('The reason\u2019s code, as a hold names it.'),
-    reason: Type.String({ description: 'What the reason means.' }),
-    waiting_on: Nullable(WaitingOnSchema('Whom a hold of this reason waits on; null for `other`, where the pharmacy says.')),
-    answer: Type.String({ description: 'What resolves a hold of this reason.' }),
-  },
-  { additionalProperties: false },
-);

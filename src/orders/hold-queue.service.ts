@@ -3,7 +3,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import { decodeCursor, encodeCursor, type Page } from '../db/keyset-page.js';
 import { businessHoursBetween } from '../shared/business-hours.js';
-import { HOLD_REASONS, holdReasonOf, type HoldReason, type WaitingOn } from './hold-reasons.js';
+import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 import type { HoldQueueItemData, HoldQueueQueryData } from './hold-queue.schemas.js';
 import { listHeldOrders, type HeldOrderRow } from './hold-queue.repository.js';
 
@@ -52,11 +52,9 @@ export async function listHolds(
   };
 }
 
-/** The catalog of hold reasons, as the partner API answers it (GET /api/admin/hold-reasons). */
-export const listHoldReasons = (): readonly HoldReason[] => HOLD_REASONS;
-
 function toHoldQueueItem(row: HeldOrderRow, ageBusinessHours: number): HoldQueueItemData {
   const code = row.hold_reason_code ?? 'other';
+  // As the order's own view writes its hold (order-view.ts holdFields).
   return {
     medication_request_id: row.id,
     clinic_id: row.clinic_id,
@@ -64,13 +62,13 @@ function toHoldQueueItem(row: HeldOrderRow, ageBusinessHours: number): HoldQueue
     patient: { patient_id: row.patient_id, first_name: row.patient_first_name, last_name: row.patient_last_name },
     held_from: row.held_from === 'processing' ? 'processing' : 'pending',
     hold: {
-      reason_code: code as HoldQueueItemData['hold']['reason_code'],
+      reason_code: code,
       reason: holdReasonOf(code)?.reason ?? code,
-      message: row.hold_message,
+      message: row.hold_message ?? '',
       waiting_on: (row.hold_waiting_on ?? 'pharmacy') as WaitingOn,
       since: row.hold_since,
     },
-    answered_at: row.hold_answered_at,
+    answered_at: row.hold_answered_at ?? null,
     age_business_hours: ageBusinessHours,
     created_at: row.created_at,
   };

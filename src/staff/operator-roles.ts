@@ -14,7 +14,9 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/admin/medication-requests',
   'GET /api/admin/medication-requests/:id',
   'POST /api/admin/medication-requests/:id/status',
-  // The Holds view and the catalog of reasons (issue 29).
+  'POST /api/admin/medication-requests/:id/hold',
+  'POST /api/admin/medication-requests/:id/resume',
+  // The Holds view (issue 29).
   'GET /api/admin/holds',
   'GET /api/admin/hold-reasons',
   'GET /api/admin/clinics',

@@ -23,7 +23,7 @@ export type OrderItem = OrderDetail['medication_requests'][number];
 /** A step of the order's history; `actor_name` names the staff member when the operator API knows who. */
 export type HistoryStep = OrderDetail['status_history'][number];
 
-/** A step of the order's holds: held, answered by the partner, resumed. */
+/** A step of the order's holds: a hold, a partner's answer, a resume, naming who. */
 export type HoldStep = OrderDetail['hold_history'][number];
 
 /** The catalog of hold reasons (GET /api/admin/hold-reasons): the console hard-codes none. */
@@ -45,8 +45,9 @@ export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pi
   const namedHolds = new Map(order.hold_history.map((step) => [holdKey(step), step]));
   const hold_history = answer.hold_history.map((step) => {
     const known = namedHolds.get(holdKey(step));
-    if (known) return { ...step, actor_name: known.actor_name };
-    return { ...step, actor_name: step.actor === 'operator' ? signedIn.name : null };
+    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name };
+    const ours = step.actor === 'operator';
+    return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
   });
   return {
     ...order,
