@@ -45,7 +45,7 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
             {hold.reason} <code class="muted">{hold.reason_code}</code>
           </dd>
           <dt>Message</dt>
-          <dd class="hold-message">{hold.message ?? <span class="muted">none</span>}</dd>
+          <dd class="hold-message">{hold.message}</dd>
           <dt>Waiting on</dt>
           <dd>
             <strong>{WAITING_ON_LABEL[hold.waiting_on]}</strong>
