@@ -1875,9 +1875,9 @@ export interface operations {
   listOperatorHolds: {
     parameters: {
       query?: {
-        /** @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it. */
+        /** @description Only the holds waiting on the partner (its answer) or on the pharmacy (a partner answered, or the pharmacy acts). */
         waiting_on?: 'partner' | 'pharmacy';
-        /** @description A code of the hold reasons catalog (`GET /api/external/hold-reasons`). */
+        /** @description Only the holds of this reason (`GET /api/admin/hold-reasons` lists them). */
         reason_code?:
           | 'prescription_clarification'
           | 'prescriber_outreach'
