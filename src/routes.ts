@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { auditOperatorRoutes } from './audit/audit.operator-routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './health/metrics.routes.js';
+import { holdQueueOperatorRoutes } from './orders/hold-queue.operator-routes.js';
 import { orderOperatorRoutes } from './orders/order.operator-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { orderHoldRoutes, sandboxHoldRoutes } from './orders/order-hold.routes.js';
@@ -47,6 +48,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
     await app.register(sandboxHoldRoutes(ctx));
   }
   await app.register(orderOperatorRoutes(ctx));
+  await app.register(holdQueueOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
   await app.register(oauthOperatorRoutes(ctx));
   // POST /oauth/token: form-encoded, and RFC 6749's errors instead of the envelope (its own plugin context).

@@ -6,6 +6,7 @@ import { AccountPage } from './pages/account';
 import { AuditPage } from './pages/audit';
 import { CarriersPage } from './pages/carriers';
 import { DashboardPage } from './pages/dashboard';
+import { HoldsPage } from './pages/holds';
 import { ClinicPage, ClinicsPage } from './pages/clinics';
 import { OrderPage, OrdersPage } from './pages/orders';
 import { SignInPage } from './pages/sign-in';
@@ -37,6 +38,7 @@ export function App() {
 const NAVIGATION = [
   { href: '/console/dashboard', label: 'Dashboard' },
   { href: '/console/orders', label: 'Orders' },
+  { href: '/console/holds', label: 'Holds' },
   { href: '/console/clinics', label: 'Clinics' },
   { href: '/console/carriers', label: 'Carriers' },
   { href: '/console/webhooks', label: 'Webhooks' },
@@ -69,6 +71,7 @@ function ConsoleShell({ session, onSessionChange }: { session: Session; onSessio
       ) : (
         <Router>
           <Route path="/console/orders/:id" component={OrderPage} />
+          <Route path="/console/holds" component={HoldsPage} />
           <Route path="/console/clinics/:id" component={ClinicPage} />
           <Route path="/console/clinics" component={ClinicsPage} />
           <Route path="/console/carriers" component={CarriersPage} />

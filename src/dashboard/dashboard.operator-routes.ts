@@ -16,7 +16,7 @@ export function dashboardOperatorRoutes(ctx: AppContext): FastifyPluginAsyncType
           operationId: 'readOperatorDashboard',
           summary: 'Read the dashboard',
           description:
-            'The operation at a glance, now: orders created per day over the last 30 days by their current status; median and 90th percentile hours from order to shipped per week over the last 12 weeks; orders waiting now (pending or processing) by age; webhook delivery attempts and failures per hour over the last 48 hours; webhook endpoints active and disabled. Days, weeks and hours are UTC. Counts and ids only, never PHI.',
+            'The operation at a glance, now: orders created per day over the last 30 days by their current status; median and 90th percentile hours from order to shipped per week over the last 12 weeks; orders waiting now (pending or processing) by age; webhook delivery attempts and failures per hour over the last 48 hours; webhook endpoints active and disabled; orders on hold now, by reason and by whom they wait on. Days, weeks and hours are UTC. Counts and ids only, never PHI.',
           response: { 200: Envelope(Dashboard), ...operatorErrors },
         },
       },

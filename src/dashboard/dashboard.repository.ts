@@ -106,3 +106,16 @@ export const listDisabledEndpoints = (db: DbOrTrx, limit: number) =>
     .orderBy('e.id', 'desc')
     .limit(limit)
     .execute();
+
+/** The orders on hold now, counted per reason and whom they wait on (the status index, then the held rows). */
+export const holdCountsQuery = (db: DbOrTrx) =>
+  db
+    .selectFrom('medication_requests')
+    .select(['hold_reason_code', 'hold_waiting_on', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('status', '=', 'on_hold')
+    .groupBy(['hold_reason_code', 'hold_waiting_on']);
+
+export async function countHolds(db: DbOrTrx) {
+  const rows = await holdCountsQuery(db).execute();
+  return rows.map((row) => ({ reasonCode: row.hold_reason_code, waitingOn: row.hold_waiting_on, count: Number(row.count) }));
+}

@@ -12,6 +12,7 @@ const OrdersDay = Type.Object(
     shipped: Count('Created that day and shipped now.'),
     delivered: Count('Created that day and delivered now.'),
     cancelled: Count('Created that day and cancelled now.'),
+    on_hold: Count('Created that day and on hold now.'),
   },
   { additionalProperties: false },
 );
@@ -62,6 +63,15 @@ const DisabledEndpoint = Type.Object(
   { additionalProperties: false },
 );
 
+const HoldReasonCount = Type.Object(
+  {
+    reason_code: Type.String({ description: 'The catalog\u2019s code (GET /api/admin/hold-reasons).' }),
+    reason: Type.String({ description: 'The catalog\u2019s text of the reason.' }),
+    count: Count('Orders on hold now for this reason.'),
+  },
+  { additionalProperties: false },
+);
+
 export const Dashboard = Type.Object(
   {
     generated_at: Timestamp,
@@ -80,6 +90,18 @@ export const Dashboard = Type.Object(
         disabled_endpoints: Type.Array(DisabledEndpoint, { description: 'The 50 most recently disabled, newest first.' }),
       },
       { additionalProperties: false },
+    ),
+    holds: Type.Object(
+      {
+        total: Count('Orders on hold now.'),
+        waiting_on_partner: Count('Of those, the holds waiting on the partner\u2019s answer.'),
+        waiting_on_pharmacy: Count('Of those, the holds waiting on the pharmacy.'),
+        by_reason: Type.Array(HoldReasonCount, {
+          description:
+            'Every reason of the catalog, in the catalog\u2019s order, with the orders on hold for it now (0 included).',
+        }),
+      },
+      { additionalProperties: false, description: 'The orders on hold now (issue 29), by reason and by whom they wait on.' },
     ),
   },
   { additionalProperties: false },

@@ -1,4 +1,5 @@
 import type { AppContext, ReadContext } from '../context.js';
+import { HOLD_REASONS } from '../orders/hold-reasons.js';
 import { ORDER_STATUSES, type OrderStatus } from '../orders/order-status.js';
 import * as repo from './dashboard.repository.js';
 import {
@@ -25,13 +26,14 @@ const hours = (ms: number | null): number | null => (ms === null ? null : Math.r
 export async function readDashboard(ctx: ReadContext & Pick<AppContext, 'clock'>): Promise<DashboardView> {
   const now = ctx.clock();
   const windows = dashboardWindows(now);
-  const [perDay, shipped, waiting, attempts, endpointCounts, disabled] = await Promise.all([
+  const [perDay, shipped, waiting, attempts, endpointCounts, disabled, holds] = await Promise.all([
     repo.countOrdersPerDay(ctx.db, windows.ordersFrom),
     repo.findShippedSince(ctx.db, windows.shippedFrom),
     repo.countWaiting(ctx.db, waitingBounds(now), WAITING_AGES[0].age),
     repo.countAttemptsPerHour(ctx.db, windows.attemptsFrom),
     repo.countEndpointsByStatus(ctx.db),
     repo.listDisabledEndpoints(ctx.db, DISABLED_ENDPOINTS_LISTED),
+    repo.countHolds(ctx.db),
   ]);
 
   const days = new Map(windows.days.map((date) => [date, { date, ...zeroStatuses() }]));
@@ -85,6 +87,22 @@ export async function readDashboard(ctx: ReadContext & Pick<AppContext, 'clock'>
         disabled_reason: row.disabled_reason,
       })),
     },
+    holds: holdCounts(holds),
+  };
+}
+
+/** The holds by reason (every reason of the catalog, in its order) and by whom they wait on. */
+function holdCounts(rows: Awaited<ReturnType<typeof repo.countHolds>>): DashboardView['holds'] {
+  const of = (keep: (row: (typeof rows)[number]) => boolean) => rows.filter(keep).reduce((total, row) => total + row.count, 0);
+  return {
+    total: of(() => true),
+    waiting_on_partner: of((row) => row.waitingOn === 'partner'),
+    waiting_on_pharmacy: of((row) => row.waitingOn === 'pharmacy'),
+    by_reason: HOLD_REASONS.map(({ code, reason }) => ({
+      reason_code: code,
+      reason,
+      count: of((row) => row.reasonCode === code),
+    })),
   };
 }
 

@@ -50,6 +50,8 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
   let receiver: WebhookReceiver;
   let clinicId = '';
   let shippedOrderId = '';
+  let heldOrderId = '';
+  let pendingOrderId = '';
   /** Messages of the browser about the Content-Security-Policy: a page needing what it forbids. */
   let cspReports: string[] = [];
 
@@ -60,7 +62,7 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
       launchChromium(),
       WebhookReceiver.start(),
     ]);
-    ({ clinicId, shippedOrderId } = await seedQueue(server, receiver));
+    ({ clinicId, shippedOrderId, heldOrderId, pendingOrderId } = await seedQueue(server, receiver));
   });
   afterAll(async () => {
     await receiver.stop();
@@ -113,6 +115,10 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
     },
     { name: 'orders', path: () => '/console/orders', heading: 'Orders' },
     { name: 'order', path: () => `/console/orders/${shippedOrderId}` },
+    // A pending order, its Put on hold form open; an order on hold, its hold and Resume first.
+    { name: 'order-pending', path: () => `/console/orders/${pendingOrderId}`, open: openForm('Put on hold') },
+    { name: 'order-on-hold', path: () => `/console/orders/${heldOrderId}` },
+    { name: 'holds', path: () => '/console/holds', heading: 'Holds' },
     { name: 'clinics', path: () => '/console/clinics', heading: 'Clinics', open: openForm('New clinic') },
     // The clinic's portal users, with the invitation form open.
     { name: 'clinic', path: () => `/console/clinics/${clinicId}`, open: openForm('Invite a portal user') },
@@ -191,7 +197,7 @@ describe('every console page: axe-core, CSP and widths from 768 to 1280 pixels',
 async function seedQueue(
   server: ConsoleServer,
   receiver: WebhookReceiver,
-): Promise<{ clinicId: string; shippedOrderId: string }> {
+): Promise<{ clinicId: string; shippedOrderId: string; heldOrderId: string; pendingOrderId: string }> {
   const riverside = await createOrderingPartner(server, 'Riverside Family Clinic');
   const lakeside = await createOrderingPartner(server, 'Lakeside Telehealth');
   await receiver.stop();
@@ -221,6 +227,7 @@ async function seedQueue(
     { setup: lakeside, name: ['Katherine', 'Johnson'] },
     { setup: lakeside, name: ['Edsger', 'Dijkstra'] },
     { setup: riverside, name: ['Barbara', 'Liskov'] },
+    { setup: lakeside, name: ['Frances', 'Allen'] },
   ];
   const orders: string[] = [];
   for (const { setup, name } of patients) {
@@ -242,16 +249,23 @@ async function seedQueue(
       await call(server, 'POST', `/api/admin/medication-requests/${orderId}/status`, { operator: true, body }),
       `order to ${body.status ?? ''}`,
     );
-  const [delivered = '', shipped = '', processing = '', cancelled = ''] = orders;
+  const [delivered = '', shipped = '', processing = '', cancelled = '', pending = '', held = ''] = orders;
   for (const orderId of [delivered, shipped, processing]) await move(orderId, { status: 'processing' });
   for (const orderId of [delivered, shipped]) await move(orderId, { status: 'shipped', tracking_number: '1Z999AA10123456784' });
   await move(delivered, { status: 'delivered' });
   await move(cancelled, { status: 'cancelled' });
+  dataOf(
+    await call(server, 'POST', `/api/admin/medication-requests/${held}/hold`, {
+      operator: true,
+      body: { reason_code: 'other', waiting_on: 'partner', message: 'Please send the prescriber\u2019s licence number.' },
+    }),
+    'hold',
+  );
 
   const failed = async () => {
     const answer = await call(server, 'GET', '/api/admin/webhook-deliveries?status=failed', { operator: true });
     return dataOf(answer, 'list deliveries').items.length;
   };
   await eventually(async () => (await failed()) >= 2);
-  return { clinicId: riverside.clinic.clinicId, shippedOrderId: shipped };
+  return { clinicId: riverside.clinic.clinicId, shippedOrderId: shipped, heldOrderId: held, pendingOrderId: pending };
 }

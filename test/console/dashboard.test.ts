@@ -74,11 +74,11 @@ describe('the dashboard in the browser', () => {
       .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.trim())));
   };
 
-  it('when staff open the dashboard, then each of its five charts is drawn on a canvas named by its summary', async () => {
+  it('when staff open the dashboard, then each of its six charts is drawn on a canvas named by its summary', async () => {
     await navigate(page, 'Dashboard');
     const charts = page.getByRole('img');
 
-    await expect.poll(() => charts.count()).toBe(5);
+    await expect.poll(() => charts.count()).toBe(6);
     for (const chart of await charts.all()) {
       expect(await chart.getAttribute('aria-label')).toMatch(/^[A-Z].+: .+\.$/);
       // Drawn: the canvas holds pixels that are not transparent.
@@ -98,8 +98,8 @@ describe('the dashboard in the browser', () => {
 
     // Summed over the days (the seed is today's, but a run may straddle midnight UTC).
     const days = await tableOf('Orders per day by status');
-    const columns = [1, 2, 3, 4, 5].map((column) => days.reduce((total, row) => total + Number(row[column]), 0));
-    expect(columns).toEqual([1, 1, 1, 0, 1]); // pending, processing, shipped, delivered, cancelled
+    const columns = [1, 2, 3, 4, 5, 6].map((column) => days.reduce((total, row) => total + Number(row[column]), 0));
+    expect(columns).toEqual([1, 1, 1, 0, 1, 0]); // pending, processing, shipped, delivered, cancelled, on hold
     expect(days).toHaveLength(30);
     expect((await tableOf('Orders waiting now by age'))[0]).toEqual(['Under 1 hour', '1', '1']);
     const hours = await tableOf('Webhook deliveries per hour');

@@ -4,6 +4,7 @@ import type { DbOrTrx, DialectName } from '../../src/db/database.js';
 import { dashboardWindows, WAITING_AGES, waitingBounds } from '../../src/dashboard/dashboard-windows.js';
 import {
   attemptsPerHourQuery,
+  holdCountsQuery,
   ordersPerDayQuery,
   shippedSinceQuery,
   waitingQuery,
@@ -53,6 +54,7 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
     const shipped = await shippedSinceQuery(db, windows.shippedFrom).execute();
     const waiting = await waitingQuery(db, waitingBounds(now), WAITING_AGES[0].age).execute();
     const attempts = await attemptsPerHourQuery(db, windows.attemptsFrom).execute();
+    const holds = await holdCountsQuery(db).execute();
     const sum = (rows: readonly { count?: unknown; attempts?: unknown }[]) =>
       rows.reduce((total, row) => total + Number(row.count ?? row.attempts), 0);
     return [
@@ -60,6 +62,7 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
       { name: 'time to ship', query: shippedSinceQuery(db, windows.shippedFrom), covered: shipped.length },
       { name: 'waiting', query: waitingQuery(db, waitingBounds(now), WAITING_AGES[0].age), covered: sum(waiting) },
       { name: 'webhook attempts', query: attemptsPerHourQuery(db, windows.attemptsFrom), covered: sum(attempts) },
+      { name: 'holds', query: holdCountsQuery(db), covered: sum(holds) },
     ];
   };
 
@@ -74,6 +77,8 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
       waiting: MIXED_ORDERS / 2,
       // From the start of the hour 47 hours ago to now (noon sharp).
       'webhook attempts': Math.floor((47 * 60 * 60) / ATTEMPT_SPACING_S),
+      // None of the seed is on hold: the count reads no order at all.
+      holds: 0,
     });
   });
 

@@ -10,7 +10,7 @@ import { emitEvent, fakeClock, registerEndpoint } from '../webhooks/support.js';
 /** Now, for every test of this file: a Wednesday noon (UTC); 2030-04-08 is the Monday of last week. */
 const NOW = '2030-04-17T12:00:00.000Z';
 
-const ZERO = { pending: 0, processing: 0, shipped: 0, delivered: 0, cancelled: 0 };
+const ZERO = { pending: 0, processing: 0, shipped: 0, delivered: 0, cancelled: 0, on_hold: 0 };
 
 describe.each(DIALECTS)('GET /api/admin/dashboard on %s', (dialect) => {
   let t: TestApp;

@@ -295,6 +295,8 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         '/api/admin/clinics',
         '/api/admin/audit-events',
         '/api/admin/dashboard',
+        '/api/admin/holds',
+        '/api/admin/hold-reasons',
       ]) {
         expect((await asStaff(cookie, 'GET', url)).status, url).toBe(200);
       }

@@ -121,6 +121,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the orders on hold
+     * @description Every order on hold, oldest hold first (the time its hold began, then its id), filtered by whom it waits on (`waiting_on`: the partner or the pharmacy) and by `reason_code`; pass `next_cursor` back as `cursor` for the next page. Each item names its clinic and patient, the status a resume returns it to, the hold (reason, message, whom it waits on, since when), when the partner last answered it, and its age in working hours since the hold began. Every order and patient listed is recorded as read in the audit trail.
+     */
+    get: operations['listOperatorHolds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/clinics': {
     parameters: {
       query?: never;
@@ -546,7 +566,7 @@ export interface paths {
     };
     /**
      * Read the dashboard
-     * @description The operation at a glance, now: orders created per day over the last 30 days by their current status; median and 90th percentile hours from order to shipped per week over the last 12 weeks; orders waiting now (pending or processing) by age; webhook delivery attempts and failures per hour over the last 48 hours; webhook endpoints active and disabled. Days, weeks and hours are UTC. Counts and ids only, never PHI.
+     * @description The operation at a glance, now: orders created per day over the last 30 days by their current status; median and 90th percentile hours from order to shipped per week over the last 12 weeks; orders waiting now (pending or processing) by age; webhook delivery attempts and failures per hour over the last 48 hours; webhook endpoints active and disabled; orders on hold now, by reason and by whom they wait on. Days, weeks and hours are UTC. Counts and ids only, never PHI.
      */
     get: operations['readOperatorDashboard'];
     put?: never;
@@ -1774,6 +1794,148 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: components['schemas']['HoldReason'][];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listOperatorHolds: {
+    parameters: {
+      query?: {
+        /** @description Only the holds waiting on the partner (its answer) or on the pharmacy (a partner answered, or the pharmacy acts). */
+        waiting_on?: 'partner' | 'pharmacy';
+        /** @description Only the holds of this reason (`GET /api/admin/hold-reasons` lists them). */
+        reason_code?:
+          | 'prescription_clarification'
+          | 'prescriber_outreach'
+          | 'address_undeliverable'
+          | 'patient_unreachable'
+          | 'allergy_conflict'
+          | 'duplicate_therapy'
+          | 'out_of_stock'
+          | 'state_not_licensed'
+          | 'delivery_exception'
+          | 'other';
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: {
+                /** Format: uuid */
+                medication_request_id: string;
+                /** Format: uuid */
+                clinic_id: string;
+                clinic_name: string;
+                /** @description Whom the order is for. PHI: the read is audited. */
+                patient: {
+                  /** Format: uuid */
+                  patient_id: string;
+                  first_name: string;
+                  last_name: string;
+                };
+                /** @description The status a resume returns the order to. */
+                held_from: 'pending' | 'processing';
+                hold: components['schemas']['MedicationOrderHold'];
+                /** @description When the partner last answered this hold; null before any answer. */
+                answered_at: string | null;
+                /** @description Working hours (Monday to Friday, 09:00-17:00 in PHARMACY_TIME_ZONE) since the hold began, until now; rounded down to a tenth. */
+                age_business_hours: number;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+              }[];
+              next_cursor: string | null;
+            };
             message: string;
           };
         };
@@ -5553,6 +5715,8 @@ export interface operations {
                 delivered: number;
                 /** @description Created that day and cancelled now. */
                 cancelled: number;
+                /** @description Created that day and on hold now. */
+                on_hold: number;
               }[];
               /** @description The last 12 weeks (Monday to Sunday, UTC), oldest first, this week included; by the week an order shipped. */
               time_to_ship: {
@@ -5601,6 +5765,24 @@ export interface operations {
                   webhook_url: string;
                   disabled_at: string | null;
                   disabled_reason: string | null;
+                }[];
+              };
+              /** @description The orders on hold now (issue 29), by reason and by whom they wait on. */
+              holds: {
+                /** @description Orders on hold now. */
+                total: number;
+                /** @description Of those, the holds waiting on the partner’s answer. */
+                waiting_on_partner: number;
+                /** @description Of those, the holds waiting on the pharmacy. */
+                waiting_on_pharmacy: number;
+                /** @description Every reason of the catalog, in the catalog’s order, with the orders on hold for it now (0 included). */
+                by_reason: {
+                  /** @description The catalog’s code (GET /api/admin/hold-reasons). */
+                  reason_code: string;
+                  /** @description The catalog’s text of the reason. */
+                  reason: string;
+                  /** @description Orders on hold now for this reason. */
+                  count: number;
                 }[];
               };
             };

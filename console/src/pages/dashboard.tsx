@@ -10,19 +10,21 @@ import { useResource } from '../components/use-resource';
 /** The operator API's dashboard (src/dashboard/dashboard.schemas.ts). */
 type Dashboard = OperatorData<'readOperatorDashboard'>;
 
-const STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+const STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'on_hold'] as const;
 type Status = (typeof STATUSES)[number];
 export type DashboardStatusesListed = Check<
   ListsAll<Exclude<keyof Dashboard['orders_per_day'][number], 'date'>, typeof STATUSES>
 >;
 
 /** Colours told apart with the common colour-vision deficiencies (Okabe–Ito); every chart has its table too. */
-const COLOURS: Record<Status | 'failed' | 'succeeded' | 'median' | 'p90' | 'active' | 'disabled', string> = {
+const COLOURS: Record<Status | 'failed' | 'succeeded' | 'median' | 'p90' | 'active' | 'disabled' | 'held', string> = {
   pending: '#e69f00',
   processing: '#56b4e9',
   shipped: '#0072b2',
   delivered: '#009e73',
   cancelled: '#999999',
+  on_hold: '#cc79a7',
+  held: '#e69f00',
   succeeded: '#009e73',
   failed: '#d55e00',
   median: '#0072b2',
@@ -70,6 +72,7 @@ function Charts({ data }: { data: Dashboard }) {
   const oldest = [...data.waiting].reverse().find((bucket) => bucket.pending + bucket.processing > 0);
   const attempts = sum(data.webhook_attempts_per_hour.map((hour) => hour.attempts));
   const failed = sum(data.webhook_attempts_per_hour.map((hour) => hour.failed));
+  const { holds } = data;
 
   return (
     <div class="dashboard">
@@ -84,7 +87,7 @@ function Charts({ data }: { data: Dashboard }) {
             <th scope="col">Day</th>
             {STATUSES.map((status) => (
               <th scope="col" key={status} class="number">
-                {capital(status)}
+                {statusLabel(status)}
               </th>
             ))}
           </tr>
@@ -162,6 +165,35 @@ function Charts({ data }: { data: Dashboard }) {
               <th scope="row">{bucket.label}</th>
               <td class="number">{bucket.pending}</td>
               <td class="number">{bucket.processing}</td>
+            </tr>
+          ))}
+        </tbody>
+      </ChartSection>
+
+      <ChartSection
+        title="Orders on hold by reason"
+        summary={`${holds.total} orders on hold now: ${holds.waiting_on_partner} waiting on the partner, ${holds.waiting_on_pharmacy} on the pharmacy.`}
+        config={configs.holds}
+        tableLabel="Orders on hold by reason, as a table"
+        after={
+          <p>
+            <a href="/console/holds">Work the holds</a>
+          </p>
+        }
+      >
+        <thead>
+          <tr>
+            <th scope="col">Reason</th>
+            <th scope="col" class="number">
+              On hold
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {holds.by_reason.map((reason) => (
+            <tr key={reason.reason_code}>
+              <th scope="row">{reason.reason}</th>
+              <td class="number">{reason.count}</td>
             </tr>
           ))}
         </tbody>
@@ -295,7 +327,7 @@ function chartConfigs(data: Dashboard) {
       labels: data.orders_per_day.map((day) => day.date.slice(5)),
       datasets: STATUSES.map((status) =>
         bar(
-          capital(status),
+          statusLabel(status),
           data.orders_per_day.map((day) => day[status]),
           COLOURS[status],
         ),
@@ -380,11 +412,30 @@ function chartConfigs(data: Dashboard) {
       scales: { x: { beginAtZero: true, ticks: { precision: 0 } } },
     },
   };
-  return { orders, shipping, waiting, webhooks, endpoints };
+  const holds: ChartConfiguration = {
+    type: 'bar',
+    data: {
+      labels: data.holds.by_reason.map((reason) => reason.reason),
+      datasets: [
+        bar(
+          'On hold',
+          data.holds.by_reason.map((reason) => reason.count),
+          COLOURS.held,
+        ),
+      ],
+    },
+    options: {
+      indexAxis: 'y',
+      plugins: { legend: { display: false } },
+      scales: { x: { beginAtZero: true, ticks: { precision: 0 } } },
+    },
+  };
+  return { orders, shipping, waiting, webhooks, endpoints, holds };
 }
 
-const zero = (): Record<Status, number> => ({ pending: 0, processing: 0, shipped: 0, delivered: 0, cancelled: 0 });
+const zero = (): Record<Status, number> => ({ pending: 0, processing: 0, shipped: 0, delivered: 0, cancelled: 0, on_hold: 0 });
 const total = (day: Record<Status, number>) => sum(STATUSES.map((status) => day[status]));
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+const statusLabel = (status: Status) => (status === 'on_hold' ? 'On hold' : capital(status));
 /** "2030-04-17T09:00:00.000Z" as "04-17 09:00" (in the table) or "09:00" (on the axis, 48 of them). */
 const hourLabel = (iso: string, withDay: boolean) => (withDay ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16));

@@ -3,8 +3,9 @@
  * way of the OpenAPI document), and how the Orders pages write it.
  */
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';
-import type { Session } from '../api';
+import { api, type Session } from '../api';
 import type { OperatorData } from '../api-types';
+import { useResource } from '../components/use-resource';
 
 export { ORDER_STATUSES, type OrderStatus };
 
@@ -24,6 +25,9 @@ export type HistoryStep = OrderDetail['status_history'][number];
 
 /** A step of the order's holds: a hold, a partner's answer, a resume, naming who. */
 export type HoldStep = OrderDetail['hold_history'][number];
+
+/** The catalog of hold reasons (GET /api/admin/hold-reasons): the console hard-codes none. */
+export const useHoldReasons = () => useResource('hold-reasons', () => api('GET', '/api/admin/hold-reasons'));
 
 /** The order after a status change: the API's answer, with what only the page's first read had. */
 export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pick<Session, 'staff_id' | 'name'>): OrderDetail {
@@ -72,6 +76,9 @@ export const medicationLine = (item: Pick<OrderItem, 'medication' | 'dose' | 'qu
  * creation time (orders of the same minute share their first 8 characters); its end is random.
  */
 export const shortId = (id: string): string => id.slice(-8);
+
+/** Working hours as the queues show them: 41.5 h. */
+export const hours = (value: number): string => `${value.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`;
 
 const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const dollars = (amount: number): string => DOLLARS.format(amount);

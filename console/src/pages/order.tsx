@@ -4,6 +4,7 @@ import { ErrorMessage, Loading, Time } from '../components/feedback';
 import { useResource } from '../components/use-resource';
 import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
+import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PackingSlip, PostalAddress } from './order-items';
 import { calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
@@ -55,6 +56,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
   return (
     <>
       <StatusPanel order={order} onChanged={onChanged} />
+      <HoldPanel order={order} onChanged={onChanged} />
       <p>
         <button type="button" class="secondary" onClick={() => window.print()}>
           Print packing slip
@@ -150,6 +152,8 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
           </tbody>
         </table>
       </div>
+
+      <HoldHistory steps={order.hold_history} />
 
       <RefillChain order={order} />
     </>

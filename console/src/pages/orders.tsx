@@ -6,7 +6,7 @@ import { ErrorMessage, Empty, Loading } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
-import { calendarDate, medicationLine, ORDER_STATUSES, shortId, StatusBadge, type QueueItem } from './order-shared';
+import { calendarDate, hours, medicationLine, ORDER_STATUSES, shortId, StatusBadge, type QueueItem } from './order-shared';
 
 export { OrderPage } from './order';
 
@@ -132,9 +132,6 @@ function OrderSearch({ current, onSearch }: { current: string; onSearch: (q: str
     </form>
   );
 }
-
-/** Working hours as the queue shows them: 41.5 h. */
-const hours = (value: number): string => `${value.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`;
 
 function QueueTable({ items, newestFirst }: { items: QueueItem[]; newestFirst: boolean }) {
   return (
