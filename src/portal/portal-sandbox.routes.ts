@@ -4,12 +4,13 @@ import { Envelope, errorRef } from '../contracts/schemas.js';
 import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import {
   PortalSandboxAdvanceBody,
+  PortalSandboxHoldBody,
   PortalSandboxOrder,
   PortalSandboxOrderPage,
   PortalSandboxOrderParams,
   PortalSandboxOrdersQuery,
 } from './portal-sandbox.schemas.js';
-import { advanceSandboxOrder, listSandboxOrders } from './portal-sandbox.service.js';
+import { advanceSandboxOrder, holdSandboxOrder, listSandboxOrders, resumeSandboxOrder } from './portal-sandbox.service.js';
 import { portalAudit } from '../http/audit-context.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
@@ -72,6 +73,59 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           request.body.status,
           portalAudit(request, user),
         );
+        return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+
+    app.post(
+      '/api/portal/sandbox/orders/:orderId/hold',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalHoldSandboxOrder',
+          summary: 'Put an order on hold in the sandbox (developers; development only)',
+          description:
+            'Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does: the hold is in the history (actor `sandbox`) and writes `order.on_hold`. An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).',
+          params: PortalSandboxOrderParams,
+          body: PortalSandboxHoldBody,
+          response: {
+            200: Envelope(PortalSandboxOrder),
+            ...portalChangeErrors,
+            ...portalNotFound('Medication request'),
+            409: errorRef('The order is not pending or processing (already on hold, shipped or final).'),
+          },
+        },
+      },
+      async (request) => {
+        const user = portalDeveloperOf(request);
+        const data = await holdSandboxOrder(ctx, user, request.params.orderId, request.body, portalAudit(request, user));
+        return { success: true as const, data, message: 'Medication request is now on_hold' };
+      },
+    );
+
+    app.post(
+      '/api/portal/sandbox/orders/:orderId/resume',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalResumeSandboxOrder',
+          summary: 'Resume an order on hold in the sandbox (developers; development only)',
+          description:
+            'Returns an order on hold to the status it was held from, as the pharmacy would: in the history (actor `sandbox`), with the `order.resumed` event. No body. Not available in production (404).',
+          params: PortalSandboxOrderParams,
+          response: {
+            200: Envelope(PortalSandboxOrder),
+            ...portalChangeErrors,
+            ...portalNotFound('Medication request'),
+            409: errorRef('The order is not on hold.'),
+          },
+        },
+      },
+      async (request) => {
+        const user = portalDeveloperOf(request);
+        const data = await resumeSandboxOrder(ctx, user, request.params.orderId, portalAudit(request, user));
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

@@ -2,9 +2,12 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { allowedNext, type OrderStatus } from '../orders/order-status.js';
+import { holdOrder, resumeOrder } from '../orders/order-hold.service.js';
 import { advanceOrder } from '../orders/order-transition.service.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
-import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
+import { holdViewOf } from '../orders/order-view.js';
+import type { OrderViewData } from '../orders/order.schemas.js';
+import type { PortalSandboxHoldBody, PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 
 /*
@@ -32,6 +35,7 @@ export async function listSandboxOrders(
         patientId: row.patient_id,
         createdAt: row.created_at,
         trackingNumber: row.tracking_number,
+        hold: holdViewOf(row),
       }),
     ),
   );
@@ -48,13 +52,50 @@ export async function advanceSandboxOrder(
   status: OrderStatus,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  const order = await advanceOrder(ctx, { clinicId: user.clinicId }, orderId, audit, status);
+  return sandboxViewOf(await advanceOrder(ctx, { clinicId: user.clinicId }, orderId, audit, status));
+}
+
+/** What the sandbox says as the pharmacy when a test hold comes without a message. */
+const SANDBOX_HOLD_MESSAGE = 'A test hold from the portal\u2019s sandbox.';
+
+/**
+ * Puts an order of the user's clinic on hold as the pharmacy would (the core's holdOrder, actor
+ * `sandbox`): any reason of the catalog; `waiting_on` with `other` only. 409 when the order is not
+ * pending or processing; 404 for another clinic's order.
+ */
+export async function holdSandboxOrder(
+  ctx: ServiceContext,
+  user: PartnerUserIdentity,
+  orderId: string,
+  body: PortalSandboxHoldBody,
+  audit: AuditContext,
+): Promise<PortalSandboxOrderView> {
+  const input = {
+    reason_code: body.reason_code,
+    message: body.message ?? SANDBOX_HOLD_MESSAGE,
+    ...(body.waiting_on === undefined ? {} : { waiting_on: body.waiting_on }),
+  };
+  return sandboxViewOf(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, input, 'sandbox', audit));
+}
+
+/** Resumes an order of the user's clinic on hold (the core's resumeOrder, actor `sandbox`); 409 when it is not on hold. */
+export async function resumeSandboxOrder(
+  ctx: ServiceContext,
+  user: PartnerUserIdentity,
+  orderId: string,
+  audit: AuditContext,
+): Promise<PortalSandboxOrderView> {
+  return sandboxViewOf(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, undefined, 'sandbox', audit));
+}
+
+function sandboxViewOf(order: OrderViewData): PortalSandboxOrderView {
   return sandboxView({
     id: order.medication_request_id,
     status: order.status,
     patientId: order.patient_id,
     createdAt: order.created_at,
     trackingNumber: order.tracking_number,
+    hold: order.hold,
   });
 }
 
@@ -64,6 +105,7 @@ function sandboxView(order: {
   patientId: string;
   createdAt: string;
   trackingNumber: string | null;
+  hold: PortalSandboxOrderView['hold'];
 }): PortalSandboxOrderView {
   return {
     order_id: order.id,
@@ -72,5 +114,6 @@ function sandboxView(order: {
     created_at: order.createdAt,
     tracking_number: order.trackingNumber,
     next_statuses: [...allowedNext(order.status)],
+    hold: order.hold,
   };
 }
