@@ -30,7 +30,12 @@ export function encodeHoldCursor(position: HoldPosition): string {
 export function decodeHoldCursor(cursor: string): HoldPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 3 && (value[0] === 'a' || value[0] === 'b') && isStoredPosition(value[1], value[2])) {
+    if (
+      Array.isArray(value) &&
+      value.length === 3 &&
+      (value[0] === 'a' || value[0] === 'b') &&
+      isStoredPosition(value[1], value[2])
+    ) {
       return { part: value[0] === 'a' ? 'partner' : 'pharmacy', at: { createdAt: value[1] as string, id: value[2] as string } };
     }
   } catch {

@@ -76,7 +76,9 @@ export function portalHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const user = portalDeveloperOf(request);
         const data = await answerHoldInPortal(ctx, user, request.params.orderId, request.body, portalAudit(request, user));
         const message =
-          data.status === 'on_hold' ? 'Answer sent: the order waits on the pharmacy' : `Answer sent: the order is now ${data.status}`;
+          data.status === 'on_hold'
+            ? 'Answer sent: the order waits on the pharmacy'
+            : `Answer sent: the order is now ${data.status}`;
         return { success: true as const, data, message };
       },
     );

@@ -21,7 +21,11 @@ import type { PortalHoldAnswerView, PortalHoldPageView, PortalHoldsQuery, Portal
  */
 
 /** A page of the clinic's orders on hold: waiting on the partner first, then on the pharmacy; oldest hold first. */
-export async function listHolds(ctx: ReadContext, user: PartnerUserIdentity, query: PortalHoldsQuery): Promise<PortalHoldPageView> {
+export async function listHolds(
+  ctx: ReadContext,
+  user: PartnerUserIdentity,
+  query: PortalHoldsQuery,
+): Promise<PortalHoldPageView> {
   const limit = query.limit ?? 50;
   const after = query.cursor === undefined ? undefined : decodeHoldCursor(query.cursor);
   const [rows, counts] = await Promise.all([

@@ -65,7 +65,8 @@ export const PortalSandboxHoldBody = Type.Object(
     ),
     waiting_on: Type.Optional(
       Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], {
-        description: 'Whom the hold waits on: with `other` only, and required there (the catalog says it for every other reason).',
+        description:
+          'Whom the hold waits on: with `other` only, and required there (the catalog says it for every other reason).',
       }),
     ),
   },

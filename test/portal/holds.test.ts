@@ -112,7 +112,9 @@ describe.each(DIALECTS)('the portal’s "Needs your answer" on %s', (dialect) =>
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ medication_request_id: orderId, status: 'on_hold', hold: { waiting_on: 'pharmacy' } });
 
-    const listed = (await list()).body.data.items.find((i: { medication_request_id: string }) => i.medication_request_id === orderId);
+    const listed = (await list()).body.data.items.find(
+      (i: { medication_request_id: string }) => i.medication_request_id === orderId,
+    );
     expect(listed.hold.waiting_on).toBe('pharmacy');
     expect(listed.answered_at).toEqual(expect.any(String));
     expect(listed.hold_history.map((h: { kind: string }) => h.kind)).toEqual(['hold', 'answer']);

@@ -107,11 +107,11 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
         <Router>
           <Route path="/portal/holds" component={HoldsPage} />
           <Route path="/portal/keys" component={ApiKeysPage} />
-        <Route path="/portal/webhooks" component={WebhooksPage} />
-        <Route path="/portal/deliveries" component={DeliveriesPage} />
-        <Route path="/portal/requests" component={RequestsPage} />
-        <Route path="/portal/sandbox" component={SandboxPage} />
-        <Route path="/portal/account" component={AccountPage} />
+          <Route path="/portal/webhooks" component={WebhooksPage} />
+          <Route path="/portal/deliveries" component={DeliveriesPage} />
+          <Route path="/portal/requests" component={RequestsPage} />
+          <Route path="/portal/sandbox" component={SandboxPage} />
+          <Route path="/portal/account" component={AccountPage} />
           <Route default component={OverviewPage} />
         </Router>
       </RefreshHoldCountContext.Provider>

@@ -28,7 +28,9 @@ export function SandboxHoldActions({
     const resume = () =>
       action.run(async () => {
         const resumed = await api('POST', '/api/portal/sandbox/orders/{orderId}/resume', { path: { orderId: order.order_id } });
-        onChanged(`Order ${order.order_id} is resumed, back to ${resumed.status}: its webhook event order.resumed is on its way.`);
+        onChanged(
+          `Order ${order.order_id} is resumed, back to ${resumed.status}: its webhook event order.resumed is on its way.`,
+        );
       });
     return (
       <>

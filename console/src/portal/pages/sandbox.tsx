@@ -114,7 +114,8 @@ function SandboxOrders() {
                     {order.hold && (
                       <span class="hint">
                         {' '}
-                        {order.hold.reason_code}, waiting on {order.hold.waiting_on === 'partner' ? 'your clinic' : 'the pharmacy'}
+                        {order.hold.reason_code}, waiting on{' '}
+                        {order.hold.waiting_on === 'partner' ? 'your clinic' : 'the pharmacy'}
                       </span>
                     )}
                   </td>
