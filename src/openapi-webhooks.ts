@@ -5,7 +5,11 @@ const WHEN: Record<WebhookEventType, string> = {
   'order.created': 'A medication request is accepted, including the new order of a refill.',
   'order.fulfilled': 'An order ships: its tracking number and carrier.',
   'order.delivered': 'An order is delivered.',
-  'order.cancelled': 'An order is cancelled (from `pending` or `processing`).',
+  'order.cancelled': 'An order is cancelled (from `pending`, `processing` or `on_hold`).',
+  'order.on_hold':
+    'An order is put on hold by the pharmacy, or its hold changes (a new reason, or waiting on you again). Read the order for the pharmacy\u2019s message; answer with `POST /api/external/medication-order/{id}/hold-response` when `waiting_on` is `partner`.',
+  'order.resumed':
+    'An order on hold is resumed, to the status it was held from (your address answer to an `address_undeliverable` hold resumes it at once).',
   'refill.ready': 'A refill request is accepted and its new order created (sent just after that order\u2019s `order.created`).',
   'webhook.test': 'Only from the test call (`POST /api/external/webhook/test`).',
 };

@@ -5,6 +5,7 @@ import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './health/metrics.routes.js';
 import { orderOperatorRoutes } from './orders/order.operator-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
+import { orderHoldRoutes, sandboxHoldRoutes } from './orders/order-hold.routes.js';
 import { refillRoutes } from './refills/refill.routes.js';
 import { requestLogRoutes } from './request-log/request-log.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
@@ -39,9 +40,13 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(carrierRoutes(ctx));
   await app.register(medicationRoutes(ctx));
   await app.register(orderRoutes(ctx));
+  await app.register(orderHoldRoutes(ctx));
   await app.register(refillRoutes(ctx));
   // Development only: in production the sandbox routes do not exist (404).
-  if (ctx.config.env !== 'production') await app.register(sandboxRoutes(ctx));
+  if (ctx.config.env !== 'production') {
+    await app.register(sandboxRoutes(ctx));
+    await app.register(sandboxHoldRoutes(ctx));
+  }
   await app.register(orderOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
   await app.register(oauthOperatorRoutes(ctx));

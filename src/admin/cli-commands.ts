@@ -66,7 +66,8 @@ interface CommandSpec {
   optional: Flag[];
 }
 
-const STATUSES_TO_MOVE_TO = ORDER_STATUSES.filter((status) => status !== 'pending');
+/** A hold needs a reason and a resume goes back where the order was: neither is a plain move. */
+const STATUSES_TO_MOVE_TO = ORDER_STATUSES.filter((status) => status !== 'pending' && status !== 'on_hold');
 
 export const COMMANDS = {
   'create-clinic': { summary: '--name <name> [--free-shipping]', required: ['name'], optional: ['free-shipping'] },

@@ -19,6 +19,12 @@ export const AUDIT_ACTIONS = [
   'roll',
   /** An order's status was changed by the operator (or the sandbox, for a partner in development). */
   'transition',
+  /** An order was put on hold, or its hold changed (the pharmacy, or the sandbox for a partner in development). */
+  'hold',
+  /** A partner answered an order's hold. */
+  'hold_response',
+  /** An order on hold was resumed (by the pharmacy, or by a partner's address answer). */
+  'resume',
   /** A webhook delivery was queued again by the operator; an endpoint's deliveries were recovered (operator or partner). */
   'retry',
   /** A test event was sent to a webhook endpoint. */

@@ -2,7 +2,15 @@
  * Event types partners can receive. `order.*` and `refill.ready` come from order changes;
  * `webhook.test` only from the test call.
  */
-export const EVENT_TYPES = ['order.created', 'order.fulfilled', 'order.delivered', 'order.cancelled', 'refill.ready'] as const;
+export const EVENT_TYPES = [
+  'order.created',
+  'order.fulfilled',
+  'order.delivered',
+  'order.cancelled',
+  'refill.ready',
+  'order.on_hold',
+  'order.resumed',
+] as const;
 
 export type OutboxEventType = (typeof EVENT_TYPES)[number];
 

@@ -41,7 +41,7 @@ export const EVENT_PAYLOADS = {
     {
       medication_request_id: OrderId,
       status: Type.Literal('cancelled'),
-      previous_status: Type.Union([Type.Literal('pending'), Type.Literal('processing')]),
+      previous_status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('on_hold')]),
       cancelled_at: Timestamp,
     },
     { additionalProperties: false },
@@ -52,6 +52,29 @@ export const EVENT_PAYLOADS = {
       medication_request_id: Uuid('The new order the refill created.'),
       original_medication_request_id: Uuid('The order refilled.'),
       status: Type.Literal('open'),
+    },
+    { additionalProperties: false },
+  ),
+  'order.on_hold': Type.Object(
+    {
+      medication_request_id: OrderId,
+      status: Type.Literal('on_hold'),
+      reason_code: Type.String({ description: 'A code of `GET /api/external/hold-reasons`.' }),
+      waiting_on: Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], {
+        description: '`partner`: answer with `POST /api/external/medication-order/{id}/hold-response`.',
+      }),
+    },
+    {
+      additionalProperties: false,
+      description: 'Never the pharmacy\u2019s message (it may hold PHI): read the order for it.',
+    },
+  ),
+  'order.resumed': Type.Object(
+    {
+      medication_request_id: OrderId,
+      status: Type.Union([Type.Literal('pending'), Type.Literal('processing')], {
+        description: 'The status the order returned to: the one it was held from.',
+      }),
     },
     { additionalProperties: false },
   ),

@@ -6,7 +6,8 @@ import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
 import type { StatusHistoryTable } from './order.tables.js';
-import { inLifecycleOrder } from './order-view.js';
+import { holdSteps, statusMoves } from './order-view.js';
+import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 
 /** How the console writes a patient's name: first, middle (when there is one), last. */
 export const fullName = (first: string, middle: string | null, last: string): string =>
@@ -43,6 +44,18 @@ export function toOperatorSummary(order: QueueRow, items: QueueItemRow[], ageBus
     refill_of: order.refill_of,
     created_at: order.created_at,
     updated_at: order.updated_at,
+    hold: queueHold(order),
+  };
+}
+
+function queueHold(order: QueueRow): OperatorOrderSummaryData['hold'] {
+  const code = order.hold_reason_code ?? null;
+  if (order.status !== 'on_hold' || code === null) return null;
+  return {
+    reason_code: code,
+    reason: holdReasonOf(code)?.reason ?? code,
+    waiting_on: (order.hold_waiting_on ?? 'pharmacy') as WaitingOn,
+    since: order.hold_since ?? order.updated_at,
   };
 }
 
@@ -63,16 +76,21 @@ export function toOperatorDetail(
   chain: ChainRow[],
 ): OperatorOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
+  const own = view.shipping_address;
+  const named = (h: StatusHistoryTable) => ({ actor_id: h.actor_id, actor_name: h.actor_name });
   return {
     ...view,
-    status_history: inLifecycleOrder(history).map((h) => ({
+    status_history: statusMoves(history).map((h) => ({
       from: h.from_status,
       to: h.to_status,
       at: h.at,
       actor: h.actor as Actor,
-      actor_id: h.actor_id,
-      actor_name: h.actor_name,
+      ...named(h),
     })),
+    hold_history: view.hold_history.map((entry, i) => {
+      const row = holdSteps(history)[i];
+      return { ...entry, ...(row ? named(row) : { actor_id: null, actor_name: null }) };
+    }),
     clinic_name: party.clinic_name,
     patient: {
       patient_id: view.patient_id,
@@ -82,8 +100,15 @@ export function toOperatorDetail(
       dob: party.dob,
       species: party.species,
       phone: phoneOf(party.contacts),
-      shipping_address:
-        address_line_1 !== null && city !== null && state !== null && postal_code !== null
+      shipping_address: own
+        ? {
+            address_line_1: own.addressLine1,
+            address_line_2: own.addressLine2,
+            city: own.city,
+            state: own.state,
+            postal_code: own.postalCode,
+          }
+        : address_line_1 !== null && city !== null && state !== null && postal_code !== null
           ? { address_line_1, address_line_2: party.address_line_2, city, state, postal_code }
           : null,
     },

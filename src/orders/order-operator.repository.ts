@@ -42,8 +42,8 @@ export interface QueueFilters {
   words?: string[];
 }
 
-/** The statuses of an order the pharmacy still has to work: the waiting part of the queue. */
-export const WAITING_STATUSES: readonly OrderStatus[] = ['pending', 'processing'];
+/** The statuses of an order the pharmacy still has to work: the waiting part of the queue (a held order is still to work). */
+export const WAITING_STATUSES: readonly OrderStatus[] = ['pending', 'processing', 'on_hold'];
 
 /** Which part of the queue, in which order, and from where. */
 export type QueueSlice =
@@ -53,7 +53,7 @@ export type QueueSlice =
 
 /**
  * A page of the queue, with each order's clinic, patient and prescriber, in one query: the waiting
- * part (pending, processing) oldest first, the finished part or the whole newest first, each
+ * part (pending, processing, on_hold) oldest first, the finished part or the whole newest first, each
  * keyset-paginated on (created_at, id). A search scans the rows in that order until the page is full.
  */
 export async function listQueuePage(

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
-import { OrderView, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
+import { HoldHistoryEntryFields, OrderView, WaitingOnSchema, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
   {
@@ -58,7 +58,7 @@ export const OperatorListQuery = Type.Object({
       {
         default: 'waiting',
         description:
-          '`waiting` (the default): the orders still to work (pending, processing) oldest first, then the others newest first; `newest`: every order newest first.',
+          '`waiting` (the default): the orders still to work (pending, processing, on_hold) oldest first, then the others newest first; `newest`: every order newest first.',
       },
     ),
   ),
@@ -93,7 +93,7 @@ export const OperatorOrderSummary = Type.Object(
     medications: Type.Array(QueueMedication, { description: 'What the order holds, in the order\u2019s order.' }),
     age_business_hours: Type.Number({
       description:
-        'Working hours (Monday to Friday, 09:00-17:00 in PHARMACY_TIME_ZONE) from the order\u2019s creation until it was shipped or cancelled, or until now while it is pending or processing; rounded down to a tenth.',
+        'Working hours (Monday to Friday, 09:00-17:00 in PHARMACY_TIME_ZONE) from the order\u2019s creation until it was shipped or cancelled, or until now while it is pending, processing or on hold; rounded down to a tenth.',
     }),
     carrier_id: Type.String(),
     carrier_name: Type.String(),
@@ -104,6 +104,18 @@ export const OperatorOrderSummary = Type.Object(
     refill_of: Nullable(Type.String()),
     created_at: Timestamp,
     updated_at: Timestamp,
+    hold: Nullable(
+      Type.Object(
+        {
+          reason_code: Type.String(),
+          reason: Type.String(),
+          waiting_on: WaitingOnSchema,
+          since: Timestamp,
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Why an order on hold is held and whose move it is; null when it is not on hold.' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -142,6 +154,27 @@ export const OperatorOrderDetail = Type.Object(
       ),
       { description: 'Every status change, oldest first, each naming who made it (the partner’s view names no one).' },
     ),
+    hold_history: Type.Array(
+      Type.Object(
+        {
+          ...HoldHistoryEntryFields,
+          actor_id: Nullable(
+            Type.String({
+              description:
+                'Who: the staff member\u2019s id for the pharmacy\u2019s steps; the API key\u2019s, OAuth client\u2019s or portal user\u2019s id for a partner\u2019s answer.',
+            }),
+          ),
+          actor_name: Nullable(
+            Type.String({
+              description:
+                'Who, by name: the staff member, "Operator token", the command line\u2019s operator; "API key", "OAuth client" or the portal user\u2019s name for a partner\u2019s answer.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Every hold, the partner\u2019s answers and each resume, oldest first, naming who.' },
+    ),
     clinic_name: Type.String(),
     patient: Type.Object(
       {
@@ -158,7 +191,8 @@ export const OperatorOrderDetail = Type.Object(
       },
       {
         additionalProperties: false,
-        description: 'Who the order ships to (the patient\u2019s current address). PHI: the read is audited.',
+        description:
+          'Who the order ships to: the address a partner\u2019s hold answer gave the order when it has one, else the patient\u2019s current address. PHI: the read is audited.',
       },
     ),
     practitioner: Type.Object(

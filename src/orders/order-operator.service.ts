@@ -29,7 +29,7 @@ const isWaiting = (status: string): boolean => (operatorRepo.WAITING_STATUSES as
 
 /**
  * GET /api/admin/medication-requests: the pharmacist's work queue. By default the orders still to
- * work (pending, processing) oldest first, then the others newest first (`sort=newest`: all newest
+ * work (pending, processing, on_hold) oldest first, then the others newest first (`sort=newest`: all newest
  * first), keyset-paginated (stable under inserts). Each row names its clinic, patient (with date of
  * birth), prescriber and medications, and its age in working hours: two queries a page (the orders
  * with their parties, then their medications), three at the turn from waiting to finished orders.

@@ -3,10 +3,13 @@
  *
  *   pending → processing → shipped → delivered
  *   pending, processing → cancelled
+ *   pending, processing → on_hold → (resumed to where it was held from) or cancelled
  *
- * Nothing else is allowed; an order never moves backwards (see docs/orders.md).
+ * A status move (`ALLOWED`) never goes backwards. A hold is not a move: it needs a reason and is
+ * made by the hold routes (order-hold.service.ts), and a resume returns the order to the status it
+ * was held from (see docs/orders.md).
  */
-export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export const ORDER_STATUSES = ['pending', 'processing', 'on_hold', 'shipped', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Who changed an order's status (stored in its history). */
@@ -16,6 +19,7 @@ export type Actor = (typeof ACTORS)[number];
 const ALLOWED: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   pending: ['processing', 'cancelled'],
   processing: ['shipped', 'cancelled'],
+  on_hold: ['cancelled'],
   shipped: ['delivered'],
   delivered: [],
   cancelled: [],
@@ -24,10 +28,16 @@ const ALLOWED: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
 /** The fulfillment path, in order (cancelled is a side exit, not a step). */
 const FORWARD: readonly OrderStatus[] = ['pending', 'processing', 'shipped', 'delivered'];
 
-/** Position in the lifecycle (cancelled last): the order in which an order can enter the states. */
-export const statusRank = (status: string): number => (ORDER_STATUSES as readonly string[]).indexOf(status);
-
 export const isOrderStatus = (value: string): value is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(value);
+
+/** The statuses an order may be put on hold from (a held order's hold may be changed: a new reason or message). */
+export const HOLDABLE_STATUSES: readonly OrderStatus[] = ['pending', 'processing', 'on_hold'];
+
+export const canHold = (status: OrderStatus): boolean => HOLDABLE_STATUSES.includes(status);
+
+/** The statuses a resume may return an order to: the ones it may be held from. */
+export const isResumeTarget = (status: string): status is 'pending' | 'processing' =>
+  status === 'pending' || status === 'processing';
 
 /** The status fields of a medication request created at `now` (an original or a refill): pending, nothing done yet. */
 export function initialStatusFields(now: string) {
@@ -79,6 +89,10 @@ export const isRefillable = (status: OrderStatus): boolean => status === 'shippe
 
 /** The message of a refused transition: names the current and the requested state. */
 export function illegalTransitionMessage(from: OrderStatus, to: OrderStatus): string {
+  if (to === 'on_hold')
+    return `Cannot change the medication request from ${from} to on_hold with a status change: put it on hold with a reason (POST /api/admin/medication-requests/{id}/hold)`;
+  if (from === 'on_hold')
+    return `Cannot change the medication request from on_hold to ${to}: an order on hold is resumed (POST /api/admin/medication-requests/{id}/resume) or cancelled`;
   const allowed = ALLOWED[from];
   const tail = allowed.length === 0 ? `${from} is a final state` : `from ${from} it can only become ${allowed.join(' or ')}`;
   return `Cannot change the medication request from ${from} to ${to}: ${tail}`;

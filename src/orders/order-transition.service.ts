@@ -77,6 +77,7 @@ export async function applyTransition(
   }
   if (to === 'delivered') changes.delivered_at = now;
   if (to === 'cancelled') changes.cancelled_at = now;
+  if (from === 'on_hold') Object.assign(changes, repo.NO_HOLD);
 
   if (!(await repo.updateStatusIf(trx, order.id, from, to, now, changes))) {
     // Another change committed between our read and our update: refuse against the state it left.
@@ -139,7 +140,7 @@ export function illegalTransition(from: OrderStatus, to: OrderStatus) {
   });
 }
 
-async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<OrderTable> {
+export async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Promise<OrderTable> {
   const order = scope === 'all' ? await repo.findOrderUnscoped(trx, orderId) : await repo.findOrder(trx, scope.clinicId, orderId);
   if (!order) throw notFoundIn({ type: 'medication_request', id: orderId }, 'Medication request not found');
   return order;
@@ -205,6 +206,14 @@ export async function advanceOrder(
     let current = await loadForUpdate(trx, scope, orderId);
     const from = current.status as OrderStatus;
     let steps: OrderStatus[] | null;
+    if (from === 'on_hold' && to !== 'cancelled') {
+      throw conflict(
+        'The medication request is on hold: resume it first (POST /api/external/sandbox/medication-order/{id}/resume)',
+        {
+          status: 'is on_hold; resume it, or cancel it',
+        },
+      );
+    }
     if (to === undefined) {
       const next = nextStatus(from);
       if (next === null)

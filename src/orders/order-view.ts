@@ -1,7 +1,8 @@
 import type { DbOrTrx } from '../db/database.js';
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
-import { statusRank, type Actor, type OrderStatus } from './order-status.js';
+import type { Actor, OrderStatus } from './order-status.js';
+import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 import type { OrderTable, MedicationItemTable, StatusHistoryTable } from './order.tables.js';
 import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
@@ -137,19 +138,65 @@ function toView(
     refill_of: order.refill_of,
     chain_origin_id: order.chain_origin_id,
     refill_request_id: refillRequestId,
-    status_history: inLifecycleOrder(history).map((h) => ({
+    status_history: statusMoves(history).map((h) => ({
       from: h.from_status,
       to: h.to_status,
       at: h.at,
       actor: h.actor as Actor,
     })),
+    ...holdFields(order, history),
   };
 }
 
+type HoldFields = Pick<OrderViewData, 'hold' | 'hold_history' | 'shipping_address'>;
+
+/** The hold, its conversation and the order's own address, as a partner reads them. */
+export function holdFields(order: OrderTable, history: readonly StatusHistoryTable[]): HoldFields {
+  const code = order.hold_reason_code ?? null;
+  return {
+    hold:
+      order.status === 'on_hold' && code !== null
+        ? {
+            reason_code: code,
+            reason: holdReasonOf(code)?.reason ?? code,
+            message: order.hold_message ?? '',
+            waiting_on: (order.hold_waiting_on ?? 'pharmacy') as WaitingOn,
+            since: order.hold_since ?? order.updated_at,
+          }
+        : null,
+    hold_history: holdSteps(history).map((h) => ({
+      kind: h.kind as 'hold' | 'answer' | 'resume',
+      reason_code: h.reason_code ?? null,
+      waiting_on: (h.waiting_on ?? null) as WaitingOn | null,
+      message: h.message ?? null,
+      actor: h.actor as Actor,
+      at: h.at,
+    })),
+    shipping_address:
+      order.ship_to_address_line1 && order.ship_to_city && order.ship_to_state && order.ship_to_postal_code
+        ? {
+            addressLine1: order.ship_to_address_line1,
+            addressLine2: order.ship_to_address_line2 ?? null,
+            city: order.ship_to_city,
+            state: order.ship_to_state,
+            postalCode: order.ship_to_postal_code,
+          }
+        : null,
+  };
+}
+
+/** The rows that moved the order (a hold's answers and changes stay in the same state: they are `hold_history` only). */
+export const statusMoves = (history: readonly StatusHistoryTable[]): StatusHistoryTable[] =>
+  inLifecycleOrder(history).filter((h) => h.from_status !== h.to_status);
+
+/** The rows of the holds' conversation: holds, answers, resumes. */
+export const holdSteps = (history: readonly StatusHistoryTable[]): StatusHistoryTable[] =>
+  inLifecycleOrder(history).filter((h) => h.kind !== null && h.kind !== undefined);
+
 /**
- * An order's history rows in the order they happened: each state is entered at most once and only
- * forwards, so the lifecycle's order is the history's (steps of one sandbox advance share a timestamp).
+ * An order's history rows in the order they happened: by time, then by their time-ordered ids (the
+ * steps of one change may share a millisecond; a state may be entered again after a hold).
  */
 export function inLifecycleOrder(history: readonly StatusHistoryTable[]): StatusHistoryTable[] {
-  return [...history].sort((a, b) => statusRank(a.to_status) - statusRank(b.to_status));
+  return [...history].sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.at < b.at ? -1 : 1));
 }

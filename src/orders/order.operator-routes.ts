@@ -6,6 +6,10 @@ import { getOrderForOperator, listOrders } from './order-operator.service.js';
 import { transitionOrder } from './order-transition.service.js';
 import { OperatorListQuery, OperatorOrderDetail, OperatorOrderSummary, OperatorStatusBody } from './order-operator.schemas.js';
 import { IdParams, OrderView } from './order.schemas.js';
+import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
+import { HOLD_REASONS } from './hold-reasons.js';
+import { holdOrder, resumeOrder } from './order-hold.service.js';
+import { HoldBody, HoldReasonList, ResumeBody } from './order-hold.schemas.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
@@ -22,7 +26,7 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           operationId: 'listOperatorMedicationRequests',
           summary: 'List medication requests',
           description:
-            'The pharmacist\u2019s work queue: by default the orders still to work (pending, processing) oldest first, then the others newest first (`sort=newest`: every order newest first). Filtered by status, clinic, carrier, order id and the day of creation (`created_from`, `created_to`: the pharmacy\u2019s calendar), and searched with `q` (patient name, prescriber name, any part of the order id, tracking number); pass `next_cursor` back as `cursor` for the next page. Each item names its clinic, its patient (with date of birth), its prescriber and its medications, and its age in working hours: every order and every patient listed is recorded as read in the audit trail.',
+            'The pharmacist\u2019s work queue: by default the orders still to work (pending, processing, on_hold) oldest first, then the others newest first (`sort=newest`: every order newest first). Filtered by status, clinic, carrier, order id and the day of creation (`created_from`, `created_to`: the pharmacy\u2019s calendar), and searched with `q` (patient name, prescriber name, any part of the order id, tracking number); pass `next_cursor` back as `cursor` for the next page. Each item names its clinic, its patient (with date of birth), its prescriber and its medications, and its age in working hours: every order and every patient listed is recorded as read in the audit trail.',
           querystring: OperatorListQuery,
           response: { 200: Envelope(Page(OperatorOrderSummary)), ...operatorErrors },
         },
@@ -86,6 +90,73 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
+    );
+
+    app.post(
+      '/api/admin/medication-requests/:id/hold',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'holdOperatorMedicationRequest',
+          summary: 'Put a medication request on hold',
+          description:
+            'Stops a `pending` or `processing` order with a `reason_code` of the catalog (`GET /api/external/hold-reasons`) and a `message` the partner reads (it may hold PHI: it is never in an event). `waiting_on` is the catalog\u2019s, except for `other`, where it is required. Holding an order already on hold changes its reason, message and whose move it is (it keeps the status it resumes to). A shipped or final order is refused with 409 CONFLICT. Writes `order.on_hold`; recorded in the history and the audit trail with who held it.',
+          params: IdParams,
+          body: HoldBody,
+          response: {
+            200: Envelope(OrderView),
+            ...operatorErrors,
+            ...conflictError('The medication request has shipped or is final.'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await holdOrder(ctx, 'all', request.params.id, request.body, 'operator', operatorAudit(request));
+        return { success: true as const, data, message: 'Medication request is now on_hold' };
+      },
+    );
+
+    app.post(
+      '/api/admin/medication-requests/:id/resume',
+      {
+        preValidation: emptyBodyWhenAbsent,
+        schema: {
+          tags,
+          security,
+          operationId: 'resumeOperatorMedicationRequest',
+          summary: 'Resume a medication request on hold',
+          description:
+            'Returns an order on hold to the status it was held from (`pending` or `processing`), with an optional `message` for the history. An order not on hold is refused with 409 CONFLICT (of a resume and a partner\u2019s answer that resumes or cancels, sent together, exactly one succeeds). Writes `order.resumed`.',
+          params: IdParams,
+          body: ResumeBody,
+          response: {
+            200: Envelope(OrderView),
+            ...operatorErrors,
+            ...conflictError('The medication request is not on hold.'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await resumeOrder(ctx, 'all', request.params.id, request.body.message, 'operator', operatorAudit(request));
+        return { success: true as const, data, message: `Medication request resumed (now ${data.status})` };
+      },
+    );
+
+    app.get(
+      '/api/admin/hold-reasons',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'listOperatorHoldReasons',
+          summary: 'List the hold reasons',
+          description:
+            'The catalog partners read at `GET /api/external/hold-reasons`: code, text, whose move it is, what resolves it.',
+          response: { 200: Envelope(HoldReasonList), ...operatorErrors },
+        },
+      },
+      async () => ({ success: true as const, data: HOLD_REASONS.map((r) => ({ ...r })), message: 'Hold reasons' }),
     );
   };
 }

@@ -110,7 +110,36 @@ const historyOfOneOrder = reusableQuery((db, orderId: string) =>
     .orderBy('id'),
 );
 
-export type StatusChanges = Partial<Pick<OrderTable, 'tracking_number' | 'shipped_at' | 'delivered_at' | 'cancelled_at'>>;
+export type StatusChanges = Partial<
+  Pick<
+    OrderTable,
+    | 'tracking_number'
+    | 'shipped_at'
+    | 'delivered_at'
+    | 'cancelled_at'
+    | 'hold_reason_code'
+    | 'hold_message'
+    | 'hold_waiting_on'
+    | 'hold_since'
+    | 'held_from'
+    | 'hold_answered_at'
+    | 'ship_to_address_line1'
+    | 'ship_to_address_line2'
+    | 'ship_to_city'
+    | 'ship_to_state'
+    | 'ship_to_postal_code'
+  >
+>;
+
+/** The hold columns of an order leaving hold: all null (the history keeps what they said). */
+export const NO_HOLD: StatusChanges = {
+  hold_reason_code: null,
+  hold_message: null,
+  hold_waiting_on: null,
+  hold_since: null,
+  held_from: null,
+  hold_answered_at: null,
+};
 
 /**
  * Moves an order from `from` to `to` only if it is still in `from`: the conditional update that

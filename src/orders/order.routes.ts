@@ -103,7 +103,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'x-required-scope': 'orders:write',
           summary: 'Cancel a medication request (extension)',
           description:
-            'Cancels a `pending` or `processing` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.',
+            'Cancels a `pending`, `processing` or `on_hold` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.',
           params: IdParams,
           response: {
             200: Envelope(OrderView),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
+import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
 export const ORDER_LIMITS = {
@@ -31,7 +32,66 @@ const OptionalFreeText = (max: number) =>
 
 export const StatusSchema = Type.Union(
   ORDER_STATUSES.map((s) => Type.Literal(s)),
-  { description: 'pending → processing → shipped → delivered; pending or processing → cancelled.' },
+  {
+    description:
+      'pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled.',
+  },
+);
+
+/** A string enum as `{type: string, enum}`, so that a bad value gets one "must be one of" message listing the valid ones. */
+const StringEnum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+
+export const HoldReasonCodeSchema = StringEnum(
+  HOLD_REASON_CODES,
+  'A code of the hold reasons catalog (`GET /api/external/hold-reasons`).',
+);
+export const WaitingOnSchema = StringEnum(
+  WAITING_ON,
+  '`partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.',
+);
+
+/** Limits of a hold's texts (docs/orders.md#holds). */
+export const HOLD_LIMITS = { message: 2000 } as const;
+
+/** A hold's, an answer's or a resume's message: free text over several lines, the rules of notes. */
+export const HoldMessage = (description: string) =>
+  Text(HOLD_LIMITS.message, { description: textDoc('free', description), 'x-free-text': true });
+
+/** The current hold of an order, as a partner reads it. */
+export const HoldView = Type.Object(
+  {
+    reason_code: Type.String({ description: 'A code of `GET /api/external/hold-reasons`.' }),
+    reason: Type.String({ description: 'The catalog\u2019s text for the code.' }),
+    message: Type.String({ description: 'The pharmacy\u2019s message to you.' }),
+    waiting_on: WaitingOnSchema,
+    since: Timestamp,
+  },
+  { $id: 'MedicationOrderHold', additionalProperties: false },
+);
+
+/** One step of a hold's conversation (the partner's view; the operator's adds who by name). */
+export const HoldHistoryEntryFields = {
+  kind: Type.Union([Type.Literal('hold'), Type.Literal('answer'), Type.Literal('resume')], {
+    description: '`hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed.',
+  }),
+  reason_code: Nullable(Type.String()),
+  waiting_on: Nullable(WaitingOnSchema),
+  message: Nullable(Type.String()),
+  actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
+  at: Timestamp,
+};
+
+/** The address a hold answer gave an order, in the patient's shape. */
+export const OrderShippingAddress = Type.Object(
+  {
+    addressLine1: Type.String(),
+    addressLine2: Nullable(Type.String()),
+    city: Type.String(),
+    state: Type.String(),
+    postalCode: Type.String(),
+  },
+  { additionalProperties: false },
 );
 
 export const MedicationItemBody = Type.Object(
@@ -186,7 +246,16 @@ export const OrderView = Type.Object(
     refill_of: Nullable(Type.String({ format: 'uuid', description: 'The medication request this one refills.' })),
     chain_origin_id: Nullable(Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' })),
     refill_request_id: Nullable(Type.String({ format: 'uuid', description: 'The refill request that created this one.' })),
-    status_history: Type.Array(Type.Object(StatusHistoryEntryFields, { additionalProperties: false })),
+    status_history: Type.Array(Type.Object(StatusHistoryEntryFields, { additionalProperties: false }), {
+      description: 'Every status change, oldest first (a state may be entered again after a hold).',
+    }),
+    hold: Nullable(HoldView, { description: 'Why the order is on hold and whose move it is; null when it is not on hold.' }),
+    hold_history: Type.Array(Type.Object(HoldHistoryEntryFields, { additionalProperties: false }), {
+      description: 'Every hold of the order, your answers and each resume, oldest first (empty for an order never held).',
+    }),
+    shipping_address: Nullable(OrderShippingAddress, {
+      description: 'The address your hold answer gave this order; null: it ships to the patient\u2019s address.',
+    }),
   },
   { $id: 'MedicationOrder', additionalProperties: false },
 );

@@ -9,7 +9,7 @@ export interface OrderTable {
   clinic_id: string;
   patient_id: string;
   practitioner_id: string;
-  /** pending | processing | shipped | delivered | cancelled (see medication-request-status.ts). */
+  /** pending | processing | on_hold | shipped | delivered | cancelled (see order-status.ts). */
   status: string;
   carrier_id: string;
   carrier_name: string;
@@ -32,6 +32,24 @@ export interface OrderTable {
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The current hold (migration 021; all null when the order is not on hold): its catalog code (orders/hold-reasons.ts). */
+  hold_reason_code?: string | null;
+  /** The pharmacy's message to the partner. */
+  hold_message?: string | null;
+  /** partner | pharmacy: whose move it is. */
+  hold_waiting_on?: string | null;
+  /** When the current hold began. */
+  hold_since?: string | null;
+  /** The status a resume returns the order to: pending or processing. */
+  held_from?: string | null;
+  /** When the partner last answered the current hold. */
+  hold_answered_at?: string | null;
+  /** The address a partner's answer gave this order (migration 021); null: the patient's address. */
+  ship_to_address_line1?: string | null;
+  ship_to_address_line2?: string | null;
+  ship_to_city?: string | null;
+  ship_to_state?: string | null;
+  ship_to_postal_code?: string | null;
 }
 
 /** The prescription an order fills; a refill writes a new one, linked to the chain's first. */
@@ -85,6 +103,17 @@ export interface StatusHistoryTable {
   /** A staff member's name, "Operator token", or the command line's operator; null for a partner, the sandbox and older rows. */
   actor_name: string | null;
   at: string;
+  /**
+   * What the row says of a hold (migration 021): `hold` (the order was put on hold, or its hold
+   * changed: from_status may equal to_status), `answer` (the partner's answer: on_hold to on_hold),
+   * `resume`; null for a plain status move.
+   */
+  kind?: string | null;
+  reason_code?: string | null;
+  /** partner | pharmacy after this row. */
+  waiting_on?: string | null;
+  /** The hold's, the answer's or the resume's message (free text that may hold PHI: never in an event). */
+  message?: string | null;
 }
 
 export interface OrderTables {

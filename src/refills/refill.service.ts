@@ -27,6 +27,8 @@ export const REFILL_MESSAGES = {
 
 const NOT_REFILLABLE: Record<Exclude<OrderStatus, 'shipped' | 'delivered' | 'pending'>, string> = {
   processing: 'Refills are not possible for medication requests that are still processing: request one once it has shipped',
+  on_hold:
+    'Refills are not possible for medication requests on hold: the order has not shipped; answer its hold (GET /api/external/medication-order/{id} shows it) and request a refill once it has shipped',
   cancelled: 'Refills are not possible for cancelled medication requests',
 };
 
@@ -51,6 +53,7 @@ export async function createRefill(
   if (!order) throw refillError(REFILL_MESSAGES.notFound, 'no medication request with this id in your clinic');
   const status = order.status as OrderStatus;
   if (status === 'pending') throw refillError(REFILL_MESSAGES.pending, 'is pending');
+  if (status === 'on_hold') throw refillError(NOT_REFILLABLE.on_hold, `is on_hold (${order.hold_reason_code ?? 'other'})`);
   if (status === 'processing' || status === 'cancelled') throw refillError(NOT_REFILLABLE[status], `is ${status}`);
   if (await refills.findOpenRefillRequest(ctx.db, order.id)) {
     throw refillError(REFILL_MESSAGES.exists, 'already has an open refill request');

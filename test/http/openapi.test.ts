@@ -113,7 +113,16 @@ describe('OpenAPI document and reference page', () => {
 
   it('when the webhooks section is read, then each event has its signed request: the Standard Webhooks headers and a named body', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual(
-      ['order.cancelled', 'order.created', 'order.delivered', 'order.fulfilled', 'refill.ready', 'webhook.test'].sort(),
+      [
+        'order.cancelled',
+        'order.created',
+        'order.delivered',
+        'order.fulfilled',
+        'order.on_hold',
+        'order.resumed',
+        'refill.ready',
+        'webhook.test',
+      ].sort(),
     );
     for (const [type, item] of Object.entries<any>(doc.webhooks)) {
       const headers = item.post.parameters.filter((p: any) => p.in === 'header' && p.required);
@@ -293,6 +302,8 @@ describe('OpenAPI document and reference page', () => {
     const optional = [
       'post /api/admin/clinics/{clinicId}/api-keys',
       'post /api/external/sandbox/medication-order/{id}/advance',
+      'post /api/external/sandbox/medication-order/{id}/resume',
+      'post /api/admin/medication-requests/{id}/resume',
       'post /api/admin/webhook-endpoints/{webhookId}/recover',
       'post /api/external/webhook/{webhookId}/rotate-secret',
       // The original system's form, `?id=` without a body (issue 22).

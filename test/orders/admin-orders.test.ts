@@ -110,6 +110,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
       refill_of: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      hold: null,
     });
     const twoItems = await list(`?medication_request_id=${created[7]!.id}`);
     expect(twoItems.items[0]).toMatchObject({ clinic_name: 'Harbor Compounding', patient_name: 'Grace Hopper', item_count: 2 });

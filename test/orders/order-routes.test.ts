@@ -76,6 +76,9 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
         'chain_origin_id',
         'refill_request_id',
         'status_history',
+        'hold',
+        'hold_history',
+        'shipping_address',
       ].sort(),
     );
     expect(JSON.stringify(res.body)).not.toContain('Grace');

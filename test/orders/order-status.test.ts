@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canHold,
   canTransition,
   illegalTransitionMessage,
   isFinal,
@@ -16,6 +17,8 @@ const LEGAL: [OrderStatus, OrderStatus][] = [
   ['processing', 'shipped'],
   ['processing', 'cancelled'],
   ['shipped', 'delivered'],
+  // A hold is not a move (order-hold.service.ts): from on_hold a plain status change can only cancel.
+  ['on_hold', 'cancelled'],
 ];
 const isLegal = (from: OrderStatus, to: OrderStatus) => LEGAL.some(([f, t]) => f === from && t === to);
 const ALL_PAIRS = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]));
@@ -59,5 +62,14 @@ describe('the order lifecycle (pure)', () => {
   it('when asked which states are final and refillable, then delivered/cancelled are final and shipped/delivered refillable', () => {
     expect(ORDER_STATUSES.filter(isFinal)).toEqual(['delivered', 'cancelled']);
     expect(ORDER_STATUSES.filter(isRefillable)).toEqual(['shipped', 'delivered']);
+  });
+
+  it('when asked which orders can be held, then pending, processing and on_hold (a new reason), never shipped or final ones', () => {
+    expect(ORDER_STATUSES.filter(canHold)).toEqual(['pending', 'processing', 'on_hold']);
+  });
+
+  it('when a status change goes to or from on_hold, then the message points at the hold and resume routes', () => {
+    expect(illegalTransitionMessage('pending', 'on_hold')).toContain('/hold');
+    expect(illegalTransitionMessage('on_hold', 'processing')).toContain('/resume');
   });
 });

@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * List medication requests
-     * @description The pharmacist’s work queue: by default the orders still to work (pending, processing) oldest first, then the others newest first (`sort=newest`: every order newest first). Filtered by status, clinic, carrier, order id and the day of creation (`created_from`, `created_to`: the pharmacy’s calendar), and searched with `q` (patient name, prescriber name, any part of the order id, tracking number); pass `next_cursor` back as `cursor` for the next page. Each item names its clinic, its patient (with date of birth), its prescriber and its medications, and its age in working hours: every order and every patient listed is recorded as read in the audit trail.
+     * @description The pharmacist’s work queue: by default the orders still to work (pending, processing, on_hold) oldest first, then the others newest first (`sort=newest`: every order newest first). Filtered by status, clinic, carrier, order id and the day of creation (`created_from`, `created_to`: the pharmacy’s calendar), and searched with `q` (patient name, prescriber name, any part of the order id, tracking number); pass `next_cursor` back as `cursor` for the next page. Each item names its clinic, its patient (with date of birth), its prescriber and its medications, and its age in working hours: every order and every patient listed is recorded as read in the audit trail.
      */
     get: operations['listOperatorMedicationRequests'];
     put?: never;
@@ -55,6 +55,66 @@ export interface paths {
      * @description The pharmacy’s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.
      */
     post: operations['updateOperatorMedicationRequestStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/medication-requests/{id}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Put a medication request on hold
+     * @description Stops a `pending` or `processing` order with a `reason_code` of the catalog (`GET /api/external/hold-reasons`) and a `message` the partner reads (it may hold PHI: it is never in an event). `waiting_on` is the catalog’s, except for `other`, where it is required. Holding an order already on hold changes its reason, message and whose move it is (it keeps the status it resumes to). A shipped or final order is refused with 409 CONFLICT. Writes `order.on_hold`; recorded in the history and the audit trail with who held it.
+     */
+    post: operations['holdOperatorMedicationRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/medication-requests/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a medication request on hold
+     * @description Returns an order on hold to the status it was held from (`pending` or `processing`), with an optional `message` for the history. An order not on hold is refused with 409 CONFLICT (of a resume and a partner’s answer that resumes or cancels, sent together, exactly one succeeds). Writes `order.resumed`.
+     */
+    post: operations['resumeOperatorMedicationRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/hold-reasons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the hold reasons
+     * @description The catalog partners read at `GET /api/external/hold-reasons`: code, text, whose move it is, what resolves it.
+     */
+    get: operations['listOperatorHoldReasons'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -711,8 +771,8 @@ export interface components {
       patient_id: string;
       /** Format: uuid */
       practitioner_id: string;
-      /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-      status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+      status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
       /** Format: uuid */
       prescription_id: string;
       is_refrigerated: boolean;
@@ -767,6 +827,7 @@ export interface components {
       refill_of: string | null;
       chain_origin_id: string | null;
       refill_request_id: string | null;
+      /** @description Every status change, oldest first (a state may be entered again after a hold). */
       status_history: {
         from: string | null;
         to: string;
@@ -774,6 +835,79 @@ export interface components {
         at: string;
         actor: 'operator' | 'partner' | 'sandbox';
       }[];
+      /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+      hold: components['schemas']['MedicationOrderHold'] | null;
+      /** @description Every hold of the order, your answers and each resume, oldest first (empty for an order never held). */
+      hold_history: {
+        /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
+        kind: 'hold' | 'answer' | 'resume';
+        reason_code: string | null;
+        waiting_on: ('partner' | 'pharmacy') | null;
+        message: string | null;
+        actor: 'operator' | 'partner' | 'sandbox';
+        /** @description ISO-8601 UTC. */
+        at: string;
+      }[];
+      /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
+      shipping_address: {
+        addressLine1: string;
+        addressLine2: string | null;
+        city: string;
+        state: string;
+        postalCode: string;
+      } | null;
+    };
+    MedicationOrderHold: {
+      /** @description A code of `GET /api/external/hold-reasons`. */
+      reason_code: string;
+      /** @description The catalog’s text for the code. */
+      reason: string;
+      /** @description The pharmacy’s message to you. */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on: 'partner' | 'pharmacy';
+      /** @description ISO-8601 UTC. */
+      since: string;
+    };
+    HoldReason: {
+      code: string;
+      /** @description What stopped the order. */
+      reason: string;
+      /** @description Whose move it is when a hold of this reason begins; null for `other`: the hold says. */
+      waiting_on: 'partner' | 'pharmacy' | null;
+      /** @description What resolves the hold. */
+      answer: string;
+    };
+    MedicationOrderResumeRequest: {
+      /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+    };
+    MedicationOrderHoldRequest: {
+      /**
+       * @description A code of the hold reasons catalog (`GET /api/external/hold-reasons`).
+       * @enum {string}
+       */
+      reason_code:
+        | 'prescription_clarification'
+        | 'prescriber_outreach'
+        | 'address_undeliverable'
+        | 'patient_unreachable'
+        | 'allergy_conflict'
+        | 'duplicate_therapy'
+        | 'out_of_stock'
+        | 'state_not_licensed'
+        | 'delivery_exception'
+        | 'other';
+      /** @description What the partner is told: what is wrong and what would resolve it. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on?: 'partner' | 'pharmacy';
     };
     WebhookRecovered: {
       /** @description Deliveries (failed, or waiting for a retry) now due for an attempt at once. */
@@ -791,7 +925,7 @@ export interface operations {
   listOperatorMedicationRequests: {
     parameters: {
       query?: {
-        status?: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+        status?: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
         clinic_id?: string;
         /** @description Orders shipping with this carrier. */
         carrier_id?: string;
@@ -809,7 +943,7 @@ export interface operations {
         q?: string;
         /** @description One order by its id (a search): the page lists it if it matches the other filters, else nothing. */
         medication_request_id?: string;
-        /** @description `waiting` (the default): the orders still to work (pending, processing) oldest first, then the others newest first; `newest`: every order newest first. */
+        /** @description `waiting` (the default): the orders still to work (pending, processing, on_hold) oldest first, then the others newest first; `newest`: every order newest first. */
         sort?: 'waiting' | 'newest';
         limit?: number;
         cursor?: string;
@@ -854,8 +988,8 @@ export interface operations {
                 practitioner_name: string;
                 practitioner_npi: string;
                 practitioner_is_veterinarian: boolean;
-                /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-                status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+                /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+                status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
                 item_count: number;
                 /** @description What the order holds, in the order’s order. */
                 medications: {
@@ -864,7 +998,7 @@ export interface operations {
                   unit_of_measure: string | null;
                   quantity: number;
                 }[];
-                /** @description Working hours (Monday to Friday, 09:00-17:00 in PHARMACY_TIME_ZONE) from the order’s creation until it was shipped or cancelled, or until now while it is pending or processing; rounded down to a tenth. */
+                /** @description Working hours (Monday to Friday, 09:00-17:00 in PHARMACY_TIME_ZONE) from the order’s creation until it was shipped or cancelled, or until now while it is pending, processing or on hold; rounded down to a tenth. */
                 age_business_hours: number;
                 carrier_id: string;
                 carrier_name: string;
@@ -877,6 +1011,18 @@ export interface operations {
                 created_at: string;
                 /** @description ISO-8601 UTC. */
                 updated_at: string;
+                /** @description Why an order on hold is held and whose move it is; null when it is not on hold. */
+                hold: {
+                  reason_code: string;
+                  reason: string;
+                  /**
+                   * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+                   * @enum {string}
+                   */
+                  waiting_on: 'partner' | 'pharmacy';
+                  /** @description ISO-8601 UTC. */
+                  since: string;
+                } | null;
               }[];
               next_cursor: string | null;
             };
@@ -990,8 +1136,8 @@ export interface operations {
               patient_id: string;
               /** Format: uuid */
               practitioner_id: string;
-              /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-              status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+              /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+              status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
               /** Format: uuid */
               prescription_id: string;
               is_refrigerated: boolean;
@@ -1056,8 +1202,31 @@ export interface operations {
                 actor_id: string | null;
                 actor_name: string | null;
               }[];
+              /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+              hold: components['schemas']['MedicationOrderHold'] | null;
+              /** @description Every hold, the partner’s answers and each resume, oldest first, naming who. */
+              hold_history: {
+                /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
+                kind: 'hold' | 'answer' | 'resume';
+                reason_code: string | null;
+                waiting_on: ('partner' | 'pharmacy') | null;
+                message: string | null;
+                actor: 'operator' | 'partner' | 'sandbox';
+                /** @description ISO-8601 UTC. */
+                at: string;
+                actor_id: string | null;
+                actor_name: string | null;
+              }[];
+              /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
+              shipping_address: {
+                addressLine1: string;
+                addressLine2: string | null;
+                city: string;
+                state: string;
+                postalCode: string;
+              } | null;
               clinic_name: string;
-              /** @description Who the order ships to (the patient’s current address). PHI: the read is audited. */
+              /** @description Who the order ships to: the address a partner’s hold answer gave the order when it has one, else the patient’s current address. PHI: the read is audited. */
               patient: {
                 /** Format: uuid */
                 patient_id: string;
@@ -1094,8 +1263,8 @@ export interface operations {
               refill_chain: {
                 /** Format: uuid */
                 medication_request_id: string;
-                /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-                status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+                /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+                status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
                 refill_of: string | null;
                 /** @description ISO-8601 UTC. */
                 created_at: string;
@@ -1194,8 +1363,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-          status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+          /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+          status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
           /** @description Required when status is shipped. */
           tracking_number?: string;
         };
@@ -1281,6 +1450,372 @@ export interface operations {
       };
       /** @description The body is not sent as application/json. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  holdOperatorMedicationRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MedicationOrderHoldRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The medication request has shipped or is final. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resumeOperatorMedicationRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MedicationOrderResumeRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The medication request is not on hold. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listOperatorHoldReasons: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['HoldReason'][];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -4615,7 +5150,7 @@ export interface operations {
         resource_id?: string;
         /** @description Only rows of this clinic (its partners’, and the operator’s on its resources). */
         clinic_id?: string;
-        /** @description create, read, update, cancel, delete, revoke, roll, transition, retry, test or access_denied (see docs/audit.md). */
+        /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, resume, retry, test or access_denied (see docs/audit.md). */
         action?:
           | 'create'
           | 'read'
@@ -4625,6 +5160,9 @@ export interface operations {
           | 'revoke'
           | 'roll'
           | 'transition'
+          | 'hold'
+          | 'hold_response'
+          | 'resume'
           | 'retry'
           | 'test'
           | 'access_denied';
@@ -4720,7 +5258,7 @@ export interface operations {
                     };
                 actor_name: string | null;
                 clinic_id: string | null;
-                /** @description create, read, update, cancel, delete, revoke, roll, transition, retry, test or access_denied (see docs/audit.md). */
+                /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, resume, retry, test or access_denied (see docs/audit.md). */
                 action:
                   | 'create'
                   | 'read'
@@ -4730,6 +5268,9 @@ export interface operations {
                   | 'revoke'
                   | 'roll'
                   | 'transition'
+                  | 'hold'
+                  | 'hold_response'
+                  | 'resume'
                   | 'retry'
                   | 'test'
                   | 'access_denied';

@@ -2781,7 +2781,14 @@ export interface operations {
         status?: 'pending' | 'delivered' | 'failed' | 'cancelled';
         /** @description An event type (see the webhooks section of the document). */
         event_type?:
-          'order.created' | 'order.fulfilled' | 'order.delivered' | 'order.cancelled' | 'refill.ready' | 'webhook.test';
+          | 'order.created'
+          | 'order.fulfilled'
+          | 'order.delivered'
+          | 'order.cancelled'
+          | 'refill.ready'
+          | 'order.on_hold'
+          | 'order.resumed'
+          | 'webhook.test';
         /** @description Only deliveries to this endpoint. */
         webhook_id?: string;
         /** @description Created at or after this time. */
@@ -3135,8 +3142,8 @@ export interface operations {
                  * @description The medication request’s id.
                  */
                 order_id: string;
-                /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-                status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+                /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+                status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
                 /** Format: uuid */
                 patient_id: string;
                 /** @description ISO-8601 UTC. */
@@ -3144,7 +3151,7 @@ export interface operations {
                 /** @description Filled in when the order is shipped. */
                 tracking_number: string | null;
                 /** @description The statuses the order may move to directly (empty: a final state). */
-                next_statuses: ('pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled')[];
+                next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
               }[];
               /** @description Pass as `cursor` for the next page; null on the last. */
               next_cursor: string | null;
@@ -3205,7 +3212,7 @@ export interface operations {
       content: {
         'application/json': {
           /** @description The status to reach, through every legal step in between (as the sandbox API’s `to`): `shipped` fills in a test tracking number. */
-          status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+          status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
         };
       };
     };
@@ -3225,8 +3232,8 @@ export interface operations {
                * @description The medication request’s id.
                */
               order_id: string;
-              /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-              status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+              /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+              status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
               /** Format: uuid */
               patient_id: string;
               /** @description ISO-8601 UTC. */
@@ -3234,7 +3241,7 @@ export interface operations {
               /** @description Filled in when the order is shipped. */
               tracking_number: string | null;
               /** @description The statuses the order may move to directly (empty: a final state). */
-              next_statuses: ('pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled')[];
+              next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
             };
             message: string;
           };

@@ -22,6 +22,9 @@ export type OrderItem = OrderDetail['medication_requests'][number];
 /** A step of the order's history; `actor_name` names the staff member when the operator API knows who. */
 export type HistoryStep = OrderDetail['status_history'][number];
 
+/** A step of the order's holds: a hold, a partner's answer, a resume, naming who. */
+export type HoldStep = OrderDetail['hold_history'][number];
+
 /** The order after a status change: the API's answer, with what only the page's first read had. */
 export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pick<Session, 'staff_id' | 'name'>): OrderDetail {
   // The answer is the partner's view, whose history names nobody: steps already shown keep who made
@@ -34,10 +37,19 @@ export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pi
     const ours = step.actor === 'operator';
     return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
   });
+  const holdKey = (step: Pick<HoldStep, 'kind' | 'at'>) => `${step.kind}@${step.at}`;
+  const namedHolds = new Map(order.hold_history.map((step) => [holdKey(step), step]));
+  const hold_history = answer.hold_history.map((step) => {
+    const known = namedHolds.get(holdKey(step));
+    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name };
+    const ours = step.actor === 'operator';
+    return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
+  });
   return {
     ...order,
     ...answer,
     status_history,
+    hold_history,
     refill_chain: order.refill_chain.map((entry) =>
       entry.medication_request_id === answer.medication_request_id ? { ...entry, status: answer.status } : entry,
     ),

@@ -19,6 +19,7 @@ import * as m017 from './017_named_actors.js';
 import * as m018 from './018_partner_accounts.js';
 import * as m019 from './019_webhook_secret_rotation.js';
 import * as m020 from './020_request_log_keys.js';
+import * as m021 from './021_order_holds.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '018_partner_accounts': m018,
   '019_webhook_secret_rotation': m019,
   '020_request_log_keys': m020,
+  '021_order_holds': m021,
 };

@@ -266,11 +266,55 @@ export interface paths {
     put?: never;
     /**
      * Cancel a medication request (extension)
-     * @description Cancels a `pending` or `processing` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.
+     * @description Cancels a `pending`, `processing` or `on_hold` medication request; any other status is refused with 409 CONFLICT naming it. Writes the `order.cancelled` event. A cancelled refill gives its refill back to the prescription.
      *
      *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['cancelMedicationOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/hold-reasons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the reasons an order can be put on hold (extension)
+     * @description Every `reason_code` an order’s `hold` can carry, with its text, whose move it is when the hold begins (`waiting_on`; null for `other`, where the hold says) and what resolves it (`answer`). Do not cancel and re-order a held order: answer it.
+     *
+     *     **Scope:** `orders:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    get: operations['listHoldReasons'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/medication-order/{id}/hold-response': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer the hold of a medication request (extension)
+     * @description Your answer to an order on hold: `message` (1 to 2,000 characters) is recorded in the order’s `hold_history` and the hold then waits on the pharmacy (`waiting_on: pharmacy`). `address` (the patient’s address shape) becomes this order’s shipping address (`shipping_address`; the patient’s record is not changed); an `address_undeliverable` hold answered with one resumes at once (`order.resumed`). `cancel: true` cancels the order as `POST …/cancel` does (`order.cancelled`). An order not on hold is refused with 409 CONFLICT. The answer itself sends no event.
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    post: operations['answerMedicationOrderHold'];
     delete?: never;
     options?: never;
     head?: never;
@@ -337,6 +381,50 @@ export interface paths {
      *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     post: operations['advanceSandboxMedicationOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/sandbox/medication-order/{id}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Put a medication request on hold (development only)
+     * @description Puts a `pending` or `processing` order of the clinic on hold with any `reason_code` of the catalog, as the pharmacy would (actor `sandbox`), so that you can test your handling end to end: `order.on_hold`, the order’s `hold`, your answer. `message` defaults to the reason’s text; `waiting_on` only with `other` (default `partner`). Not available in production (404).
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    post: operations['holdSandboxMedicationOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/sandbox/medication-order/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a medication request on hold (development only)
+     * @description Resumes an order of the clinic on hold to the status it was held from, as the pharmacy would (actor `sandbox`): `order.resumed`. 409 when it is not on hold. Not available in production (404).
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    post: operations['resumeSandboxMedicationOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -619,7 +707,7 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * order.cancelled: An order is cancelled (from `pending` or `processing`).
+     * order.cancelled: An order is cancelled (from `pending`, `processing` or `on_hold`).
      * @description Sent by the server to each active endpoint of the clinic, signed (Standard Webhooks). Answer 2xx quickly; anything else, or no answer in time, is retried on the schedule of docs/webhooks.md. Ignore (and answer 2xx to) event types you do not know.
      */
     post: operations['orderCancelledWebhook'];
@@ -643,6 +731,46 @@ export interface webhooks {
      * @description Sent by the server to each active endpoint of the clinic, signed (Standard Webhooks). Answer 2xx quickly; anything else, or no answer in time, is retried on the schedule of docs/webhooks.md. Ignore (and answer 2xx to) event types you do not know.
      */
     post: operations['refillReadyWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.on_hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * order.on_hold: An order is put on hold by the pharmacy, or its hold changes (a new reason, or waiting on you again). Read the order for the pharmacy’s message; answer with `POST /api/external/medication-order/{id}/hold-response` when `waiting_on` is `partner`.
+     * @description Sent by the server to each active endpoint of the clinic, signed (Standard Webhooks). Answer 2xx quickly; anything else, or no answer in time, is retried on the schedule of docs/webhooks.md. Ignore (and answer 2xx to) event types you do not know.
+     */
+    post: operations['orderOn_holdWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.resumed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * order.resumed: An order on hold is resumed, to the status it was held from (your address answer to an `address_undeliverable` hold resumes it at once).
+     * @description Sent by the server to each active endpoint of the clinic, signed (Standard Webhooks). Answer 2xx quickly; anything else, or no answer in time, is retried on the schedule of docs/webhooks.md. Ignore (and answer 2xx to) event types you do not know.
+     */
+    post: operations['orderResumedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1005,8 +1133,8 @@ export interface components {
       patient_id: string;
       /** Format: uuid */
       practitioner_id: string;
-      /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-      status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+      status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
       /** Format: uuid */
       prescription_id: string;
       is_refrigerated: boolean;
@@ -1061,6 +1189,7 @@ export interface components {
       refill_of: string | null;
       chain_origin_id: string | null;
       refill_request_id: string | null;
+      /** @description Every status change, oldest first (a state may be entered again after a hold). */
       status_history: {
         from: string | null;
         to: string;
@@ -1068,6 +1197,75 @@ export interface components {
         at: string;
         actor: 'operator' | 'partner' | 'sandbox';
       }[];
+      /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+      hold: components['schemas']['MedicationOrderHold'] | null;
+      /** @description Every hold of the order, your answers and each resume, oldest first (empty for an order never held). */
+      hold_history: {
+        /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
+        kind: 'hold' | 'answer' | 'resume';
+        reason_code: string | null;
+        waiting_on: ('partner' | 'pharmacy') | null;
+        message: string | null;
+        actor: 'operator' | 'partner' | 'sandbox';
+        /** @description ISO-8601 UTC. */
+        at: string;
+      }[];
+      /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
+      shipping_address: {
+        addressLine1: string;
+        addressLine2: string | null;
+        city: string;
+        state: string;
+        postalCode: string;
+      } | null;
+    };
+    MedicationOrderHold: {
+      /** @description A code of `GET /api/external/hold-reasons`. */
+      reason_code: string;
+      /** @description The catalog’s text for the code. */
+      reason: string;
+      /** @description The pharmacy’s message to you. */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on: 'partner' | 'pharmacy';
+      /** @description ISO-8601 UTC. */
+      since: string;
+    };
+    HoldReason: {
+      code: string;
+      /** @description What stopped the order. */
+      reason: string;
+      /** @description Whose move it is when a hold of this reason begins; null for `other`: the hold says. */
+      waiting_on: 'partner' | 'pharmacy' | null;
+      /** @description What resolves the hold. */
+      answer: string;
+    };
+    MedicationOrderHoldResponse: {
+      /** @description Your answer to the pharmacy. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message: string;
+      address?: {
+        /** @description Street address. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
+        addressLine1: string;
+        /** @description Apartment, suite, unit (optional; an empty string means none). NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
+        addressLine2?: string;
+        /** @description City. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
+        city: string;
+        /**
+         * @description State: a two-letter US state code in any letter case, stored upper case. The 50 states, DC, the territories (AS, GU, MP, PR, VI) and the armed forces codes (AA, AE, AP).
+         * @example TX
+         */
+        state: string;
+        /**
+         * @description ZIP code: 5 digits, or ZIP+4 written 12345-6789.
+         * @example 78701
+         */
+        postalCode: string;
+      };
+      /** @description `true` cancels the order, as `POST …/cancel` does. Not with `address`. */
+      cancel?: boolean;
     };
     RefillRequestCreateRequest: {
       /**
@@ -1102,8 +1300,8 @@ export interface components {
        * @description The new medication request the refill created.
        */
       medication_order_id: string;
-      /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-      medication_order_status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+      medication_order_status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
       shipment_group_id: string | null;
       /** @description ISO-8601 UTC. */
       created_at: string;
@@ -1112,7 +1310,59 @@ export interface components {
     };
     MedicationOrderAdvanceRequest: {
       /** @description Target status, reached through the legal path; default: the next status. */
-      to?: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+      to?: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+    };
+    SandboxMedicationOrderHoldRequest: {
+      /**
+       * @description A code of the hold reasons catalog (`GET /api/external/hold-reasons`).
+       * @enum {string}
+       */
+      reason_code:
+        | 'prescription_clarification'
+        | 'prescriber_outreach'
+        | 'address_undeliverable'
+        | 'patient_unreachable'
+        | 'allergy_conflict'
+        | 'duplicate_therapy'
+        | 'out_of_stock'
+        | 'state_not_licensed'
+        | 'delivery_exception'
+        | 'other';
+      /** @description What the pharmacy would write; default: the reason’s text. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on?: 'partner' | 'pharmacy';
+    };
+    MedicationOrderResumeRequest: {
+      /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+    };
+    MedicationOrderHoldRequest: {
+      /**
+       * @description A code of the hold reasons catalog (`GET /api/external/hold-reasons`).
+       * @enum {string}
+       */
+      reason_code:
+        | 'prescription_clarification'
+        | 'prescriber_outreach'
+        | 'address_undeliverable'
+        | 'patient_unreachable'
+        | 'allergy_conflict'
+        | 'duplicate_therapy'
+        | 'out_of_stock'
+        | 'state_not_licensed'
+        | 'delivery_exception'
+        | 'other';
+      /** @description What the partner is told: what is wrong and what would resolve it. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on?: 'partner' | 'pharmacy';
     };
     TokenRequest: {
       /** @description `client_credentials`, the only grant. */
@@ -1389,7 +1639,7 @@ export interface components {
         medication_request_id: string;
         /** @constant */
         status: 'cancelled';
-        previous_status: 'pending' | 'processing';
+        previous_status: 'pending' | 'processing' | 'on_hold';
         /** @description ISO-8601 UTC. */
         cancelled_at: string;
       };
@@ -1417,6 +1667,47 @@ export interface components {
         original_medication_request_id: string;
         /** @constant */
         status: 'open';
+      };
+    };
+    OrderOn_holdEvent: {
+      /** @constant */
+      type: 'order.on_hold';
+      /**
+       * Format: date-time
+       * @description When the change happened (not the attempt), ISO-8601 UTC.
+       */
+      timestamp: string;
+      /** @description Never the pharmacy’s message (it may hold PHI): read the order for it. */
+      data: {
+        /**
+         * Format: uuid
+         * @description The medication request (order).
+         */
+        medication_request_id: string;
+        /** @constant */
+        status: 'on_hold';
+        /** @description A code of `GET /api/external/hold-reasons`. */
+        reason_code: string;
+        /** @description `partner`: answer with `POST /api/external/medication-order/{id}/hold-response`. */
+        waiting_on: 'partner' | 'pharmacy';
+      };
+    };
+    OrderResumedEvent: {
+      /** @constant */
+      type: 'order.resumed';
+      /**
+       * Format: date-time
+       * @description When the change happened (not the attempt), ISO-8601 UTC.
+       */
+      timestamp: string;
+      data: {
+        /**
+         * Format: uuid
+         * @description The medication request (order).
+         */
+        medication_request_id: string;
+        /** @description The status the order returned to: the one it was held from. */
+        status: 'pending' | 'processing';
       };
     };
     WebhookTestEvent: {
@@ -2686,8 +2977,8 @@ export interface operations {
   listMedicationOrders: {
     parameters: {
       query?: {
-        /** @description pending → processing → shipped → delivered; pending or processing → cancelled. */
-        status?: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+        /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+        status?: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
         /** @description Only this patient’s orders. */
         patient_id?: string;
         limit?: number;
@@ -2885,6 +3176,265 @@ export interface operations {
       };
       /** @description The medication request can no longer be cancelled (it has shipped, been delivered or been cancelled). Or: a request with the same Idempotency-Key is still being processed (retry once it completes). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listHoldReasons: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['HoldReason'][];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:read` ("Forbidden: this API key lacks the scope orders:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  answerMedicationOrderHold: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+        /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MedicationOrderHoldResponse'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description Present on a replay: the X-Request-Id of the first request, whose response this is. */
+          'Idempotent-Original-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The medication request is not on hold. Or: a request with the same Idempotency-Key is still being processed (retry once it completes). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3293,6 +3843,322 @@ export interface operations {
         };
       };
       /** @description `to` cannot be reached from the current status, or the status is final. Or: a request with the same Idempotency-Key is still being processed (retry once it completes). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  holdSandboxMedicationOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+        /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SandboxMedicationOrderHoldRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description Present on a replay: the X-Request-Id of the first request, whose response this is. */
+          'Idempotent-Original-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The medication request has shipped or is final. Or: a request with the same Idempotency-Key is still being processed (retry once it completes). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resumeSandboxMedicationOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        'Api-Version'?: string;
+        /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MedicationOrderResumeRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description Present on a replay: the X-Request-Id of the first request, whose response this is. */
+          'Idempotent-Original-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The medication request is not on hold. Or: a request with the same Idempotency-Key is still being processed (retry once it completes). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4257,7 +5123,14 @@ export interface operations {
         status?: 'pending' | 'delivered' | 'failed' | 'cancelled';
         /** @description An event type (see the webhooks section of the document). */
         event_type?:
-          'order.created' | 'order.fulfilled' | 'order.delivered' | 'order.cancelled' | 'refill.ready' | 'webhook.test';
+          | 'order.created'
+          | 'order.fulfilled'
+          | 'order.delivered'
+          | 'order.cancelled'
+          | 'refill.ready'
+          | 'order.on_hold'
+          | 'order.resumed'
+          | 'webhook.test';
         limit?: number;
         cursor?: string;
       };
@@ -5007,6 +5880,78 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['RefillReadyEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status): the delivery is done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other status, or none in time: the delivery is retried. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderOn_holdWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id: the same on every retry and for every endpoint. De-duplicate on it. */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt. Refuse a delivery far from your clock (the libraries allow ±5 minutes). */
+        'webhook-timestamp': string;
+        /** @description `v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`, keyed with the base64-decoded part of your secret after `whsec_`. Verify the raw body before parsing it. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderOn_holdEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status): the delivery is done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other status, or none in time: the delivery is retried. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderResumedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id: the same on every retry and for every endpoint. De-duplicate on it. */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt. Refuse a delivery far from your clock (the libraries allow ±5 minutes). */
+        'webhook-timestamp': string;
+        /** @description `v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`, keyed with the base64-decoded part of your secret after `whsec_`. Verify the raw body before parsing it. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderResumedEvent'];
       };
     };
     responses: {

@@ -1,0 +1,313 @@
+import type { AuditContext } from '../audit/audit-actor.js';
+import { runChange, type Change } from '../changes/run-change.js';
+import type { ServiceContext } from '../context.js';
+import type { Trx } from '../db/database.js';
+import { conflict, fieldError } from '../errors.js';
+import { newId } from '../shared/ids.js';
+import { holdReasonOf, RESUMED_BY_ADDRESS, type WaitingOn } from './hold-reasons.js';
+import { canHold, isResumeTarget, type Actor, type OrderStatus } from './order-status.js';
+import { applyTransition, loadForUpdate, namedActorOf, type NamedActor, type Scope } from './order-transition.service.js';
+import { loadOrderView } from './order-view.js';
+import type { OrderTable, StatusHistoryTable } from './order.tables.js';
+import type { OrderViewData } from './order.schemas.js';
+import * as repo from './order.repository.js';
+
+/** The pharmacy's hold (`POST /api/admin/medication-requests/{id}/hold`; the sandbox's). */
+export interface HoldInput {
+  reason_code: string;
+  message: string;
+  /** Only with `other`, where it is required: whose move it is. */
+  waiting_on?: WaitingOn | undefined;
+}
+
+/** The patient's address shape, as a hold answer corrects it. */
+export interface AnswerAddress {
+  addressLine1: string;
+  addressLine2?: string | undefined;
+  city: string;
+  state: string;
+  postalCode: string;
+}
+
+/** The partner's answer (`POST /api/external/medication-order/{id}/hold-response`). */
+export interface HoldAnswerInput {
+  message: string;
+  address?: AnswerAddress | undefined;
+  cancel?: boolean | undefined;
+}
+
+type HoldKind = 'hold' | 'answer' | 'resume';
+
+/**
+ * Puts an order on hold, or changes the hold of an order already on hold (a new reason, message or
+ * party to wait on; it keeps the status it will resume to and the time it was first held). Only
+ * `pending` and `processing` orders can be held: a shipped or final one is refused with 409.
+ * Records the history row (with the message, for the partner and the pharmacy), `order.on_hold`
+ * (ids and codes only) and the audit row `hold`, in one change.
+ */
+export async function holdOrder(
+  ctx: ServiceContext,
+  scope: Scope,
+  orderId: string,
+  input: HoldInput,
+  actor: Actor,
+  audit: AuditContext,
+): Promise<OrderViewData> {
+  const waitingOn = waitingOnOf(input);
+  const message = input.message.trim();
+  const order = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    const current = await loadForUpdate(trx, scope, orderId);
+    const from = current.status as OrderStatus;
+    if (!canHold(from)) throw notHoldable(from);
+    const now = change.at;
+    const set: repo.StatusChanges = {
+      hold_reason_code: input.reason_code,
+      hold_message: message,
+      hold_waiting_on: waitingOn,
+      hold_since: from === 'on_hold' ? (current.hold_since ?? now) : now,
+      held_from: from === 'on_hold' ? (current.held_from ?? 'pending') : from,
+      hold_answered_at: null,
+    };
+    await moveOrRefuse(trx, current, from, 'on_hold', now, set);
+    recordHold(change, current.id, {
+      from,
+      to: 'on_hold',
+      kind: 'hold',
+      actor,
+      named: namedActorOf(audit),
+      reasonCode: input.reason_code,
+      waitingOn,
+      message,
+    });
+    change.event({
+      clinicId: current.clinic_id,
+      type: 'order.on_hold',
+      payload: { medication_request_id: current.id, status: 'on_hold', reason_code: input.reason_code, waiting_on: waitingOn },
+    });
+    change.audit('hold', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+    return { ...current, ...set, status: 'on_hold', updated_at: now };
+  });
+  return loadOrderView(ctx.db, order);
+}
+
+/**
+ * Resumes an order on hold to the status it was held from, with an optional message: 409 when it is
+ * not on hold (a resume that lost a race to an answer that resumed or cancelled it is refused so).
+ */
+export async function resumeOrder(
+  ctx: ServiceContext,
+  scope: Scope,
+  orderId: string,
+  message: string | undefined,
+  actor: Actor,
+  audit: AuditContext,
+): Promise<OrderViewData> {
+  const order = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    const current = await loadForUpdate(trx, scope, orderId);
+    if (current.status !== 'on_hold') throw notOnHold(current.status, 'resume');
+    const resumed = await resume(change, trx, current, actor, namedActorOf(audit), blankToNull(message));
+    change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+    return resumed;
+  });
+  return loadOrderView(ctx.db, order);
+}
+
+/**
+ * The partner's answer to a hold: recorded in the history with the credential or portal user that
+ * sent it, and the hold then waits on the pharmacy. An address becomes the order's shipping address
+ * (an `address_undeliverable` hold resumes at once); `cancel: true` cancels the order as the cancel
+ * route does. An order not on hold is refused with 409. No event for the answer itself (a resume or
+ * a cancellation it causes sends its own).
+ */
+export async function answerHold(
+  ctx: ServiceContext,
+  clinicId: string,
+  orderId: string,
+  input: HoldAnswerInput,
+  audit: AuditContext,
+): Promise<OrderViewData> {
+  if (input.cancel === true && input.address !== undefined) {
+    throw fieldError('cancel', 'cannot be combined with address: an answer either corrects the address or cancels the order');
+  }
+  const message = input.message.trim();
+  const named = partnerNamed(audit);
+  const order = await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    const current = await loadForUpdate(trx, { clinicId }, orderId);
+    if (current.status !== 'on_hold') throw notOnHold(current.status, 'answer');
+    const now = change.at;
+    const set: repo.StatusChanges = { hold_waiting_on: 'pharmacy', hold_answered_at: now, ...shipTo(input.address) };
+    await moveOrRefuse(trx, current, 'on_hold', 'on_hold', now, set);
+    recordHold(change, current.id, {
+      from: 'on_hold',
+      to: 'on_hold',
+      kind: 'answer',
+      actor: 'partner',
+      named,
+      reasonCode: current.hold_reason_code ?? null,
+      waitingOn: 'pharmacy',
+      message,
+    });
+    change.audit('hold_response', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+    const answered: OrderTable = { ...current, ...set, updated_at: now };
+
+    if (input.cancel === true) {
+      change.audit('cancel', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+      return applyTransition(change, trx, later(now), answered, 'cancelled', 'partner', undefined, named);
+    }
+    if (input.address !== undefined && RESUMED_BY_ADDRESS.has(current.hold_reason_code ?? '')) {
+      change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+      return resume(change, trx, answered, 'partner', named, null, later(now));
+    }
+    return answered;
+  });
+  return loadOrderView(ctx.db, order);
+}
+
+/** Returns a held order to the status it was held from, clearing its hold; its history row and `order.resumed`. */
+async function resume(
+  change: Change,
+  trx: Trx,
+  order: OrderTable,
+  actor: Actor,
+  named: NamedActor,
+  message: string | null,
+  at: string = change.at,
+): Promise<OrderTable> {
+  const to: OrderStatus = isResumeTarget(order.held_from ?? '') ? (order.held_from as OrderStatus) : 'pending';
+  await moveOrRefuse(trx, order, 'on_hold', to, at, repo.NO_HOLD);
+  recordHold(change, order.id, {
+    from: 'on_hold',
+    to,
+    kind: 'resume',
+    actor,
+    named,
+    reasonCode: order.hold_reason_code ?? null,
+    waitingOn: null,
+    message,
+    at,
+  });
+  change.event(
+    { clinicId: order.clinic_id, type: 'order.resumed', payload: { medication_request_id: order.id, status: to } },
+    at,
+  );
+  return { ...order, ...repo.NO_HOLD, status: to, updated_at: at };
+}
+
+/**
+ * The conditional update of a hold, a resume or an answer: it applies only if the order is still
+ * in `from`, so of a resume and an answer sent together exactly one finds the order on hold when
+ * both would move it (PostgreSQL re-reads the row after the other's commit; SQLite runs them one
+ * after the other).
+ */
+async function moveOrRefuse(
+  trx: Trx,
+  order: OrderTable,
+  from: OrderStatus,
+  to: OrderStatus,
+  at: string,
+  set: repo.StatusChanges,
+): Promise<void> {
+  if (await repo.updateStatusIf(trx, order.id, from, to, at, set)) return;
+  const now = (await repo.findOrderUnscoped(trx, order.id))?.status ?? order.status;
+  if (to === 'on_hold' && from !== 'on_hold') throw notHoldable(now as OrderStatus);
+  throw notOnHold(now, from === to ? 'answer' : 'resume');
+}
+
+function recordHold(
+  change: Change,
+  orderId: string,
+  row: {
+    from: OrderStatus;
+    to: OrderStatus;
+    kind: HoldKind;
+    actor: Actor;
+    named: NamedActor;
+    reasonCode: string | null;
+    waitingOn: WaitingOn | null;
+    message: string | null;
+    at?: string;
+  },
+): void {
+  const history: StatusHistoryTable = {
+    id: newId(),
+    medication_request_id: orderId,
+    from_status: row.from,
+    to_status: row.to,
+    actor: row.actor,
+    actor_id: row.named.actorId,
+    actor_name: row.named.actorName,
+    at: row.at ?? change.at,
+    kind: row.kind,
+    reason_code: row.reasonCode,
+    waiting_on: row.waitingOn,
+    message: row.message,
+  };
+  change.write(repo.historyInsert(change, history));
+}
+
+/** Whose move a new hold is: the catalog's, or for `other` the pharmacy's word (required then, refused otherwise). */
+function waitingOnOf(input: HoldInput): WaitingOn {
+  const reason = holdReasonOf(input.reason_code);
+  if (reason === undefined) throw fieldError('reason_code', 'is not a hold reason (GET /api/external/hold-reasons lists them)');
+  if (reason.waiting_on === null) {
+    if (input.waiting_on === undefined)
+      throw fieldError('waiting_on', `is required with reason_code ${reason.code}: partner or pharmacy`);
+    return input.waiting_on;
+  }
+  if (input.waiting_on !== undefined && input.waiting_on !== reason.waiting_on) {
+    throw fieldError(
+      'waiting_on',
+      `is ${reason.waiting_on} for reason_code ${reason.code} (the catalog's); only reason_code other takes waiting_on`,
+    );
+  }
+  return reason.waiting_on;
+}
+
+/** Who answered, for the pharmacy's history: the API key, the OAuth client or the portal user. */
+function partnerNamed(audit: AuditContext): NamedActor {
+  const { actor } = audit;
+  switch (actor.type) {
+    case 'partner':
+      return { actorId: actor.apiKeyId, actorName: 'API key' };
+    case 'oauth_client':
+      return { actorId: actor.oauthClientId, actorName: 'OAuth client' };
+    case 'partner_user':
+      return { actorId: actor.partnerUserId, actorName: actor.name ?? actor.email };
+    default:
+      return namedActorOf(audit);
+  }
+}
+
+function shipTo(address: AnswerAddress | undefined): repo.StatusChanges {
+  if (address === undefined) return {};
+  return {
+    ship_to_address_line1: address.addressLine1.trim(),
+    ship_to_address_line2: blankToNull(address.addressLine2),
+    ship_to_city: address.city.trim(),
+    ship_to_state: address.state.toUpperCase(),
+    ship_to_postal_code: address.postalCode,
+  };
+}
+
+/** One millisecond after `at`: the next step of the same change sorts after the answer in the history and the outbox. */
+const later = (at: string): string => new Date(Date.parse(at) + 1).toISOString();
+
+const blankToNull = (text: string | undefined): string | null => {
+  const trimmed = text?.trim();
+  return trimmed === undefined || trimmed === '' ? null : trimmed;
+};
+
+function notHoldable(status: OrderStatus) {
+  const why = status === 'shipped' ? 'it has shipped' : `${status} is a final state`;
+  return conflict(`Cannot put the medication request on hold: ${why}; only pending and processing orders can be held`, {
+    status: `is ${status}; only pending, processing or on_hold orders can be held`,
+  });
+}
+
+function notOnHold(status: string, what: 'answer' | 'resume') {
+  const verb = what === 'answer' ? 'there is no hold to answer' : 'there is no hold to resume';
+  return conflict(`The medication request is not on hold (it is ${status}): ${verb}`, { status: `is ${status}, not on_hold` });
+}
