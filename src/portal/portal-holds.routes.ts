@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { Envelope, errorRef } from '../contracts/schemas.js';
 import { portalAudit } from '../http/audit-context.js';
-import { HoldReasonSchema, HoldResponseBody } from '../orders/order.schemas.js';
+import { HoldReasonList, HoldResponseBody } from '../orders/order-hold.schemas.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import { PortalHoldAnswer, PortalHoldPage, PortalHoldParams, PortalHoldsQuery } from './portal-holds.schemas.js';
@@ -46,7 +45,7 @@ export function portalHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'Why the pharmacy may put an order on hold',
           description:
             'The catalog `GET /api/external/hold-reasons` answers: each reason\u2019s code, its text, whom it waits on (null: the pharmacy says, for `other`) and what resolves it.',
-          response: { 200: Envelope(Type.Array(HoldReasonSchema)), ...portalReadErrors },
+          response: { 200: Envelope(HoldReasonList), ...portalReadErrors },
         },
       },
       async () => ({ success: true as const, data: [...holdReasons()], message: 'Hold reasons' }),

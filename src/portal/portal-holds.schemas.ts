@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
-import { HoldHistoryEntry, HoldView, StatusSchema } from '../orders/order.schemas.js';
+import { HoldHistoryEntryFields, HoldView, StatusSchema } from '../orders/order.schemas.js';
 
 /* The portal's "Needs your answer" (docs/portal.md): the clinic's orders on hold, and its answers. */
 
@@ -14,7 +14,7 @@ export const PortalHold = Type.Object(
     hold: HoldView,
     answer: Type.String({ description: 'What resolves the hold: the catalog\u2019s `answer` for its reason.' }),
     answered_at: Nullable(Timestamp, { description: 'When your clinic last answered this hold (null: not yet).' }),
-    hold_history: Type.Array(HoldHistoryEntry, { description: 'The hold\u2019s conversation, oldest first.' }),
+    hold_history: Type.Array(Type.Object(HoldHistoryEntryFields, { additionalProperties: false }), { description: 'The hold\u2019s conversation, oldest first.' }),
   },
   { additionalProperties: false },
 );

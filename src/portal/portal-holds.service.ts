@@ -3,7 +3,7 @@ import type { ReadContext, ServiceContext } from '../context.js';
 import { HOLD_REASONS, holdReasonOf, type HoldReason } from '../orders/hold-reasons.js';
 import { answerHold } from '../orders/order-hold.service.js';
 import { loadOrderViews } from '../orders/order-view.js';
-import type { HoldResponseInput } from '../orders/order.schemas.js';
+import type { HoldResponseInput } from '../orders/order-hold.schemas.js';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 import {
   countHeldOrdersOfClinic,
@@ -45,7 +45,7 @@ export async function listHolds(
       held_from: row.held_from,
       hold,
       answer: holdReasonOf(hold.reason_code)?.answer ?? '',
-      answered_at: row.hold_answered_at,
+      answered_at: row.hold_answered_at ?? null,
       hold_history: views[index]?.hold_history ?? [],
     });
   });

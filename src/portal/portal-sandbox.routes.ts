@@ -4,7 +4,6 @@ import { Envelope, errorRef } from '../contracts/schemas.js';
 import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import {
   PortalSandboxAdvanceBody,
-  PortalSandboxHoldBody,
   PortalSandboxOrder,
   PortalSandboxOrderPage,
   PortalSandboxOrderParams,
@@ -12,6 +11,7 @@ import {
 } from './portal-sandbox.schemas.js';
 import { advanceSandboxOrder, holdSandboxOrder, listSandboxOrders, resumeSandboxOrder } from './portal-sandbox.service.js';
 import { portalAudit } from '../http/audit-context.js';
+import { SandboxHoldBody } from '../orders/order-hold.schemas.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
 const tags = portalTags;
@@ -88,7 +88,8 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           description:
             'Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does: the hold is in the history (actor `sandbox`) and writes `order.on_hold`. An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).',
           params: PortalSandboxOrderParams,
-          body: PortalSandboxHoldBody,
+          // The sandbox API's own body (POST /api/external/sandbox/medication-order/{id}/hold).
+          body: SandboxHoldBody,
           response: {
             200: Envelope(PortalSandboxOrder),
             ...portalChangeErrors,

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_STATUSES } from '../orders/order-status.js';
-import { HOLD_REASON_CODES } from '../orders/hold-reasons.js';
 import { HoldView, StatusSchema } from '../orders/order.schemas.js';
-import { Nullable, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* The portal's sandbox (development only; docs/portal.md): the clinic's orders and their next states. */
 
@@ -54,22 +53,3 @@ export const PortalSandboxAdvanceBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PortalSandboxHoldBody = Type.Object(
-  {
-    reason_code: Type.Union(
-      HOLD_REASON_CODES.map((code) => Type.Literal(code)),
-      { description: 'Any reason of the catalog (`GET /api/portal/hold-reasons`).' },
-    ),
-    message: Type.Optional(
-      Text(2000, { 'x-free-text': true, description: textDoc('free', 'The pharmacy\u2019s message (a test one when omitted).') }),
-    ),
-    waiting_on: Type.Optional(
-      Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], {
-        description:
-          'Whom the hold waits on: with `other` only, and required there (the catalog says it for every other reason).',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type PortalSandboxHoldBody = Static<typeof PortalSandboxHoldBody>;

@@ -5,9 +5,12 @@ import { allowedNext, type OrderStatus } from '../orders/order-status.js';
 import { holdOrder, resumeOrder } from '../orders/order-hold.service.js';
 import { advanceOrder } from '../orders/order-transition.service.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
-import { holdViewOf } from '../orders/order-view.js';
+import { holdFields } from '../orders/order-view.js';
+import { holdReasonOf } from '../orders/hold-reasons.js';
 import type { OrderViewData } from '../orders/order.schemas.js';
-import type { PortalSandboxHoldBody, PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
+import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
+import type { SandboxHoldBody } from '../orders/order-hold.schemas.js';
+import type { Static } from '@sinclair/typebox';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 
 /*
@@ -35,7 +38,8 @@ export async function listSandboxOrders(
         patientId: row.patient_id,
         createdAt: row.created_at,
         trackingNumber: row.tracking_number,
-        hold: holdViewOf(row),
+        // The list reads no history: the hold itself is on the order's row.
+        hold: holdFields(row, []).hold,
       }),
     ),
   );
@@ -55,25 +59,24 @@ export async function advanceSandboxOrder(
   return sandboxViewOf(await advanceOrder(ctx, { clinicId: user.clinicId }, orderId, audit, status));
 }
 
-/** What the sandbox says as the pharmacy when a test hold comes without a message. */
-const SANDBOX_HOLD_MESSAGE = 'A test hold from the portal\u2019s sandbox.';
-
 /**
  * Puts an order of the user's clinic on hold as the pharmacy would (the core's holdOrder, actor
- * `sandbox`): any reason of the catalog; `waiting_on` with `other` only. 409 when the order is not
- * pending or processing; 404 for another clinic's order.
+ * `sandbox`), with the sandbox API's defaults: the message is the reason's text, and `other` waits on
+ * the partner unless `waiting_on` says otherwise. 409 when the order is shipped or final; an order
+ * already on hold gets the new hold (as the pharmacy's). 404 for another clinic's order.
  */
 export async function holdSandboxOrder(
   ctx: ServiceContext,
   user: PartnerUserIdentity,
   orderId: string,
-  body: PortalSandboxHoldBody,
+  body: Static<typeof SandboxHoldBody>,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
+  const reason = holdReasonOf(body.reason_code);
   const input = {
     reason_code: body.reason_code,
-    message: body.message ?? SANDBOX_HOLD_MESSAGE,
-    ...(body.waiting_on === undefined ? {} : { waiting_on: body.waiting_on }),
+    message: body.message ?? reason?.reason ?? body.reason_code,
+    waiting_on: body.waiting_on ?? (reason?.waiting_on === null ? ('partner' as const) : undefined),
   };
   return sandboxViewOf(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, input, 'sandbox', audit));
 }

@@ -55,6 +55,7 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
         created_at: expect.any(String),
         tracking_number: null,
         next_statuses: ['processing', 'cancelled'],
+        hold: null,
       },
       expect.objectContaining({ order_id: second }),
     ]);
@@ -167,15 +168,18 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
     expect(resumed.body.data.next_statuses).toEqual(['shipped', 'cancelled']);
     const events = await outboxEventsOf(t, orderId);
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.on_hold', 'order.resumed']);
-    const log = await t.ctx.db
-      .selectFrom('medication_request_hold_log')
-      .select(['kind', 'actor'])
+    const history = await t.ctx.db
+      .selectFrom('medication_request_status_history')
+      .select(['from_status', 'to_status', 'kind', 'actor'])
       .where('medication_request_id', '=', orderId)
       .orderBy('at')
+      .orderBy('id')
       .execute();
-    expect(log).toEqual([
-      { kind: 'hold', actor: 'sandbox' },
-      { kind: 'resume', actor: 'sandbox' },
+    expect(history.map((h) => `${h.from_status} → ${h.to_status} ${h.kind ?? 'move'} ${h.actor}`)).toEqual([
+      'null → pending move partner',
+      'pending → processing move sandbox',
+      'processing → on_hold hold sandbox',
+      'on_hold → processing resume sandbox',
     ]);
     const audit = await t.ctx.db
       .selectFrom('audit_events')
@@ -200,11 +204,15 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
     expect(held.body.data.hold).toMatchObject({ reason_code: 'other', waiting_on: 'pharmacy', message: 'Checking the stock' });
   });
 
-  it('when a developer holds an order already on hold or shipped, or resumes one that is not on hold, then 409 and nothing changes', async () => {
+  it('when a developer holds an order already on hold, then its hold changes; a shipped order’s hold, or a resume of an order not on hold, is 409 and nothing changes', async () => {
     const orderId = await newOrder();
     expect((await resume(orderId)).status).toBe(409);
+    expect(await statusOf(orderId)).toBe('pending');
     expect((await holdIt(orderId, { reason_code: 'out_of_stock' })).status).toBe(200);
-    expect((await holdIt(orderId, { reason_code: 'out_of_stock' })).status).toBe(409);
+    const changed = await holdIt(orderId, { reason_code: 'patient_unreachable' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.hold).toMatchObject({ reason_code: 'patient_unreachable', waiting_on: 'partner' });
+    expect((await resume(orderId)).body.data.status).toBe('pending');
     const shipped = await newOrder();
     expect((await advance(shipped, { status: 'shipped' })).status).toBe(200);
     expect((await holdIt(shipped, { reason_code: 'out_of_stock' })).status).toBe(409);
