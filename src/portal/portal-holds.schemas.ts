@@ -14,7 +14,9 @@ export const PortalHold = Type.Object(
     hold: HoldView,
     answer: Type.String({ description: 'What resolves the hold: the catalog\u2019s `answer` for its reason.' }),
     answered_at: Nullable(Timestamp, { description: 'When your clinic last answered this hold (null: not yet).' }),
-    hold_history: Type.Array(Type.Object(HoldHistoryEntryFields, { additionalProperties: false }), { description: 'The hold\u2019s conversation, oldest first.' }),
+    hold_history: Type.Array(Type.Object(HoldHistoryEntryFields, { additionalProperties: false }), {
+      description: 'The hold\u2019s conversation, oldest first.',
+    }),
   },
   { additionalProperties: false },
 );

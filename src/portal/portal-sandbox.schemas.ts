@@ -52,4 +52,3 @@ export const PortalSandboxAdvanceBody = Type.Object(
   },
   { additionalProperties: false },
 );
-

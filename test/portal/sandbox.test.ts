@@ -175,7 +175,7 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
       .orderBy('at')
       .orderBy('id')
       .execute();
-    expect(history.map((h) => `${h.from_status} → ${h.to_status} ${h.kind ?? 'move'} ${h.actor}`)).toEqual([
+    expect(history.map((h) => `${h.from_status ?? 'null'} → ${h.to_status} ${h.kind ?? 'move'} ${h.actor}`)).toEqual([
       'null → pending move partner',
       'pending → processing move sandbox',
       'processing → on_hold hold sandbox',

@@ -16,6 +16,8 @@ export type CreatedKey = PortalData<'portalCreateApiKey'>;
 /** A key just rolled: its successor's secret, this once, and when the rolled key stops working. */
 export type RolledKey = PortalData<'portalRollApiKey'>;
 export type SandboxOrder = PortalData<'portalListSandboxOrders'>['items'][number];
+/** The sandbox's hold of an order, as the pharmacy's. */
+export type SandboxHoldBody = PortalBody<'portalHoldSandboxOrder'>;
 
 /** An order of the clinic on hold, with what resolves it and the hold's conversation ("Needs your answer"). */
 export type HeldOrder = PortalData<'portalListHolds'>['items'][number];

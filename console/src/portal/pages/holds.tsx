@@ -93,7 +93,7 @@ function HeldOrderCard({ order, onAnswered }: { order: HeldOrder; onAnswered?: (
         <dt>What resolves it</dt>
         <dd>{order.answer}</dd>
         <dt>The pharmacy’s message</dt>
-        <dd class="message">{hold.message ?? <span class="muted">—</span>}</dd>
+        <dd class="message">{hold.message}</dd>
         <dt>On hold since</dt>
         <dd>
           <Time iso={hold.since} /> (held from {order.held_from}; ordered <Time iso={order.created_at} />)

@@ -5,7 +5,7 @@ import { Disclosure } from '../../components/disclosure';
 import { handler } from '../../components/events';
 import { ErrorMessage } from '../../components/feedback';
 import { FormActions } from '../../components/form-actions';
-import type { HoldReason, SandboxOrder } from '../types';
+import type { HoldReason, SandboxHoldBody, SandboxOrder } from '../types';
 
 type WaitingOn = 'partner' | 'pharmacy';
 
@@ -25,13 +25,14 @@ export function SandboxHoldActions({
 }) {
   const action = useAction();
   if (order.status === 'on_hold') {
-    const resume = () =>
-      action.run(async () => {
+    const resume = async () => {
+      await action.run(async () => {
         const resumed = await api('POST', '/api/portal/sandbox/orders/{orderId}/resume', { path: { orderId: order.order_id } });
         onChanged(
           `Order ${order.order_id} is resumed, back to ${resumed.status}: its webhook event order.resumed is on its way.`,
         );
       });
+    };
     return (
       <>
         <button type="button" disabled={action.busy} onClick={handler(resume)}>
@@ -84,7 +85,8 @@ function HoldForm({
       const held = await api('POST', '/api/portal/sandbox/orders/{orderId}/hold', {
         path: { orderId: order.order_id },
         body: {
-          reason_code: code,
+          // A code of the catalog the server answered (GET /api/portal/hold-reasons).
+          reason_code: code as SandboxHoldBody['reason_code'],
           ...(message.trim() ? { message } : {}),
           ...(asksWaitingOn ? { waiting_on: waitingOn } : {}),
         },
