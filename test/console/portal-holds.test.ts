@@ -72,18 +72,20 @@ describe('the portal’s "Needs your answer": a sandbox hold answered by a devel
     await portalNav(developer).getByText('1 waiting on your answer').waitFor();
     const waiting = developer.getByRole('region', { name: /Waiting on your answer/ });
     const card = waiting.getByRole('article', { name: `Order ${orderId}` });
-    await card.getByText('Which strength: 0.25 mg or 0.5 mg?').waitFor();
+    // The pharmacy's message, among the order's facts (it is in the hold's history too).
+    await card.getByRole('definition').filter({ hasText: 'Which strength: 0.25 mg or 0.5 mg?' }).waitFor();
     const reasons = await portalApi(developer, server, 'GET', '/api/portal/hold-reasons');
     const catalog = reasons.body.data.find((r: { code: string }) => r.code === 'prescription_clarification');
-    await card.getByText(catalog.reason).waitFor();
-    await card.getByText(catalog.answer).waitFor();
+    await card.getByRole('definition').filter({ hasText: catalog.reason }).waitFor();
+    await card.getByRole('definition').filter({ hasText: catalog.answer }).waitFor();
     expect(await seriousAxeViolations(developer)).toEqual([]);
   });
 
   it('when a viewer opens "Needs your answer", then they read the held order and its reason but get no answer form', async () => {
     await portalNavigate(viewer, 'Needs your answer');
     const card = orderCard(viewer);
-    await card.getByText('Which strength: 0.25 mg or 0.5 mg?').waitFor();
+    // The pharmacy's message, among the order's facts (it is in the hold's history too).
+    await card.getByRole('definition').filter({ hasText: 'Which strength: 0.25 mg or 0.5 mg?' }).waitFor();
     await viewer.getByText('You have read-only access (viewer)').waitFor();
     expect(await card.getByRole('form').count()).toBe(0);
     expect(await viewer.getByRole('button', { name: 'Send answer' }).count()).toBe(0);
