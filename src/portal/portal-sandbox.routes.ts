@@ -86,7 +86,7 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           operationId: 'portalHoldSandboxOrder',
           summary: 'Put an order on hold in the sandbox (developers; development only)',
           description:
-            'Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does: the hold is in the history (actor `sandbox`) and writes `order.on_hold`. An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).',
+            'Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does (an order already on hold gets the new hold): the hold is in the history (actor `sandbox`) and writes `order.on_hold`. `message` defaults to the reason\u2019s text; `waiting_on` only with `other` (default `partner`). An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).',
           params: PortalSandboxOrderParams,
           // The sandbox API's own body (POST /api/external/sandbox/medication-order/{id}/hold).
           body: SandboxHoldBody,
@@ -94,7 +94,7 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
             200: Envelope(PortalSandboxOrder),
             ...portalChangeErrors,
             ...portalNotFound('Medication request'),
-            409: errorRef('The order is not pending or processing (already on hold, shipped or final).'),
+            409: errorRef('The order has shipped or is final.'),
           },
         },
       },

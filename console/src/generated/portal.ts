@@ -517,7 +517,7 @@ export interface paths {
     put?: never;
     /**
      * Put an order on hold in the sandbox (developers; development only)
-     * @description Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does: the hold is in the history (actor `sandbox`) and writes `order.on_hold`. An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).
+     * @description Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does (an order already on hold gets the new hold): the hold is in the history (actor `sandbox`) and writes `order.on_hold`. `message` defaults to the reason’s text; `waiting_on` only with `other` (default `partner`). An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).
      */
     post: operations['portalHoldSandboxOrder'];
     delete?: never;
@@ -3833,7 +3833,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The order is not pending or processing (already on hold, shipped or final). */
+      /** @description The order has shipped or is final. */
       409: {
         headers: {
           [name: string]: unknown;
