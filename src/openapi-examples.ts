@@ -60,6 +60,12 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
   },
   createRefillRequest: { medication_request_id: EXAMPLE_IDS.order },
   advanceSandboxMedicationOrder: { to: 'shipped' },
+  holdSandboxMedicationOrder: { reason_code: 'address_undeliverable' },
+  resumeSandboxMedicationOrder: { message: 'Stock arrived.' },
+  answerMedicationOrderHold: {
+    message: 'The patient confirmed a new address.',
+    address: { addressLine1: '20 Elm St', addressLine2: 'Apt 3', city: 'Sacramento', state: 'CA', postalCode: '95814' },
+  },
   createWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_url: 'https://partner.example.com/webhooks/fulfillment' },
   updateWebhookById: { max_in_flight: 5, max_per_second: 20 },
   rotateWebhookSecret: { previous_valid_hours: 24 },

@@ -34,10 +34,10 @@ const SIGNATURE_HEADERS = [
   },
 ].map((header) => ({ ...header, in: 'header', required: true }));
 
-/** `order.created` → `OrderCreatedEvent`: the component name of an event's body. */
+/** `order.created` → `OrderCreatedEvent`, `order.on_hold` → `OrderOnHoldEvent`: the component name of an event's body. */
 export const eventSchemaName = (type: WebhookEventType): string =>
   `${type
-    .split('.')
+    .split(/[._]/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('')}Event`;
 

@@ -6,7 +6,7 @@ import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
 import type { StatusHistoryTable } from './order.tables.js';
-import { holdSteps, statusMoves } from './order-view.js';
+import { holdEntry, holdSteps, statusMoves } from './order-view.js';
 import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 
 /** How the console writes a patient's name: first, middle (when there is one), last. */
@@ -87,10 +87,7 @@ export function toOperatorDetail(
       actor: h.actor as Actor,
       ...named(h),
     })),
-    hold_history: view.hold_history.map((entry, i) => {
-      const row = holdSteps(history)[i];
-      return { ...entry, ...(row ? named(row) : { actor_id: null, actor_name: null }) };
-    }),
+    hold_history: holdSteps(history).map((row) => ({ ...holdEntry(row), ...named(row) })),
     clinic_name: party.clinic_name,
     patient: {
       patient_id: view.patient_id,

@@ -164,14 +164,7 @@ export function holdFields(order: OrderTable, history: readonly StatusHistoryTab
             since: order.hold_since ?? order.updated_at,
           }
         : null,
-    hold_history: holdSteps(history).map((h) => ({
-      kind: h.kind as 'hold' | 'answer' | 'resume',
-      reason_code: h.reason_code ?? null,
-      waiting_on: (h.waiting_on ?? null) as WaitingOn | null,
-      message: h.message ?? null,
-      actor: h.actor as Actor,
-      at: h.at,
-    })),
+    hold_history: holdSteps(history).map(holdEntry),
     shipping_address:
       order.ship_to_address_line1 && order.ship_to_city && order.ship_to_state && order.ship_to_postal_code
         ? {
@@ -184,6 +177,16 @@ export function holdFields(order: OrderTable, history: readonly StatusHistoryTab
         : null,
   };
 }
+
+/** One step of the holds' conversation as a partner reads it. */
+export const holdEntry = (h: StatusHistoryTable): OrderViewData['hold_history'][number] => ({
+  kind: h.kind as 'hold' | 'answer' | 'resume',
+  reason_code: h.reason_code ?? null,
+  waiting_on: (h.waiting_on ?? null) as WaitingOn | null,
+  message: h.message ?? null,
+  actor: h.actor as Actor,
+  at: h.at,
+});
 
 /** The rows that moved the order (a hold's answers and changes stay in the same state: they are `hold_history` only). */
 export const statusMoves = (history: readonly StatusHistoryTable[]): StatusHistoryTable[] =>

@@ -31,6 +31,17 @@ export async function orderIn(world: TextWorld, status: 'pending' | 'processing'
   return id;
 }
 
+/** A new order of the world's clinic, put on hold by the pharmacy (waiting on the partner). */
+export async function heldOrderIn(world: TextWorld): Promise<string> {
+  const id = await orderIn(world, 'pending');
+  const res = await world.t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
+    reason_code: 'address_undeliverable',
+    message: 'The carrier cannot deliver.',
+  });
+  if (res.status !== 200) throw new Error(`hold failed with ${res.status}: ${JSON.stringify(res.body)}`);
+  return id;
+}
+
 /**
  * A client address no earlier call used (a /64 each): the fuzz's hundreds of failed sign-ins would
  * otherwise meet the limit of 20 failed authentications a minute per address (tested elsewhere).

@@ -14,7 +14,16 @@ import type { TestApp } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
 import { totpCode } from '../../src/accounts/totp.js';
 import { createPortalWorld, PORTAL_BASES, type PortalWorld } from './text-world-portal.js';
-import { anHourAgo, failedDelivery, freshAddress, freshClinic, orderIn, REFUSING_URL, unique } from './text-world-support.js';
+import {
+  anHourAgo,
+  failedDelivery,
+  freshAddress,
+  freshClinic,
+  heldOrderIn,
+  orderIn,
+  REFUSING_URL,
+  unique,
+} from './text-world-support.js';
 
 /**
  * What the text fuzz sends its values into, on one database: a clinic with a practitioner, a
@@ -202,6 +211,21 @@ export const BASES: Record<string, BaseRequest> = {
       cursor: encodeCursor({ createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId }),
     },
   }),
+  'POST /api/external/medication-order/:id/hold-response': async (w) => ({
+    params: { id: await heldOrderIn(w) },
+    body: {
+      message: 'Corrected with the patient.',
+      address: { addressLine1: '20 Elm St', addressLine2: 'Apt 3', city: 'Sacramento', state: 'CA', postalCode: '95814' },
+    },
+  }),
+  'POST /api/external/sandbox/medication-order/:id/hold': async (w) => ({
+    params: { id: await orderIn(w, 'pending') },
+    body: { reason_code: 'other', message: 'Please call the pharmacy.', waiting_on: 'partner' },
+  }),
+  'POST /api/external/sandbox/medication-order/:id/resume': async (w) => ({
+    params: { id: await heldOrderIn(w) },
+    body: { message: 'Resumed.' },
+  }),
   'POST /api/external/sandbox/medication-order/:id/advance': async (w) => ({
     params: { id: await orderIn(w, 'pending') },
     body: { to: 'processing' },
@@ -263,6 +287,14 @@ export const BASES: Record<string, BaseRequest> = {
   'POST /api/admin/medication-requests/:id/status': async (w) => ({
     params: { id: await orderIn(w, 'processing') },
     body: { status: 'shipped', tracking_number: '1Z999AA10123456784' },
+  }),
+  'POST /api/admin/medication-requests/:id/hold': async (w) => ({
+    params: { id: await orderIn(w, 'pending') },
+    body: { reason_code: 'other', message: 'Please call the pharmacy.', waiting_on: 'pharmacy' },
+  }),
+  'POST /api/admin/medication-requests/:id/resume': async (w) => ({
+    params: { id: await heldOrderIn(w) },
+    body: { message: 'Resumed.' },
   }),
   'POST /api/admin/clinics': () => ({ body: { name: 'Fuzz Clinic' } }),
   'GET /api/admin/clinics/:clinicId': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),

@@ -114,6 +114,20 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'POST /api/external/refill-request': (f) => post('/api/external/refill-request', { medication_request_id: f.orderId }),
   'POST /api/external/sandbox/medication-order/{id}/advance': (f) =>
     post(`/api/external/sandbox/medication-order/${f.orderId}/advance`, { to: 'processing' }),
+  'POST /api/external/sandbox/medication-order/{id}/hold': (f) =>
+    post(`/api/external/sandbox/medication-order/${f.orderId}/hold`, {
+      reason_code: 'other',
+      message: 'Please call the pharmacy.',
+      waiting_on: 'partner',
+    }),
+  'POST /api/external/sandbox/medication-order/{id}/resume': (f) =>
+    post(`/api/external/sandbox/medication-order/${f.orderId}/resume`, { message: 'Resumed.' }),
+  'POST /api/external/medication-order/{id}/hold-response': (f) =>
+    post(`/api/external/medication-order/${f.orderId}/hold-response`, {
+      message: 'Corrected address attached.',
+      address: { addressLine1: '2 Elm St', addressLine2: 'Apt 3', city: 'Sacramento', state: 'CA', postalCode: '95814' },
+      cancel: false,
+    }),
   'POST /api/external/webhook': (f) =>
     post('/api/external/webhook', { clinic_id: f.clinic.clinicId, webhook_url: REFUSED_WEBHOOK_URL }),
   'GET /api/external/webhook': (f) => get(`/api/external/webhook?clinic_id=${f.clinic.clinicId}`),
@@ -146,6 +160,14 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     ),
   'POST /api/admin/medication-requests/{id}/status': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/status`, { status: 'processing', tracking_number: '1Z999AA10123456784' }),
+  'POST /api/admin/medication-requests/{id}/hold': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/hold`, {
+      reason_code: 'other',
+      message: 'Please call the pharmacy.',
+      waiting_on: 'pharmacy',
+    }),
+  'POST /api/admin/medication-requests/{id}/resume': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/resume`, { message: 'Resumed.' }),
   'POST /api/admin/clinics': () => post('/api/admin/clinics', { name: 'Worst-case clinic', free_shipping: false }),
   'PUT /api/admin/clinics/{clinicId}/shipping': (f) => ({
     method: 'PUT',

@@ -29,13 +29,21 @@ describe.each(DIALECTS)('the webhook event schemas of the OpenAPI document on %s
   });
   afterAll(async () => t.close());
 
-  it('when orders are created, shipped, delivered, cancelled and refilled, then every event written matches its published schema', async () => {
+  it('when orders are created, shipped, delivered, held, resumed, cancelled and refilled, then every event written matches its published schema', async () => {
     const setup = await createOrderSetup(t);
     const delivered = await createOrder(t, setup, { medication_requests: [itemBody({ refills: '2' })] });
     await advanceOrder(t, setup.clinic, delivered, 'delivered');
     const refill = await requestRefill(t, setup.clinic, delivered);
     const cancelled = await createOrder(t, setup);
     await advanceOrder(t, setup.clinic, cancelled, 'processing');
+    const api = t.partner(setup.clinic.apiKey);
+    expect(
+      (await api.post(`/api/external/sandbox/medication-order/${cancelled}/hold`, { reason_code: 'out_of_stock' })).status,
+    ).toBe(200);
+    expect((await api.post(`/api/external/sandbox/medication-order/${cancelled}/resume`)).status).toBe(200);
+    expect((await api.post(`/api/external/sandbox/medication-order/${cancelled}/hold`, { reason_code: 'other' })).status).toBe(
+      200,
+    );
     await advanceOrder(t, setup.clinic, cancelled, 'cancelled');
 
     const events = [

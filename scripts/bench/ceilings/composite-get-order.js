@@ -7,9 +7,11 @@
 // it and appends audit rows, as the project does.
 import { readAuditBuffer } from './composite-audit.js';
 import { partnerOf, startComposite } from './composite-front.js';
-import { AppError, clientAddress, Envelope, ORDER } from './project-modules.js';
+import { AppError, clientAddress, Envelope, HOLD_REASONS, ORDER } from './project-modules.js';
 
-const STATUS_RANK = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'];
+/** The catalog's texts, as the project shows them in `hold.reason` (src/orders/hold-reasons.ts). */
+const HOLD_REASON_TEXT = new Map(HOLD_REASONS.map((reason) => [reason.code, reason.reason]));
+const inOrder = (a, b) => (a.at === b.at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.at < b.at ? -1 : 1);
 const dollars = (cents) => Math.round(cents) / 100;
 const placeholders = (n) => Array.from({ length: n }, () => '?').join(', ');
 
@@ -78,8 +80,40 @@ function toView(order, items, history, originById, refillRequestId) {
     chain_origin_id: order.chain_origin_id,
     refill_request_id: refillRequestId,
     status_history: [...history]
-      .sort((a, b) => STATUS_RANK.indexOf(a.to_status) - STATUS_RANK.indexOf(b.to_status))
+      .sort(inOrder)
+      .filter((row) => row.from_status !== row.to_status)
       .map((row) => ({ from: row.from_status, to: row.to_status, at: row.at, actor: row.actor })),
+    hold:
+      order.status === 'on_hold' && order.hold_reason_code !== null
+        ? {
+            reason_code: order.hold_reason_code,
+            reason: HOLD_REASON_TEXT.get(order.hold_reason_code) ?? order.hold_reason_code,
+            message: order.hold_message ?? '',
+            waiting_on: order.hold_waiting_on ?? 'pharmacy',
+            since: order.hold_since ?? order.updated_at,
+          }
+        : null,
+    hold_history: [...history]
+      .sort(inOrder)
+      .filter((row) => row.kind !== null && row.kind !== undefined)
+      .map((row) => ({
+        kind: row.kind,
+        reason_code: row.reason_code,
+        waiting_on: row.waiting_on,
+        message: row.message,
+        actor: row.actor,
+        at: row.at,
+      })),
+    shipping_address:
+      order.ship_to_address_line1 && order.ship_to_city && order.ship_to_state && order.ship_to_postal_code
+        ? {
+            addressLine1: order.ship_to_address_line1,
+            addressLine2: order.ship_to_address_line2,
+            city: order.ship_to_city,
+            state: order.ship_to_state,
+            postalCode: order.ship_to_postal_code,
+          }
+        : null,
   };
 }
 

@@ -63,6 +63,8 @@ const [
   load('practitioners/npi.js'),
   load('reference/calendar-date.js'),
 ]);
+// A build from before holds (issue 29) has none: the same scripts bench it too.
+const holdReasons = await load('orders/hold-reasons.js').catch(() => ({ HOLD_REASONS: [] }));
 
 /** `{ success: true, data, message }` around a data schema (contracts/schemas.ts). */
 export const { Envelope } = httpSchemas;
@@ -73,6 +75,8 @@ export const ORDER = {
   view: orderSchemas[ORDER_AREA.names.view],
   idParams: orderSchemas.IdParams,
 };
+/** The hold reasons catalog, whose texts the order view shows (`hold.reason`). */
+export const { HOLD_REASONS } = holdReasons;
 export const CARRIERS = carrierSchemas;
 export const PRACTITIONER = {
   body: practitionerSchemas.PractitionerCreateBody,

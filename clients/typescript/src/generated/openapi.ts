@@ -750,7 +750,7 @@ export interface webhooks {
      * order.on_hold: An order is put on hold by the pharmacy, or its hold changes (a new reason, or waiting on you again). Read the order for the pharmacy’s message; answer with `POST /api/external/medication-order/{id}/hold-response` when `waiting_on` is `partner`.
      * @description Sent by the server to each active endpoint of the clinic, signed (Standard Webhooks). Answer 2xx quickly; anything else, or no answer in time, is retried on the schedule of docs/webhooks.md. Ignore (and answer 2xx to) event types you do not know.
      */
-    post: operations['orderOn_holdWebhook'];
+    post: operations['orderOnHoldWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1669,7 +1669,7 @@ export interface components {
         status: 'open';
       };
     };
-    OrderOn_holdEvent: {
+    OrderOnHoldEvent: {
       /** @constant */
       type: 'order.on_hold';
       /**
@@ -3338,6 +3338,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "message": "The patient confirmed a new address.",
+         *       "address": {
+         *         "addressLine1": "20 Elm St",
+         *         "addressLine2": "Apt 3",
+         *         "city": "Sacramento",
+         *         "state": "CA",
+         *         "postalCode": "95814"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['MedicationOrderHoldResponse'];
       };
     };
@@ -3923,6 +3935,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason_code": "address_undeliverable"
+         *     }
+         */
         'application/json': components['schemas']['SandboxMedicationOrderHoldRequest'];
       };
     };
@@ -4081,6 +4098,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "message": "Stock arrived."
+         *     }
+         */
         'application/json': components['schemas']['MedicationOrderResumeRequest'];
       };
     };
@@ -5899,7 +5921,7 @@ export interface operations {
       };
     };
   };
-  orderOn_holdWebhook: {
+  orderOnHoldWebhook: {
     parameters: {
       query?: never;
       header: {
@@ -5915,7 +5937,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['OrderOn_holdEvent'];
+        'application/json': components['schemas']['OrderOnHoldEvent'];
       };
     };
     responses: {
