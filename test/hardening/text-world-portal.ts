@@ -5,7 +5,15 @@ import { expectOk, type OrderSetup } from '../helpers/factories.js';
 import { invitePartnerUserForTest, PORTAL_PASSWORD, portalHeaders, portalSignIn } from '../helpers/portal.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
-import { anHourAgo, failedDelivery, freshAddress, freshClinic, orderIn, REFUSING_URL } from './text-world-support.js';
+import {
+  anHourAgo,
+  failedDelivery,
+  freshAddress,
+  freshClinic,
+  heldOrderIn,
+  orderIn,
+  REFUSING_URL,
+} from './text-world-support.js';
 import type { BaseRequest, TextWorld } from './text-world.js';
 
 /**
@@ -111,14 +119,6 @@ async function freshPortalClinic(world: TextWorld): Promise<{ clinic: TestClinic
   return { clinic, headers: await developerOf(world.t, clinic.clinicId) };
 }
 
-/** A new pending order of the setup's clinic, put on hold by the pharmacy (the operator API), waiting on the partner. */
-async function heldOrder(world: TextWorld): Promise<string> {
-  const id = await orderIn(world, 'pending');
-  const body = { reason_code: 'prescription_clarification', message: 'Which strength?' };
-  expectOk(await world.t.operator.post(`/api/admin/medication-requests/${id}/hold`, body), 'hold');
-  return id;
-}
-
 const switched = (world: TextWorld, action: 'enable' | 'disable') =>
   portalCall(world, 'POST', `/api/portal/webhooks/${world.portal.switchedWebhookId}/${action}`);
 
@@ -182,7 +182,7 @@ export const PORTAL_BASES: Record<string, BaseRequest> = {
     params: { orderId: await orderIn(w, 'pending') },
     body: { reason_code: 'other', waiting_on: 'partner', message: 'A test hold' },
   }),
-  'POST /api/portal/sandbox/orders/:orderId/resume': async (w) => ({ params: { orderId: await heldOrder(w) } }),
+  'POST /api/portal/sandbox/orders/:orderId/resume': async (w) => ({ params: { orderId: await heldOrderIn(w) } }),
   'GET /api/portal/holds': (w) => ({
     query: {
       limit: '1',
@@ -190,7 +190,7 @@ export const PORTAL_BASES: Record<string, BaseRequest> = {
     },
   }),
   'POST /api/portal/holds/:orderId/response': async (w) => ({
-    params: { orderId: await heldOrder(w) },
+    params: { orderId: await heldOrderIn(w) },
     body: {
       message: 'The strength is 0.5 mg.',
       address: { addressLine1: '12 Harbor Road', addressLine2: 'Unit 4', city: 'Portland', state: 'ME', postalCode: '04101' },
