@@ -1,20 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pinnedVersion, SUPPORTED_API_VERSIONS } from '../../src/http/api-version.js';
+import { CURRENT_API_VERSION, pinnedVersion, SUPPORTED_API_VERSIONS } from '../../src/http/api-version.js';
 import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
-const CURRENT = '1.0.0';
-const SUPPORTED = 'supported versions: 1.0.0';
+/** The newest version (issue 29's order holds, a MINOR release), and the older one a partner may still pin. */
+const CURRENT = '1.1.0';
+const OLDER = '1.0.0';
+const SUPPORTED = 'supported versions: 1.0.0, 1.1.0';
 
 describe('which version a pin selects', () => {
-  it('when the header names 1.0.0, 1.0 or 1 (spaces around allowed), then 1.0.0 answers; when absent, the newest', () => {
-    for (const pin of ['1.0.0', '1.0', '1', ' 1.0.0\t']) expect(pinnedVersion(pin)).toBe('1.0.0');
+  it('when the header names 1.0.0 or 1.0 (spaces around allowed), then 1.0.0 answers', () => {
+    for (const pin of ['1.0.0', '1.0', ' 1.0.0\t']) expect(pinnedVersion(pin), pin).toBe(OLDER);
+  });
+
+  it('when the header names 1.1.0, 1.1 or 1, then 1.1.0 answers; when absent, none is selected (the newest answers)', () => {
+    for (const pin of ['1.1.0', '1.1', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
     expect(pinnedVersion(undefined)).toBeUndefined();
-    expect(SUPPORTED_API_VERSIONS.at(-1)).toBe(CURRENT);
+    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, CURRENT]);
+    expect(CURRENT_API_VERSION).toBe(CURRENT);
   });
 
   it('when the header is malformed, unknown or sent twice, then no version is selected', () => {
-    for (const pin of ['2', '0.9', '1.1', '1.0.1', '01', '1.0.0-beta', 'v1', '', 'latest', '1.0.0, 1', '9'.repeat(500)]) {
+    for (const pin of [
+      '2',
+      '0.9',
+      '1.2',
+      '1.2.0',
+      '1.0.1',
+      '1.1.1',
+      '01',
+      '1.0.0-beta',
+      'v1',
+      '',
+      'latest',
+      '1.0.0, 1',
+      '9'.repeat(500),
+    ]) {
       expect(pinnedVersion(pin), pin).toBeNull();
     }
     expect(pinnedVersion(['1.0.0', '1.0.0'])).toBeNull();
@@ -44,18 +65,38 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
     expect(res.headers['api-version']).toBe(CURRENT);
   });
 
-  it('when a request pins 1.0.0, 1.0 or 1, then it is answered, by 1.0.0', async () => {
+  it('when a request pins 1.0.0 or 1.0 (an older supported version), then it is answered, by 1.0.0', async () => {
     const other = await t.createClinic();
-    for (const pin of ['1.0.0', '1.0', '1']) {
+    for (const pin of ['1.0.0', '1.0']) {
       const res = await get('/api/external/carriers', pin, other.apiKey);
       expect(res.status, pin).toBe(200);
-      expect(res.headers['api-version'], pin).toBe('1.0.0');
+      expect(res.headers['api-version'], pin).toBe(OLDER);
     }
+  });
+
+  it('when a request pins 1.1.0, 1.1 or 1, then it is answered, by 1.1.0', async () => {
+    const other = await t.createClinic();
+    for (const pin of ['1.1.0', '1.1', '1']) {
+      const res = await get('/api/external/carriers', pin, other.apiKey);
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe(CURRENT);
+    }
+  });
+
+  it('when the operator API is pinned to 1.0.0, then it is answered by 1.0.0 too', async () => {
+    const res = await t.request('GET', '/api/admin/clinics', {
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'api-version': OLDER },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['api-version']).toBe(OLDER);
   });
 
   it.each([
     ['2', '2', 'names a version this server does not answer'],
     ['0.9', '0.9', 'names a version this server does not answer'],
+    ['1.2.0 (a minor not released yet)', '1.2.0', 'names a version this server does not answer'],
+    ['1.2', '1.2', 'names a version this server does not answer'],
+    ['1.0.1', '1.0.1', 'names a version this server does not answer'],
     ['1.0.0-beta', '1.0.0-beta', 'must be a version such as 1.0.0, 1.0 or 1'],
     ['garbage', 'garbage', 'must be a version such as 1.0.0, 1.0 or 1'],
     ['4000 digits', '1'.repeat(4000), 'must be a version such as 1.0.0, 1.0 or 1'],

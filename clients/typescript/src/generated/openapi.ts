@@ -1792,7 +1792,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -1954,7 +1954,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2067,7 +2067,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -2254,7 +2254,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2367,7 +2367,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -2466,7 +2466,7 @@ export interface operations {
         patientId: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2577,7 +2577,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -2691,7 +2691,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -2866,7 +2866,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2985,7 +2985,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3089,7 +3089,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3225,7 +3225,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3326,7 +3326,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3496,7 +3496,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3648,7 +3648,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3760,7 +3760,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3923,7 +3923,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4086,7 +4086,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4321,7 +4321,7 @@ export interface operations {
         clinic_id?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -4422,7 +4422,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4578,7 +4578,7 @@ export interface operations {
         id?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -4722,7 +4722,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4835,7 +4835,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4976,7 +4976,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5157,7 +5157,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5289,7 +5289,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5451,7 +5451,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5644,7 +5644,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: `1.0.0`, or `1.0` / `1` for the newest matching. Without it the newest answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
         'Api-Version'?: string;
       };
       path?: never;
