@@ -28,6 +28,7 @@ import { portalSessionRoutes } from './portal/portal-session.routes.js';
 import { portalKeyRoutes } from './portal/portal-keys.routes.js';
 import { portalOverviewRoutes } from './portal/portal-overview.routes.js';
 import { portalRequestRoutes } from './portal/portal-requests.routes.js';
+import { portalHoldRoutes } from './portal/portal-holds.routes.js';
 import { portalSandboxRoutes } from './portal/portal-sandbox.routes.js';
 import { portalWebhookRoutes } from './portal/portal-webhooks.routes.js';
 
@@ -68,6 +69,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(portalKeyRoutes(ctx));
   await app.register(portalRequestRoutes(ctx));
   await app.register(portalWebhookRoutes(ctx));
+  await app.register(portalHoldRoutes(ctx));
   // Development only, as the sandbox API: in production the portal's sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') await app.register(portalSandboxRoutes(ctx));
 }

@@ -9,8 +9,9 @@ import {
   PortalSandboxOrderParams,
   PortalSandboxOrdersQuery,
 } from './portal-sandbox.schemas.js';
-import { advanceSandboxOrder, listSandboxOrders } from './portal-sandbox.service.js';
+import { advanceSandboxOrder, holdSandboxOrder, listSandboxOrders, resumeSandboxOrder } from './portal-sandbox.service.js';
 import { portalAudit } from '../http/audit-context.js';
+import { SandboxHoldBody } from '../orders/order-hold.schemas.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
 const tags = portalTags;
@@ -72,6 +73,60 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           request.body.status,
           portalAudit(request, user),
         );
+        return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+
+    app.post(
+      '/api/portal/sandbox/orders/:orderId/hold',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalHoldSandboxOrder',
+          summary: 'Put an order on hold in the sandbox (developers; development only)',
+          description:
+            'Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does (an order already on hold gets the new hold): the hold is in the history (actor `sandbox`) and writes `order.on_hold`. `message` defaults to the reason\u2019s text; `waiting_on` only with `other` (default `partner`). An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).',
+          params: PortalSandboxOrderParams,
+          // The sandbox API's own body (POST /api/external/sandbox/medication-order/{id}/hold).
+          body: SandboxHoldBody,
+          response: {
+            200: Envelope(PortalSandboxOrder),
+            ...portalChangeErrors,
+            ...portalNotFound('Medication request'),
+            409: errorRef('The order has shipped or is final.'),
+          },
+        },
+      },
+      async (request) => {
+        const user = portalDeveloperOf(request);
+        const data = await holdSandboxOrder(ctx, user, request.params.orderId, request.body, portalAudit(request, user));
+        return { success: true as const, data, message: 'Medication request is now on_hold' };
+      },
+    );
+
+    app.post(
+      '/api/portal/sandbox/orders/:orderId/resume',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalResumeSandboxOrder',
+          summary: 'Resume an order on hold in the sandbox (developers; development only)',
+          description:
+            'Returns an order on hold to the status it was held from, as the pharmacy would: in the history (actor `sandbox`), with the `order.resumed` event. No body. Not available in production (404).',
+          params: PortalSandboxOrderParams,
+          response: {
+            200: Envelope(PortalSandboxOrder),
+            ...portalChangeErrors,
+            ...portalNotFound('Medication request'),
+            409: errorRef('The order is not on hold.'),
+          },
+        },
+      },
+      async (request) => {
+        const user = portalDeveloperOf(request);
+        const data = await resumeSandboxOrder(ctx, user, request.params.orderId, portalAudit(request, user));
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
     );

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_STATUSES } from '../orders/order-status.js';
-import { StatusSchema } from '../orders/order.schemas.js';
+import { HoldView, StatusSchema } from '../orders/order.schemas.js';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* The portal's sandbox (development only; docs/portal.md): the clinic's orders and their next states. */
@@ -15,6 +15,7 @@ export const PortalSandboxOrder = Type.Object(
     next_statuses: Type.Array(StatusSchema, {
       description: 'The statuses the order may move to directly (empty: a final state).',
     }),
+    hold: Nullable(HoldView, { description: 'Why the order is on hold, and whom it waits on; null when it is not.' }),
   },
   { additionalProperties: false },
 );

@@ -2,9 +2,15 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { allowedNext, type OrderStatus } from '../orders/order-status.js';
+import { holdOrder, resumeOrder } from '../orders/order-hold.service.js';
 import { advanceOrder } from '../orders/order-transition.service.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
+import { holdFields } from '../orders/order-view.js';
+import { holdReasonOf } from '../orders/hold-reasons.js';
+import type { OrderViewData } from '../orders/order.schemas.js';
 import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
+import type { SandboxHoldBody } from '../orders/order-hold.schemas.js';
+import type { Static } from '@sinclair/typebox';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 
 /*
@@ -32,6 +38,8 @@ export async function listSandboxOrders(
         patientId: row.patient_id,
         createdAt: row.created_at,
         trackingNumber: row.tracking_number,
+        // The list reads no history: the hold itself is on the order's row.
+        hold: holdFields(row, []).hold,
       }),
     ),
   );
@@ -48,13 +56,49 @@ export async function advanceSandboxOrder(
   status: OrderStatus,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  const order = await advanceOrder(ctx, { clinicId: user.clinicId }, orderId, audit, status);
+  return sandboxViewOf(await advanceOrder(ctx, { clinicId: user.clinicId }, orderId, audit, status));
+}
+
+/**
+ * Puts an order of the user's clinic on hold as the pharmacy would (the core's holdOrder, actor
+ * `sandbox`), with the sandbox API's defaults: the message is the reason's text, and `other` waits on
+ * the partner unless `waiting_on` says otherwise. 409 when the order is shipped or final; an order
+ * already on hold gets the new hold (as the pharmacy's). 404 for another clinic's order.
+ */
+export async function holdSandboxOrder(
+  ctx: ServiceContext,
+  user: PartnerUserIdentity,
+  orderId: string,
+  body: Static<typeof SandboxHoldBody>,
+  audit: AuditContext,
+): Promise<PortalSandboxOrderView> {
+  const reason = holdReasonOf(body.reason_code);
+  const input = {
+    reason_code: body.reason_code,
+    message: body.message ?? reason?.reason ?? body.reason_code,
+    waiting_on: body.waiting_on ?? (reason?.waiting_on === null ? ('partner' as const) : undefined),
+  };
+  return sandboxViewOf(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, input, 'sandbox', audit));
+}
+
+/** Resumes an order of the user's clinic on hold (the core's resumeOrder, actor `sandbox`); 409 when it is not on hold. */
+export async function resumeSandboxOrder(
+  ctx: ServiceContext,
+  user: PartnerUserIdentity,
+  orderId: string,
+  audit: AuditContext,
+): Promise<PortalSandboxOrderView> {
+  return sandboxViewOf(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, undefined, 'sandbox', audit));
+}
+
+function sandboxViewOf(order: OrderViewData): PortalSandboxOrderView {
   return sandboxView({
     id: order.medication_request_id,
     status: order.status,
     patientId: order.patient_id,
     createdAt: order.created_at,
     trackingNumber: order.tracking_number,
+    hold: order.hold,
   });
 }
 
@@ -64,6 +108,7 @@ function sandboxView(order: {
   patientId: string;
   createdAt: string;
   trackingNumber: string | null;
+  hold: PortalSandboxOrderView['hold'];
 }): PortalSandboxOrderView {
   return {
     order_id: order.id,
@@ -72,5 +117,6 @@ function sandboxView(order: {
     created_at: order.createdAt,
     tracking_number: order.trackingNumber,
     next_statuses: [...allowedNext(order.status)],
+    hold: order.hold,
   };
 }

@@ -279,6 +279,7 @@ describe('the portal for a developer: keys, webhooks, deliveries, request log, s
   it('when the developer opens every page of the portal, then axe finds no serious or critical violation on any, the browser no CSP violation, and none scrolls sideways from 768 to 1280 pixels', async () => {
     const pages: [link: string, open?: (page: Page) => Promise<void>][] = [
       ['Overview'],
+      ['Needs your answer'],
       ['API keys', (opened) => opened.getByRole('button', { name: 'New API key' }).click()],
       ['Webhooks', (opened) => opened.getByRole('button', { name: 'Rotate secret' }).first().click()],
       [

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 import { decodeCursor, encodeCursor, type PagePosition } from '../../src/db/keyset-page.js';
 import { decodeQueueCursor, encodeQueueCursor } from '../../src/orders/queue-cursor.js';
+import { decodeHoldCursor, encodeHoldCursor } from '../../src/portal/portal-holds.repository.js';
 import type { RegisteredRoute } from '../../src/http/routes-index.js';
 import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import {
@@ -51,8 +52,13 @@ const ENCODINGS: Record<string, Encoding> = {
         edit.pick % 2 === 0
           ? { ...position, createdAt: applyEdit(edit, position.createdAt) }
           : { ...position, id: applyEdit(edit, position.id) };
-      // The order queue's default sort has a cursor of its own (orders/queue-cursor.ts): [part, time, id].
+      // The order queue's default sort has a cursor of its own (orders/queue-cursor.ts): [part, time, id];
+      // so has the portal's list of holds (portal/portal-holds.repository.ts), with parts 'a' and 'b'.
       const raw: unknown = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8'));
+      if (Array.isArray(raw) && raw.length === 3 && (raw[0] === 'a' || raw[0] === 'b')) {
+        const held = decodeHoldCursor(String(value));
+        return encodeHoldCursor({ ...held, at: change(held.at) });
+      }
       if (Array.isArray(raw) && raw.length === 3) {
         const queued = decodeQueueCursor(String(value));
         return encodeQueueCursor({ ...queued, at: change(queued.at) });

@@ -1,10 +1,19 @@
 import { totpCode } from '../../src/accounts/totp.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
+import { encodeHoldCursor } from '../../src/portal/portal-holds.repository.js';
 import { expectOk, type OrderSetup } from '../helpers/factories.js';
 import { invitePartnerUserForTest, PORTAL_PASSWORD, portalHeaders, portalSignIn } from '../helpers/portal.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
-import { anHourAgo, failedDelivery, freshAddress, freshClinic, orderIn, REFUSING_URL } from './text-world-support.js';
+import {
+  anHourAgo,
+  failedDelivery,
+  freshAddress,
+  freshClinic,
+  heldOrderIn,
+  orderIn,
+  REFUSING_URL,
+} from './text-world-support.js';
 import type { BaseRequest, TextWorld } from './text-world.js';
 
 /**
@@ -168,6 +177,24 @@ export const PORTAL_BASES: Record<string, BaseRequest> = {
   'POST /api/portal/sandbox/orders/:orderId/advance': async (w) => ({
     params: { orderId: await orderIn(w, 'pending') },
     body: { status: 'processing' },
+  }),
+  'POST /api/portal/sandbox/orders/:orderId/hold': async (w) => ({
+    params: { orderId: await orderIn(w, 'pending') },
+    body: { reason_code: 'other', waiting_on: 'partner', message: 'A test hold' },
+  }),
+  'POST /api/portal/sandbox/orders/:orderId/resume': async (w) => ({ params: { orderId: await heldOrderIn(w) } }),
+  'GET /api/portal/holds': (w) => ({
+    query: {
+      limit: '1',
+      cursor: encodeHoldCursor({ part: 'partner', at: { createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId } }),
+    },
+  }),
+  'POST /api/portal/holds/:orderId/response': async (w) => ({
+    params: { orderId: await heldOrderIn(w) },
+    body: {
+      message: 'The strength is 0.5 mg.',
+      address: { addressLine1: '12 Harbor Road', addressLine2: 'Unit 4', city: 'Portland', state: 'ME', postalCode: '04101' },
+    },
   }),
   'POST /api/portal/webhooks': async (w) => ({
     headers: (await freshPortalClinic(w)).headers,

@@ -244,6 +244,15 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'GET /api/portal/sandbox/orders': () => get('/api/portal/sandbox/orders?limit=10'),
   'POST /api/portal/sandbox/orders/{orderId}/advance': (f) =>
     post(`/api/portal/sandbox/orders/${f.orderId}/advance`, { status: 'processing' }),
+  'POST /api/portal/sandbox/orders/{orderId}/hold': (f) =>
+    post(`/api/portal/sandbox/orders/${f.orderId}/hold`, { reason_code: 'other', waiting_on: 'partner', message: 'A test hold' }),
+  'GET /api/portal/holds': () => get('/api/portal/holds?limit=10'),
+  // The fixture's order is not on hold: a valid answer is 409, never more.
+  'POST /api/portal/holds/{orderId}/response': (f) =>
+    post(`/api/portal/holds/${f.orderId}/response`, {
+      message: 'The strength is 0.5 mg.',
+      address: { addressLine1: '12 Harbor Road', addressLine2: 'Unit 4', city: 'Portland', state: 'ME', postalCode: '04101' },
+    }),
   'POST /api/portal/webhooks': () => post('/api/portal/webhooks', { url: REFUSED_WEBHOOK_URL, max_in_flight: 5 }),
   'PATCH /api/portal/webhooks/{webhookId}': () => ({
     method: 'PATCH',

@@ -55,6 +55,7 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
         created_at: expect.any(String),
         tracking_number: null,
         next_statuses: ['processing', 'cancelled'],
+        hold: null,
       },
       expect.objectContaining({ order_id: second }),
     ]);
@@ -135,6 +136,101 @@ describe.each(DIALECTS)('the portal’s sandbox on %s', (dialect) => {
       },
     ]);
   });
+
+  const holdIt = (orderId: string, body: unknown, headers = developer): Promise<Reply> =>
+    t.request('POST', `/api/portal/sandbox/orders/${orderId}/hold`, {
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
+  const resume = (orderId: string, headers = developer): Promise<Reply> => {
+    const { 'content-type': _json, ...withoutBody } = headers;
+    return t.request('POST', `/api/portal/sandbox/orders/${orderId}/resume`, { headers: withoutBody });
+  };
+
+  it('when a developer puts a processing order on hold and resumes it, then the list shows the hold, the events are written, and it is back to processing', async () => {
+    const orderId = await newOrder();
+    expect((await advance(orderId, { status: 'processing' })).status).toBe(200);
+    const held = await holdIt(orderId, { reason_code: 'address_undeliverable' });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body.data).toMatchObject({
+      order_id: orderId,
+      status: 'on_hold',
+      hold: { reason_code: 'address_undeliverable', waiting_on: 'partner', message: expect.stringMatching(/\S/) },
+    });
+    const listed = (await list()).body.data.items.find((o: { order_id: string }) => o.order_id === orderId);
+    expect(listed).toMatchObject({ status: 'on_hold', hold: { reason_code: 'address_undeliverable' } });
+    const holds = await t.request('GET', '/api/portal/holds', { headers: viewer });
+    expect(holds.body.data.items.map((i: { medication_request_id: string }) => i.medication_request_id)).toContain(orderId);
+
+    const resumed = await resume(orderId);
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    expect(resumed.body.data).toMatchObject({ order_id: orderId, status: 'processing', hold: null });
+    expect(resumed.body.data.next_statuses).toEqual(['shipped', 'cancelled']);
+    const events = await outboxEventsOf(t, orderId);
+    expect(events.map((e) => e.type)).toEqual(['order.created', 'order.on_hold', 'order.resumed']);
+    const history = await t.ctx.db
+      .selectFrom('medication_request_status_history')
+      .select(['from_status', 'to_status', 'kind', 'actor'])
+      .where('medication_request_id', '=', orderId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    expect(history.map((h) => `${h.from_status ?? 'null'} → ${h.to_status} ${h.kind ?? 'move'} ${h.actor}`)).toEqual([
+      'null → pending move partner',
+      'pending → processing move sandbox',
+      'processing → on_hold hold sandbox',
+      'on_hold → processing resume sandbox',
+    ]);
+    const audit = await t.ctx.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_type'])
+      .where('resource_id', '=', orderId)
+      .where('action', 'in', ['hold', 'resume'])
+      .orderBy('at')
+      .execute();
+    expect(audit).toEqual([
+      { action: 'hold', actor_type: 'partner_user' },
+      { action: 'resume', actor_type: 'partner_user' },
+    ]);
+  });
+
+  it('when a developer holds with other, then waiting_on is taken; an unknown reason is 400 naming reason_code', async () => {
+    const orderId = await newOrder();
+    const unknown = await holdIt(orderId, { reason_code: 'teleported' });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.error.details)).toEqual(['reason_code']);
+    const held = await holdIt(orderId, { reason_code: 'other', waiting_on: 'pharmacy', message: 'Checking the stock' });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body.data.hold).toMatchObject({ reason_code: 'other', waiting_on: 'pharmacy', message: 'Checking the stock' });
+  });
+
+  it('when a developer holds an order already on hold, then its hold changes; a shipped order’s hold, or a resume of an order not on hold, is 409 and nothing changes', async () => {
+    const orderId = await newOrder();
+    expect((await resume(orderId)).status).toBe(409);
+    expect(await statusOf(orderId)).toBe('pending');
+    expect((await holdIt(orderId, { reason_code: 'out_of_stock' })).status).toBe(200);
+    const changed = await holdIt(orderId, { reason_code: 'patient_unreachable' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.hold).toMatchObject({ reason_code: 'patient_unreachable', waiting_on: 'partner' });
+    expect((await resume(orderId)).body.data.status).toBe('pending');
+    const shipped = await newOrder();
+    expect((await advance(shipped, { status: 'shipped' })).status).toBe(200);
+    expect((await holdIt(shipped, { reason_code: 'out_of_stock' })).status).toBe(409);
+    expect(await statusOf(shipped)).toBe('shipped');
+  });
+
+  it('when a viewer holds or resumes, then 403; another clinic’s order is 404; and the orders do not move', async () => {
+    const orderId = await newOrder();
+    expect((await holdIt(orderId, { reason_code: 'out_of_stock' }, viewer)).status).toBe(403);
+    expect(await statusOf(orderId)).toBe('pending');
+    expect((await holdIt(orderId, { reason_code: 'out_of_stock' })).status).toBe(200);
+    expect((await resume(orderId, viewer)).status).toBe(403);
+    expect(await statusOf(orderId)).toBe('on_hold');
+    const theirs = await newOrder(otherSetup);
+    expect((await holdIt(theirs, { reason_code: 'out_of_stock' })).status).toBe(404);
+    expect((await resume(theirs)).status).toBe(404);
+    expect(await statusOf(theirs)).toBe('pending');
+  });
 });
 
 describe.each(DIALECTS)('the portal’s sandbox in production on %s', (dialect) => {
@@ -152,6 +248,13 @@ describe.each(DIALECTS)('the portal’s sandbox in production on %s', (dialect) 
       });
       expect(advanced.status).toBe(404);
       expect(advanced.body.error.code).toBe('NOT_FOUND');
+      for (const change of ['hold', 'resume']) {
+        const refused = await t.request('POST', `/api/portal/sandbox/orders/${NOBODY}/${change}`, {
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: { reason_code: 'other' },
+        });
+        expect(refused.status).toBe(404);
+      }
     } finally {
       await t.close();
     }

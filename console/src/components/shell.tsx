@@ -10,6 +10,8 @@ export interface NavLink {
   label: string;
   /** Current on this path only (a home page whose path prefixes the others'). */
   exact?: boolean;
+  /** A count shown beside the link when above zero (`label` says what it counts), outside the link's name. */
+  badge?: { count: number; label: string } | undefined;
 }
 
 const isCurrent = (link: NavLink, path: string) => path === link.href || (!link.exact && path.startsWith(`${link.href}/`));
@@ -81,6 +83,12 @@ export function Shell({
                 <a href={link.href} aria-current={isCurrent(link, path) ? 'page' : undefined}>
                   {link.label}
                 </a>
+                {link.badge && link.badge.count > 0 && (
+                  <span class="nav-badge" title={`${link.badge.count} ${link.badge.label}`}>
+                    {link.badge.count}
+                    <span class="visually-hidden"> {link.badge.label}</span>
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -406,6 +406,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/portal/holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your clinic’s orders on hold
+     * @description The orders the pharmacy has put on hold: those waiting on your answer first, then those waiting on the pharmacy, each part oldest hold first; each with the reason, what resolves it (`answer`) and the hold’s conversation. `limit` 1 to 100 (default 50); `next_cursor` as `cursor` for the next page. `waiting_on_partner` and `waiting_on_pharmacy` count them all.
+     */
+    get: operations['portalListHolds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/hold-reasons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Why the pharmacy may put an order on hold
+     * @description The catalog `GET /api/external/hold-reasons` answers: each reason’s code, its text, whom it waits on (null: the pharmacy says, for `other`) and what resolves it.
+     */
+    get: operations['portalListHoldReasons'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/holds/{orderId}/response': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer a hold (developers)
+     * @description Exactly `POST /api/external/medication-order/{id}/hold-response`, signed by you: the answer is in the hold’s history and the audit trail, and the order then waits on the pharmacy. An `address_undeliverable` hold answered with `address` resumes at once; `cancel: true` cancels the order.
+     */
+    post: operations['portalAnswerHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/portal/sandbox/orders': {
     parameters: {
       query?: never;
@@ -440,6 +500,46 @@ export interface paths {
      * @description Moves the order to `status` through every legal step, exactly as `POST /api/external/sandbox/medication-order/{id}/advance` does: each step is in the history and writes its webhook event (`order.fulfilled` on shipped, with a test tracking number). Not available in production (404).
      */
     post: operations['portalAdvanceSandboxOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/sandbox/orders/{orderId}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Put an order on hold in the sandbox (developers; development only)
+     * @description Puts a `pending` or `processing` order on hold with any reason of the catalog, as the pharmacy would and as `POST /api/external/sandbox/medication-order/{id}/hold` does (an order already on hold gets the new hold): the hold is in the history (actor `sandbox`) and writes `order.on_hold`. `message` defaults to the reason’s text; `waiting_on` only with `other` (default `partner`). An order waiting on your clinic then shows under "Needs your answer". Not available in production (404).
+     */
+    post: operations['portalHoldSandboxOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/portal/sandbox/orders/{orderId}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume an order on hold in the sandbox (developers; development only)
+     * @description Returns an order on hold to the status it was held from, as the pharmacy would: in the history (actor `sandbox`), with the `order.resumed` event. No body. Not available in production (404).
+     */
+    post: operations['portalResumeSandboxOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -485,6 +585,78 @@ export interface components {
         /** @description The X-Request-Id of the failed request. */
         request_id: string;
       };
+    };
+    MedicationOrderHold: {
+      /** @description A code of `GET /api/external/hold-reasons`. */
+      reason_code: string;
+      /** @description The catalog’s text for the code. */
+      reason: string;
+      /** @description The pharmacy’s message to you. */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on: 'partner' | 'pharmacy';
+      /** @description ISO-8601 UTC. */
+      since: string;
+    };
+    HoldReason: {
+      code: string;
+      /** @description What stopped the order. */
+      reason: string;
+      /** @description Whose move it is when a hold of this reason begins; null for `other`: the hold says. */
+      waiting_on: 'partner' | 'pharmacy' | null;
+      /** @description What resolves the hold. */
+      answer: string;
+    };
+    MedicationOrderHoldResponse: {
+      /** @description Your answer to the pharmacy. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message: string;
+      address?: {
+        /** @description Street address. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
+        addressLine1: string;
+        /** @description Apartment, suite, unit (optional; an empty string means none). NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
+        addressLine2?: string;
+        /** @description City. NFC-normalized; no control characters, bidirectional controls or zero-width characters. */
+        city: string;
+        /**
+         * @description State: a two-letter US state code in any letter case, stored upper case. The 50 states, DC, the territories (AS, GU, MP, PR, VI) and the armed forces codes (AA, AE, AP).
+         * @example TX
+         */
+        state: string;
+        /**
+         * @description ZIP code: 5 digits, or ZIP+4 written 12345-6789.
+         * @example 78701
+         */
+        postalCode: string;
+      };
+      /** @description `true` cancels the order, as `POST …/cancel` does. Not with `address`. */
+      cancel?: boolean;
+    };
+    SandboxMedicationOrderHoldRequest: {
+      /**
+       * @description A code of the hold reasons catalog (`GET /api/external/hold-reasons`).
+       * @enum {string}
+       */
+      reason_code:
+        | 'prescription_clarification'
+        | 'prescriber_outreach'
+        | 'address_undeliverable'
+        | 'patient_unreachable'
+        | 'allergy_conflict'
+        | 'duplicate_therapy'
+        | 'out_of_stock'
+        | 'state_not_licensed'
+        | 'delivery_exception'
+        | 'other';
+      /** @description What the pharmacy would write; default: the reason’s text. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on?: 'partner' | 'pharmacy';
     };
     WebhookUpdateRequest: {
       /**
@@ -3114,6 +3286,267 @@ export interface operations {
       };
     };
   };
+  portalListHolds: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: {
+                /**
+                 * Format: uuid
+                 * @description The medication request’s id.
+                 */
+                medication_request_id: string;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                /** @description The status the order returns to when it is resumed. */
+                held_from: 'pending' | 'processing';
+                hold: components['schemas']['MedicationOrderHold'];
+                /** @description What resolves the hold: the catalog’s `answer` for its reason. */
+                answer: string;
+                /** @description When your clinic last answered this hold (null: not yet). */
+                answered_at: string | null;
+                /** @description The hold’s conversation, oldest first. */
+                hold_history: {
+                  /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
+                  kind: 'hold' | 'answer' | 'resume';
+                  reason_code: string | null;
+                  waiting_on: ('partner' | 'pharmacy') | null;
+                  message: string | null;
+                  actor: 'operator' | 'partner' | 'sandbox';
+                  /** @description ISO-8601 UTC. */
+                  at: string;
+                }[];
+              }[];
+              /** @description Pass as `cursor` for the next page; null on the last. */
+              next_cursor: string | null;
+              /** @description How many of your clinic’s orders on hold wait on your answer. */
+              waiting_on_partner: number;
+              /** @description How many wait on the pharmacy. */
+              waiting_on_pharmacy: number;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalListHoldReasons: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['HoldReason'][];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalAnswerHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The medication request’s id. */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MedicationOrderHoldResponse'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              medication_request_id: string;
+              /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+              status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+              /** @description Null when the answer resumed or cancelled the order. */
+              hold: components['schemas']['MedicationOrderHold'] | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer (only developers change), or a request without this server’s Origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The order is not on hold. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   portalListSandboxOrders: {
     parameters: {
       query?: {
@@ -3152,6 +3585,8 @@ export interface operations {
                 tracking_number: string | null;
                 /** @description The statuses the order may move to directly (empty: a final state). */
                 next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
+                /** @description Why the order is on hold, and whom it waits on; null when it is not. */
+                hold: components['schemas']['MedicationOrderHold'] | null;
               }[];
               /** @description Pass as `cursor` for the next page; null on the last. */
               next_cursor: string | null;
@@ -3242,6 +3677,8 @@ export interface operations {
               tracking_number: string | null;
               /** @description The statuses the order may move to directly (empty: a final state). */
               next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
+              /** @description Why the order is on hold, and whom it waits on; null when it is not. */
+              hold: components['schemas']['MedicationOrderHold'] | null;
             };
             message: string;
           };
@@ -3284,6 +3721,228 @@ export interface operations {
         };
       };
       /** @description `status` cannot be reached from the order’s status, or that status is final. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalHoldSandboxOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The medication request’s id. */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SandboxMedicationOrderHoldRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /**
+               * Format: uuid
+               * @description The medication request’s id.
+               */
+              order_id: string;
+              /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+              status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+              /** Format: uuid */
+              patient_id: string;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description Filled in when the order is shipped. */
+              tracking_number: string | null;
+              /** @description The statuses the order may move to directly (empty: a final state). */
+              next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
+              /** @description Why the order is on hold, and whom it waits on; null when it is not. */
+              hold: components['schemas']['MedicationOrderHold'] | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer (only developers change), or a request without this server’s Origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The order has shipped or is final. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalResumeSandboxOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The medication request’s id. */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /**
+               * Format: uuid
+               * @description The medication request’s id.
+               */
+              order_id: string;
+              /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+              status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+              /** Format: uuid */
+              patient_id: string;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description Filled in when the order is shipped. */
+              tracking_number: string | null;
+              /** @description The statuses the order may move to directly (empty: a final state). */
+              next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
+              /** @description Why the order is on hold, and whom it waits on; null when it is not. */
+              hold: components['schemas']['MedicationOrderHold'] | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer (only developers change), or a request without this server’s Origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The order is not on hold. */
       409: {
         headers: {
           [name: string]: unknown;

@@ -1,12 +1,15 @@
 import { api } from '../api';
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { ErrorMessage, Loading, Notice } from '../components/feedback';
 import { Shell, useSignedIn, type NavLink } from '../components/shell';
 import { SignInForm } from '../components/sign-in-form';
+import { useResource } from '../components/use-resource';
+import { RefreshHoldCountContext } from './hold-count';
 import { AccountPage } from './pages/account';
 import { ApiKeysPage } from './pages/api-keys';
 import { DeliveriesPage } from './pages/deliveries';
+import { HoldsPage } from './pages/holds';
 import { InvitationPage } from './pages/invitation';
 import { OverviewPage } from './pages/overview';
 import { RequestsPage } from './pages/requests';
@@ -63,8 +66,20 @@ function Portal() {
 }
 
 function PortalShell({ session, onSignedOut }: { session: PortalSession; onSignedOut: () => void }) {
+  const { path } = useLocation();
+  // The orders waiting on the clinic's answer, counted again at every page and after every answer.
+  const [countGeneration, setCountGeneration] = useState(0);
+  const holds = useResource(`hold count ${path} ${countGeneration}`, () =>
+    api('GET', '/api/portal/holds', { query: { limit: 1 } }),
+  );
+  const refreshHoldCount = useCallback(() => setCountGeneration((n) => n + 1), []);
   const links: NavLink[] = [
     { href: '/portal', label: 'Overview', exact: true },
+    {
+      href: '/portal/holds',
+      label: 'Needs your answer',
+      badge: holds.data ? { count: holds.data.waiting_on_partner, label: 'waiting on your answer' } : undefined,
+    },
     { href: '/portal/keys', label: 'API keys' },
     { href: '/portal/webhooks', label: 'Webhooks' },
     { href: '/portal/deliveries', label: 'Deliveries' },
@@ -88,15 +103,18 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
         </>
       }
     >
-      <Router>
-        <Route path="/portal/keys" component={ApiKeysPage} />
-        <Route path="/portal/webhooks" component={WebhooksPage} />
-        <Route path="/portal/deliveries" component={DeliveriesPage} />
-        <Route path="/portal/requests" component={RequestsPage} />
-        <Route path="/portal/sandbox" component={SandboxPage} />
-        <Route path="/portal/account" component={AccountPage} />
-        <Route default component={OverviewPage} />
-      </Router>
+      <RefreshHoldCountContext.Provider value={refreshHoldCount}>
+        <Router>
+          <Route path="/portal/holds" component={HoldsPage} />
+          <Route path="/portal/keys" component={ApiKeysPage} />
+          <Route path="/portal/webhooks" component={WebhooksPage} />
+          <Route path="/portal/deliveries" component={DeliveriesPage} />
+          <Route path="/portal/requests" component={RequestsPage} />
+          <Route path="/portal/sandbox" component={SandboxPage} />
+          <Route path="/portal/account" component={AccountPage} />
+          <Route default component={OverviewPage} />
+        </Router>
+      </RefreshHoldCountContext.Provider>
     </Shell>
   );
 }

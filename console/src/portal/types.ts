@@ -3,7 +3,7 @@
  * `npm run generate:client`), and the operator's portal-user answers (generated/operator.ts): no
  * shape is written by hand.
  */
-import type { Check, ListsAll, OperatorData, PortalData } from '../api-types';
+import type { Check, ListsAll, OperatorData, PortalBody, PortalData } from '../api-types';
 
 export type PortalSession = PortalData<'portalGetSession'>;
 export type PortalRole = PortalSession['role'];
@@ -16,6 +16,16 @@ export type CreatedKey = PortalData<'portalCreateApiKey'>;
 /** A key just rolled: its successor's secret, this once, and when the rolled key stops working. */
 export type RolledKey = PortalData<'portalRollApiKey'>;
 export type SandboxOrder = PortalData<'portalListSandboxOrders'>['items'][number];
+/** The sandbox's hold of an order, as the pharmacy's. */
+export type SandboxHoldBody = PortalBody<'portalHoldSandboxOrder'>;
+
+/** An order of the clinic on hold, with what resolves it and the hold's conversation ("Needs your answer"). */
+export type HeldOrder = PortalData<'portalListHolds'>['items'][number];
+/** A portal user's answer to a hold, and what it left. */
+export type HoldAnswerBody = PortalBody<'portalAnswerHold'>;
+export type HoldAnswer = PortalData<'portalAnswerHold'>;
+/** A reason of the catalog the pharmacy puts orders on hold with. */
+export type HoldReason = PortalData<'portalListHoldReasons'>[number];
 
 /** A person of a clinic with a portal account, as the operator routes show it. */
 export type PartnerUser = OperatorData<'listOperatorPartnerUsers'>['partner_users'][number];

@@ -4,10 +4,12 @@ import { handler } from '../../components/events';
 import { Empty, ErrorMessage, Loading, Notice, Time } from '../../components/feedback';
 import { Pager, usePager } from '../../components/pager';
 import { useResource } from '../../components/use-resource';
+import { useRefreshHoldCount } from '../hold-count';
 import { ReadOnlyNote } from '../read-only';
 import { moveNotice } from '../sandbox-events';
 import { useCanChange, usePortalSession } from '../session';
 import type { SandboxOrder } from '../types';
+import { SandboxHoldActions } from './sandbox-hold';
 
 /**
  * The sandbox (development only): the clinic's orders, each with one button per state it can move to
@@ -35,8 +37,16 @@ function SandboxOrders() {
   const list = useResource(`sandbox ${pager.cursor ?? ''} ${generation}`, () =>
     api('GET', '/api/portal/sandbox/orders', { query: { cursor: pager.cursor } }),
   );
+  const reasons = useResource('hold reasons', () => api('GET', '/api/portal/hold-reasons'));
+  const refreshHoldCount = useRefreshHoldCount();
   const [moving, setMoving] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<{ notice?: string; error?: unknown } | null>(null);
+
+  const held = (notice: string) => {
+    setOutcome({ notice });
+    setGeneration((n) => n + 1);
+    refreshHoldCount();
+  };
 
   const advance = async (order: SandboxOrder, status: SandboxOrder['status']) => {
     setMoving(order.order_id);
@@ -60,11 +70,14 @@ function SandboxOrders() {
       <p>
         Your clinic’s orders on this development server. Moving one sends the same webhook events as a real fulfillment would
         (shipped, delivered and cancelled each send one; processing none; see <a href="/portal/deliveries">Deliveries</a>).
+        Putting one on hold, as the pharmacy would, sends <code>order.on_hold</code>; resuming it <code>order.resumed</code>. An
+        order on hold that waits on your clinic is under <a href="/portal/holds">Needs your answer</a>.
       </p>
       <ReadOnlyNote />
       {outcome?.notice && <Notice>{outcome.notice}</Notice>}
       <ErrorMessage error={outcome?.error} />
       <ErrorMessage error={list.error} />
+      <ErrorMessage error={reasons.error} />
       {list.loading && !list.data && <Loading what="orders" />}
       {list.data?.items.length === 0 && (
         <Empty>No order yet: create one with the API (POST /api/external/medication-order).</Empty>
@@ -81,6 +94,7 @@ function SandboxOrders() {
                 <th scope="col">Status</th>
                 <th scope="col">Tracking number</th>
                 <th scope="col">Move to</th>
+                {canChange && <th scope="col">Hold</th>}
               </tr>
             </thead>
             <tbody>
@@ -97,6 +111,13 @@ function SandboxOrders() {
                   </td>
                   <td>
                     <span class={`status status-${order.status}`}>{order.status}</span>
+                    {order.hold && (
+                      <span class="hint">
+                        {' '}
+                        {order.hold.reason_code}, waiting on{' '}
+                        {order.hold.waiting_on === 'partner' ? 'your clinic' : 'the pharmacy'}
+                      </span>
+                    )}
                   </td>
                   <td>{order.tracking_number ? <code>{order.tracking_number}</code> : <span class="muted">—</span>}</td>
                   <td>
@@ -120,6 +141,11 @@ function SandboxOrders() {
                       <span class="muted">{order.next_statuses.join(', ')}</span>
                     )}
                   </td>
+                  {canChange && (
+                    <td>
+                      <SandboxHoldActions order={order} reasons={reasons.data ?? []} onChanged={held} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
