@@ -5,7 +5,7 @@ import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { HOLD_REASONS } from './hold-reasons.js';
-import { answerHold, holdOrder, resumeOrder } from './order-hold.service.js';
+import { answerHold, holdOrder, resumeOrder, sandboxHoldInput } from './order-hold.service.js';
 import { HoldReasonList, HoldResponseBody, ResumeBody, SandboxHoldBody } from './order-hold.schemas.js';
 import { IdParams, OrderView } from './order.schemas.js';
 
@@ -95,17 +95,11 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { reason_code, message, waiting_on } = request.body;
-        const reason = HOLD_REASONS.find((r) => r.code === reason_code);
         const data = await holdOrder(
           ctx,
           { clinicId: partnerOf(request).clinicId },
           request.params.id,
-          {
-            reason_code,
-            message: message ?? reason?.reason ?? reason_code,
-            waiting_on: waiting_on ?? (reason?.waiting_on === null ? 'partner' : undefined),
-          },
+          sandboxHoldInput(request.body),
           'sandbox',
           partnerAudit(request),
         );

@@ -39,6 +39,24 @@ export interface HoldAnswerInput {
 type HoldKind = 'hold' | 'answer' | 'resume';
 
 /**
+ * The sandbox's hold (the partner API's and the portal's): any catalog code, with defaults a
+ * partner testing its handling needs no thought for: the message is the reason's text, and `other`
+ * waits on the partner unless `waiting_on` says otherwise.
+ */
+export function sandboxHoldInput(body: {
+  reason_code: string;
+  message?: string | undefined;
+  waiting_on?: WaitingOn | undefined;
+}): HoldInput {
+  const reason = holdReasonOf(body.reason_code);
+  return {
+    reason_code: body.reason_code,
+    message: body.message ?? reason?.reason ?? body.reason_code,
+    waiting_on: body.waiting_on ?? (reason?.waiting_on === null ? 'partner' : undefined),
+  };
+}
+
+/**
  * Puts an order on hold, or changes the hold of an order already on hold (a new reason, message or
  * party to wait on; it keeps the status it will resume to and the time it was first held). Only
  * `pending` and `processing` orders can be held: a shipped or final one is refused with 409.

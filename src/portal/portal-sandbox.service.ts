@@ -2,11 +2,10 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { allowedNext, type OrderStatus } from '../orders/order-status.js';
-import { holdOrder, resumeOrder } from '../orders/order-hold.service.js';
+import { holdOrder, resumeOrder, sandboxHoldInput } from '../orders/order-hold.service.js';
 import { advanceOrder } from '../orders/order-transition.service.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
 import { holdFields } from '../orders/order-view.js';
-import { holdReasonOf } from '../orders/hold-reasons.js';
 import type { OrderViewData } from '../orders/order.schemas.js';
 import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
 import type { SandboxHoldBody } from '../orders/order-hold.schemas.js';
@@ -72,13 +71,7 @@ export async function holdSandboxOrder(
   body: Static<typeof SandboxHoldBody>,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  const reason = holdReasonOf(body.reason_code);
-  const input = {
-    reason_code: body.reason_code,
-    message: body.message ?? reason?.reason ?? body.reason_code,
-    waiting_on: body.waiting_on ?? (reason?.waiting_on === null ? ('partner' as const) : undefined),
-  };
-  return sandboxViewOf(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, input, 'sandbox', audit));
+  return sandboxViewOf(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, sandboxHoldInput(body), 'sandbox', audit));
 }
 
 /** Resumes an order of the user's clinic on hold (the core's resumeOrder, actor `sandbox`); 409 when it is not on hold. */

@@ -283,6 +283,15 @@ export const BASES: Record<string, BaseRequest> = {
       cursor: w.cursors.orders,
     },
   }),
+  'GET /api/admin/holds': (w) => ({
+    query: {
+      waiting_on: 'partner',
+      reason_code: 'address_undeliverable',
+      limit: '1',
+      // A position as the holds' pages write it (a hold's time and its order's id): the fuzz edits inside it.
+      cursor: encodeCursor({ createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId }),
+    },
+  }),
   'GET /api/admin/medication-requests/:id': (w) => ({ params: { id: w.orderId } }),
   'POST /api/admin/medication-requests/:id/status': async (w) => ({
     params: { id: await orderIn(w, 'processing') },

@@ -160,6 +160,7 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     ),
   'POST /api/admin/medication-requests/{id}/status': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/status`, { status: 'processing', tracking_number: '1Z999AA10123456784' }),
+  'GET /api/admin/holds': () => get('/api/admin/holds?waiting_on=partner&reason_code=other&limit=10'),
   'POST /api/admin/medication-requests/{id}/hold': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/hold`, {
       reason_code: 'other',
