@@ -3,7 +3,7 @@ import { api } from '../api';
 import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
-import { useHoldReasons, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
+import { ActorName, useHoldReasons, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
 
 /** The longest message a hold or a resume takes (the API's rule; it refuses longer ones, naming `message`). */
 const MESSAGE_MAX = 2000;
@@ -257,13 +257,7 @@ export function HoldHistory({ steps }: { steps: HoldStep[] }) {
                   <Time iso={step.at} />
                 </td>
                 <td>
-                  {step.actor_name ? (
-                    <>
-                      {step.actor_name} <span class="muted">({step.actor})</span>
-                    </>
-                  ) : (
-                    step.actor
-                  )}
+                  <ActorName step={step} />
                 </td>
               </tr>
             ))}

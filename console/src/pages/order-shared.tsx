@@ -86,3 +86,13 @@ export const dollars = (amount: number): string => DOLLARS.format(amount);
 export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span class={`status status-${status}`}>{status}</span>;
 }
+
+/** Who made a step of an order's history: by name when the operator API knows it, with the kind of actor. */
+export function ActorName({ step }: { step: { actor: string; actor_name: string | null } }) {
+  if (!step.actor_name) return <>{step.actor}</>;
+  return (
+    <>
+      {step.actor_name} <span class="muted">({step.actor})</span>
+    </>
+  );
+}

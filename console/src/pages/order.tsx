@@ -6,7 +6,7 @@ import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PackingSlip, PostalAddress } from './order-items';
-import { calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
+import { ActorName, calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
@@ -139,13 +139,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
                   <Time iso={step.at} />
                 </td>
                 <td>
-                  {step.actor_name ? (
-                    <>
-                      {step.actor_name} <span class="muted">({step.actor})</span>
-                    </>
-                  ) : (
-                    step.actor
-                  )}
+                  <ActorName step={step} />
                 </td>
               </tr>
             ))}
