@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  'STATE_NOT_LICENSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

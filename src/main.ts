@@ -5,6 +5,7 @@ import { hasStaffMembers } from './staff/staff.service.js';
 import { seedSandbox } from './sandbox-seed.js';
 import { keepDevelopmentOperatorToken } from './secrets/dev-operator-token.js';
 import { startBanner } from './start-banner.js';
+import { licensedStatesSet } from './shipping/licensed-states.repository.js';
 import { logDestination } from './log-format.js';
 import { loadHttpsOptions } from './http/tls.js';
 import { shutDown } from './shutdown.js';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
       hasStaff: await hasStaffMembers(ctx),
       tokenFile,
       sandbox,
+      licensedStatesSet: await licensedStatesSet(ctx.db),
     });
     process.stdout.write(banner);
     if (closing) return;

@@ -15,6 +15,7 @@ import { patientRoutes } from './patients/patient.routes.js';
 import { practitionerRoutes } from './practitioners/practitioner.routes.js';
 import { carrierRoutes } from './shipping/carrier.routes.js';
 import { carrierOperatorRoutes } from './shipping/carrier.operator-routes.js';
+import { licensedStatesRoutes } from './shipping/licensed-states.routes.js';
 import { clinicOperatorRoutes } from './clinics/clinic.operator-routes.js';
 import { dashboardOperatorRoutes } from './dashboard/dashboard.operator-routes.js';
 import { deprecationOperatorRoutes } from './deprecations/deprecation.operator-routes.js';
@@ -39,6 +40,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(practitionerRoutes(ctx));
   await app.register(patientRoutes(ctx));
   await app.register(carrierRoutes(ctx));
+  await app.register(licensedStatesRoutes(ctx));
   await app.register(medicationRoutes(ctx));
   await app.register(orderRoutes(ctx));
   await app.register(orderHoldRoutes(ctx));

@@ -11,6 +11,8 @@ export interface StartFacts {
   /** Where the generated operator token is kept (development without ADMIN_TOKEN); null: ADMIN_TOKEN, or one for this run. */
   tokenFile: string | null;
   sandbox: SandboxSeed | null;
+  /** Whether the operator ever set the licensed states (PUT /api/admin/licensed-states). */
+  licensedStatesSet: boolean;
 }
 
 /**
@@ -40,6 +42,13 @@ export function startBanner(config: Config, facts: StartFacts): string {
       '',
       '  WARNING: RUN_WORKER=false: this server delivers no webhooks.',
       '  Events wait in the outbox until a worker runs beside it: npm run worker',
+    );
+  }
+  if (!facts.licensedStatesSet && config.env === 'production') {
+    lines.push(
+      '',
+      '  WARNING: no licensed states are set: every order is refused (STATE_NOT_LICENSED) until they are.',
+      '  Set where the pharmacy may ship: PUT /api/admin/licensed-states {"states": ["CA", "NY", ...]}',
     );
   }
   const sandbox = facts.sandbox;

@@ -60,6 +60,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'carrier',
   /** A carrier's shipping service, as `<carrier id>/<service id>` (added; name or prices changed). */
   'shipping_service',
+  /** The states the pharmacy may ship to, as one resource with id `pharmacy` (replaced). */
+  'licensed_states',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -12,7 +12,7 @@ import type { RequestLogTables } from '../request-log/request-log.tables.js';
 import type { PartnerUserTables } from '../portal/partner-user.tables.js';
 import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
-import type { ShippingTables } from '../shipping/shipping.tables.js';
+import type { LicensingTables, ShippingTables } from '../shipping/shipping.tables.js';
 import type { StaffTables } from '../staff/staff.tables.js';
 import type { WebhookTables } from '../delivery/webhook.tables.js';
 
@@ -29,6 +29,7 @@ export interface Database
     PatientTables,
     MedicationTables,
     ShippingTables,
+    LicensingTables,
     OutboxTables,
     OrderTables,
     RefillTables,

@@ -14,7 +14,7 @@ import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
-import { checkFormulary, checkShippable, checkShipping, checkSpecies } from './order-rules.js';
+import { checkFormulary, checkShippable, checkShipping, checkSpecies, stateNotLicensed } from './order-rules.js';
 import { initialStatusFields } from './order-status.js';
 import type { OrderTable, MedicationItemTable } from './order.tables.js';
 import type { CreateOrderInput, MedicationItemInput } from './order.schemas.js';
@@ -75,6 +75,8 @@ export async function createOrder(
       Object.assign({}, ...problems.map((p) => p.details)) as ErrorDetails,
     );
   }
+  const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env);
+  if (unlicensed) throw unlicensed;
 
   const now = isoNow(ctx.clock);
   const order: OrderTable = {

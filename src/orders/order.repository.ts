@@ -1,3 +1,5 @@
+import { LICENCE_COLUMNS } from '../shipping/licensed-states.repository.js';
+import type { StateLicence } from '../shipping/licensed-states.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { insertRows } from '../db/row-insert.js';
 import type { Write, WriteTarget } from '../db/write.js';
@@ -227,6 +229,8 @@ export interface PartiesAndPricedShipping {
   practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian'> | null;
   /** Priced for the patient's state (none without a patient). */
   shipping: ShippingChoice;
+  /** Whether the pharmacy may ship to the patient's state (shipping/licensed-states.ts isLicensed). */
+  licence: StateLicence;
 }
 
 const partiesAndPricedShipping = reusableQuery(
@@ -259,6 +263,7 @@ const partiesAndPricedShipping = reusableQuery(
         'shipping_services.price_cents',
         'own.price_cents as state_price_cents',
       ])
+      .select(LICENCE_COLUMNS)
       .where('clinics.id', '=', clinicId),
 );
 
@@ -300,5 +305,6 @@ export async function findPartiesAndPricedShipping(
       price_cents: row.price_cents,
       state_price_cents: row.state_price_cents,
     },
+    licence: { listSet: Number(row.licence_list_set) === 1, listed: Number(row.licence_listed) === 1 },
   };
 }

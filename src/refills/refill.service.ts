@@ -10,7 +10,7 @@ import { type AppError, validationError } from '../errors.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
-import { checkShippable, checkShipping } from '../orders/order-rules.js';
+import { checkShippable, checkShipping, stateNotLicensed } from '../orders/order-rules.js';
 import { initialStatusFields, type OrderStatus } from '../orders/order-status.js';
 import { storeNewOrder } from '../orders/order-create.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
@@ -83,6 +83,8 @@ export async function createRefill(
     throw refillError(REFILL_MESSAGES.notFound, 'the patient of this medication request no longer exists');
   const address = checkShippable(patient, 'medication_request_id');
   if (address) throw validationError(address.message, address.details);
+  const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env);
+  if (unlicensed) throw unlicensed;
   const formulary = new Set(
     (
       await findFormularyEntries(

@@ -103,6 +103,7 @@ const SAFE_MESSAGES: Record<ErrorCode, string> = {
   RATE_LIMIT_EXCEEDED: 'Rate limit exceeded',
   INTERNAL_ERROR: 'Internal server error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
+  STATE_NOT_LICENSED: 'The pharmacy is not licensed to ship to the patient\u2019s state',
 };
 
 /** A field path the server's schemas name (`addresses[0].state`, `Idempotency-Key`): letters, digits, `_ - . [ ]`. */

@@ -46,6 +46,10 @@ export const CarrierServicesResponse = Type.Object(
       description: 'Why shipping is free (`clinic_specific`: the clinic ships free); null when it is not.',
     }),
     patientState: Type.String({ description: 'Full name of the state of the patient\u2019s address (e.g. `California`).' }),
+    licensed: Type.Boolean({
+      description:
+        'Whether the pharmacy may ship to the patient\u2019s state (GET /api/external/licensed-states). When false, an order for this patient is refused with 400 `STATE_NOT_LICENSED`: route it to another pharmacy.',
+    }),
   },
   { $id: 'CarrierServiceListResponse', additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { CarrierTable, ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 import { reusableQuery } from '../db/reusable-query.js';
+import { LICENCE_COLUMNS } from './licensed-states.repository.js';
 
 /*
  * Carriers and their services are the pharmacy's own catalogue, shared by every clinic: these
@@ -92,6 +93,10 @@ export interface CarrierServiceForPatient {
   service_name: string | null;
   price_cents: number | null;
   state_price_cents: number | null;
+  /** 1 when the patient's state is on the set licensed states (licensed-states.repository.ts LICENCE_COLUMNS). */
+  licence_listed: number;
+  /** 1 when the licensed states were ever set. */
+  licence_list_set: number;
 }
 
 const carrierServicesForPatient = reusableQuery((db, clinicId: string, carrierId: string, patientId: string) =>
@@ -111,6 +116,7 @@ const carrierServicesForPatient = reusableQuery((db, clinicId: string, carrierId
       'shipping_services.price_cents',
       'own.price_cents as state_price_cents',
     ])
+    .select(LICENCE_COLUMNS)
     .where('clinics.id', '=', clinicId)
     // The display order of listServices for one carrier.
     .orderBy('shipping_services.price_cents')

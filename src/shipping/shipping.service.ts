@@ -1,4 +1,6 @@
 import { notFoundIn } from '../audit/denied-access.js';
+import type { Environment } from '../config.js';
+import { isLicensed } from './licensed-states.js';
 import type { ReadContext } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { stateName } from '../reference/us-states.js';
@@ -60,17 +62,20 @@ export interface PatientShippingOptions {
   isFreeShipment: boolean;
   freeShipmentType: FreeShipmentType | null;
   patientState: string;
+  licensed: boolean;
 }
 
 /**
  * The services of one carrier, priced for the state of one of the clinic's patients
- * (GET /api/external/carriers/{carrierId}/services). Another clinic's patient is not found.
+ * (GET /api/external/carriers/{carrierId}/services), and whether the pharmacy may ship there.
+ * Another clinic's patient is not found.
  */
 export async function listServicesForPatient(
   ctx: ReadContext,
   clinicId: string,
   carrierId: string,
   patientId: string,
+  env: Environment,
 ): Promise<PatientShippingOptions> {
   const rows = await repo.findCarrierServicesForPatient(ctx.db, clinicId, carrierId, patientId);
   const first = rows[0];
@@ -101,7 +106,8 @@ export async function listServicesForPatient(
       },
     ];
   });
-  return { data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState: fullName };
+  const licensed = isLicensed(code, { listSet: Number(first.licence_list_set) === 1, listed: Number(first.licence_listed) === 1 }, env);
+  return { data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState: fullName, licensed };
 }
 
 /**

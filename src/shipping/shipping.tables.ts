@@ -26,3 +26,19 @@ export interface ShippingTables {
   shipping_services: ShippingServiceTable;
   shipping_service_state_prices: ShippingServiceStatePriceTable;
 }
+
+/** A state the pharmacy may ship to (migration 023; docs/shipping.md#licensed-states). */
+export interface LicensedStateTable {
+  state_code: string;
+}
+
+/** One row (`id` = `pharmacy`) once the licensed states were set: "never set" differs from "none". */
+export interface LicensedStateListTable {
+  id: string;
+  updated_at: string;
+}
+
+export interface LicensingTables {
+  licensed_states: LicensedStateTable;
+  licensed_state_list: LicensedStateListTable;
+}

@@ -1,3 +1,4 @@
+import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { FORWARDED_HTTPS, type ServerProcess } from '../helpers/server-process.js';
 
 /** Shared by the suites that run several server processes: operator and partner calls over HTTP. */
@@ -53,6 +54,9 @@ export async function createPartner(
     body: {},
   });
   if (key.status !== 200) throw new Error(`key not issued: ${JSON.stringify(key.body)}`);
+  // A production server ships nowhere until the operator says where (docs/shipping.md#licensed-states).
+  const licensed = await call(server, 'PUT', '/api/admin/licensed-states', { operator: true, body: { states: STATES_AND_DC } });
+  if (licensed.status !== 200) throw new Error(`licensed states not set: ${JSON.stringify(licensed.body)}`);
   return { clinicId, apiKey: key.body.data.api_key, apiKeyId: key.body.data.api_key_id };
 }
 

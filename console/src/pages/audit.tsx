@@ -72,6 +72,7 @@ const RESOURCE_LABELS: Record<AuditResourceType, string> = {
   medication: 'formulary medication',
   carrier: 'carrier',
   shipping_service: 'shipping service',
+  licensed_states: 'licensed states',
 };
 
 /**

@@ -1,0 +1,45 @@
+import type { AuditContext } from '../audit/audit-actor.js';
+import { runChange } from '../changes/run-change.js';
+import { isoNow } from '../clock.js';
+import type { ServiceContext } from '../context.js';
+import type { Environment } from '../config.js';
+import type { DbOrTrx } from '../db/database.js';
+import { fieldError } from '../errors.js';
+import { isUsStateCode } from '../reference/us-states.js';
+import { licensedStatesWhenUnset } from './licensed-states.js';
+import * as repo from './licensed-states.repository.js';
+import type { LicensedStatesView } from './licensed-states.schemas.js';
+
+/**
+ * The states the pharmacy may ship to (GET /api/external/licensed-states and its operator twin):
+ * the set list, or while it was never set the environment's default (is_default true).
+ */
+export async function getLicensedStates(ctx: { db: DbOrTrx; config: { env: Environment } }): Promise<LicensedStatesView> {
+  const set = await repo.findLicensedStates(ctx.db);
+  if (!set) return { states: [...licensedStatesWhenUnset(ctx.config.env)].sort(), is_default: true, updated_at: null };
+  return { states: set.states, is_default: false, updated_at: set.updatedAt };
+}
+
+/**
+ * Replaces the licensed states in one transaction, audited (`update` of `licensed_states`). Codes
+ * are upper-cased and de-duplicated; an unknown code is a 400 naming `states`. Orders read the list
+ * with their intake query (no cache), so every server sees the change at once.
+ */
+export async function replaceLicensedStates(
+  ctx: ServiceContext,
+  states: readonly string[],
+  audit: AuditContext | null,
+): Promise<LicensedStatesView> {
+  const codes = [...new Set(states.map((s) => s.trim().toUpperCase()))].sort();
+  const unknown = codes.filter((code) => !isUsStateCode(code));
+  if (unknown.length > 0) {
+    throw fieldError('states', `has unknown US state codes: ${unknown.map((c) => JSON.stringify(c.slice(0, 20))).join(', ')}`);
+  }
+  const at = isoNow(ctx.clock);
+  await runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    await repo.replaceLicensedStates(trx, codes, at);
+    change.audit?.('update', { type: 'licensed_states', id: 'pharmacy', clinicId: null });
+  });
+  return { states: codes, is_default: false, updated_at: at };
+}
