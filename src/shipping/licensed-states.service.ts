@@ -33,7 +33,11 @@ export async function replaceLicensedStates(
   const codes = [...new Set(states.map((s) => s.trim().toUpperCase()))].sort();
   const unknown = codes.filter((code) => !isUsStateCode(code));
   if (unknown.length > 0) {
-    throw fieldError('states', `has unknown US state codes: ${unknown.map((c) => JSON.stringify(c.slice(0, 20))).join(', ')}`);
+    // Only two plain letters are echoed: the answer never carries what else a body sent.
+    const named = unknown.filter((code) => /^[A-Z]{2}$/.test(code));
+    const others = unknown.length - named.length;
+    const list = [...named, ...(others > 0 ? [`${others} value(s) that are not two letters`] : [])].join(', ');
+    throw fieldError('states', `must hold two-letter US state codes (GET /api/external/licensed-states); unknown: ${list}`);
   }
   const at = isoNow(ctx.clock);
   await runChange(ctx, audit, async (change) => {

@@ -1,3 +1,4 @@
+import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
 import {
   advanceOrder,
@@ -353,6 +354,7 @@ export const BASES: Record<string, BaseRequest> = {
     params: { carrierId: w.carrierId, serviceId: w.serviceId },
     body: { name: 'Fuzz Ground', state_prices: { HI: 24.99 } },
   }),
+  'PUT /api/admin/licensed-states': () => ({ body: { states: [...STATES_AND_DC] } }),
   'GET /api/admin/webhook-deliveries': (w) => ({
     query: {
       status: 'failed',

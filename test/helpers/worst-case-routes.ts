@@ -3,6 +3,7 @@ import { MAX_DETAILS } from '../../src/contracts/validation.js';
 import { itemBody, orderBody, TEST_FORMULARY, type OrderSetup } from './factories.js';
 import { patientBody, practitionerBody } from './fixtures.js';
 import { OPERATOR_TOKEN } from './test-app.js';
+import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { worstCasesOf, type BaseRequest, type RouteInput, type SchemaNode, type WorstCase } from './worst-cases.js';
 
 /**
@@ -198,6 +199,11 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     method: 'PUT',
     url: '/api/admin/carriers/fedex/services/fedex_2day',
     body: { name: 'FedEx 2Day®', price: 4595, state_prices: { AK: 7450, HI: 7450 } },
+  }),
+  'PUT /api/admin/licensed-states': () => ({
+    method: 'PUT',
+    url: '/api/admin/licensed-states',
+    body: { states: [...STATES_AND_DC] },
   }),
   'GET /api/admin/webhook-deliveries': (f) =>
     get(
