@@ -575,7 +575,8 @@ export interface components {
           | 'EXPECTATION_FAILED'
           | 'RATE_LIMIT_EXCEEDED'
           | 'INTERNAL_ERROR'
-          | 'SERVICE_UNAVAILABLE';
+          | 'SERVICE_UNAVAILABLE'
+          | 'STATE_NOT_LICENSED';
         /** @description Per-field messages, keyed by the field path (e.g. `addresses[0].state`). */
         details?: {
           [key: string]: string;

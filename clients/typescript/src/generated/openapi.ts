@@ -167,6 +167,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/licensed-states': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the states the pharmacy may ship to
+     * @description An order (or refill) for a patient in another state is refused with 400 `STATE_NOT_LICENSED` and `details.state`: route it to another pharmacy. While the operator never set the list (`is_default`), development ships to all 50 states and DC and production nowhere.
+     *
+     *     **Scope:** `carriers:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    get: operations['listLicensedStates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/medications': {
     parameters: {
       query?: never;
@@ -825,7 +847,8 @@ export interface components {
           | 'EXPECTATION_FAILED'
           | 'RATE_LIMIT_EXCEEDED'
           | 'INTERNAL_ERROR'
-          | 'SERVICE_UNAVAILABLE';
+          | 'SERVICE_UNAVAILABLE'
+          | 'STATE_NOT_LICENSED';
         /** @description Per-field messages, keyed by the field path (e.g. `addresses[0].state`). */
         details?: {
           [key: string]: string;
@@ -1058,6 +1081,8 @@ export interface components {
       freeShipmentType: 'clinic_specific' | null;
       /** @description Full name of the state of the patient’s address (e.g. `California`). */
       patientState: string;
+      /** @description Whether the pharmacy may ship to the patient’s state (GET /api/external/licensed-states). When false, an order for this patient is refused with 400 `STATE_NOT_LICENSED`: route it to another pharmacy. */
+      licensed: boolean;
     };
     ShippingService: {
       /** @description Opaque service id: the `service_id` of a medication order. */
@@ -1068,6 +1093,14 @@ export interface components {
       totalCost: number;
       /** @description The service’s price in US dollars (0 to 100000, at most two decimals) for the patient’s state. */
       originalCost: number;
+    };
+    LicensedStates: {
+      /** @description Two-letter codes of the states the pharmacy may ship to, sorted. */
+      states: string[];
+      /** @description True while the operator never set the list: then development ships to all 50 states and DC, production nowhere. */
+      is_default: boolean;
+      /** @description When the operator last set the list; null while it was never set. */
+      updated_at: string | null;
     };
     MedicationOrderCreateRequest: {
       /**
@@ -2525,6 +2558,107 @@ export interface operations {
       };
       /** @description Carrier or patient not found. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listLicensedStates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['LicensedStates'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `carriers:read` ("Forbidden: this API key lacks the scope carriers:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
         headers: {
           [name: string]: unknown;
         };
