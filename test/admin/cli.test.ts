@@ -199,6 +199,7 @@ describe.each(DIALECTS)('operator command line (%s)', (dialect) => {
         isFreeShipment: true,
         freeShipmentType: 'clinic_specific',
         patientState: 'California',
+        licensed: true,
       });
     });
   });

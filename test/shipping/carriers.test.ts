@@ -70,6 +70,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
         isFreeShipment: false,
         freeShipmentType: null,
         patientState: 'California',
+        licensed: true,
       });
     });
 
@@ -99,6 +100,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
         isFreeShipment: true,
         freeShipmentType: 'clinic_specific',
         patientState: 'Hawaii',
+        licensed: true,
       });
     });
 
@@ -152,6 +154,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
           isFreeShipment: false,
           freeShipmentType: null,
           patientState: 'Texas',
+          licensed: true,
         });
       } finally {
         await other.close();
@@ -231,7 +234,7 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
         '#/components/schemas/CarrierServiceListResponse',
       );
       const schema = res.body.components.schemas.CarrierServiceListResponse;
-      expect(Object.keys(schema.properties)).toEqual(['success', 'data', 'isFreeShipment', 'freeShipmentType', 'patientState']);
+      expect(Object.keys(schema.properties)).toEqual(['success', 'data', 'isFreeShipment', 'freeShipmentType', 'patientState', 'licensed']);
       expect(Object.keys(res.body.paths['/api/external/carriers'].get.responses)).toEqual(
         expect.arrayContaining(['200', '401', '429']),
       );
