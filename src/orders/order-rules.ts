@@ -109,11 +109,7 @@ const FORMULARY_MISS = 'is not in the clinic\u2019s formulary; see GET /api/exte
  * partner can route it to another pharmacy at once. Checked after the order's other rules: a patient
  * without an address is a VALIDATION_ERROR first. Null when the state is licensed.
  */
-export function stateNotLicensed(
-  patient: Pick<PatientTable, 'state'>,
-  licence: StateLicence,
-  env: Environment,
-): AppError | null {
+export function stateNotLicensed(patient: Pick<PatientTable, 'state'>, licence: StateLicence, env: Environment): AppError | null {
   if (isLicensed(patient.state, licence, env)) return null;
   const state = patient.state ?? '';
   return new AppError(

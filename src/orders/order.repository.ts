@@ -1,4 +1,4 @@
-import { LICENCE_COLUMNS } from '../shipping/licensed-states.repository.js';
+import { LICENCE_COLUMNS, licenceOfRow } from '../shipping/licensed-states.repository.js';
 import type { StateLicence } from '../shipping/licensed-states.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { insertRows } from '../db/row-insert.js';
@@ -305,6 +305,6 @@ export async function findPartiesAndPricedShipping(
       price_cents: row.price_cents,
       state_price_cents: row.state_price_cents,
     },
-    licence: { listSet: Number(row.licence_list_set) === 1, listed: Number(row.licence_listed) === 1 },
+    licence: licenceOfRow(row),
   };
 }

@@ -50,7 +50,13 @@ export function carrierRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { clinicId } = partnerOf(request);
-        const result = await listServicesForPatient(ctx, clinicId, request.params.carrierId, request.query.patientId, ctx.config.env);
+        const result = await listServicesForPatient(
+          ctx,
+          clinicId,
+          request.params.carrierId,
+          request.query.patientId,
+          ctx.config.env,
+        );
         return { success: true as const, ...result };
       },
     );

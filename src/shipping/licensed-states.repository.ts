@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
+import type { StateLicence } from './licensed-states.js';
 
 /*
  * The pharmacy's licensed states are its own, shared by every clinic: unscoped on purpose, as the
@@ -22,7 +23,11 @@ export async function findLicensedStates(db: DbOrTrx): Promise<{ states: string[
 /** Replaces the whole list inside the caller's transaction, and marks it set. */
 export async function replaceLicensedStates(trx: Trx, states: readonly string[], at: string): Promise<void> {
   await trx.deleteFrom('licensed_states').execute();
-  if (states.length > 0) await trx.insertInto('licensed_states').values(states.map((state_code) => ({ state_code }))).execute();
+  if (states.length > 0)
+    await trx
+      .insertInto('licensed_states')
+      .values(states.map((state_code) => ({ state_code })))
+      .execute();
   await trx.deleteFrom('licensed_state_list').where('id', '=', LIST_ID).execute();
   await trx.insertInto('licensed_state_list').values({ id: LIST_ID, updated_at: at }).execute();
 }
@@ -46,3 +51,9 @@ export const LICENCE_COLUMNS = [
     'licence_list_set',
   ),
 ] as const;
+
+/** The licence read with LICENCE_COLUMNS. */
+export const licenceOfRow = (row: { licence_listed: number; licence_list_set: number }): StateLicence => ({
+  listSet: row.licence_list_set === 1,
+  listed: row.licence_listed === 1,
+});

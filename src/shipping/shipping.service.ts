@@ -1,6 +1,7 @@
 import { notFoundIn } from '../audit/denied-access.js';
 import type { Environment } from '../config.js';
 import { isLicensed } from './licensed-states.js';
+import { licenceOfRow } from './licensed-states.repository.js';
 import type { ReadContext } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { stateName } from '../reference/us-states.js';
@@ -106,7 +107,7 @@ export async function listServicesForPatient(
       },
     ];
   });
-  const licensed = isLicensed(code, { listSet: Number(first.licence_list_set) === 1, listed: Number(first.licence_listed) === 1 }, env);
+  const licensed = isLicensed(code, licenceOfRow(first), env);
   return { data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState: fullName, licensed };
 }
 

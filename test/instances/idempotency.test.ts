@@ -76,9 +76,15 @@ describe.skipIf(!DIALECTS.includes('postgres'))('idempotency keys across instanc
     clinicId = (await operator(first, '/api/admin/clinics', { name: 'Two Instance Clinic' })).body.data.clinic_id;
     apiKey = (await operator(first, `/api/admin/clinics/${clinicId}/api-keys`, {})).body.data.api_key;
     // A production server ships nowhere until the operator says where (docs/shipping.md#licensed-states).
-    const licensed = await call(first, 'PUT', '/api/admin/licensed-states', { authorization: `Bearer ${OPERATOR_TOKEN}` }, {
-      states: ['CA', 'NY', 'TX'],
-    });
+    const licensed = await call(
+      first,
+      'PUT',
+      '/api/admin/licensed-states',
+      { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      {
+        states: ['CA', 'NY', 'TX'],
+      },
+    );
     expect(licensed.status).toBe(200);
     expect((await operator(first, `/api/admin/clinics/${clinicId}/medications`, { name: 'Semaglutide' })).status).toBe(200);
     const practitioner = await partner(first, '/api/external/practitioner', practitionerBody(clinicId));

@@ -234,7 +234,14 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
         '#/components/schemas/CarrierServiceListResponse',
       );
       const schema = res.body.components.schemas.CarrierServiceListResponse;
-      expect(Object.keys(schema.properties)).toEqual(['success', 'data', 'isFreeShipment', 'freeShipmentType', 'patientState', 'licensed']);
+      expect(Object.keys(schema.properties)).toEqual([
+        'success',
+        'data',
+        'isFreeShipment',
+        'freeShipmentType',
+        'patientState',
+        'licensed',
+      ]);
       expect(Object.keys(res.body.paths['/api/external/carriers'].get.responses)).toEqual(
         expect.arrayContaining(['200', '401', '429']),
       );

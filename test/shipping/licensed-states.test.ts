@@ -99,7 +99,9 @@ describe.each(DIALECTS)('licensed states on %s', (dialect) => {
       const refills = await t.ctx.db.selectFrom('medication_requests').select('id').where('refill_of', '=', id).execute();
       expect(refills).toHaveLength(0);
       expect((await setStates(['CA'])).status).toBe(200);
-      expect((await t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id })).status).toBe(200);
+      expect(
+        (await t.partner(setup.clinic.apiKey).post('/api/external/refill-request', { medication_request_id: id })).status,
+      ).toBe(200);
     });
   });
 
@@ -152,7 +154,9 @@ describe.each(DIALECTS)('licensed states in production on %s', (dialect) => {
     const res = await t.partner(setup.clinic.apiKey).post('/api/external/medication-order', orderBody(setup));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'STATE_NOT_LICENSED', details: { state: 'CA' } });
-    const services = await t.partner(setup.clinic.apiKey).get(`/api/external/carriers/fedex/services?patientId=${setup.patientId}`);
+    const services = await t
+      .partner(setup.clinic.apiKey)
+      .get(`/api/external/carriers/fedex/services?patientId=${setup.patientId}`);
     expect(services.body.licensed).toBe(false);
     const facts = { port: 3000, tls: false, hasStaff: true, tokenFile: null, sandbox: null };
     expect(startBanner(t.ctx.config, { ...facts, licensedStatesSet: false })).toContain('no licensed states are set');
