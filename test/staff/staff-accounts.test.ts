@@ -284,6 +284,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
         ['POST', '/api/admin/staff', { email: newEmail(), name: 'X', role: 'admin', password: PASSWORD }],
         ['POST', '/api/admin/clinics', { name: 'Nope' }],
         ['POST', '/api/admin/carriers', { name: 'Nope' }],
+        ['PUT', '/api/admin/licensed-states', { states: ['CA'] }],
       ] as const) {
         const res = await asStaff(cookie, method, url, body);
         expect(res.status, `${method} ${url}`).toBe(403);
