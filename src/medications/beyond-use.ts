@@ -35,8 +35,7 @@ export const BUD_TABLE: Readonly<Record<BudCategory, CategoryRule>> = Object.fre
 export const maxBeyondUseDays = (category: BudCategory): number => BUD_TABLE[category].days;
 
 /** True when the storage keeps the category's BUD valid (aqueous_non_preserved must be refrigerated). */
-export const storageAllowed = (category: BudCategory, storage: Storage): boolean =>
-  BUD_TABLE[category].storage.includes(storage);
+export const storageAllowed = (category: BudCategory, storage: Storage): boolean => BUD_TABLE[category].storage.includes(storage);
 
 /** What a preparation's BUD depends on: the formulary entry's formula fields. */
 export interface BudFormula {

@@ -69,7 +69,6 @@ export async function findMedicationForUpdate(
 
 /** Writes every column of an entry but its ids and creation time. */
 export async function updateMedicationRow(trx: Trx, row: MedicationTable): Promise<void> {
-  const { id, clinic_id, created_at, ...columns } = row;
-  void created_at;
+  const { id, clinic_id, created_at: _createdAt, ...columns } = row;
   await trx.updateTable('medications').set(columns).where('clinic_id', '=', clinic_id).where('id', '=', id).execute();
 }

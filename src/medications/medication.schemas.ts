@@ -19,7 +19,10 @@ export const MAX_INGREDIENTS = 30;
 export const MAX_RESTRICTED_STATES = 60;
 
 const Preparation = literals(PREPARATIONS, '`sterile` or `non_sterile` (USP <797> or <795>).');
-const BudCategory = literals(BUD_CATEGORIES, 'USP <795>\u2019s category, which sets the longest beyond-use date (docs/compounding.md).');
+const BudCategory = literals(
+  BUD_CATEGORIES,
+  'USP <795>\u2019s category, which sets the longest beyond-use date (docs/compounding.md).',
+);
 const StorageSchema = literals(STORAGES, 'How the preparation is stored; `aqueous_non_preserved` must be `refrigerated`.');
 const ControlledSchedule = Nullable(literals(CONTROLLED_SCHEDULES, 'DEA schedule.'), {
   description: 'The DEA schedule, `II` to `V`, or null for a preparation that is not controlled.',
@@ -66,7 +69,9 @@ export const Medication = Type.Object(
     strength: NullableText,
     dosage_form: NullableText,
     created_at: Timestamp,
-    ingredients: Nullable(Type.Array(Ingredient), { description: 'The formula\u2019s ingredients; null for an entry with no formula.' }),
+    ingredients: Nullable(Type.Array(Ingredient), {
+      description: 'The formula\u2019s ingredients; null for an entry with no formula.',
+    }),
     preparation: nullableOut(Preparation),
     bud_category: nullableOut(BudCategory),
     storage: nullableOut(StorageSchema),

@@ -113,7 +113,9 @@ export async function updateMedication(
     });
   } catch (error) {
     if (constraintViolation(error) === 'unique') {
-      throw conflict(`Another medication of that name is already in this clinic's formulary`, { name: 'already in the formulary' });
+      throw conflict(`Another medication of that name is already in this clinic's formulary`, {
+        name: 'already in the formulary',
+      });
     }
     throw error;
   }

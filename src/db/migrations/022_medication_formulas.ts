@@ -14,5 +14,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const column of [...TEXT_COLUMNS, 'beyond_use_days']) await db.schema.alterTable('medications').dropColumn(column).execute();
+  for (const column of [...TEXT_COLUMNS, 'beyond_use_days'])
+    await db.schema.alterTable('medications').dropColumn(column).execute();
 }
