@@ -32,6 +32,7 @@ const OPENAPI_PATHS: [method: string, path: string][] = [
   ['delete', '/api/admin/api-keys/{apiKeyId}'],
   ['post', '/api/admin/clinics/{clinicId}/medications'],
   ['get', '/api/admin/clinics/{clinicId}/medications'],
+  ['patch', '/api/admin/clinics/{clinicId}/medications/{medicationId}', { storage: 'room' }],
   ['delete', '/api/admin/clinics/{clinicId}/medications/{medicationId}'],
   ['post', '/api/admin/carriers'],
   ['get', '/api/admin/carriers'],
