@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../context.js';
 import { Envelope } from '../contracts/schemas.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
+import { addMedication, listFormulary, removeMedication, updateMedication } from '../medications/medication.service.js';
 import {
   ApiKeySummary,
   Clinic,
@@ -25,7 +25,7 @@ import {
   RollApiKeyBody,
   RolledApiKey,
 } from './clinic.schemas.js';
-import { AddMedicationBody, Medication } from '../medications/medication.schemas.js';
+import { AddMedicationBody, Medication, UpdateMedicationBody } from '../medications/medication.schemas.js';
 import { operatorErrors, createErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
 import { ApiKeyParams, ClinicParams, MedicationParams } from './clinic.schemas.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
@@ -224,8 +224,11 @@ export function clinicOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
           security,
           operationId: 'createOperatorClinicMedication',
           summary: 'Add a medication to a clinic\u2019s formulary',
-          description:
+          description: [
             'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
+            'A formula (ingredients, preparation, bud_category, storage; optionally controlled_schedule, beyond_use_days,',
+            'restricted_states) is optional; once given it is whole, and follows USP <795> (docs/compounding.md).',
+          ].join(' '),
           params: ClinicParams,
           body: AddMedicationBody,
           response: { 200: Envelope(Medication), ...createErrors('A medication of that name') },
@@ -257,6 +260,36 @@ export function clinicOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         success: true as const,
         data: { medications: await listFormulary(ctx, request.params.clinicId) },
         message: 'Formulary',
+      }),
+    );
+
+    app.patch(
+      '/api/admin/clinics/:clinicId/medications/:medicationId',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'updateOperatorClinicMedication',
+          summary: 'Change a formulary entry, or give it a formula',
+          description: [
+            'Only the fields sent change; the entry that results is checked whole, as on creation (docs/compounding.md).',
+            'A bad field is a 400 naming it and nothing changes; a name another entry has is a 409.',
+          ].join(' '),
+          params: MedicationParams,
+          body: UpdateMedicationBody,
+          response: { 200: Envelope(Medication), ...createErrors('A medication of that name') },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await updateMedication(
+          ctx,
+          request.params.clinicId,
+          request.params.medicationId,
+          request.body,
+          operatorAudit(request),
+        ),
+        message: 'Medication updated',
       }),
     );
 

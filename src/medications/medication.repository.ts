@@ -1,5 +1,6 @@
 import type { Write, WriteTarget } from '../db/write.js';
-import type { DbOrTrx } from '../db/database.js';
+import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
+import { forUpdate } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { MedicationTable } from './medication.tables.js';
@@ -53,4 +54,21 @@ export async function deleteMedication(db: DbOrTrx, clinicId: string, medication
     .where('id', '=', medicationId)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** One entry of the clinic's formulary, locked for the change that reads it (PostgreSQL; SQLite's writer is alone). */
+export async function findMedicationForUpdate(
+  trx: Trx,
+  clinicId: string,
+  medicationId: string,
+  dialect: DialectName,
+): Promise<MedicationTable | undefined> {
+  const query = trx.selectFrom('medications').selectAll().where('clinic_id', '=', clinicId).where('id', '=', medicationId);
+  return forUpdate(query, dialect).executeTakeFirst();
+}
+
+/** Writes every column of an entry but its ids and creation time. */
+export async function updateMedicationRow(trx: Trx, row: MedicationTable): Promise<void> {
+  const { id, clinic_id, created_at: _createdAt, ...columns } = row;
+  await trx.updateTable('medications').set(columns).where('clinic_id', '=', clinic_id).where('id', '=', id).execute();
 }

@@ -10,15 +10,23 @@ import type { PartnerIdentity } from '../partner-identity.js';
 import type { MedicationTable } from './medication.tables.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, invalidFields, notFound } from '../errors.js';
+import { applyFormula, formulaOf, NO_FORMULA, type FormulaInput } from './formula.js';
 import { medicationKey } from './medication-name.js';
 import * as repo from './medication.repository.js';
 import type { FormularyQuery, MedicationView } from './medication.schemas.js';
 
-export interface NewMedication {
+export interface NewMedication extends FormulaInput {
   name: string;
-  strength?: string;
-  dosage_form?: string;
+  strength?: string | undefined;
+  dosage_form?: string | undefined;
+}
+
+/** A PATCH: only the fields present change (null clears strength or dosage_form). */
+export interface MedicationChanges extends FormulaInput {
+  name?: string | undefined;
+  strength?: string | null | undefined;
+  dosage_form?: string | null | undefined;
 }
 
 /**
@@ -32,7 +40,9 @@ export async function addMedication(
   audit: AuditContext | null,
 ): Promise<MedicationView> {
   await getClinic(ctx, clinicId); // 404 for an unknown clinic
-  const row = newMedicationRow(clinicId, input, isoNow(ctx.clock));
+  const formula = applyFormula(formulaOf(NO_FORMULA), input);
+  if (formula.problems) throw invalidFields(formula.problems);
+  const row = { ...newMedicationRow(clinicId, input, isoNow(ctx.clock)), ...formula.columns };
   try {
     await runChange(ctx, audit, (change) => {
       change.write(repo.medicationInsert(change, row));
@@ -47,17 +57,68 @@ export async function addMedication(
   return toMedication(row);
 }
 
-/** A new formulary entry's row: its name tidied, and keyed for the ignoring-case match (medication-name.ts). */
-export function newMedicationRow(clinicId: string, input: NewMedication, createdAt: string): MedicationTable {
+/**
+ * A new formulary entry's row, with no formula: its name tidied, and keyed for the ignoring-case
+ * match (medication-name.ts).
+ */
+export function newMedicationRow(
+  clinicId: string,
+  input: Pick<NewMedication, 'name' | 'strength' | 'dosage_form'>,
+  createdAt: string,
+): MedicationTable {
   return {
     id: newId(),
     clinic_id: clinicId,
-    name: input.name.trim().replace(/\s+/g, ' '),
+    name: tidyName(input.name),
     name_key: medicationKey(input.name),
     strength: blankToNull(input.strength),
     dosage_form: blankToNull(input.dosage_form),
     created_at: createdAt,
+    ...NO_FORMULA,
   };
+}
+
+const tidyName = (name: string): string => name.trim().replace(/\s+/g, ' ');
+
+/**
+ * Changes a formulary entry (PATCH): the fields sent, checked with the ones kept as one whole
+ * entry (formula.ts), in one transaction, audited `update` of the medication. A bad field is a 400
+ * and nothing is written; a name another entry has is a 409.
+ */
+export async function updateMedication(
+  ctx: ServiceContext,
+  clinicId: string,
+  medicationId: string,
+  changes: MedicationChanges,
+  audit: AuditContext,
+): Promise<MedicationView> {
+  await getClinic(ctx, clinicId); // 404 for an unknown clinic
+  try {
+    return await runChange(ctx, audit, async (change) => {
+      const trx = await change.transaction();
+      const current = await repo.findMedicationForUpdate(trx, clinicId, medicationId, ctx.dialect);
+      if (current === undefined) throw notFound('Medication not found');
+      const formula = applyFormula(formulaOf(current), changes);
+      if (formula.problems) throw invalidFields(formula.problems);
+      const row: MedicationTable = {
+        ...current,
+        ...(changes.name === undefined ? {} : { name: tidyName(changes.name), name_key: medicationKey(changes.name) }),
+        ...(changes.strength === undefined ? {} : { strength: blankToNull(changes.strength ?? undefined) }),
+        ...(changes.dosage_form === undefined ? {} : { dosage_form: blankToNull(changes.dosage_form ?? undefined) }),
+        ...formula.columns,
+      };
+      await repo.updateMedicationRow(trx, row);
+      change.audit('update', medicationResource(row));
+      return toMedication(row);
+    });
+  } catch (error) {
+    if (constraintViolation(error) === 'unique') {
+      throw conflict(`Another medication of that name is already in this clinic's formulary`, {
+        name: 'already in the formulary',
+      });
+    }
+    throw error;
+  }
 }
 
 export async function listFormulary(ctx: ServiceContext, clinicId: string): Promise<MedicationView[]> {
@@ -115,5 +176,6 @@ function toMedication(row: MedicationTable): MedicationView {
     strength: row.strength,
     dosage_form: row.dosage_form,
     created_at: row.created_at,
+    ...formulaOf(row),
   };
 }

@@ -1,4 +1,4 @@
-/** Row types of a clinic's formulary (migration 001). Column conventions: see db/database.ts. */
+/** Row types of a clinic's formulary (migrations 001, 022). Column conventions: see db/database.ts. */
 
 export interface MedicationTable {
   id: string;
@@ -9,6 +9,15 @@ export interface MedicationTable {
   strength: string | null;
   dosage_form: string | null;
   created_at: string;
+  /** The formula (migration 022): every column null for an entry without one. JSON `[{name, strength, unit, active}]`. */
+  ingredients: string | null;
+  preparation: string | null;
+  bud_category: string | null;
+  storage: string | null;
+  controlled_schedule: string | null;
+  beyond_use_days: number | null;
+  /** JSON array of upper-case two-letter state codes. */
+  restricted_states: string | null;
 }
 
 export interface MedicationTables {

@@ -23,6 +23,7 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/admin/clinics/:clinicId',
   'GET /api/admin/clinics/:clinicId/medications',
   'POST /api/admin/clinics/:clinicId/medications',
+  'PATCH /api/admin/clinics/:clinicId/medications/:medicationId',
   'DELETE /api/admin/clinics/:clinicId/medications/:medicationId',
   'GET /api/admin/carriers',
   'GET /api/admin/webhook-deliveries',

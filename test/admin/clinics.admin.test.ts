@@ -295,6 +295,13 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
           strength: '2.5 mg/mL',
           dosage_form: 'injectable solution',
           created_at: expect.stringMatching(ISO),
+          ingredients: null,
+          preparation: null,
+          bud_category: null,
+          storage: null,
+          controlled_schedule: null,
+          beyond_use_days: null,
+          restricted_states: null,
         },
         message: 'Medication added to the formulary',
       });

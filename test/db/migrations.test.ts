@@ -75,6 +75,30 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
     expect((await getOrder(t, setup.clinic, next)).medication_requests).toHaveLength(before.medication_requests.length);
   });
 
+  it('when a database from before 022_medication_formulas holds formulary entries, then upgrading gives them no formula and orders for them are accepted', async () => {
+    await migrations['022_medication_formulas']?.down?.(t.ctx.db);
+    await sql`delete from kysely_migration where name = '022_medication_formulas'`.execute(t.ctx.db);
+
+    await migrateToLatest(t.ctx.db, dialect === 'postgres' ? await currentSchema() : undefined);
+
+    const formulary = await t.partner(setup.clinic.apiKey).get('/api/external/medications');
+    expect(formulary.status).toBe(200);
+    expect(formulary.body.data.items.length).toBeGreaterThan(0);
+    for (const entry of formulary.body.data.items) {
+      expect(entry).toMatchObject({
+        ingredients: null,
+        preparation: null,
+        bud_category: null,
+        storage: null,
+        controlled_schedule: null,
+        beyond_use_days: null,
+        restricted_states: null,
+      });
+    }
+    const id = await createOrder(t, setup);
+    expect((await getOrder(t, setup.clinic, id)).status).toBe('pending');
+  });
+
   async function currentSchema(): Promise<string> {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.ctx.db);
     return rows[0]?.schema ?? 'public';

@@ -24,6 +24,7 @@ export const WALKTHROUGH_PAGES = [
   'docs/practitioners-and-patients.md',
   'docs/shipping.md',
   'docs/orders.md',
+  'docs/compounding.md',
   'docs/idempotency.md',
   'docs/webhooks.md',
   'docs/versioning.md',

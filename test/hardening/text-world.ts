@@ -110,6 +110,17 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
 
 const STAFF_PASSWORD = 'fuzz passphrase 2026';
 
+/** A whole formula (docs/compounding.md): the fuzz edits each of its text fields. */
+const FUZZ_FORMULA = {
+  ingredients: [{ name: 'Fuzzamycin sodium', strength: '2.5', unit: 'mg/mL', active: true }],
+  preparation: 'non_sterile',
+  bud_category: 'aqueous_preserved',
+  storage: 'refrigerated',
+  controlled_schedule: 'IV',
+  beyond_use_days: 30,
+  restricted_states: ['SC'],
+};
+
 /** A new pharmacist account (its email and id): for bases that sign in or disable. */
 async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: string }> {
   const email = `fuzz-${unique()}@pharmacy.example`;
@@ -336,8 +347,17 @@ export const BASES: Record<string, BaseRequest> = {
   },
   'POST /api/admin/clinics/:clinicId/medications': (w) => ({
     params: { clinicId: w.setup.clinic.clinicId },
-    body: { name: `Fuzzamycin ${unique()}`, strength: '2.5 mg/mL', dosage_form: 'injectable solution' },
+    body: { name: `Fuzzamycin ${unique()}`, strength: '2.5 mg/mL', dosage_form: 'injectable solution', ...FUZZ_FORMULA },
   }),
+  'PATCH /api/admin/clinics/:clinicId/medications/:medicationId': async (w) => {
+    const clinicId = w.setup.clinic.clinicId;
+    const added = await w.t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: `Fuzzamycin ${unique()}` });
+    const medication = expectOk(added, 'medication');
+    return {
+      params: { clinicId, medicationId: medication.medication_id },
+      body: { name: `Fuzzamycin ${unique()}`, strength: '5 mg/mL', dosage_form: 'injectable solution', ...FUZZ_FORMULA },
+    };
+  },
   'GET /api/admin/clinics/:clinicId/medications': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
   'DELETE /api/admin/clinics/:clinicId/medications/:medicationId': async (w) => {
     const clinicId = w.setup.clinic.clinicId;

@@ -37,6 +37,8 @@ export type SendRaw = (request: {
  */
 export interface WorstCaseFixture extends OrderSetup {
   orderId: string;
+  /** The clinic's formulary entry (TEST_FORMULARY[0]), for the routes that change one. */
+  medicationId: string;
   portalHeaders: Record<string, string>;
 }
 
@@ -98,6 +100,19 @@ export function inputRoutesOf(document: {
 const NO_WEBHOOK = '00000000-0000-4000-8000-000000000000';
 /** A target the server refuses (loopback): the body is valid, and no worst case registers a webhook. */
 const REFUSED_WEBHOOK_URL = 'http://127.0.0.1:9/worst-case';
+/** A whole formula (docs/compounding.md), so that the worst cases reach each of its fields. */
+const FORMULA = {
+  ingredients: [
+    { name: 'Tirzepatide', strength: '2.5', unit: 'mg/mL', active: true },
+    { name: 'Benzyl alcohol', strength: '0.9', unit: '%', active: false },
+  ],
+  preparation: 'sterile',
+  bud_category: 'aqueous_preserved',
+  storage: 'refrigerated',
+  controlled_schedule: null,
+  beyond_use_days: 28,
+  restricted_states: ['AL', 'SC'],
+};
 const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
 const inAMonth = () => new Date(Date.now() + 30 * 24 * 3_600_000).toISOString();
 
@@ -186,7 +201,13 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
       name: 'Tirzepatide',
       strength: '2.5 mg/mL',
       dosage_form: 'injection',
+      ...FORMULA,
     }),
+  'PATCH /api/admin/clinics/{clinicId}/medications/{medicationId}': (f) => ({
+    method: 'PATCH',
+    url: `/api/admin/clinics/${f.clinic.clinicId}/medications/${f.medicationId}`,
+    body: { strength: '5 mg/mL', ...FORMULA },
+  }),
   'POST /api/admin/carriers': () => post('/api/admin/carriers', { id: 'worst_case_carrier', name: 'Worst-case carrier' }),
   'POST /api/admin/carriers/{carrierId}/services': () =>
     post('/api/admin/carriers/fedex/services', {
@@ -320,7 +341,9 @@ export async function createWorstCaseFixture(send: SendRaw, scheme: 'http' | 'ht
     return JSON.parse(answer.body).data;
   };
   const clinicId: string = (await call('admin', '', 'POST', '/api/admin/clinics', { name: 'Worst-case partner' })).clinic_id;
-  await call('admin', '', 'POST', `/api/admin/clinics/${clinicId}/medications`, { name: TEST_FORMULARY[0] });
+  const medicationId: string = (
+    await call('admin', '', 'POST', `/api/admin/clinics/${clinicId}/medications`, { name: TEST_FORMULARY[0] })
+  ).medication_id;
   const key = await call('admin', '', 'POST', `/api/admin/clinics/${clinicId}/api-keys`, {});
   const clinic = { clinicId, apiKey: key.api_key as string, apiKeyId: key.api_key_id as string };
   const practitionerId: string = (
@@ -338,7 +361,7 @@ export async function createWorstCaseFixture(send: SendRaw, scheme: 'http' | 'ht
   const setup = { clinic, practitionerId, patientId };
   const orderId: string = (await call('partner', clinic.apiKey, 'POST', '/api/external/medication-order', orderBody(setup)))
     .medication_request_id;
-  return { ...setup, orderId, portalHeaders: await portalDeveloper(send, clinicId, `${scheme}://${PORTAL_HOST}`) };
+  return { ...setup, orderId, medicationId, portalHeaders: await portalDeveloper(send, clinicId, `${scheme}://${PORTAL_HOST}`) };
 }
 
 /** A developer of `clinicId`, invited, with a password set, signed in: the session's cookie and the portal's own origin. */

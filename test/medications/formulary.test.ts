@@ -26,6 +26,14 @@ describe.each(DIALECTS)('GET /api/external/medications on %s', (dialect) => {
       strength: null,
       dosage_form: null,
       created_at: expect.any(String),
+      // An entry with no formula (issue 30): every formula field null.
+      ingredients: null,
+      preparation: null,
+      bud_category: null,
+      storage: null,
+      controlled_schedule: null,
+      beyond_use_days: null,
+      restricted_states: null,
     });
     const created = res.body.data.items.map((m: any) => m.created_at);
     expect([...created].sort().reverse()).toEqual(created);

@@ -296,7 +296,7 @@ export interface paths {
     put?: never;
     /**
      * Add a medication to a clinic’s formulary
-     * @description Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.
+     * @description Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409. A formula (ingredients, preparation, bud_category, storage; optionally controlled_schedule, beyond_use_days, restricted_states) is optional; once given it is whole, and follows USP <795> (docs/compounding.md).
      */
     post: operations['createOperatorClinicMedication'];
     delete?: never;
@@ -319,7 +319,11 @@ export interface paths {
     delete: operations['deleteOperatorClinicMedication'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a formulary entry, or give it a formula
+     * @description Only the fields sent change; the entry that results is checked whole, as on creation (docs/compounding.md). A bad field is a 400 naming it and nothing changes; a name another entry has is a 409.
+     */
+    patch: operations['updateOperatorClinicMedication'];
     trace?: never;
   };
   '/api/admin/clinics/{clinicId}/oauth-clients': {
@@ -3411,6 +3415,27 @@ export interface operations {
                 dosage_form: string | null;
                 /** @description ISO-8601 UTC. */
                 created_at: string;
+                /** @description The formula’s ingredients; null for an entry with no formula. */
+                ingredients:
+                  | {
+                      /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+                      name: string;
+                      /** @description Its amount per unit, e.g. `2.5`. */
+                      strength: string;
+                      /** @description e.g. `mg/mL`. */
+                      unit: string;
+                      /** @description True for an active ingredient; a formula has at least one. */
+                      active: boolean;
+                    }[]
+                  | null;
+                preparation: ('non_sterile' | 'sterile') | null;
+                bud_category: ('solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved') | null;
+                storage: ('room' | 'refrigerated' | 'frozen') | null;
+                /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+                controlled_schedule: ('II' | 'III' | 'IV' | 'V') | null;
+                beyond_use_days: number | null;
+                /** @description Upper-case state codes; null with no formula. */
+                restricted_states: string[] | null;
               }[];
             };
             message: string;
@@ -3513,6 +3538,28 @@ export interface operations {
           strength?: string;
           /** @description e.g. `injectable solution`. */
           dosage_form?: string;
+          ingredients?: {
+            /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+            name: string;
+            /** @description Its amount per unit, e.g. `2.5`. */
+            strength: string;
+            /** @description e.g. `mg/mL`. */
+            unit: string;
+            /** @description True for an active ingredient; a formula has at least one. */
+            active: boolean;
+          }[];
+          /** @description `sterile` or `non_sterile` (USP <797> or <795>). */
+          preparation?: 'non_sterile' | 'sterile';
+          /** @description USP <795>’s category, which sets the longest beyond-use date (docs/compounding.md). */
+          bud_category?: 'solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved';
+          /** @description How the preparation is stored; `aqueous_non_preserved` must be `refrigerated`. */
+          storage?: 'room' | 'refrigerated' | 'frozen';
+          /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+          controlled_schedule?: ('II' | 'III' | 'IV' | 'V') | null;
+          /** @description Days from compounding to the beyond-use date: required for a sterile preparation; for a non-sterile one, an optional override no longer than its category allows (null: the category’s). */
+          beyond_use_days?: number | null;
+          /** @description Two-letter US state codes where the pharmacy may not ship this preparation. */
+          restricted_states?: string[];
         };
       };
     };
@@ -3536,6 +3583,27 @@ export interface operations {
               dosage_form: string | null;
               /** @description ISO-8601 UTC. */
               created_at: string;
+              /** @description The formula’s ingredients; null for an entry with no formula. */
+              ingredients:
+                | {
+                    /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+                    name: string;
+                    /** @description Its amount per unit, e.g. `2.5`. */
+                    strength: string;
+                    /** @description e.g. `mg/mL`. */
+                    unit: string;
+                    /** @description True for an active ingredient; a formula has at least one. */
+                    active: boolean;
+                  }[]
+                | null;
+              preparation: ('non_sterile' | 'sterile') | null;
+              bud_category: ('solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved') | null;
+              storage: ('room' | 'refrigerated' | 'frozen') | null;
+              /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+              controlled_schedule: ('II' | 'III' | 'IV' | 'V') | null;
+              beyond_use_days: number | null;
+              /** @description Upper-case state codes; null with no formula. */
+              restricted_states: string[] | null;
             };
             message: string;
           };
@@ -3713,6 +3781,200 @@ export interface operations {
       };
       /** @description The Accept header does not allow application/json. */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateOperatorClinicMedication: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /** @description The clinic’s id. */
+        clinicId: string;
+        /** @description The medication’s id. */
+        medicationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The name orders use (matched ignoring case and extra spaces). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+          name?: string;
+          strength?: string | null;
+          dosage_form?: string | null;
+          ingredients?: {
+            /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+            name: string;
+            /** @description Its amount per unit, e.g. `2.5`. */
+            strength: string;
+            /** @description e.g. `mg/mL`. */
+            unit: string;
+            /** @description True for an active ingredient; a formula has at least one. */
+            active: boolean;
+          }[];
+          /** @description `sterile` or `non_sterile` (USP <797> or <795>). */
+          preparation?: 'non_sterile' | 'sterile';
+          /** @description USP <795>’s category, which sets the longest beyond-use date (docs/compounding.md). */
+          bud_category?: 'solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved';
+          /** @description How the preparation is stored; `aqueous_non_preserved` must be `refrigerated`. */
+          storage?: 'room' | 'refrigerated' | 'frozen';
+          /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+          controlled_schedule?: ('II' | 'III' | 'IV' | 'V') | null;
+          /** @description Days from compounding to the beyond-use date: required for a sterile preparation; for a non-sterile one, an optional override no longer than its category allows (null: the category’s). */
+          beyond_use_days?: number | null;
+          /** @description Two-letter US state codes where the pharmacy may not ship this preparation. */
+          restricted_states?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              medication_id: string;
+              /** Format: uuid */
+              clinic_id: string;
+              name: string;
+              strength: string | null;
+              dosage_form: string | null;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description The formula’s ingredients; null for an entry with no formula. */
+              ingredients:
+                | {
+                    /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+                    name: string;
+                    /** @description Its amount per unit, e.g. `2.5`. */
+                    strength: string;
+                    /** @description e.g. `mg/mL`. */
+                    unit: string;
+                    /** @description True for an active ingredient; a formula has at least one. */
+                    active: boolean;
+                  }[]
+                | null;
+              preparation: ('non_sterile' | 'sterile') | null;
+              bud_category: ('solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved') | null;
+              storage: ('room' | 'refrigerated' | 'frozen') | null;
+              /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+              controlled_schedule: ('II' | 'III' | 'IV' | 'V') | null;
+              beyond_use_days: number | null;
+              /** @description Upper-case state codes; null with no formula. */
+              restricted_states: string[] | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A medication of that name already exists. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           [name: string]: unknown;
         };

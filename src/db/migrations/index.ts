@@ -20,6 +20,7 @@ import * as m018 from './018_partner_accounts.js';
 import * as m019 from './019_webhook_secret_rotation.js';
 import * as m020 from './020_request_log_keys.js';
 import * as m021 from './021_order_holds.js';
+import * as m022 from './022_medication_formulas.js';
 import * as m023 from './023_licensed_states.js';
 
 /**
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   '019_webhook_secret_rotation': m019,
   '020_request_log_keys': m020,
   '021_order_holds': m021,
+  '022_medication_formulas': m022,
   '023_licensed_states': m023,
 };

@@ -2749,6 +2749,27 @@ export interface operations {
                 dosage_form: string | null;
                 /** @description ISO-8601 UTC. */
                 created_at: string;
+                /** @description The formula’s ingredients; null for an entry with no formula. */
+                ingredients:
+                  | {
+                      /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+                      name: string;
+                      /** @description Its amount per unit, e.g. `2.5`. */
+                      strength: string;
+                      /** @description e.g. `mg/mL`. */
+                      unit: string;
+                      /** @description True for an active ingredient; a formula has at least one. */
+                      active: boolean;
+                    }[]
+                  | null;
+                preparation: ('non_sterile' | 'sterile') | null;
+                bud_category: ('solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved') | null;
+                storage: ('room' | 'refrigerated' | 'frozen') | null;
+                /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+                controlled_schedule: ('II' | 'III' | 'IV' | 'V') | null;
+                beyond_use_days: number | null;
+                /** @description Upper-case state codes; null with no formula. */
+                restricted_states: string[] | null;
               }[];
               next_cursor: string | null;
             };

@@ -1,0 +1,117 @@
+/**
+ * A formulary entry's formula (issue 30, item 1; docs/compounding.md): its fields as columns and
+ * as the API shows them, and the rules a whole formula keeps. Pure: no I/O.
+ */
+import type { ErrorDetails } from '../errors.js';
+import { budProblems, type BudCategory, type Preparation, type Storage } from './beyond-use.js';
+import type { IngredientView } from './medication.schemas.js';
+import type { MedicationTable } from './medication.tables.js';
+
+export type ControlledSchedule = 'II' | 'III' | 'IV' | 'V';
+
+/** The formula's fields as the API shows them: all null for an entry with no formula. */
+export interface FormulaFields {
+  ingredients: IngredientView[] | null;
+  preparation: Preparation | null;
+  bud_category: BudCategory | null;
+  storage: Storage | null;
+  controlled_schedule: ControlledSchedule | null;
+  beyond_use_days: number | null;
+  restricted_states: string[] | null;
+}
+
+/** The fields a body may send: absent leaves the field as it was. */
+export type FormulaInput = { [K in keyof FormulaFields]?: FormulaFields[K] | undefined };
+
+type FormulaColumns = Pick<
+  MedicationTable,
+  'ingredients' | 'preparation' | 'bud_category' | 'storage' | 'controlled_schedule' | 'beyond_use_days' | 'restricted_states'
+>;
+
+export const NO_FORMULA: FormulaColumns = Object.freeze({
+  ingredients: null,
+  preparation: null,
+  bud_category: null,
+  storage: null,
+  controlled_schedule: null,
+  beyond_use_days: null,
+  restricted_states: null,
+});
+
+/** The formula a row holds (migration 022's columns, JSON text parsed). */
+export function formulaOf(row: FormulaColumns): FormulaFields {
+  return {
+    ingredients: row.ingredients === null ? null : (JSON.parse(row.ingredients) as IngredientView[]),
+    preparation: row.preparation as Preparation | null,
+    bud_category: row.bud_category as BudCategory | null,
+    storage: row.storage as Storage | null,
+    controlled_schedule: row.controlled_schedule as ControlledSchedule | null,
+    beyond_use_days: row.beyond_use_days,
+    restricted_states: row.restricted_states === null ? null : (JSON.parse(row.restricted_states) as string[]),
+  };
+}
+
+const REQUIRED = ['ingredients', 'preparation', 'bud_category', 'storage'] as const;
+
+/**
+ * The columns of `current` with `input` applied, or the fields that break a rule. A formula is
+ * whole or absent: once any of its fields is given, `ingredients` (with at least one active),
+ * `preparation`, `bud_category` and `storage` are required; `controlled_schedule` defaults to null
+ * and `restricted_states` to none. Then the USP <795> rules of beyond-use.ts (budProblems).
+ */
+export function applyFormula(
+  current: FormulaFields,
+  input: FormulaInput,
+): { columns: FormulaColumns; problems: null } | { columns: null; problems: ErrorDetails } {
+  const merged: FormulaFields = {
+    ingredients: input.ingredients === undefined ? current.ingredients : input.ingredients,
+    preparation: input.preparation === undefined ? current.preparation : input.preparation,
+    bud_category: input.bud_category === undefined ? current.bud_category : input.bud_category,
+    storage: input.storage === undefined ? current.storage : input.storage,
+    controlled_schedule: input.controlled_schedule === undefined ? current.controlled_schedule : input.controlled_schedule,
+    beyond_use_days: input.beyond_use_days === undefined ? current.beyond_use_days : input.beyond_use_days,
+    restricted_states: input.restricted_states === undefined ? current.restricted_states : input.restricted_states,
+  };
+  const given = Object.values(merged).some((value) => value !== null);
+  if (!given) return { columns: { ...NO_FORMULA }, problems: null };
+
+  const problems: ErrorDetails = {};
+  for (const field of REQUIRED) if (merged[field] === null) problems[field] = 'is required once a formula is given';
+  if (merged.ingredients !== null && !merged.ingredients.some((ingredient) => ingredient.active))
+    problems.ingredients = 'must include at least one active ingredient';
+  if (merged.preparation !== null && merged.bud_category !== null && merged.storage !== null) {
+    Object.assign(
+      problems,
+      budProblems({
+        preparation: merged.preparation,
+        bud_category: merged.bud_category,
+        storage: merged.storage,
+        beyond_use_days: merged.beyond_use_days,
+      }),
+    );
+  }
+  if (Object.keys(problems).length > 0) return { columns: null, problems };
+
+  const states = [...new Set((merged.restricted_states ?? []).map((code) => code.toUpperCase()))].sort();
+  return {
+    columns: {
+      ingredients: JSON.stringify(
+        (merged.ingredients ?? []).map(({ name, strength, unit, active }) => ({
+          name: tidy(name),
+          strength: strength.trim(),
+          unit: unit.trim(),
+          active,
+        })),
+      ),
+      preparation: merged.preparation,
+      bud_category: merged.bud_category,
+      storage: merged.storage,
+      controlled_schedule: merged.controlled_schedule,
+      beyond_use_days: merged.beyond_use_days,
+      restricted_states: JSON.stringify(states),
+    },
+    problems: null,
+  };
+}
+
+const tidy = (text: string): string => text.trim().replace(/\s+/g, ' ');
