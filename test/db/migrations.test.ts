@@ -76,8 +76,13 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
   });
 
   it('when a database from before 022_medication_formulas holds formulary entries, then upgrading gives them no formula and orders for them are accepted', async () => {
-    await migrations['022_medication_formulas']?.down?.(t.ctx.db);
-    await sql`delete from kysely_migration where name = '022_medication_formulas'`.execute(t.ctx.db);
+    // Put the database back as 021 left it: 022 and every migration after it undone, newest first.
+    for (const name of Object.keys(migrations)
+      .filter((n) => n >= '022_medication_formulas')
+      .reverse()) {
+      await migrations[name]?.down?.(t.ctx.db);
+      await sql`delete from kysely_migration where name = ${name}`.execute(t.ctx.db);
+    }
 
     await migrateToLatest(t.ctx.db, dialect === 'postgres' ? await currentSchema() : undefined);
 
