@@ -359,6 +359,8 @@ export async function createWorstCaseFixture(send: SendRaw, scheme: 'http' | 'ht
     )
   ).patient_id;
   const setup = { clinic, practitionerId, patientId };
+  // A production server ships nowhere until the operator says where (docs/shipping.md#licensed-states).
+  await call('admin', '', 'PUT', '/api/admin/licensed-states', { states: STATES_AND_DC });
   const orderId: string = (await call('partner', clinic.apiKey, 'POST', '/api/external/medication-order', orderBody(setup)))
     .medication_request_id;
   return { ...setup, orderId, medicationId, portalHeaders: await portalDeveloper(send, clinicId, `${scheme}://${PORTAL_HOST}`) };
