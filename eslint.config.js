@@ -102,6 +102,23 @@ export default tseslint.config(
     },
   },
   {
+    // Kysely's own PostgreSQL introspector reads every schema, so another test file's schema being
+    // dropped meanwhile fails a migration (src/db/current-schema-introspector.ts). Everything that
+    // opens PostgreSQL uses the dialect that reads only its own schema.
+    // (src/ opens it only through src/db/create-db.ts; a second block on src/ would replace the
+    // runChange rule above, since flat config keeps the last setting of a rule.)
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='PostgresDialect']",
+          message: 'Use CurrentSchemaPostgresDialect (src/db/current-schema-introspector.ts): it introspects only its own schema.',
+        },
+      ],
+    },
+  },
+  {
     // The audit trail's own folder reads and writes its table.
     files: ['src/audit/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },

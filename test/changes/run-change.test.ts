@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { attachRequestLogStore } from '../../src/db/request-log-store.js';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditContext } from '../../src/audit/audit-actor.js';
 import { runChange, type ChangeContext } from '../../src/changes/run-change.js';
 import { migrateToLatest } from '../../src/db/create-db.js';
+import { CurrentSchemaPostgresDialect } from '../../src/db/current-schema-introspector.js';
 import type { Database, Db, DbOrTrx, DialectName } from '../../src/db/database.js';
 import { listenForNotifications } from '../../src/db/notifications.js';
 import { OutboxNotifier, WAKEUP_CHANNEL } from '../../src/events/outbox-notifier.js';
@@ -32,7 +33,7 @@ describe.each(DIALECTS)('runChange, the one way to write, on %s', (dialect: Dial
         max: 2,
         options: `-c search_path=${database.schema ?? 'public'}`,
       });
-      db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+      db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
     } else {
       const sqlite = new SQLite(':memory:');
       sqlite.pragma('foreign_keys = ON');
