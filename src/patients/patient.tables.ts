@@ -19,6 +19,10 @@ export interface PatientTable {
   state: string | null;
   postal_code: string | null;
   created_at: string;
+  /** Migration 024: JSON `[{substance, reaction, severity}]`; null when never given. */
+  allergies?: string | null;
+  /** Migration 024: 1 when the prescriber recorded no known allergies; null when never said. */
+  no_known_allergies?: number | null;
 }
 
 export interface PatientTables {

@@ -16,6 +16,10 @@ export interface PractitionerTable {
   zip_code: string;
   status: string;
   created_at: string;
+  /** Migration 024: two letters and seven digits, upper case; null when not given. */
+  dea_number?: string | null;
+  /** Migration 024: JSON `[{state_code, number, expires_on}]`; null when never given. */
+  licenses?: string | null;
 }
 
 export interface PractitionerTables {

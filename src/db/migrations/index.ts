@@ -22,6 +22,7 @@ import * as m020 from './020_request_log_keys.js';
 import * as m021 from './021_order_holds.js';
 import * as m022 from './022_medication_formulas.js';
 import * as m023 from './023_licensed_states.js';
+import * as m024 from './024_compounding_record.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '021_order_holds': m021,
   '022_medication_formulas': m022,
   '023_licensed_states': m023,
+  '024_compounding_record': m024,
 };
