@@ -89,6 +89,11 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   /** REQUIRE_ADMIN_TOTP: console admins must turn on two-step sign-in (TOTP) before anything else. */
   readonly requireAdminTotp: boolean;
+  /**
+   * REQUIRE_PRESCRIBER_STATE_LICENSE: an order (or refill) is refused unless its prescriber holds an
+   * unexpired licence in the patient's state (docs/practitioners-and-patients.md#credentials).
+   */
+  readonly requirePrescriberStateLicense: boolean;
   /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
   /**
@@ -255,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestLogRetentionDays = parseInteger(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 366, problems);
   const publicBaseUrl = parsePublicBaseUrl(env.PUBLIC_BASE_URL, problems);
   const requireAdminTotp = parseBoolean(env, 'REQUIRE_ADMIN_TOTP', false, problems);
+  const requirePrescriberStateLicense = parseBoolean(env, 'REQUIRE_PRESCRIBER_STATE_LICENSE', false, problems);
   const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
   if (!isTimeZone(pharmacyTimeZone)) {
     problems.push(
@@ -296,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pharmacyTimeZone,
     publicBaseUrl,
     requireAdminTotp,
+    requirePrescriberStateLicense,
     passwordHashing: PASSWORD_HASHING,
   });
 }

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
   'STATE_NOT_LICENSED',
+  'PRESCRIBER_NOT_LICENSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -25,6 +25,15 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
     city: 'Austin',
     state_code: 'TX',
     zip_code: '78701',
+    dea_number: 'BL1234563',
+    licenses: [{ state_code: 'TX', number: 'A123456', expires_on: '2030-06-30' }],
+  },
+  updatePractitionerCredentials: {
+    dea_number: 'BL1234563',
+    licenses: [
+      { state_code: 'TX', number: 'A123456', expires_on: '2030-06-30' },
+      { state_code: 'CA', number: 'G98765', expires_on: '2029-01-31' },
+    ],
   },
   createPatient: {
     first_name: 'Grace',

@@ -15,6 +15,7 @@ import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
 import { deriveUnitOfMeasure } from './dose-unit.js';
 import { checkFormulary, checkShippable, checkShipping, checkSpecies, stateNotLicensed } from './order-rules.js';
+import { checkCredentialsAndDestination } from './credential-rules.js';
 import { initialStatusFields } from './order-status.js';
 import type { OrderTable, MedicationItemTable } from './order.tables.js';
 import type { CreateOrderInput, MedicationItemInput } from './order.schemas.js';
@@ -64,9 +65,19 @@ export async function createOrder(
     throw new NotFoundInClinic(missing, message, Object.assign(details, ...orderProblems.map((p) => p.details)) as ErrorDetails);
   }
 
-  const problems = [checkSpecies(patient, practitioner), checkShippable(patient, 'patient_id'), ...orderProblems].filter(
-    (p) => p !== null,
-  );
+  const credentials = checkCredentialsAndDestination({
+    state: patient.state,
+    prescriber: practitioner,
+    items: keys.map((key, i) => ({ field: `medication_requests[${i}].medication`, entry: formulary.get(key) })),
+    requireStateLicense: ctx.config.requirePrescriberStateLicense,
+    today: isoNow(ctx.clock).slice(0, 10),
+  });
+  const problems = [
+    checkSpecies(patient, practitioner),
+    checkShippable(patient, 'patient_id'),
+    credentials.problem,
+    ...orderProblems,
+  ].filter((p) => p !== null);
   if (problems.length > 0 || 'message' in shipping) {
     throw new AppError(
       'VALIDATION_ERROR',
@@ -75,7 +86,7 @@ export async function createOrder(
       Object.assign({}, ...problems.map((p) => p.details)) as ErrorDetails,
     );
   }
-  const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env);
+  const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env) ?? credentials.refusal;
   if (unlicensed) throw unlicensed;
 
   const now = isoNow(ctx.clock);

@@ -226,7 +226,8 @@ export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, li
 /** What a new order is checked against, read at once (findPartiesAndPricedShipping). */
 export interface PartiesAndPricedShipping {
   patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code'> | null;
-  practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian'> | null;
+  /** With the credentials the intake checks (orders/credential-rules.ts), read in the same query. */
+  practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian' | 'dea_number' | 'licenses'> | null;
   /** Priced for the patient's state (none without a patient). */
   shipping: ShippingChoice;
   /** Whether the pharmacy may ship to the patient's state (shipping/licensed-states.ts isLicensed). */
@@ -255,6 +256,8 @@ const partiesAndPricedShipping = reusableQuery(
         'patients.postal_code',
         'practitioners.id as practitioner_id',
         'practitioners.is_veterinarian',
+        'practitioners.dea_number',
+        'practitioners.licenses',
         'clinics.free_shipping',
         'carriers.id as carrier_id',
         'carriers.name as carrier_name',
@@ -295,7 +298,12 @@ export async function findPartiesAndPricedShipping(
     practitioner:
       row.practitioner_id === null || row.is_veterinarian === null
         ? null
-        : { id: row.practitioner_id, is_veterinarian: row.is_veterinarian },
+        : {
+            id: row.practitioner_id,
+            is_veterinarian: row.is_veterinarian,
+            dea_number: row.dea_number ?? null,
+            licenses: row.licenses ?? null,
+          },
     shipping: {
       free_shipping: row.free_shipping,
       carrier_id: row.carrier_id,

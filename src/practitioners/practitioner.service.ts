@@ -11,9 +11,10 @@ import { blankToNull } from '../shared/text.js';
 import { fromFlag, toFlag } from '../db/columns.js';
 import { invalidFields, type ErrorDetails } from '../errors.js';
 import { isValidNpi } from './npi.js';
+import { credentialColumns, credentialsOf } from './credentials.js';
 import { normalizeUsPhone } from '../reference/us-phone.js';
 import * as repo from './practitioner.repository.js';
-import type { PractitionerCreateInput, PractitionerRecord } from './practitioner.schemas.js';
+import type { PractitionerCreateInput, PractitionerCredentialsInput, PractitionerRecord } from './practitioner.schemas.js';
 
 /** A new practitioner is active at once: onboarding and verification happen outside this API. */
 const INITIAL_STATUS = 'active';
@@ -36,7 +37,9 @@ export async function createPractitioner(
   if (!input.is_veterinarian && !isValidNpi(npi)) {
     problems.npi = 'must be a 10-digit NPI with a valid check digit (a veterinarian sets is_veterinarian to true)';
   }
-  if (Object.keys(problems).length > 0) throw invalidFields(problems);
+  const credentials = credentialColumns(input);
+  Object.assign(problems, credentials.problems);
+  if (Object.keys(problems).length > 0 || !credentials.columns) throw invalidFields(problems);
 
   const row: PractitionerTable = {
     id: newId(),
@@ -56,6 +59,7 @@ export async function createPractitioner(
     zip_code: input.zip_code,
     status: INITIAL_STATUS,
     created_at: isoNow(ctx.clock),
+    ...credentials.columns,
   };
   await runChange(ctx, audit, (change) => {
     change.write(repo.practitionerInsert(change, row));
@@ -75,6 +79,33 @@ export async function getPractitioner(
   if (!row) throw notFoundIn({ type: 'practitioner', id: practitionerId }, 'Practitioner not found');
   await ctx.audit.recordReads(audit, [{ type: 'practitioner', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
+}
+
+/**
+ * PUT /api/external/practitioner/{id}/credentials: replaces the DEA number and the state licences
+ * of a practitioner of the key's clinic (another clinic's is not found), in one change audited as an
+ * `update` of the practitioner. A bad DEA number is a 400 naming `dea_number` and nothing is written.
+ */
+export async function updateCredentials(
+  ctx: ServiceContext,
+  identity: PartnerIdentity,
+  practitionerId: string,
+  input: PractitionerCredentialsInput,
+  audit: AuditContext,
+): Promise<PractitionerRecord> {
+  const credentials = credentialColumns(input);
+  if (!credentials.columns) throw invalidFields(credentials.problems);
+  const columns = credentials.columns;
+  const clinicId = identity.clinicId;
+  return runChange(ctx, audit, async (change) => {
+    const trx = await change.transaction();
+    const row = (await repo.updateCredentials(trx, clinicId, practitionerId, columns))
+      ? await repo.findPractitioner(trx, clinicId, practitionerId)
+      : undefined;
+    if (!row) throw notFoundIn({ type: 'practitioner', id: practitionerId }, 'Practitioner not found');
+    change.audit('update', { type: 'practitioner', id: row.id, clinicId });
+    return toRecord(row);
+  });
 }
 
 /**
@@ -106,5 +137,6 @@ function toRecord(row: PractitionerTable): PractitionerRecord {
     zip_code: row.zip_code,
     status: row.status,
     created_at: row.created_at,
+    ...credentialsOf(row),
   };
 }

@@ -11,6 +11,7 @@ import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
 import { checkShippable, checkShipping, stateNotLicensed } from '../orders/order-rules.js';
+import { checkCredentialsAndDestination } from '../orders/credential-rules.js';
 import { initialStatusFields, type OrderStatus } from '../orders/order-status.js';
 import { storeNewOrder } from '../orders/order-create.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
@@ -85,14 +86,14 @@ export async function createRefill(
   if (address) throw validationError(address.message, address.details);
   const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env);
   if (unlicensed) throw unlicensed;
-  const formulary = new Set(
+  const formulary = new Map(
     (
       await findFormularyEntries(
         ctx,
         clinicId,
         left.map((i) => medicationKey(i.medication)),
       )
-    ).map((m) => m.name_key),
+    ).map((m) => [m.name_key, m]),
   );
   const withdrawn = left.filter((i) => !formulary.has(medicationKey(i.medication)));
   if (withdrawn.length > 0) {
@@ -101,6 +102,15 @@ export async function createRefill(
       'a medication of its prescription is no longer in the clinic\u2019s formulary',
     );
   }
+  const credentials = checkCredentialsAndDestination({
+    state: patient.state,
+    prescriber: parties.practitioner,
+    items: left.map((i) => ({ field: 'medication_request_id', entry: formulary.get(medicationKey(i.medication)) })),
+    requireStateLicense: ctx.config.requirePrescriberStateLicense,
+    today: isoNow(ctx.clock).slice(0, 10),
+  });
+  if (credentials.problem) throw validationError(credentials.problem.message, credentials.problem.details);
+  if (credentials.refusal) throw credentials.refusal;
   const shipping = checkShipping(parties.shipping, patient, order.carrier_id, order.service_id);
   if ('message' in shipping) {
     throw refillError(

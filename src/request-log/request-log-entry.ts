@@ -104,6 +104,7 @@ const SAFE_MESSAGES: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'Internal server error',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   STATE_NOT_LICENSED: 'The pharmacy is not licensed to ship to the patient\u2019s state',
+  PRESCRIBER_NOT_LICENSED: 'The prescriber holds no unexpired licence in the patient\u2019s state',
 };
 
 /** A field path the server's schemas name (`addresses[0].state`, `Idempotency-Key`): letters, digits, `_ - . [ ]`. */

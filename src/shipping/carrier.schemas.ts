@@ -48,7 +48,7 @@ export const CarrierServicesResponse = Type.Object(
     patientState: Type.String({ description: 'Full name of the state of the patient\u2019s address (e.g. `California`).' }),
     licensed: Type.Boolean({
       description:
-        'Whether the pharmacy may ship to the patient\u2019s state (GET /api/external/licensed-states). When false, an order for this patient is refused with 400 `STATE_NOT_LICENSED`: route it to another pharmacy.',
+        'Whether the pharmacy may ship to the patient\u2019s state (GET /api/external/licensed-states). When false, an order for this patient is refused with 400 `STATE_NOT_LICENSED`: route it to another pharmacy. It names no medication: a formulary entry\u2019s `restricted_states` (GET /api/external/medications) is checked at intake only.',
     }),
   },
   { $id: 'CarrierServiceListResponse', additionalProperties: false },

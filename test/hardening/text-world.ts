@@ -180,6 +180,10 @@ export const BASES: Record<string, BaseRequest> = {
   // Partner routes.
   'POST /api/external/practitioner': (w) => ({ body: practitionerBody(w.setup.clinic.clinicId, { address_line_2: 'Suite 4' }) }),
   'GET /api/external/practitioner/:practitionerId': (w) => ({ params: { practitionerId: w.setup.practitionerId } }),
+  'PUT /api/external/practitioner/:practitionerId/credentials': (w) => ({
+    params: { practitionerId: w.setup.practitionerId },
+    body: { dea_number: 'BL1234563', licenses: [{ state_code: 'TX', number: 'A123456', expires_on: '2030-06-30' }] },
+  }),
   'POST /api/external/patient': (w) => ({
     body: patientBody(w.setup.clinic.clinicId, { practitioner_id: w.setup.practitionerId, middle_name: 'Brewster' }),
   }),

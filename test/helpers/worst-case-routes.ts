@@ -113,6 +113,11 @@ const FORMULA = {
   beyond_use_days: 28,
   restricted_states: ['AL', 'SC'],
 };
+/** A prescriber's state licences (docs/practitioners-and-patients.md#credentials), to reach each field. */
+const LICENSES = [
+  { state_code: 'TX', number: 'A123456', expires_on: '2030-06-30' },
+  { state_code: 'CA', number: 'G98765', expires_on: '2029-01-31' },
+];
 const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
 const inAMonth = () => new Date(Date.now() + 30 * 24 * 3_600_000).toISOString();
 
@@ -121,7 +126,13 @@ const inAMonth = () => new Date(Date.now() + 30 * 24 * 3_600_000).toISOString();
  * A route missing here fails the main suite's coverage test.
  */
 export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest> = {
-  'POST /api/external/practitioner': (f) => post('/api/external/practitioner', practitionerBody(f.clinic.clinicId)),
+  'POST /api/external/practitioner': (f) =>
+    post('/api/external/practitioner', practitionerBody(f.clinic.clinicId, { dea_number: 'BL1234563', licenses: LICENSES })),
+  'PUT /api/external/practitioner/{practitionerId}/credentials': (f) => ({
+    method: 'PUT',
+    url: `/api/external/practitioner/${f.practitionerId}/credentials`,
+    body: { dea_number: 'BL1234563', licenses: LICENSES },
+  }),
   'POST /api/external/patient': (f) =>
     post('/api/external/patient', patientBody(f.clinic.clinicId, { practitioner_id: f.practitionerId, middle_name: 'May' })),
   'GET /api/external/carriers/{carrierId}/services': (f) => get(`/api/external/carriers/fedex/services?patientId=${f.patientId}`),

@@ -33,7 +33,8 @@ describe.each(DIALECTS)('the request examples of the OpenAPI document on %s', (d
     for (const [placeholder, id] of ids) text = text.replaceAll(placeholder, id);
     const url = path.replace(/\{(\w+)\}/g, (_: string, name: string) => params[name] ?? '');
     const partner = t.partner(clinic.apiKey);
-    const send = method === 'delete' ? partner.delete : method === 'patch' ? partner.patch : partner.post;
+    const send =
+      method === 'delete' ? partner.delete : method === 'patch' ? partner.patch : method === 'put' ? partner.put : partner.post;
     const res = await send(url, JSON.parse(text));
     expect(res.status, `${operationId}: ${JSON.stringify(res.body)}`).toBe(200);
     return res.body.data;
@@ -41,6 +42,11 @@ describe.each(DIALECTS)('the request examples of the OpenAPI document on %s', (d
 
   it('when each partner example is sent in the order of the walkthrough, with the ids it returned, then each succeeds', async () => {
     ids.set(EXAMPLE_IDS.practitioner, (await sendExample('createPractitioner')).practitioner_id);
+    const practitionerId = ids.get(EXAMPLE_IDS.practitioner)!;
+    expect(await sendExample('updatePractitionerCredentials', { practitionerId })).toMatchObject({
+      dea_number: 'BL1234563',
+      licenses: [{ state_code: 'TX' }, { state_code: 'CA' }],
+    });
     ids.set(EXAMPLE_IDS.patient, (await sendExample('createPatient')).patient_id);
     const order = (await sendExample('createMedicationOrder')).medication_request_id;
     ids.set(EXAMPLE_IDS.order, order);

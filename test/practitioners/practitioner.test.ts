@@ -55,6 +55,8 @@ describe.each(DIALECTS)('POST /api/external/practitioner on %s', (dialect) => {
       zip_code: '78701',
       status: 'active',
       created_at: NOW.toISOString(),
+      dea_number: null,
+      licenses: null,
     });
   });
 
@@ -287,6 +289,8 @@ describe.each(DIALECTS)('GET /api/external/practitioner/{id} on %s', (dialect) =
         zip_code: '78701',
         status: 'active',
         created_at: NOW.toISOString(),
+        dea_number: null,
+        licenses: [],
       },
     });
   });

@@ -576,7 +576,8 @@ export interface components {
           | 'RATE_LIMIT_EXCEEDED'
           | 'INTERNAL_ERROR'
           | 'SERVICE_UNAVAILABLE'
-          | 'STATE_NOT_LICENSED';
+          | 'STATE_NOT_LICENSED'
+          | 'PRESCRIBER_NOT_LICENSED';
         /** @description Per-field messages, keyed by the field path (e.g. `addresses[0].state`). */
         details?: {
           [key: string]: string;

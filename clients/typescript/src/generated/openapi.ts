@@ -46,7 +46,7 @@ export interface paths {
     put?: never;
     /**
      * Create a practitioner
-     * @description Registers a doctor or a veterinarian of the API key's clinic. A human practitioner's `npi` must be a real NPI (10 digits, valid check digit); a veterinarian's is free-form. Unknown fields are refused. Every invalid field is named in `error.details`.
+     * @description Registers a doctor or a veterinarian of the API key's clinic. A human practitioner's `npi` must be a real NPI (10 digits, valid check digit); a veterinarian's is free-form. Optionally, the prescriber's credentials: `dea_number` (valid registrant type and check digit) and state `licenses` (extension, issue 30). Unknown fields are refused. Every invalid field is named in `error.details`.
      *
      *     **Scope:** `practitioners:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -72,6 +72,28 @@ export interface paths {
      */
     get: operations['getPractitioner'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/practitioner/{practitionerId}/credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a practitioner’s DEA number and state licences (extension)
+     * @description Replaces both credentials of a practitioner of the API key’s clinic: `dea_number` (null removes it) and `licenses` (an empty list removes them). An order holding a controlled-schedule medication needs a prescriber with a DEA number; with REQUIRE_PRESCRIBER_STATE_LICENSE on, one with an unexpired licence in the patient’s state. Answers the practitioner as stored. Another clinic’s practitioner is not found.
+     *
+     *     **Scope:** `practitioners:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    put: operations['updatePractitionerCredentials'];
     post?: never;
     delete?: never;
     options?: never;
@@ -848,7 +870,8 @@ export interface components {
           | 'RATE_LIMIT_EXCEEDED'
           | 'INTERNAL_ERROR'
           | 'SERVICE_UNAVAILABLE'
-          | 'STATE_NOT_LICENSED';
+          | 'STATE_NOT_LICENSED'
+          | 'PRESCRIBER_NOT_LICENSED';
         /** @description Per-field messages, keyed by the field path (e.g. `addresses[0].state`). */
         details?: {
           [key: string]: string;
@@ -924,6 +947,27 @@ export interface components {
        * @example 78701
        */
       zip_code: string;
+      /** @description DEA registration number: two letters and seven digits, in any letter case (stored upper case). The first letter is a DEA registrant type (A, B, C, D, E, F, G, H, J, K, L, M, P, R, S, T, U or X) and the last digit the check digit: (d1+d3+d5) + 2×(d2+d4+d6) ends in d7. Required of the prescriber of an order holding a controlled-schedule medication. Optional: null or absent for none. */
+      dea_number?: string | null;
+      /** @description The practitioner’s state licences, at most 60. With REQUIRE_PRESCRIBER_STATE_LICENSE on, an order needs one in the patient’s state, unexpired. */
+      licenses?: {
+        /**
+         * @description The state that issued the licence: a two-letter US state code in any letter case, stored upper case. The 50 states, DC, the territories (AS, GU, MP, PR, VI) and the armed forces codes (AA, AE, AP).
+         * @example TX
+         */
+        state_code: string;
+        /**
+         * @description The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters.
+         * @example A123456
+         */
+        number: string;
+        /**
+         * Format: date
+         * @description The last day the licence is valid, YYYY-MM-DD (an expired licence may be listed; it counts for no order).
+         * @example 2027-06-30
+         */
+        expires_on: string;
+      }[];
     };
     PractitionerCreated: {
       /**
@@ -953,6 +997,38 @@ export interface components {
       status: string;
       /** Format: date-time */
       created_at: string;
+      /** @description The DEA registration number, upper case; null when none was given. */
+      dea_number: string | null;
+      /** @description The state licences as given (state codes upper case), expired ones included; empty when none. */
+      licenses: {
+        state_code: string;
+        number: string;
+        /** Format: date */
+        expires_on: string;
+      }[];
+    };
+    PractitionerCredentialsRequest: {
+      /** @description DEA registration number: two letters and seven digits, in any letter case (stored upper case). The first letter is a DEA registrant type (A, B, C, D, E, F, G, H, J, K, L, M, P, R, S, T, U or X) and the last digit the check digit: (d1+d3+d5) + 2×(d2+d4+d6) ends in d7. Required of the prescriber of an order holding a controlled-schedule medication. Null removes it. */
+      dea_number: string | null;
+      /** @description The practitioner’s state licences, at most 60. With REQUIRE_PRESCRIBER_STATE_LICENSE on, an order needs one in the patient’s state, unexpired. */
+      licenses: {
+        /**
+         * @description The state that issued the licence: a two-letter US state code in any letter case, stored upper case. The 50 states, DC, the territories (AS, GU, MP, PR, VI) and the armed forces codes (AA, AE, AP).
+         * @example TX
+         */
+        state_code: string;
+        /**
+         * @description The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters.
+         * @example A123456
+         */
+        number: string;
+        /**
+         * Format: date
+         * @description The last day the licence is valid, YYYY-MM-DD (an expired licence may be listed; it counts for no order).
+         * @example 2027-06-30
+         */
+        expires_on: string;
+      }[];
     };
     PatientCreateRequest: {
       /** @description First name (surrounding spaces removed). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
@@ -1081,7 +1157,7 @@ export interface components {
       freeShipmentType: 'clinic_specific' | null;
       /** @description Full name of the state of the patient’s address (e.g. `California`). */
       patientState: string;
-      /** @description Whether the pharmacy may ship to the patient’s state (GET /api/external/licensed-states). When false, an order for this patient is refused with 400 `STATE_NOT_LICENSED`: route it to another pharmacy. */
+      /** @description Whether the pharmacy may ship to the patient’s state (GET /api/external/licensed-states). When false, an order for this patient is refused with 400 `STATE_NOT_LICENSED`: route it to another pharmacy. It names no medication: a formulary entry’s `restricted_states` (GET /api/external/medications) is checked at intake only. */
       licensed: boolean;
     };
     ShippingService: {
@@ -1847,7 +1923,15 @@ export interface operations {
          *       "address_line_1": "1 Main St",
          *       "city": "Austin",
          *       "state_code": "TX",
-         *       "zip_code": "78701"
+         *       "zip_code": "78701",
+         *       "dea_number": "BL1234563",
+         *       "licenses": [
+         *         {
+         *           "state_code": "TX",
+         *           "number": "A123456",
+         *           "expires_on": "2030-06-30"
+         *         }
+         *       ]
          *     }
          */
         'application/json': components['schemas']['PractitionerCreateRequest'];
@@ -2060,6 +2144,158 @@ export interface operations {
       };
       /** @description The Accept header does not allow application/json. */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updatePractitionerCredentials: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /** @description Identifier of the practitioner. */
+        practitionerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "dea_number": "BL1234563",
+         *       "licenses": [
+         *         {
+         *           "state_code": "TX",
+         *           "number": "A123456",
+         *           "expires_on": "2030-06-30"
+         *         },
+         *         {
+         *           "state_code": "CA",
+         *           "number": "G98765",
+         *           "expires_on": "2029-01-31"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['PractitionerCredentialsRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Practitioner'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `practitioners:write` ("Forbidden: this API key lacks the scope practitioners:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Practitioner not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
