@@ -36,7 +36,8 @@ const License = Type.Object(
       minLength: 1,
       maxLength: 40,
       pattern: '^ *[A-Za-z0-9][A-Za-z0-9 ./-]*$',
-      description: 'The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters; surrounding spaces are removed.',
+      description:
+        'The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters; surrounding spaces are removed.',
       'x-message': 'must be 1 to 40 letters, digits, spaces, `.`, `/` or `-`, starting with a letter or digit',
       examples: ['A123456'],
     }),

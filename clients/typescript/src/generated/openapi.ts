@@ -957,7 +957,7 @@ export interface components {
          */
         state_code: string;
         /**
-         * @description The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters.
+         * @description The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters; surrounding spaces are removed.
          * @example A123456
          */
         number: string;
@@ -1018,7 +1018,7 @@ export interface components {
          */
         state_code: string;
         /**
-         * @description The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters.
+         * @description The licence number as the state writes it: letters, digits, spaces, `.`, `/` and `-`, 1 to 40 characters; surrounding spaces are removed.
          * @example A123456
          */
         number: string;
