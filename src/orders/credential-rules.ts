@@ -62,7 +62,7 @@ function missingDeaNumber(facts: CredentialFacts): Problem | null {
   };
   for (const { field, entry } of controlled) {
     details[field] =
-      `is a controlled substance (schedule ${entry?.controlled_schedule ?? ''}): its prescriber needs a DEA number`;
+      `names a controlled substance (schedule ${entry?.controlled_schedule ?? ''}): its prescriber needs a DEA number`;
   }
   const names = [...new Set(controlled.map((item) => item.entry?.name ?? ''))];
   return { message: `A controlled-schedule medication needs a prescriber with a DEA number: ${names.join(', ')}`, details };

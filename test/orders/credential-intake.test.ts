@@ -86,7 +86,12 @@ describe.each(DIALECTS)('intake checks of the formula and the prescriber on %s',
       const res = await order({ ...ordering(CONTROLLED, 'Unknownium'), service_id: 'no_such_service' });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.details)).toEqual(
-        expect.arrayContaining(['dea_number', 'medication_requests[0].medication', 'medication_requests[1].medication', 'service_id']),
+        expect.arrayContaining([
+          'dea_number',
+          'medication_requests[0].medication',
+          'medication_requests[1].medication',
+          'service_id',
+        ]),
       );
     });
 
@@ -134,9 +139,7 @@ describe.each(DIALECTS)('intake checks of the formula and the prescriber on %s',
     });
 
     it('when the carrier services read is asked for that patient, then it says licensed: it names no medication', async () => {
-      const res = await t
-        .partner(setup.clinic.apiKey)
-        .get(`/api/external/carriers/fedex/services?patientId=${setup.patientId}`);
+      const res = await t.partner(setup.clinic.apiKey).get(`/api/external/carriers/fedex/services?patientId=${setup.patientId}`);
       expect(res.body.licensed).toBe(true);
     });
 
