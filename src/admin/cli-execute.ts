@@ -142,15 +142,10 @@ export async function executeCommand(
     case 'recover-endpoint':
       return recoverEndpointForOperator(ctx, need('webhook'), flags.since, audit());
     case 'move-order':
-      return transitionOrder(
-        ctx,
-        'all',
-        need('order'),
-        need('status') as OrderStatus,
-        'operator',
-        audit(),
-        flags['tracking-number'],
-      );
+      return transitionOrder(ctx, 'all', need('order'), need('status') as OrderStatus, 'operator', audit(), {
+        trackingNumber: flags['tracking-number'],
+        reason: flags.reason,
+      });
     case 'rotate-encryption-key':
       return rotateSecrets(ctx);
     case 'create-staff': {

@@ -21,7 +21,7 @@ import {
 const CLINIC = 'Riverside Family Clinic';
 /** Not in any other test's formulary: an order of it proves the console's Add medication took. */
 const MEDICATION = 'Tirzepatide';
-const TRACKING_NUMBER = '1Z999AA10123456784';
+const TRACKING_NUMBER = '794612345678';
 
 describe('the order queue: from a clinic onboarded in the console to a delivered order', () => {
   let server: ConsoleServer;

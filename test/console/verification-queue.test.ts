@@ -20,7 +20,7 @@ import {
 
 /** Issue 21, item 1: the pharmacist's verification queue, the order page and its packing slip. */
 const PHARMACIST = { email: 'parker@pharmacy.example', name: 'Parker Pharmacist', password: 'pharmacist passphrase 2026' };
-const TRACKING_NUMBER = '1Z999AA10123456784';
+const TRACKING_NUMBER = '794612345678';
 const DIRECTIONS = 'Inject 0.25 mg subcutaneously once weekly';
 
 describe('the verification queue: a pharmacist finds an order, verifies it on one page, prints its slip and ships it', () => {
