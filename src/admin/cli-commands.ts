@@ -44,6 +44,7 @@ const FLAGS = {
   'state-price': 'repeated',
   'clear-state-prices': 'switch',
   medication: 'value',
+  formula: 'value',
   delivery: 'value',
   webhook: 'value',
   since: 'value',
@@ -96,9 +97,9 @@ export const COMMANDS = {
   'list-oauth-clients': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
   'revoke-oauth-client': { summary: '--client-id <client id>', required: ['client-id'], optional: [] },
   'add-medication': {
-    summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>]',
+    summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>] [--formula <json>]',
     required: ['clinic', 'name'],
-    optional: ['strength', 'dosage-form'],
+    optional: ['strength', 'dosage-form', 'formula'],
   },
   'list-medications': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
   'remove-medication': {

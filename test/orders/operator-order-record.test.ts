@@ -149,8 +149,9 @@ describe.each(DIALECTS)(
         const formulary = expectOk(await t.operator.get(`/api/admin/clinics/${setup.clinic.clinicId}/medications`), 'formulary')
           .medications as { medication_id: string; name: string }[];
         const semaglutide = formulary.find((m) => m.name === 'Semaglutide');
+        if (!semaglutide) throw new Error('the test clinic\u2019s formulary has Semaglutide');
         expectOk(
-          await t.operator.patch(`/api/admin/clinics/${setup.clinic.clinicId}/medications/${semaglutide?.medication_id}`, {
+          await t.operator.patch(`/api/admin/clinics/${setup.clinic.clinicId}/medications/${semaglutide.medication_id}`, {
             strength: '2.5 mg/mL',
             ingredients: [{ name: 'semaglutide sodium', strength: '2.5', unit: 'mg/mL', active: true }],
             preparation: 'sterile',
@@ -165,7 +166,7 @@ describe.each(DIALECTS)(
         });
         const order = await operatorOrder(id);
         expect(order.medication_requests[0].formulary_entry).toMatchObject({
-          medication_id: semaglutide?.medication_id,
+          medication_id: semaglutide.medication_id,
           name: 'Semaglutide',
           strength: '2.5 mg/mL',
           ingredients: [{ name: 'semaglutide sodium', strength: '2.5', unit: 'mg/mL', active: true }],
