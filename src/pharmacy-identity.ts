@@ -2,7 +2,6 @@
  * The pharmacy's name, address and phone, as its labels print them (PHARMACY_NAME and the
  * PHARMACY_ADDRESS_* variables: docs/configuration.md). Parsed once by config.ts; pure.
  */
-import type { Environment } from './config.js';
 
 export interface PharmacyIdentity {
   readonly name: string;
@@ -47,7 +46,7 @@ const PRINTABLE = /^[^\p{Cc}\p{Cf}]+$/u;
  */
 export function parsePharmacyIdentity(
   env: NodeJS.ProcessEnv,
-  environment: Environment,
+  environment: 'development' | 'production',
   problems: string[],
 ): PharmacyIdentity | null {
   const read = (key: keyof typeof VARIABLES): string | null => {
