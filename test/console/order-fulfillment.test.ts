@@ -61,6 +61,8 @@ describe('the order queue: from a clinic onboarded in the console to a delivered
     await addMedication.getByLabel('Name').fill(MEDICATION);
     await addMedication.getByRole('button', { name: 'Add medication' }).click();
     await page.getByRole('cell', { name: MEDICATION, exact: true }).waitFor();
+    // Added with a name only: the formulary marks it as having no formula.
+    await page.getByRole('row').filter({ hasText: MEDICATION }).getByText('no formula', { exact: true }).waitFor();
     await screenshot(page, 'clinic');
 
     // The clinic's system, with the key it was given: a practitioner, a patient, an order.
@@ -79,6 +81,8 @@ describe('the order queue: from a clinic onboarded in the console to a delivered
     await page.getByText('Grace Hopper').first().waitFor();
     await page.getByText('2 Elm St').first().waitFor();
     await badge('pending').waitFor();
+    // Beside the item: the formulary's entry, marked as having no formula.
+    await page.getByRole('region', { name: 'Items' }).getByText('no formula', { exact: true }).waitFor();
 
     await action('Start processing').click();
     await badge('processing').waitFor();

@@ -59,6 +59,31 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
       }),
       'create patient',
     ).patient_id;
+    // Its Semaglutide has a formula, shown beside the item.
+    const formulary: { medication_id: string; name: string }[] = dataOf(
+      await call(server, 'GET', `/api/admin/clinics/${clinicId}/medications`, { operator: true }),
+      'formulary',
+    ).medications;
+    const semaglutide = formulary.find((entry) => entry.name === 'Semaglutide');
+    if (!semaglutide) throw new Error('the ordering partner\u2019s formulary has Semaglutide');
+    dataOf(
+      await call(server, 'PATCH', `/api/admin/clinics/${clinicId}/medications/${semaglutide.medication_id}`, {
+        operator: true,
+        body: {
+          strength: '2.5 mg/mL',
+          dosage_form: 'injectable solution',
+          ingredients: [
+            { name: 'semaglutide sodium', strength: '2.5', unit: 'mg/mL', active: true },
+            { name: 'bacteriostatic water', strength: 'q.s.', unit: 'mL', active: false },
+          ],
+          preparation: 'sterile',
+          bud_category: 'aqueous_preserved',
+          storage: 'refrigerated',
+          beyond_use_days: 28,
+        },
+      }),
+      'formula',
+    );
     orderId = await placeOrder(server, riverside.clinic.apiKey, riverside, {
       is_refrigerated: true,
       medication_requests: [itemBody({ reason_for_compounding: 'Dye-free formulation', notes: 'Leave at the front desk' })],
@@ -153,6 +178,14 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
     await items.getByText(DIRECTIONS).waitFor();
     await items.getByText('Dye-free formulation').waitFor();
     await items.getByText('Leave at the front desk').waitFor();
+    // The formula beside the item, and the formulary's strength beside the ordered dose.
+    await items.getByText('Formulary: 2.5 mg/mL, injectable solution').waitFor();
+    const formula = items.getByRole('group', { name: 'Formula of Semaglutide' });
+    await formula.getByText('semaglutide sodium 2.5 mg/mL').waitFor();
+    await formula.getByText('Sterile').waitFor();
+    await formula.getByText('Refrigerated').waitFor();
+    await formula.getByText('Not controlled').waitFor();
+    await page.getByRole('region', { name: 'Patient' }).getByText('Sex').waitFor();
     await page.getByRole('region', { name: 'Shipping' }).getByText('Yes: keep cold').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'order-verify');
@@ -174,6 +207,7 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
       expect(printed).toContain(orderId.slice(-8));
       expect(printed).toMatch(/Lot/);
       expect(printed).toMatch(/Beyond-use date/);
+      expect(printed).toContain('Keep refrigerated');
       // The barcode: a Code 128 SVG of the order id, drawn (bars), and nothing else's id.
       const barcode = page.getByRole('img', { name: `Barcode of order ${orderId}` });
       expect(await barcode.isVisible()).toBe(true);
