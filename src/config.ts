@@ -4,6 +4,7 @@ import { parseAddressRanges, type AddressRange } from './shared/address-ranges.j
 import { parseDurationList } from './shared/durations.js';
 import { parseDataKeySettings, type DataKeySettings } from './secrets/data-key.js';
 import { isTimeZone } from './shared/business-hours.js';
+import { parsePharmacyIdentity, type PharmacyIdentity } from './pharmacy-identity.js';
 
 /** The two deployments of this service; the environment of an API key must match the server's. */
 export type Environment = 'development' | 'production';
@@ -101,6 +102,12 @@ export interface Config {
    * for the order queue's age in business hours and its date filters. Default UTC.
    */
   readonly pharmacyTimeZone: string;
+  /**
+   * PHARMACY_NAME, PHARMACY_ADDRESS_LINE1 (and _LINE2), PHARMACY_CITY, PHARMACY_STATE,
+   * PHARMACY_POSTAL_CODE, PHARMACY_PHONE: the pharmacy its labels name (pharmacy-identity.ts).
+   * A made-up one in development when unset; null in production when unset.
+   */
+  readonly pharmacy: PharmacyIdentity | null;
   /**
    * scrypt's cost for staff and portal passwords: always PASSWORD_HASHING, no variable sets it. Only
    * the in-process tests lower it, by overriding the loaded config (test/helpers/test-app.ts).
@@ -267,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `PHARMACY_TIME_ZONE must be an IANA time zone (e.g. America/New_York), got "${pharmacyTimeZone.slice(0, 100)}"`,
     );
   }
+  const pharmacy = parsePharmacyIdentity(env, environment, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -300,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthIssuer,
     requestLogRetentionDays,
     pharmacyTimeZone,
+    pharmacy,
     publicBaseUrl,
     requireAdminTotp,
     requirePrescriberStateLicense,

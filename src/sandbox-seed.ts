@@ -3,17 +3,103 @@ import { runChange } from './changes/run-change.js';
 import { clinicInsert, apiKeyInsert } from './clinics/clinic.repository.js';
 import { countClinics, listClinics, newClinicRow, newKeyRow } from './clinics/clinic.service.js';
 import { medicationInsert } from './medications/medication.repository.js';
-import { newMedicationRow } from './medications/medication.service.js';
+import { newMedicationRow, type NewMedication } from './medications/medication.service.js';
+import { applyFormula, formulaOf, NO_FORMULA } from './medications/formula.js';
+import type { MedicationTable } from './medications/medication.tables.js';
 
-/** A small formulary, so that a partner can place an order on a fresh sandbox. */
-export const SANDBOX_FORMULARY = [
-  { name: 'Semaglutide', strength: '2.5 mg/mL', dosage_form: 'injectable solution' },
-  { name: 'Tirzepatide', strength: '10 mg/mL', dosage_form: 'injectable solution' },
-  { name: 'Testosterone Cypionate', strength: '200 mg/mL', dosage_form: 'injectable solution' },
-  { name: 'Progesterone', strength: '100 mg', dosage_form: 'capsule' },
-  { name: 'Gabapentin', strength: '50 mg/mL', dosage_form: 'oral suspension' },
-  { name: 'Methimazole', strength: '5 mg/mL', dosage_form: 'transdermal gel' },
+const active = (name: string, strength: string, unit: string) => ({ name, strength, unit, active: true });
+const inactive = (name: string, strength: string, unit: string) => ({ name, strength, unit, active: false });
+
+/**
+ * A small formulary, each entry with a formula (docs/compounding.md), so that a partner can place an
+ * order on a fresh sandbox and see what the pharmacy makes: ingredients, preparation, storage,
+ * schedule and beyond-use dates. Illustrations for the sandbox, not compounding instructions.
+ */
+export const SANDBOX_FORMULARY: readonly NewMedication[] = [
+  {
+    name: 'Semaglutide',
+    strength: '2.5 mg/mL',
+    dosage_form: 'injectable solution',
+    ingredients: [
+      active('semaglutide sodium', '2.5', 'mg/mL'),
+      inactive('benzyl alcohol', '9', 'mg/mL'),
+      inactive('sodium chloride', '7', 'mg/mL'),
+      inactive('water for injection', 'q.s.', 'mL'),
+    ],
+    preparation: 'sterile',
+    bud_category: 'aqueous_preserved',
+    storage: 'refrigerated',
+    beyond_use_days: 28,
+  },
+  {
+    name: 'Tirzepatide',
+    strength: '10 mg/mL',
+    dosage_form: 'injectable solution',
+    ingredients: [
+      active('tirzepatide', '10', 'mg/mL'),
+      inactive('benzyl alcohol', '9', 'mg/mL'),
+      inactive('water for injection', 'q.s.', 'mL'),
+    ],
+    preparation: 'sterile',
+    bud_category: 'aqueous_preserved',
+    storage: 'refrigerated',
+    beyond_use_days: 28,
+  },
+  {
+    name: 'Testosterone Cypionate',
+    strength: '200 mg/mL',
+    dosage_form: 'injectable solution',
+    ingredients: [
+      active('testosterone cypionate', '200', 'mg/mL'),
+      inactive('benzyl benzoate', '0.2', 'mL/mL'),
+      inactive('benzyl alcohol', '9', 'mg/mL'),
+      inactive('grapeseed oil', 'q.s.', 'mL'),
+    ],
+    preparation: 'sterile',
+    bud_category: 'non_aqueous',
+    storage: 'room',
+    controlled_schedule: 'III',
+    beyond_use_days: 45,
+  },
+  {
+    name: 'Progesterone',
+    strength: '100 mg',
+    dosage_form: 'capsule',
+    ingredients: [active('progesterone micronized', '100', 'mg'), inactive('microcrystalline cellulose', 'q.s.', 'mg')],
+    preparation: 'non_sterile',
+    bud_category: 'solid',
+    storage: 'room',
+  },
+  {
+    name: 'Gabapentin',
+    strength: '50 mg/mL',
+    dosage_form: 'oral suspension',
+    ingredients: [
+      active('gabapentin', '50', 'mg/mL'),
+      inactive('methylparaben', '1', 'mg/mL'),
+      inactive('oral suspending vehicle', 'q.s.', 'mL'),
+    ],
+    preparation: 'non_sterile',
+    bud_category: 'aqueous_preserved',
+    storage: 'refrigerated',
+  },
+  {
+    name: 'Methimazole',
+    strength: '5 mg/mL',
+    dosage_form: 'transdermal gel',
+    ingredients: [active('methimazole', '5', 'mg/mL'), inactive('pluronic lecithin organogel', 'q.s.', 'mL')],
+    preparation: 'non_sterile',
+    bud_category: 'aqueous_preserved',
+    storage: 'room',
+  },
 ];
+
+/** A seeded entry's row, its formula applied (the formulas above are known good: a problem is a bug). */
+function seededRow(clinicId: string, medication: NewMedication, at: string): MedicationTable {
+  const formula = applyFormula(formulaOf(NO_FORMULA), medication);
+  if (formula.problems) throw new Error(`Sandbox formula of ${medication.name}: ${JSON.stringify(formula.problems)}`);
+  return { ...newMedicationRow(clinicId, medication, at), ...formula.columns };
+}
 
 export const SANDBOX_CLINIC_NAME = 'Sandbox Clinic';
 
@@ -43,7 +129,7 @@ export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | nu
     const { key, row } = newKeyRow(clinic.id, 'development', null, change.at, null);
     change.write(
       clinicInsert(change, clinic),
-      ...SANDBOX_FORMULARY.map((medication) => medicationInsert(change, newMedicationRow(clinic.id, medication, change.at))),
+      ...SANDBOX_FORMULARY.map((medication) => medicationInsert(change, seededRow(clinic.id, medication, change.at))),
       apiKeyInsert(change, row),
     );
     return { clinicId: clinic.id, apiKey: key };

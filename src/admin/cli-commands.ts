@@ -44,12 +44,14 @@ const FLAGS = {
   'state-price': 'repeated',
   'clear-state-prices': 'switch',
   medication: 'value',
+  formula: 'value',
   delivery: 'value',
   webhook: 'value',
   since: 'value',
   order: 'value',
   status: 'value',
   'tracking-number': 'value',
+  reason: 'value',
   email: 'value',
   role: 'value',
   'password-stdin': 'switch',
@@ -95,9 +97,9 @@ export const COMMANDS = {
   'list-oauth-clients': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
   'revoke-oauth-client': { summary: '--client-id <client id>', required: ['client-id'], optional: [] },
   'add-medication': {
-    summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>]',
+    summary: '--clinic <clinic id> --name <name> [--strength <s>] [--dosage-form <f>] [--formula <json>]',
     required: ['clinic', 'name'],
-    optional: ['strength', 'dosage-form'],
+    optional: ['strength', 'dosage-form', 'formula'],
   },
   'list-medications': { summary: '--clinic <clinic id>', required: ['clinic'], optional: [] },
   'remove-medication': {
@@ -125,9 +127,9 @@ export const COMMANDS = {
     optional: ['since'],
   },
   'move-order': {
-    summary: `--order <order id> --status ${STATUSES_TO_MOVE_TO.join('|')} [--tracking-number <n> (with shipped)]`,
+    summary: `--order <order id> --status ${STATUSES_TO_MOVE_TO.join('|')} [--tracking-number <n> (with shipped)] [--reason <why> (with cancelled)]`,
     required: ['order', 'status'],
-    optional: ['tracking-number'],
+    optional: ['tracking-number', 'reason'],
   },
   'rotate-encryption-key': { summary: '', required: [], optional: [] },
   'create-staff': {
@@ -235,7 +237,7 @@ const NAMING_COMMANDS: readonly CommandName[] = ['create-clinic', 'add-medicatio
 
 /** The text rules the API applies to its bodies (docs/errors.md#text-rules): refused, or stored NFC-normalized. */
 function checkTextFlags(command: CommandName, flags: ParsedCommand['flags']): void {
-  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'operator'] as const) {
+  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'reason', 'operator'] as const) {
     const given = flags[flag];
     if (given === undefined) continue;
     const kind = flag === 'operator' || (flag === 'name' && NAMING_COMMANDS.includes(command)) ? 'name' : 'plain';
@@ -247,7 +249,7 @@ function checkTextFlags(command: CommandName, flags: ParsedCommand['flags']): vo
 
 /** The values' forms (ids, prices, enumerations); the services check the rest as the API does. */
 function checkValues(command: CommandName, flags: ParsedCommand['flags']): void {
-  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'operator'] as const) {
+  for (const flag of ['name', 'strength', 'dosage-form', 'tracking-number', 'reason', 'operator'] as const) {
     const value = flags[flag];
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${flag} must not be blank`);
     if (value !== undefined && value.length > 200) throw new UsageError(`--${flag} must be at most 200 characters`);

@@ -30,6 +30,7 @@ import { retryDelivery } from '../webhooks/webhook-operator.service.js';
 import { rotateEncryptionKey, type RotationResult } from '../webhooks/secret-encryption.service.js';
 import { keyLifetime, parseScopes, parseStatePrice, UsageError, type Flag, type ParsedCommand } from './cli-commands.js';
 import { commandLineAudit, osUserName } from './cli-operator.js';
+import { parseFormulaFlag } from './cli-formula.js';
 
 /** Checks a new staff member's password as the API does (12 to 256 characters); the problem, or null. */
 export function passwordProblem(password: string): string | null {
@@ -99,6 +100,7 @@ export async function executeCommand(
           name: need('name'),
           ...(flags.strength !== undefined ? { strength: flags.strength } : {}),
           ...(flags['dosage-form'] !== undefined ? { dosage_form: flags['dosage-form'] } : {}),
+          ...(flags.formula !== undefined ? parseFormulaFlag(flags.formula) : {}),
         },
         audit(),
       );
@@ -142,15 +144,10 @@ export async function executeCommand(
     case 'recover-endpoint':
       return recoverEndpointForOperator(ctx, need('webhook'), flags.since, audit());
     case 'move-order':
-      return transitionOrder(
-        ctx,
-        'all',
-        need('order'),
-        need('status') as OrderStatus,
-        'operator',
-        audit(),
-        flags['tracking-number'],
-      );
+      return transitionOrder(ctx, 'all', need('order'), need('status') as OrderStatus, 'operator', audit(), {
+        trackingNumber: flags['tracking-number'],
+        reason: flags.reason,
+      });
     case 'rotate-encryption-key':
       return rotateSecrets(ctx);
     case 'create-staff': {

@@ -59,6 +59,9 @@ const formulaInput = {
   ),
 };
 
+/** A formula on its own: what `add-medication --formula` takes on the command line, checked as the API checks a body. */
+export const FormulaBody = Type.Object(formulaInput, { additionalProperties: false });
+
 const nullableOut = <T extends TSchema>(schema: T) => Nullable(schema);
 
 export const Medication = Type.Object(

@@ -1,7 +1,10 @@
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import type { OrderStatus } from './order-status.js';
-import type { ChainRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './order-operator.repository.js';
+import { formulaOf } from '../medications/formula.js';
+import type { MedicationTable } from '../medications/medication.tables.js';
+import type { PharmacyIdentity } from '../pharmacy-identity.js';
+import type { ChainRow, ItemEntryRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './order-operator.repository.js';
 import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
@@ -42,6 +45,7 @@ export function toOperatorSummary(order: QueueRow, items: QueueItemRow[], ageBus
     total_cost: centsToDollars(order.shipping_total_cents),
     tracking_number: order.tracking_number,
     refill_of: order.refill_of,
+    is_refrigerated: fromFlag(order.is_refrigerated),
     created_at: order.created_at,
     updated_at: order.updated_at,
     hold: queueHold(order),
@@ -65,27 +69,56 @@ function phoneOf(contactsJson: string): string | null {
   return (contacts.find((c) => c.key === 'phone') ?? contacts.find((c) => c.key === 'sms'))?.value ?? null;
 }
 
+/** A formulary entry as the order page shows it beside its item (the formulary's own shape). */
+function entryView(row: MedicationTable): NonNullable<OperatorOrderDetailData['medication_requests'][number]['formulary_entry']> {
+  return {
+    medication_id: row.id,
+    clinic_id: row.clinic_id,
+    name: row.name,
+    strength: row.strength,
+    dosage_form: row.dosage_form,
+    created_at: row.created_at,
+    ...formulaOf(row),
+  };
+}
+
+/** What the pharmacy reads of an order besides the partner's view and its parties. */
+export interface OperatorExtras {
+  /** The formulary entry of each item, in the items' order. */
+  entries: ItemEntryRow[];
+  pharmacy: PharmacyIdentity | null;
+}
+
 /**
- * The order as the pharmacy fills it: the partner's view, the clinic's name, whom it ships to (with
- * date of birth and phone), who prescribed it, and its chain.
+ * The order as the pharmacy fills it: the partner's view, each item with its formulary entry, the
+ * clinic's name, whom it ships to (with date of birth, sex and phone), who prescribed it, its chain,
+ * and the pharmacy its label names.
  */
 export function toOperatorDetail(
   view: OrderViewData,
   history: StatusHistoryTable[],
   party: PatientAndPrescriber,
   chain: ChainRow[],
+  { entries, pharmacy }: OperatorExtras,
 ): OperatorOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
   const own = view.shipping_address;
   const named = (h: StatusHistoryTable) => ({ actor_id: h.actor_id, actor_name: h.actor_name });
   return {
     ...view,
+    // Both lists are in the items' positions (order.repository.ts, listItemEntries).
+    medication_requests: view.medication_requests.map((item, index) => {
+      const entry = entries[index]?.entry ?? null;
+      return { ...item, formulary_entry: entry === null ? null : entryView(entry) };
+    }),
+    pharmacy: pharmacy === null ? null : { ...pharmacy },
     status_history: statusMoves(history).map((h) => ({
       from: h.from_status,
       to: h.to_status,
       at: h.at,
       actor: h.actor as Actor,
       ...named(h),
+      reason: h.to_status === 'cancelled' ? (h.message ?? null) : null,
     })),
     hold_history: holdSteps(history).map((row) => ({ ...holdEntry(row), ...named(row) })),
     clinic_name: party.clinic_name,
@@ -96,6 +129,7 @@ export function toOperatorDetail(
       last_name: party.last_name,
       dob: party.dob,
       species: party.species,
+      gender: party.gender,
       phone: phoneOf(party.contacts),
       shipping_address: own
         ? {

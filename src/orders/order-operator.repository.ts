@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx, DialectName } from '../db/database.js';
 import { containsText } from '../db/dialect.js';
 import { newerThan, olderThan, type PagePosition } from '../db/keyset-page.js';
+import type { MedicationTable } from '../medications/medication.tables.js';
 import type { MedicationItemTable, OrderTable } from './order.tables.js';
 import type { OrderStatus } from './order-status.js';
 
@@ -141,6 +142,7 @@ export interface PatientAndPrescriber {
   last_name: string;
   dob: string;
   species: string;
+  gender: string;
   contacts: string;
   address_line_1: string | null;
   address_line_2: string | null;
@@ -152,6 +154,50 @@ export interface PatientAndPrescriber {
   practitioner_npi: string;
   practitioner_is_veterinarian: number;
   practitioner_phone: string | null;
+}
+
+/** An item's formulary entry: null when it matched none, or the entry was removed since. */
+export interface ItemEntryRow {
+  position: number;
+  entry: MedicationTable | null;
+}
+
+/**
+ * The formulary entry of each item of an order, in the items' order: one query (the items, their
+ * prescription, and the entries they name, left-joined by id in the order's clinic).
+ */
+export async function listItemEntries(db: DbOrTrx, order: Pick<OrderTable, 'id' | 'clinic_id'>): Promise<ItemEntryRow[]> {
+  const rows = await db
+    .selectFrom('medication_items as i')
+    .innerJoin('prescriptions as s', 's.id', 'i.prescription_id')
+    .leftJoin('medications as e', (join) => join.onRef('e.id', '=', 'i.medication_id').on('e.clinic_id', '=', order.clinic_id))
+    .select([
+      'i.position',
+      'e.id',
+      'e.clinic_id',
+      'e.name',
+      'e.name_key',
+      'e.strength',
+      'e.dosage_form',
+      'e.created_at',
+      'e.ingredients',
+      'e.preparation',
+      'e.bud_category',
+      'e.storage',
+      'e.controlled_schedule',
+      'e.beyond_use_days',
+      'e.restricted_states',
+    ])
+    .where('s.medication_request_id', '=', order.id)
+    .orderBy('i.position')
+    .execute();
+  return rows.map(({ position, id, clinic_id, name, name_key, created_at, ...rest }) => ({
+    position,
+    entry:
+      id === null || clinic_id === null || name === null || name_key === null || created_at === null
+        ? null
+        : { id, clinic_id, name, name_key, created_at, ...rest },
+  }));
 }
 
 export async function findPatientAndPrescriber(db: DbOrTrx, order: OrderTable): Promise<PatientAndPrescriber | undefined> {
@@ -168,6 +214,7 @@ export async function findPatientAndPrescriber(db: DbOrTrx, order: OrderTable): 
       'p.last_name',
       'p.dob',
       'p.species',
+      'p.gender',
       'p.contacts',
       'p.address_line_1',
       'p.address_line_2',

@@ -1,7 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
+import { Nullable, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
-import { HoldHistoryEntryFields, OrderView, WaitingOnSchema, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
+import { Medication } from '../medications/medication.schemas.js';
+import {
+  HoldHistoryEntryFields,
+  MedicationItemView,
+  OrderView,
+  WaitingOnSchema,
+  StatusHistoryEntryFields,
+  StatusSchema,
+} from './order.schemas.js';
+
+/** The longest cancellation reason. */
+export const CANCEL_REASON_MAX_LENGTH = 500;
 
 export const OperatorStatusBody = Type.Object(
   {
@@ -11,8 +22,19 @@ export const OperatorStatusBody = Type.Object(
         minLength: 5,
         maxLength: 64,
         pattern: '^[A-Za-z0-9][A-Za-z0-9 -]*$',
-        description: 'Required when status is shipped.',
+        description:
+          'Required when status is shipped, in the format of the order’s carrier (UPS: 1Z and 16 letters or digits; USPS: 20 to 22 digits, or 2 letters, 9 digits and 2 letters; FedEx: 12, 15, 20 or 22 digits; spaces and hyphens ignored).',
         'x-message': 'must be 5 to 64 letters, digits, spaces or hyphens',
+        examples: ['1Z999AA10123456784'],
+      }),
+    ),
+    reason: Type.Optional(
+      Text(CANCEL_REASON_MAX_LENGTH, {
+        description: textDoc(
+          'free',
+          `Why the order is cancelled (1 to ${CANCEL_REASON_MAX_LENGTH} characters): kept in the order’s history for the pharmacy, never sent to the partner nor in an event. Only with status cancelled; the console always asks for one.`,
+        ),
+        'x-free-text': true,
       }),
     ),
   },
@@ -102,6 +124,7 @@ export const OperatorOrderSummary = Type.Object(
     total_cost: Type.Number(),
     tracking_number: Nullable(Type.String()),
     refill_of: Nullable(Type.String()),
+    is_refrigerated: Type.Boolean({ description: 'The order ships cold.' }),
     created_at: Timestamp,
     updated_at: Timestamp,
     hold: Nullable(
@@ -132,10 +155,41 @@ const ShippingAddress = Type.Object(
   { additionalProperties: false },
 );
 
+/** An item as the pharmacy reads it: the partner's view, and the formulary entry it was matched to. */
+const OperatorMedicationItem = Type.Object(
+  {
+    ...MedicationItemView.properties,
+    formulary_entry: Nullable(Medication, {
+      description:
+        'The clinic\u2019s formulary entry the item was matched to when ordered, as it is now (its strength and its formula: ingredients, preparation, storage, schedule; the formula\u2019s fields are null for an entry without one); null when the item matched none or the entry was removed since.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** The pharmacy whose name and address its labels print (PHARMACY_NAME and the PHARMACY_ADDRESS_* settings). */
+const PharmacyIdentitySchema = Type.Object(
+  {
+    name: Type.String(),
+    address_line_1: Type.String(),
+    address_line_2: Nullable(Type.String()),
+    city: Type.String(),
+    state: Type.String(),
+    postal_code: Type.String(),
+    phone: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
 /** What the pharmacy fills and ships: the partner's view of the order, plus who it goes to and its chain. */
 export const OperatorOrderDetail = Type.Object(
   {
     ...OrderView.properties,
+    medication_requests: Type.Array(OperatorMedicationItem),
+    pharmacy: Nullable(PharmacyIdentitySchema, {
+      description:
+        'The pharmacy its label names (docs/configuration.md: PHARMACY_NAME and the address settings); null in production when they are not set.',
+    }),
     status_history: Type.Array(
       Type.Object(
         {
@@ -147,6 +201,11 @@ export const OperatorOrderDetail = Type.Object(
             Type.String({
               description:
                 'Who made the change, by name: the staff member, "Operator token" (the shared ADMIN_TOKEN), or the command line’s operator; null for a partner, the sandbox, and changes recorded before names were.',
+            }),
+          ),
+          reason: Nullable(
+            Type.String({
+              description: 'Why the pharmacy cancelled the order, when it said (never shown to the partner); null otherwise.',
             }),
           ),
         },
@@ -184,6 +243,9 @@ export const OperatorOrderDetail = Type.Object(
         last_name: Type.String(),
         dob: Type.String({ format: 'date', description: 'Date of birth.' }),
         species: Type.String({ description: 'human, or the animal of a veterinary patient.' }),
+        gender: Type.String({
+          description: 'The patient\u2019s sex as the clinic registered it: male, female, other or unknown.',
+        }),
         phone: Nullable(
           Type.String({ description: 'The patient\u2019s first phone contact (else SMS), as the clinic gave it.' }),
         ),

@@ -132,23 +132,25 @@ function patientsOf(orders: { patient_id: string; clinic_id: string }[]): Audite
 
 /**
  * GET /api/admin/medication-requests/{id}: any clinic's order in full (what the pharmacy fills), with
- * the patient's name, date of birth, phone and shipping address, the prescriber's name, NPI and
- * veterinarian flag, and the orders of its refill chain. Audited as reads of the order, of its
+ * the patient's name, date of birth, sex, phone and shipping address, the prescriber's name, NPI and
+ * veterinarian flag, each item's formulary entry (one query for all), the orders of its refill
+ * chain, and the pharmacy its label names. Audited as reads of the order, of its
  * patient, and of the chain's other orders.
  */
 export async function getOrderForOperator(
-  ctx: AuditedReadContext,
+  ctx: AuditedReadContext & Pick<ServiceContext, 'config'>,
   orderId: string,
   audit: AuditContext,
 ): Promise<OperatorOrderDetailData> {
   const order = await repo.findOrderUnscoped(ctx.db, orderId);
   if (!order) throw notFound('Medication request not found');
-  const [view, history, parties, chain] = await Promise.all([
+  const [view, history, parties, chain, entries] = await Promise.all([
     loadOrderView(ctx.db, order),
     // The partner's view names nobody; the pharmacy's names who made each change.
     repo.listHistories(ctx.db, [order.id]),
     operatorRepo.findPatientAndPrescriber(ctx.db, order),
     operatorRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
+    operatorRepo.listItemEntries(ctx.db, order),
   ]);
   // The foreign keys make this impossible; the guard tells the type checker.
   if (!parties) throw new Error(`Order ${order.id} has no patient ${order.patient_id} or practitioner in its clinic`);
@@ -159,5 +161,5 @@ export async function getOrderForOperator(
       .filter((row) => row.id !== order.id)
       .map((row): AuditedResource => ({ type: 'medication_request', id: row.id, clinicId: order.clinic_id })),
   ]);
-  return toOperatorDetail(view, history, parties, chain);
+  return toOperatorDetail(view, history, parties, chain, { entries, pharmacy: ctx.config.pharmacy });
 }

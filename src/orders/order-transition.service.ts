@@ -21,7 +21,7 @@ import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
 import { closeRefillRequest } from './refill-request-of-order.repository.js';
 import { newId } from '../shared/ids.js';
-import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
+import { generateTrackingNumber, trackingFormatOf, trackingNumberProblem } from './tracking-number.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
@@ -54,7 +54,8 @@ export function namedActorOf(audit: AuditContext): NamedActor {
  * Applies one transition as part of the caller's change: refuses an illegal one (409 naming both
  * states), moves the order only if it is still in the state it was read in (so that of many
  * simultaneous identical transitions exactly one succeeds), records the history row and the
- * partner-facing event, and closes the refill request an order fulfils or cancels.
+ * partner-facing event, and closes the refill request an order fulfils or cancels. `reason` (a
+ * cancellation's) goes in the history row's message: the pharmacy's, never in the event.
  * Returns the order as it now is.
  */
 export async function applyTransition(
@@ -66,6 +67,7 @@ export async function applyTransition(
   actor: Actor,
   trackingNumber?: string,
   named: NamedActor = UNNAMED,
+  reason: string | null = null,
 ): Promise<OrderTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
@@ -98,6 +100,7 @@ export async function applyTransition(
       actor_id: named.actorId,
       actor_name: named.actorName,
       at: now,
+      ...(reason === null ? {} : { message: reason }),
     }),
   );
 
@@ -149,7 +152,9 @@ export async function loadForUpdate(trx: Trx, scope: Scope, orderId: string): Pr
 /**
  * One transition of one order (operator status change, partner cancellation), as one change,
  * audited with it (`transition`, or `cancel` for a partner's cancellation). `shipped`
- * needs a tracking number from the operator; only `shipped` takes one.
+ * needs a tracking number from the operator, in the format of the order's carrier
+ * (tracking-number.ts); only `shipped` takes one. A cancellation may give a `reason`, kept in the
+ * history (the console always asks for one; the API keeps it optional for older callers).
  */
 export async function transitionOrder(
   ctx: ServiceContext,
@@ -158,7 +163,7 @@ export async function transitionOrder(
   to: OrderStatus,
   actor: Actor,
   audit: AuditContext,
-  trackingNumber?: string,
+  { trackingNumber, reason }: { trackingNumber?: string | undefined; reason?: string | undefined } = {},
 ): Promise<OrderViewData> {
   if (trackingNumber !== undefined && to !== 'shipped') {
     throw fieldError('tracking_number', 'is only accepted with status shipped');
@@ -166,11 +171,17 @@ export async function transitionOrder(
   if (to === 'shipped' && trackingNumber === undefined && actor !== 'sandbox') {
     throw fieldError('tracking_number', 'is required when status is shipped');
   }
+  if (reason !== undefined && to !== 'cancelled') throw fieldError('reason', 'is only accepted with status cancelled');
   const order = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const current = await loadForUpdate(trx, scope, orderId);
+    const tracking = trackingNumber?.trim();
+    if (tracking !== undefined && canTransition(current.status as OrderStatus, to)) {
+      const problem = trackingNumberProblem(trackingFormatOf(current.carrier_id, current.carrier_name), tracking);
+      if (problem !== null) throw fieldError('tracking_number', problem);
+    }
     const named = actor === 'partner' ? UNNAMED : namedActorOf(audit);
-    const updated = await applyTransition(change, trx, change.at, current, to, actor, trackingNumber?.trim(), named);
+    const updated = await applyTransition(change, trx, change.at, current, to, actor, tracking, named, reason?.trim() ?? null);
     const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
     change.audit(action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
     return updated;

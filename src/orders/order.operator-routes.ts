@@ -68,7 +68,7 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           operationId: 'updateOperatorMedicationRequestStatus',
           summary: 'Change the status of a medication request',
           description:
-            'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',
+            'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required, in the carrier\u2019s format: 400 naming `tracking_number` otherwise) → delivered; pending or processing → cancelled (with an optional `reason`, kept in the history the operator reads and never sent to the partner). Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',
           params: IdParams,
           body: OperatorStatusBody,
           response: {
@@ -86,7 +86,7 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           request.body.status,
           'operator',
           operatorAudit(request),
-          request.body.tracking_number,
+          { trackingNumber: request.body.tracking_number, reason: request.body.reason },
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },

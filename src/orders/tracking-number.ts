@@ -1,9 +1,18 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * Test tracking numbers for the sandbox, in each carrier's real format (REFERENCE-NOTES):
- * UPS `1Z` + 16 characters, FedEx 12 digits, USPS 22 digits. Other carriers get `TEST` + 16
- * digits, which no real carrier issues. Pure apart from the injectable random source.
+ * Tracking numbers in each carrier's format: the check made when an order is marked shipped, and
+ * the test numbers of the sandbox (which pass it). Pure apart from the injectable random source.
+ *
+ * The formats, checked on the number without its spaces and hyphens, letters in either case (the
+ * format only: no check digit, which carriers compute differently per service):
+ * - UPS: `1Z` + 16 letters or digits (the 18-character "1Z" number);
+ * - USPS: 20 to 22 digits (Intelligent Mail package barcode, USPS Publication 199), or the 13
+ *   characters of the UPU S10 standard (2 letters, 9 digits, 2 letters: `EC123456785US`);
+ * - FedEx: 12, 15, 20 or 22 digits (Express, Ground, SmartPost, Ground 96);
+ * - any other carrier: what the request schema allows (its format is not known here).
+ * @see https://github.com/jkeen/tracking_number (its tracking_number_data lists each carrier's formats)
+ * @see https://www.upu.int/en/Postal-Solutions/Programmes-Services/Standards (S10)
  */
 export type TrackingFormat = 'ups' | 'fedex' | 'usps' | 'other';
 
@@ -16,6 +25,28 @@ export function trackingFormatOf(carrierId: string, carrierName: string): Tracki
   if (text.includes('fedex')) return 'fedex';
   if (/\bups\b|^ups|united parcel/.test(text)) return 'ups';
   return 'other';
+}
+
+const FORMATS: Record<Exclude<TrackingFormat, 'other'>, { pattern: RegExp; says: string }> = {
+  ups: { pattern: /^1Z[0-9A-Z]{16}$/, says: 'a UPS number: 1Z and 16 letters or digits' },
+  usps: {
+    pattern: /^(\d{20,22}|[A-Z]{2}\d{9}[A-Z]{2})$/,
+    says: 'a USPS number: 20 to 22 digits, or 2 letters, 9 digits and 2 letters',
+  },
+  fedex: { pattern: /^(\d{12}|\d{15}|\d{20}|\d{22})$/, says: 'a FedEx number: 12, 15, 20 or 22 digits' },
+};
+
+/** The number as carriers print it apart: without spaces and hyphens, in capitals. */
+export const compactTrackingNumber = (value: string): string => value.replace(/[\s-]/g, '').toUpperCase();
+
+/**
+ * Null when `value` has the format of `format`'s carrier; else what it must be (the message of a
+ * 400 naming tracking_number). A carrier of unknown format takes any number.
+ */
+export function trackingNumberProblem(format: TrackingFormat, value: string): string | null {
+  if (format === 'other') return null;
+  const { pattern, says } = FORMATS[format];
+  return pattern.test(compactTrackingNumber(value)) ? null : `must be ${says}`;
 }
 
 export function generateTrackingNumber(

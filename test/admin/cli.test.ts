@@ -344,6 +344,51 @@ describe.each(DIALECTS)('operator command line (%s)', (dialect) => {
     expect(unknown.stderr).toContain('Service not found');
   });
 
+  it('when a formulary entry is added with --formula, then it has the formula; a formula the API would refuse is refused naming its field', async () => {
+    const clinicId = (await cli(['create-clinic', '--name', 'Formula Clinic'])).json.clinic_id as string;
+    const formula = {
+      ingredients: [
+        { name: 'gabapentin', strength: '50', unit: 'mg/mL', active: true },
+        { name: 'oral suspending vehicle', strength: 'q.s.', unit: 'mL', active: false },
+      ],
+      preparation: 'non_sterile',
+      bud_category: 'aqueous_preserved',
+      storage: 'refrigerated',
+    };
+    const added = await cli([
+      'add-medication',
+      '--clinic',
+      clinicId,
+      '--name',
+      'Gabapentin',
+      '--formula',
+      JSON.stringify(formula),
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.json).toMatchObject({ name: 'Gabapentin', ...formula, controlled_schedule: null, restricted_states: [] });
+
+    const inactiveOnly = { ...formula, ingredients: [{ name: 'vehicle', strength: '1', unit: 'mL', active: false }] };
+    const refused = await cli([
+      'add-medication',
+      '--clinic',
+      clinicId,
+      '--name',
+      'Other',
+      '--formula',
+      JSON.stringify(inactiveOnly),
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('ingredients');
+    const badField = await cli(['add-medication', '--clinic', clinicId, '--name', 'Other', '--formula', '{"storage": "warm"}']);
+    expect(badField.code).toBe(1);
+    expect(badField.stderr).toContain('storage');
+    const notJson = await cli(['add-medication', '--clinic', clinicId, '--name', 'Other', '--formula', '{storage']);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('--formula must be a JSON object');
+    const listed = await cli(['list-medications', '--clinic', clinicId]);
+    expect(listed.json.medications.map((m: { name: string }) => m.name)).toEqual(['Gabapentin']);
+  });
+
   it('when an order is moved and its deliveries retried and recovered with the CLI, then the order and the delivery log change as through the operator API', async () => {
     const clinicId = (await cli(['create-clinic', '--name', 'Moving Clinic'])).json.clinic_id as string;
     await cli(['add-medication', '--clinic', clinicId, '--name', 'Semaglutide']);
@@ -373,6 +418,9 @@ describe.each(DIALECTS)('operator command line (%s)', (dialect) => {
       const processing = await cli(['move-order', '--order', orderId, '--status', 'processing']);
       expect(processing.code, processing.stderr).toBe(0);
       expect(processing.json).toMatchObject({ medication_request_id: orderId, status: 'processing' });
+      const reasonless = await cli(['move-order', '--order', orderId, '--status', 'processing', '--reason', 'No stock']);
+      expect(reasonless.code).toBe(1);
+      expect(reasonless.stderr).toContain('reason');
       const untracked = await cli(['move-order', '--order', orderId, '--status', 'shipped']);
       expect(untracked.code).toBe(1);
       expect(untracked.stderr).toContain('tracking_number');

@@ -418,3 +418,55 @@ describe('IDEMPOTENCY_LOCK_TIMEOUT_MS', () => {
     expect(loadConfig({ IDEMPOTENCY_LOCK_TIMEOUT_MS: '2000', WEBHOOK_TIMEOUT_MS: '1000' }).idempotencyLockTimeoutMs).toBe(2000);
   });
 });
+
+describe('the pharmacy its labels name (PHARMACY_NAME and its address)', () => {
+  it('when nothing is set in development, then labels name the made-up development pharmacy', () => {
+    expect(loadConfig({}).pharmacy).toMatchObject({ name: 'Development Compounding Pharmacy', state: 'IL' });
+  });
+
+  it('when nothing is set in production, then there is no pharmacy (the label says the setting is missing)', () => {
+    expect(
+      loadConfig({ FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY }).pharmacy,
+    ).toBeNull();
+  });
+
+  it('when the name and the address are set, then they are the pharmacy, the phone and second line optional', () => {
+    const config = loadConfig({
+      PHARMACY_NAME: 'Riverside Compounding',
+      PHARMACY_ADDRESS_LINE1: '12 Mill Road',
+      PHARMACY_CITY: 'Albany',
+      PHARMACY_STATE: 'NY',
+      PHARMACY_POSTAL_CODE: '12207-1234',
+    });
+    expect(config.pharmacy).toEqual({
+      name: 'Riverside Compounding',
+      address_line_1: '12 Mill Road',
+      address_line_2: null,
+      city: 'Albany',
+      state: 'NY',
+      postal_code: '12207-1234',
+      phone: null,
+    });
+  });
+
+  it('when the name is set without the address, or with a bad state or ZIP, then the start is refused naming each variable', () => {
+    expect(problemsOf({ PHARMACY_NAME: 'Riverside Compounding' })).toEqual([
+      'PHARMACY_ADDRESS_LINE1 is required when PHARMACY_NAME is set',
+      'PHARMACY_CITY is required when PHARMACY_NAME is set',
+      'PHARMACY_STATE is required when PHARMACY_NAME is set',
+      'PHARMACY_POSTAL_CODE is required when PHARMACY_NAME is set',
+    ]);
+    const problems = problemsOf({
+      PHARMACY_NAME: 'Riverside\u202eCompounding',
+      PHARMACY_ADDRESS_LINE1: '12 Mill Road',
+      PHARMACY_CITY: 'Albany',
+      PHARMACY_STATE: 'ny',
+      PHARMACY_POSTAL_CODE: '1220',
+    });
+    expect(problems).toEqual([
+      'PHARMACY_NAME must be at most 100 printable characters',
+      expect.stringMatching(/^PHARMACY_STATE must be a two-letter state code/),
+      expect.stringMatching(/^PHARMACY_POSTAL_CODE must be a ZIP code/),
+    ]);
+  });
+});

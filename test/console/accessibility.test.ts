@@ -251,7 +251,7 @@ async function seedQueue(
     );
   const [delivered = '', shipped = '', processing = '', cancelled = '', pending = '', held = ''] = orders;
   for (const orderId of [delivered, shipped, processing]) await move(orderId, { status: 'processing' });
-  for (const orderId of [delivered, shipped]) await move(orderId, { status: 'shipped', tracking_number: '1Z999AA10123456784' });
+  for (const orderId of [delivered, shipped]) await move(orderId, { status: 'shipped', tracking_number: '794612345678' });
   await move(delivered, { status: 'delivered' });
   await move(cancelled, { status: 'cancelled' });
   dataOf(

@@ -48,7 +48,7 @@ describe('the dashboard in the browser', () => {
     const [, processing = '', shipped = '', cancelled = ''] = orders;
     await move(processing, { status: 'processing' });
     await move(shipped, { status: 'processing' });
-    await move(shipped, { status: 'shipped', tracking_number: '1Z999AA10123456784' });
+    await move(shipped, { status: 'shipped', tracking_number: '794612345678' });
     await move(cancelled, { status: 'cancelled' });
     await eventually(async () => {
       const answer = await call(server, 'GET', '/api/admin/webhook-endpoints?status=disabled', { operator: true });

@@ -21,7 +21,8 @@ import {
 const CLINIC = 'Riverside Family Clinic';
 /** Not in any other test's formulary: an order of it proves the console's Add medication took. */
 const MEDICATION = 'Tirzepatide';
-const TRACKING_NUMBER = '1Z999AA10123456784';
+const TRACKING_NUMBER = '794612345678';
+const CANCEL_REASON = 'Duplicate of an order sent by fax';
 
 describe('the order queue: from a clinic onboarded in the console to a delivered order', () => {
   let server: ConsoleServer;
@@ -60,6 +61,8 @@ describe('the order queue: from a clinic onboarded in the console to a delivered
     await addMedication.getByLabel('Name').fill(MEDICATION);
     await addMedication.getByRole('button', { name: 'Add medication' }).click();
     await page.getByRole('cell', { name: MEDICATION, exact: true }).waitFor();
+    // Added with a name only: the formulary marks it as having no formula.
+    await page.getByRole('row').filter({ hasText: MEDICATION }).getByText('no formula', { exact: true }).waitFor();
     await screenshot(page, 'clinic');
 
     // The clinic's system, with the key it was given: a practitioner, a patient, an order.
@@ -78,6 +81,8 @@ describe('the order queue: from a clinic onboarded in the console to a delivered
     await page.getByText('Grace Hopper').first().waitFor();
     await page.getByText('2 Elm St').first().waitFor();
     await badge('pending').waitFor();
+    // Beside the item: the formulary's entry, marked as having no formula.
+    await page.getByRole('region', { name: 'Items' }).getByText('no formula', { exact: true }).waitFor();
 
     await action('Start processing').click();
     await badge('processing').waitFor();
@@ -98,18 +103,30 @@ describe('the order queue: from a clinic onboarded in the console to a delivered
     expect(await partnerOrder(server, apiKey, orderId)).toMatchObject({ status: 'delivered' });
   });
 
-  it('when staff cancel an order and confirm, then it is cancelled and the partner sees it so', async () => {
+  it('when staff cancel an order with a reason and confirm, then it is cancelled, its history shows the reason, and the partner sees it cancelled without the reason', async () => {
     const partner = await createOrderingPartner(server);
     const orderId = await placeOrder(server, partner.clinic.apiKey, partner);
     await openOrderFromQueue(page, orderId);
 
     await action('Cancel order').click();
-    const confirmation = page.getByRole('group', { name: /cancel this order/i });
-    await confirmation.getByRole('button', { name: 'Confirm cancellation' }).click();
+    const confirmation = page.getByRole('form', { name: /cancel this order/i });
+    const confirm = confirmation.getByRole('button', { name: 'Confirm cancellation' });
+    // No reason, no cancellation: the button waits for one.
+    expect(await confirm.isDisabled()).toBe(true);
+    await confirmation.getByLabel('Reason for cancelling').fill(CANCEL_REASON);
+    await confirm.click();
 
     await badge('cancelled').waitFor();
     expect(await action('Cancel order').count()).toBe(0);
     expect(await action('Start processing').count()).toBe(0);
-    expect(await partnerOrder(server, partner.clinic.apiKey, orderId)).toMatchObject({ status: 'cancelled' });
+    const cancelledStep = () => page.getByRole('row').filter({ hasText: /^pending\s*cancelled/ });
+    await cancelledStep().getByText(CANCEL_REASON).waitFor();
+    // The server kept it: read again.
+    await page.reload();
+    await badge('cancelled').waitFor();
+    await cancelledStep().getByText(CANCEL_REASON).waitFor();
+    const seen = await partnerOrder(server, partner.clinic.apiKey, orderId);
+    expect(seen).toMatchObject({ status: 'cancelled' });
+    expect(JSON.stringify(seen)).not.toContain(CANCEL_REASON);
   });
 });

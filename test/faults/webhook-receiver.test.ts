@@ -127,7 +127,7 @@ for (const dialect of DIALECTS) {
         dataOf(
           await operatorCall(`/api/admin/medication-requests/${orderId}/status`, {
             status,
-            ...(status === 'shipped' ? { tracking_number: 'TRACK-0001' } : {}),
+            ...(status === 'shipped' ? { tracking_number: '794612340001' } : {}),
           }),
           `move order to ${status}`,
         );

@@ -311,7 +311,7 @@ export const BASES: Record<string, BaseRequest> = {
   'GET /api/admin/medication-requests/:id': (w) => ({ params: { id: w.orderId } }),
   'POST /api/admin/medication-requests/:id/status': async (w) => ({
     params: { id: await orderIn(w, 'processing') },
-    body: { status: 'shipped', tracking_number: '1Z999AA10123456784' },
+    body: { status: 'shipped', tracking_number: '794612345678' },
   }),
   'POST /api/admin/medication-requests/:id/hold': async (w) => ({
     params: { id: await orderIn(w, 'pending') },

@@ -76,7 +76,7 @@ export interface paths {
     put?: never;
     /**
      * Change the status of a medication request
-     * @description The pharmacy’s transition: pending → processing → shipped (`tracking_number` required) → delivered; pending or processing → cancelled. Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.
+     * @description The pharmacy’s transition: pending → processing → shipped (`tracking_number` required, in the carrier’s format: 400 naming `tracking_number` otherwise) → delivered; pending or processing → cancelled (with an optional `reason`, kept in the history the operator reads and never sent to the partner). Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.
      */
     post: operations['updateOperatorMedicationRequestStatus'];
     delete?: never;
@@ -1290,6 +1290,8 @@ export interface operations {
                 total_cost: number;
                 tracking_number: string | null;
                 refill_of: string | null;
+                /** @description The order ships cold. */
+                is_refrigerated: boolean;
                 /** @description ISO-8601 UTC. */
                 created_at: string;
                 /** @description ISO-8601 UTC. */
@@ -1445,6 +1447,39 @@ export interface operations {
                 refills_authorized: number;
                 refills_used: number;
                 refills_remaining: number;
+                /** @description The clinic’s formulary entry the item was matched to when ordered, as it is now (its strength and its formula: ingredients, preparation, storage, schedule; the formula’s fields are null for an entry without one); null when the item matched none or the entry was removed since. */
+                formulary_entry: {
+                  /** Format: uuid */
+                  medication_id: string;
+                  /** Format: uuid */
+                  clinic_id: string;
+                  name: string;
+                  strength: string | null;
+                  dosage_form: string | null;
+                  /** @description ISO-8601 UTC. */
+                  created_at: string;
+                  /** @description The formula’s ingredients; null for an entry with no formula. */
+                  ingredients:
+                    | {
+                        /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+                        name: string;
+                        /** @description Its amount per unit, e.g. `2.5`. */
+                        strength: string;
+                        /** @description e.g. `mg/mL`. */
+                        unit: string;
+                        /** @description True for an active ingredient; a formula has at least one. */
+                        active: boolean;
+                      }[]
+                    | null;
+                  preparation: ('non_sterile' | 'sterile') | null;
+                  bud_category: ('solid' | 'non_aqueous' | 'aqueous_preserved' | 'aqueous_non_preserved') | null;
+                  storage: ('room' | 'refrigerated' | 'frozen') | null;
+                  /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
+                  controlled_schedule: ('II' | 'III' | 'IV' | 'V') | null;
+                  beyond_use_days: number | null;
+                  /** @description Upper-case state codes; null with no formula. */
+                  restricted_states: string[] | null;
+                } | null;
               }[];
               refills: {
                 authorized: number;
@@ -1484,6 +1519,7 @@ export interface operations {
                 actor: 'operator' | 'partner' | 'sandbox';
                 actor_id: string | null;
                 actor_name: string | null;
+                reason: string | null;
               }[];
               /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
               hold: components['schemas']['MedicationOrderHold'] | null;
@@ -1508,6 +1544,16 @@ export interface operations {
                 state: string;
                 postalCode: string;
               } | null;
+              /** @description The pharmacy its label names (docs/configuration.md: PHARMACY_NAME and the address settings); null in production when they are not set. */
+              pharmacy: {
+                name: string;
+                address_line_1: string;
+                address_line_2: string | null;
+                city: string;
+                state: string;
+                postal_code: string;
+                phone: string | null;
+              } | null;
               clinic_name: string;
               /** @description Who the order ships to: the address a partner’s hold answer gave the order when it has one, else the patient’s current address. PHI: the read is audited. */
               patient: {
@@ -1523,6 +1569,8 @@ export interface operations {
                 dob: string;
                 /** @description human, or the animal of a veterinary patient. */
                 species: string;
+                /** @description The patient’s sex as the clinic registered it: male, female, other or unknown. */
+                gender: string;
                 phone: string | null;
                 shipping_address: {
                   address_line_1: string;
@@ -1648,8 +1696,13 @@ export interface operations {
         'application/json': {
           /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
           status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
-          /** @description Required when status is shipped. */
+          /**
+           * @description Required when status is shipped, in the format of the order’s carrier (UPS: 1Z and 16 letters or digits; USPS: 20 to 22 digits, or 2 letters, 9 digits and 2 letters; FedEx: 12, 15, 20 or 22 digits; spaces and hyphens ignored).
+           * @example 1Z999AA10123456784
+           */
           tracking_number?: string;
+          /** @description Why the order is cancelled (1 to 500 characters): kept in the order’s history for the pharmacy, never sent to the partner nor in an event. Only with status cancelled; the console always asks for one. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+          reason?: string;
         };
       };
     };

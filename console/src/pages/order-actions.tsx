@@ -17,7 +17,13 @@ const ACTION_LABEL: Partial<Record<OrderStatus, string>> = {
  * The status and the changes the lifecycle allows from it (the server's own rule table). The page
  * shows the API's answer at once: no reload.
  */
-export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
+export function StatusPanel({
+  order,
+  onChanged,
+}: {
+  order: OrderDetail;
+  onChanged: (answer: OrderView, cancelReason?: string) => void;
+}) {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,18 +32,22 @@ export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChange
   const summary = useRef<HTMLDivElement>(null);
   const next = allowedNext(order.status);
 
-  const change = async (to: OrderStatus, trackingNumber?: string) => {
+  const change = async (to: OrderStatus, details: { trackingNumber?: string; reason?: string } = {}) => {
     setBusy(true);
     setError(null);
     setDone(null);
     try {
       const answer = await api('POST', '/api/admin/medication-requests/{id}/status', {
         path: { id: order.medication_request_id },
-        body: { status: to, ...(trackingNumber === undefined ? {} : { tracking_number: trackingNumber }) },
+        body: {
+          status: to,
+          ...(details.trackingNumber === undefined ? {} : { tracking_number: details.trackingNumber }),
+          ...(details.reason === undefined ? {} : { reason: details.reason }),
+        },
       });
       setConfirming(false);
       setTracking('');
-      onChanged(answer);
+      onChanged(answer, details.reason);
       setDone(`The order is now ${answer.status}.`);
       // The button pressed is gone: keyboard users continue from the new status.
       summary.current?.focus();
@@ -82,7 +92,7 @@ export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChange
                 class="inline"
                 onSubmit={handler(async (event: Event) => {
                   event.preventDefault();
-                  await change('shipped', tracking.trim());
+                  await change('shipped', { trackingNumber: tracking.trim() });
                 })}
               >
                 <label>
@@ -117,27 +127,69 @@ export function StatusPanel({ order, onChanged }: { order: OrderDetail; onChange
         </div>
       )}
       {confirming && next.includes('cancelled') && (
-        <CancelConfirmation busy={busy} onConfirm={() => change('cancelled')} onKeep={() => setConfirming(false)} />
+        <CancelConfirmation
+          busy={busy}
+          onConfirm={(reason) => change('cancelled', { reason })}
+          onKeep={() => setConfirming(false)}
+        />
       )}
     </section>
   );
 }
 
-/** Cancelling is final: the page asks once more, in the page (no browser dialog). */
-function CancelConfirmation({ busy, onConfirm, onKeep }: { busy: boolean; onConfirm: () => Promise<void>; onKeep: () => void }) {
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirm.current?.focus(), []);
+/** The longest reason the API keeps (CANCEL_REASON_MAX_LENGTH in src/orders/order-operator.schemas.ts). */
+const REASON_MAX_LENGTH = 500;
+
+/**
+ * Cancelling is final: the page asks once more, in the page (no browser dialog), and for the reason,
+ * which the order's history keeps (the clinic is told of the cancellation, never of the reason).
+ */
+function CancelConfirmation({
+  busy,
+  onConfirm,
+  onKeep,
+}: {
+  busy: boolean;
+  onConfirm: (reason: string) => Promise<void>;
+  onKeep: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const field = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => field.current?.focus(), []);
   return (
-    <div class="confirm" role="group" aria-labelledby="confirm-cancel">
+    <form
+      class="confirm"
+      aria-labelledby="confirm-cancel"
+      onSubmit={handler(async (event: Event) => {
+        event.preventDefault();
+        await onConfirm(reason.trim());
+      })}
+    >
       <p id="confirm-cancel">Cancel this order? The clinic is told, and a cancelled order cannot be resumed.</p>
+      <label>
+        Reason for cancelling
+        <textarea
+          ref={field}
+          name="reason"
+          required
+          rows={2}
+          maxLength={REASON_MAX_LENGTH}
+          aria-describedby="cancel-reason-hint"
+          value={reason}
+          onInput={(event) => setReason(event.currentTarget.value)}
+        />
+      </label>
+      <p id="cancel-reason-hint" class="hint">
+        Kept in the order&rsquo;s history for the pharmacy; the clinic is not shown it.
+      </p>
       <div class="actions">
-        <button ref={confirm} type="button" class="danger" disabled={busy} onClick={handler(onConfirm)}>
+        <button type="submit" class="danger" disabled={busy || reason.trim() === ''}>
           Confirm cancellation
         </button>
         <button type="button" class="secondary" disabled={busy} onClick={onKeep}>
           Keep the order
         </button>
       </div>
-    </div>
+    </form>
   );
 }

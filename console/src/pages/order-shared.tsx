@@ -29,17 +29,31 @@ export type HoldStep = OrderDetail['hold_history'][number];
 /** The catalog of hold reasons (GET /api/admin/hold-reasons): the console hard-codes none. */
 export const useHoldReasons = () => useResource('hold-reasons', () => api('GET', '/api/admin/hold-reasons'));
 
-/** The order after a status change: the API's answer, with what only the page's first read had. */
-export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pick<Session, 'staff_id' | 'name'>): OrderDetail {
+/**
+ * The order after a status change: the API's answer, with what only the page's first read had (who
+ * made each step, the items' formulary entries, the pharmacy). `reason`: the cancellation's, when
+ * this page just cancelled the order.
+ */
+export function withNewState(
+  order: OrderDetail,
+  answer: OrderView,
+  signedIn: Pick<Session, 'staff_id' | 'name'>,
+  reason: string | null = null,
+): OrderDetail {
   // The answer is the partner's view, whose history names nobody: steps already shown keep who made
   // them, and a new step by the pharmacy is the signed-in staff member's (this page made it).
   const stepKey = (step: Pick<HistoryStep, 'from' | 'to' | 'at'>) => `${step.from ?? ''}>${step.to}@${step.at}`;
   const named = new Map(order.status_history.map((step) => [stepKey(step), step]));
   const status_history = answer.status_history.map((step) => {
     const known = named.get(stepKey(step));
-    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name };
+    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name, reason: known.reason };
     const ours = step.actor === 'operator';
-    return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
+    return {
+      ...step,
+      actor_id: ours ? signedIn.staff_id : null,
+      actor_name: ours ? signedIn.name : null,
+      reason: ours && step.to === 'cancelled' ? reason : null,
+    };
   });
   const holdKey = (step: Pick<HoldStep, 'kind' | 'at'>) => `${step.kind}@${step.at}`;
   const namedHolds = new Map(order.hold_history.map((step) => [holdKey(step), step]));
@@ -52,6 +66,8 @@ export function withNewState(order: OrderDetail, answer: OrderView, signedIn: Pi
   return {
     ...order,
     ...answer,
+    // The answer's items are the partner's view: the page keeps its own (with their formulary entries).
+    medication_requests: order.medication_requests,
     status_history,
     hold_history,
     refill_chain: order.refill_chain.map((entry) =>

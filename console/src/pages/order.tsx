@@ -5,14 +5,16 @@ import { useResource } from '../components/use-resource';
 import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
-import { OrderItems, PackingSlip, PostalAddress } from './order-items';
+import { OrderItems, PostalAddress } from './order-items';
+import { OrderLabel } from './order-label';
 import { ActorName, calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
  * phone, address), the prescriber (NPI, veterinarian or not), each item in full, refrigeration and
- * shipment group; then shipping, tracking, history and refill chain, the status changes the
- * lifecycle allows, and a packing slip to print (reading the order is audited by the API).
+ * shipment group; each item beside its formula; then shipping, tracking, history (with a
+ * cancellation's reason) and refill chain, the status changes the lifecycle allows, and the label to
+ * print (reading the order is audited by the API).
  */
 export function OrderPage() {
   const { params } = useRoute();
@@ -36,21 +38,21 @@ export function OrderPage() {
           order.data && (
             <OrderBody
               order={order.data}
-              onChanged={(answer) => {
-                if (order.data) order.setData(withNewState(order.data, answer, session));
+              onChanged={(answer, reason) => {
+                if (order.data) order.setData(withNewState(order.data, answer, session, reason ?? null));
               }}
             />
           )
         )}
       </div>
-      {order.data && <PackingSlip order={order.data} />}
+      {order.data && <OrderLabel order={order.data} />}
     </>
   );
 }
 
 const fullName = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' ');
 
-function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
+function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView, cancelReason?: string) => void }) {
   const { patient, practitioner, shipping } = order;
   const address = patient.shipping_address;
   return (
@@ -59,7 +61,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
       <HoldPanel order={order} onChanged={onChanged} />
       <p>
         <button type="button" class="secondary" onClick={() => window.print()}>
-          Print packing slip
+          Print label
         </button>
       </p>
 
@@ -70,6 +72,8 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
           <dl class="facts">
             <dt>Date of birth</dt>
             <dd>{calendarDate(patient.dob)}</dd>
+            <dt>Sex</dt>
+            <dd>{patient.gender}</dd>
             <dt>Species</dt>
             <dd>{patient.species}</dd>
             <dt>Phone</dt>
@@ -128,6 +132,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
               <th scope="col">To</th>
               <th scope="col">When</th>
               <th scope="col">By</th>
+              <th scope="col">Reason</th>
             </tr>
           </thead>
           <tbody>
@@ -141,6 +146,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
                 <td>
                   <ActorName step={step} />
                 </td>
+                <td class="prewrap">{step.reason ?? <span class="muted">—</span>}</td>
               </tr>
             ))}
           </tbody>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { ClinicSelect, useClinics } from '../components/clinics';
 import { FilterSelect } from '../components/filter-select';
-import { ErrorMessage, Empty, Loading } from '../components/feedback';
+import { ErrorMessage, Empty, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
@@ -147,6 +147,7 @@ function QueueTable({ items, newestFirst }: { items: QueueItem[]; newestFirst: b
             <th scope="col">Prescriber</th>
             <th scope="col">Clinic</th>
             <th scope="col">Status</th>
+            <th scope="col">Came in</th>
             <th scope="col">
               Waited <span class="muted">(business hours)</span>
             </th>
@@ -177,12 +178,16 @@ function QueueTable({ items, newestFirst }: { items: QueueItem[]; newestFirst: b
               <td>{order.clinic_name}</td>
               <td>
                 <StatusBadge status={order.status} />
+                <QueueMarks order={order} />
                 {order.tracking_number && (
                   <>
                     <br />
                     <code class="muted">{order.tracking_number}</code>
                   </>
                 )}
+              </td>
+              <td>
+                <Time iso={order.created_at} />
               </td>
               <td class="number">{hours(order.age_business_hours)}</td>
               <td class="order-ref">
@@ -193,5 +198,20 @@ function QueueTable({ items, newestFirst }: { items: QueueItem[]; newestFirst: b
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** What a pharmacist sorts the queue by at a glance: a refill, an order that ships cold, a hold (and whose move it is). */
+function QueueMarks({ order }: { order: QueueItem }) {
+  return (
+    <span class="marks">
+      {order.refill_of && <span class="tag mark-refill">Refill</span>}
+      {order.is_refrigerated && <span class="tag mark-cold">Refrigerated</span>}
+      {order.hold && (
+        <span class="tag mark-hold" title={order.hold.reason}>
+          Held: {order.hold.reason} ({order.hold.waiting_on === 'partner' ? 'waiting on the clinic' : 'waiting on the pharmacy'})
+        </span>
+      )}
+    </span>
   );
 }

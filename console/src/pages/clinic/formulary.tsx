@@ -67,6 +67,7 @@ export function Formulary({ clinicId }: { clinicId: string }) {
                 <th scope="col">Name</th>
                 <th scope="col">Strength</th>
                 <th scope="col">Dosage form</th>
+                <th scope="col">Formula</th>
                 <th scope="col">Added</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
@@ -79,6 +80,9 @@ export function Formulary({ clinicId }: { clinicId: string }) {
                   <td>{medication.name}</td>
                   <td>{medication.strength ?? <span class="muted">—</span>}</td>
                   <td>{medication.dosage_form ?? <span class="muted">—</span>}</td>
+                  <td>
+                    <FormulaSummary medication={medication} />
+                  </td>
                   <td>
                     <Time iso={medication.created_at} />
                   </td>
@@ -99,6 +103,27 @@ export function Formulary({ clinicId }: { clinicId: string }) {
       )}
       {shown !== null && shown.length > 0 && <Pager pager={pager} nextCursor={nextCursor} />}
     </section>
+  );
+}
+
+/** The formula in a line (its active ingredients, storage, schedule), or "no formula" for an entry made without one. */
+function FormulaSummary({ medication }: { medication: Medication }) {
+  if (medication.ingredients === null) return <span class="tag mark-no-formula">no formula</span>;
+  const actives = medication.ingredients.filter((ingredient) => ingredient.active);
+  return (
+    <>
+      {actives.map((ingredient) => `${ingredient.name} ${ingredient.strength} ${ingredient.unit}`).join(', ')}
+      <br />
+      <span class="muted">
+        {[
+          medication.preparation === 'sterile' ? 'sterile' : 'non-sterile',
+          medication.storage,
+          medication.controlled_schedule ? `C-${medication.controlled_schedule}` : null,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </span>
+    </>
   );
 }
 
