@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { TestApp } from './test-app.js';
+import type { DbOrTrx } from '../../src/db/database.js';
 
 /*
  * A test fixture, not the fill: it writes the rows `POST /api/admin/medication-requests/{id}/fill`
  * writes (migration 024's medication_item_fills and fill_ingredient_lots) straight into the
- * database, so that the recall can be tested on orders made over HTTP without the fill's route.
+ * database (the test app's, or a server process's: process-database.ts inDatabase), so that the
+ * recall can be tested on orders made over HTTP without the fill's route.
  * Only what the recall reads is meaningful; the rest holds valid constants.
  */
 
@@ -24,13 +25,13 @@ export interface FixtureFill {
 }
 
 /** Writes one fill per entry of `fills` for the order's items (by position), with their ingredient lots; returns the items' ids. */
-export async function insertFillRowsFixture(t: TestApp, orderId: string, fills: FixtureFill[]): Promise<string[]> {
-  const order = await t.ctx.db
+export async function insertFillRowsFixture(db: DbOrTrx, orderId: string, fills: FixtureFill[]): Promise<string[]> {
+  const order = await db
     .selectFrom('medication_requests')
     .select(['id', 'clinic_id'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
-  const items = await t.ctx.db
+  const items = await db
     .selectFrom('medication_items as i')
     .innerJoin('prescriptions as p', 'p.id', 'i.prescription_id')
     .select(['i.id', 'i.medication_id', 'i.position'])
@@ -42,7 +43,7 @@ export async function insertFillRowsFixture(t: TestApp, orderId: string, fills: 
     const item = items[fill.position ?? 0];
     if (!item) throw new Error(`order ${orderId} has no item at position ${fill.position ?? 0}`);
     const fillId = randomUUID();
-    await t.ctx.db
+    await db
       .insertInto('medication_item_fills')
       .values({
         id: fillId,
@@ -61,7 +62,7 @@ export async function insertFillRowsFixture(t: TestApp, orderId: string, fills: 
       })
       .execute();
     for (const [position, lot] of (fill.ingredient_lots ?? []).entries()) {
-      await t.ctx.db
+      await db
         .insertInto('fill_ingredient_lots')
         .values({
           id: randomUUID(),

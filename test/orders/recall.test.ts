@@ -54,19 +54,19 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
       patient: { first_name: '=SUM(A1)', last_name: 'O"Brien, Jr' },
     });
     o1 = await createOrder(t, north);
-    await insertFillRowsFixture(t, o1, [{ lot_number: 'LOT-A' }]);
+    await insertFillRowsFixture(t.ctx.db, o1, [{ lot_number: 'LOT-A' }]);
     await advanceOrder(t, north.clinic, o1, 'shipped');
     time.advance(1000);
     o2 = await createOrder(t, harbor, {
       medication_requests: [itemBody(), itemBody({ medication: 'Progesterone', dose: '100mg', direction: 'Take one at night' })],
     });
-    [item2] = await insertFillRowsFixture(t, o2, [
+    [item2] = await insertFillRowsFixture(t.ctx.db, o2, [
       { position: 0, lot_number: 'LOT-B', ingredient_lots: [{ ingredient: 'Semaglutide sodium', lot_number: 'LOT-A' }] },
       { position: 1, lot_number: 'LOT-C' },
     ]);
     time.advance(1000);
     o3 = await createOrder(t, north);
-    await insertFillRowsFixture(t, o3, [
+    await insertFillRowsFixture(t.ctx.db, o3, [
       {
         lot_number: 'LOT-C',
         ingredient_lots: [
@@ -77,10 +77,10 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
     ]);
     time.advance(1000);
     o4 = await createOrder(t, north);
-    await insertFillRowsFixture(t, o4, [{ lot_number: 'LOT-Z' }]);
+    await insertFillRowsFixture(t.ctx.db, o4, [{ lot_number: 'LOT-Z' }]);
     time.advance(1000);
     o5 = await createOrder(t, north);
-    await insertFillRowsFixture(t, o5, [
+    await insertFillRowsFixture(t.ctx.db, o5, [
       { lot_number: 'LOT-A', ingredient_lots: [{ ingredient: 'Semaglutide', lot_number: 'LOT-A' }] },
     ]);
   });
@@ -188,7 +188,7 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
     for (let i = 0; i < 501; i += 1) {
       time.advance(1000);
       const orderId = await createOrder(t, north);
-      await insertFillRowsFixture(t, orderId, [{ lot_number: 'LOT-MANY' }]);
+      await insertFillRowsFixture(t.ctx.db, orderId, [{ lot_number: 'LOT-MANY' }]);
       many.push(orderId);
     }
     const res = await csv('LOT-MANY');
