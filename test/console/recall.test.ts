@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderingPartner } from '../faults/partner-server.js';
@@ -87,7 +90,10 @@ describe('recall: staff find every order that received a lot and export it', () 
       results().getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`recall-${LOT}.csv`);
-    const text = await readFile(await download.path(), 'utf8');
+    // The browser may run elsewhere (a remote connection has no local path): saved where the test reads.
+    const saved = path.join(mkdtempSync(path.join(tmpdir(), 'recall-download-')), 'recall.csv');
+    await download.saveAs(saved);
+    const text = await readFile(saved, 'utf8');
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]?.startsWith('medication_request_id,clinic_id,clinic_name,')).toBe(true);
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual([ingredientLot, ownLot]);
