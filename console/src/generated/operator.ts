@@ -2307,7 +2307,10 @@ export interface operations {
         'Api-Version'?: string;
       };
       path: {
-        /** @description The lot: a preparation’s lot, or an ingredient lot a fill names. */
+        /**
+         * @description The lot: a preparation’s lot, or an ingredient lot a fill names.
+         * @example 24-117
+         */
         lot_number: string;
       };
       cookie?: never;

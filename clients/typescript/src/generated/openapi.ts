@@ -3136,7 +3136,10 @@ export interface operations {
         status?: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
         /** @description Only this patient’s orders. */
         patient_id?: string;
-        /** @description Only the orders that received this lot: an item’s own lot, or an ingredient lot its fill names (a recall). */
+        /**
+         * @description Only the orders that received this lot: an item’s own lot, or an ingredient lot its fill names (a recall).
+         * @example 24-117
+         */
         lot_number?: string;
         limit?: number;
         cursor?: string;
