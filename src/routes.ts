@@ -4,6 +4,7 @@ import { auditOperatorRoutes } from './audit/audit.operator-routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './health/metrics.routes.js';
 import { holdQueueOperatorRoutes } from './orders/hold-queue.operator-routes.js';
+import { recallOperatorRoutes } from './orders/recall.operator-routes.js';
 import { orderOperatorRoutes } from './orders/order.operator-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { orderHoldRoutes, sandboxHoldRoutes } from './orders/order-hold.routes.js';
@@ -52,6 +53,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }
   await app.register(orderOperatorRoutes(ctx));
   await app.register(holdQueueOperatorRoutes(ctx));
+  await app.register(recallOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
   await app.register(oauthOperatorRoutes(ctx));
   // POST /oauth/token: form-encoded, and RFC 6749's errors instead of the envelope (its own plugin context).

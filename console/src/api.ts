@@ -76,7 +76,6 @@ async function send(method: HttpMethod, path: string, body: unknown, signingIn: 
   } catch {
     throw new ApiError('The server cannot be reached: check the connection and try again.', 0, 'NETWORK_ERROR', null);
   }
-  const requestId = response.headers.get('x-request-id');
   let envelope: Envelope | null = null;
   try {
     envelope = (await response.json()) as Envelope;
@@ -84,9 +83,52 @@ async function send(method: HttpMethod, path: string, body: unknown, signingIn: 
     envelope = null;
   }
   if (response.ok && envelope?.success) return envelope.data;
+  throw failureOf(response, envelope, signingIn);
+}
+
+/**
+ * Downloads a documented operation's CSV answer (`Accept: text/csv`), and has the browser save it
+ * under the name the server gives (Content-Disposition), or `fallbackName`. A refusal is an ApiError,
+ * as for `api()`.
+ */
+export async function downloadCsv(
+  path: PathOf<'GET'> & keyof ApiPaths,
+  params: Record<string, string>,
+  fallbackName: string,
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(fillPath(path, params), { credentials: 'same-origin', headers: { accept: 'text/csv' } });
+  } catch {
+    throw new ApiError('The server cannot be reached: check the connection and try again.', 0, 'NETWORK_ERROR', null);
+  }
+  if (!response.ok) {
+    let envelope: Envelope | null = null;
+    try {
+      envelope = (await response.json()) as Envelope;
+    } catch {
+      envelope = null;
+    }
+    throw failureOf(response, envelope, false);
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = named ?? fallbackName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // After the click has started the download.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The ApiError of an answer that is not a success: what the envelope said, and the request id. */
+function failureOf(response: Response, envelope: Envelope | null, signingIn: boolean): ApiError {
+  const requestId = response.headers.get('x-request-id');
   if (response.status === 401 && !signingIn) for (const listener of signedOutListeners) listener();
   const error = envelope?.error;
-  throw new ApiError(
+  return new ApiError(
     error?.message ?? `The server answered ${response.status} ${response.statusText}`,
     response.status,
     error?.code ?? 'HTTP_ERROR',

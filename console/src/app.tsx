@@ -7,6 +7,7 @@ import { AuditPage } from './pages/audit';
 import { CarriersPage } from './pages/carriers';
 import { DashboardPage } from './pages/dashboard';
 import { HoldsPage } from './pages/holds';
+import { RecallPage } from './pages/recall';
 import { ClinicPage, ClinicsPage } from './pages/clinics';
 import { OrderPage, OrdersPage } from './pages/orders';
 import { SignInPage } from './pages/sign-in';
@@ -39,6 +40,7 @@ const NAVIGATION = [
   { href: '/console/dashboard', label: 'Dashboard' },
   { href: '/console/orders', label: 'Orders' },
   { href: '/console/holds', label: 'Holds' },
+  { href: '/console/recall', label: 'Recall' },
   { href: '/console/clinics', label: 'Clinics' },
   { href: '/console/carriers', label: 'Carriers' },
   { href: '/console/webhooks', label: 'Webhooks' },
@@ -72,6 +74,7 @@ function ConsoleShell({ session, onSessionChange }: { session: Session; onSessio
         <Router>
           <Route path="/console/orders/:id" component={OrderPage} />
           <Route path="/console/holds" component={HoldsPage} />
+          <Route path="/console/recall" component={RecallPage} />
           <Route path="/console/clinics/:id" component={ClinicPage} />
           <Route path="/console/clinics" component={ClinicsPage} />
           <Route path="/console/carriers" component={CarriersPage} />

@@ -6,6 +6,7 @@ import type { PartnerIdentity } from '../partner-identity.js';
 import { loadOrderView, loadOrderViews } from './order-view.js';
 import type { ListOrdersQuery, OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
+import { listLotOrdersOfClinic } from './recall.repository.js';
 
 /* A partner's reads of its orders: one, or a page. Each order shown is a read in the audit trail. */
 
@@ -28,8 +29,9 @@ export async function getOrder(
 /**
  * GET /api/external/medication-orders: a page of the clinic's orders, newest first, each as
  * `GET /api/external/medication-order/{id}` shows it, loaded for the whole page at once (five queries
- * a page, whatever its length). Another clinic's patient matches nothing. Each order listed is
- * audited as a read, as its single GET is.
+ * a page, whatever its length). Another clinic's patient matches nothing; `lot_number` keeps the
+ * orders that received the lot (a recall: recall.repository.ts). Each order listed is audited as a
+ * read, as its single GET is.
  */
 export async function listOrders(
   ctx: AuditedReadContext,
@@ -38,12 +40,16 @@ export async function listOrders(
   audit: AuditContext,
 ): Promise<Page<OrderViewData>> {
   const limit = query.limit ?? 50;
-  const rows = await repo.listOrdersOfClinic(ctx.db, identity.clinicId, {
+  const filter = {
     status: query.status,
     patientId: query.patient_id,
     before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
-  });
+  };
+  const rows =
+    query.lot_number === undefined
+      ? await repo.listOrdersOfClinic(ctx.db, identity.clinicId, filter)
+      : await listLotOrdersOfClinic(ctx.db, identity.clinicId, query.lot_number, filter);
   const listed = rows.slice(0, limit);
   const views = await loadOrderViews(ctx.db, listed);
   const page = toPage(rows, limit, () => views);

@@ -80,7 +80,8 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'List your clinic\u2019s medication requests (extension)',
           description: [
             'Your clinic\u2019s orders, newest first, each as `GET /api/external/medication-order/{id}` shows it; only',
-            'those in `status` and of `patient_id` when given (another clinic\u2019s patient matches none). `limit` 1 to',
+            'those in `status` and of `patient_id` when given (another clinic\u2019s patient matches none), and that',
+            'received `lot_number` when given (an item\u2019s own lot or an ingredient lot of its fill: a recall). `limit` 1 to',
             '100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).',
           ].join(' '),
           querystring: ListOrdersQuery,

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
 import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
+import { LotNumber } from './lot-number.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
 export const ORDER_LIMITS = {
@@ -266,6 +267,11 @@ export const ListOrdersQuery = Type.Object(
   {
     status: Type.Optional(StatusSchema),
     patient_id: Type.Optional(Uuid('Only this patient\u2019s orders.')),
+    lot_number: Type.Optional(
+      LotNumber(
+        'Only the orders that received this lot: an item\u2019s own lot, or an ingredient lot its fill names (a recall).',
+      ),
+    ),
     ...PageQuery,
   },
   { additionalProperties: false },

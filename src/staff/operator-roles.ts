@@ -19,6 +19,8 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   // The Holds view (issue 29).
   'GET /api/admin/holds',
   'GET /api/admin/hold-reasons',
+  // The Recall page (issue 30, item 4).
+  'GET /api/admin/lots/:lot_number/orders',
   'GET /api/admin/clinics',
   'GET /api/admin/clinics/:clinicId',
   'GET /api/admin/clinics/:clinicId/medications',

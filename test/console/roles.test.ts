@@ -66,7 +66,7 @@ describe('roles: a pharmacist the admin creates in the console', () => {
 
   it('when the pharmacist is signed in, then the navigation has no Staff link and no admin-only control', async () => {
     const links = await pharmacist.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Dashboard', 'Orders', 'Holds', 'Clinics', 'Carriers', 'Webhooks', 'Audit', 'Account']);
+    expect(links).toEqual(['Dashboard', 'Orders', 'Holds', 'Recall', 'Clinics', 'Carriers', 'Webhooks', 'Audit', 'Account']);
 
     await navigate(pharmacist, 'Clinics');
     expect(await pharmacist.getByRole('button', { name: 'New clinic' }).count()).toBe(0);

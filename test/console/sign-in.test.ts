@@ -14,7 +14,7 @@ import {
   type ConsoleServer,
 } from './support.js';
 
-const NAVIGATION = ['Dashboard', 'Orders', 'Holds', 'Clinics', 'Carriers', 'Webhooks', 'Audit', 'Staff', 'Account'];
+const NAVIGATION = ['Dashboard', 'Orders', 'Holds', 'Recall', 'Clinics', 'Carriers', 'Webhooks', 'Audit', 'Staff', 'Account'];
 
 describe('signing in to the console', () => {
   let server: ConsoleServer;

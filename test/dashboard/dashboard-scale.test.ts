@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Compilable } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTrx, DialectName } from '../../src/db/database.js';
 import { dashboardWindows, WAITING_AGES, waitingBounds } from '../../src/dashboard/dashboard-windows.js';
@@ -11,6 +11,7 @@ import {
 } from '../../src/dashboard/dashboard.repository.js';
 import { dispatchOutbox } from '../../src/delivery/dispatcher.js';
 import { createOrderSetup, type OrderSetup } from '../helpers/factories.js';
+import { bulkLoad, postgresScans, sqlitePlan } from '../helpers/million-rows.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { emitEvent, fakeClock, registerEndpoint } from '../webhooks/support.js';
@@ -85,7 +86,7 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
   if (dialect === 'postgres') {
     it('when PostgreSQL runs each query, then no big table is scanned whole and the rows read stay within the window', async () => {
       for (const { name, query, covered } of await queries(t.ctx.db)) {
-        const scans = await postgresScans(t.ctx.db, query);
+        const scans = await postgresScans(t.ctx.db, query, BIG_TABLES);
         expect(scans.length, name).toBeGreaterThan(0);
         expect(
           scans.filter((scan) => scan.type.includes('Seq Scan')),
@@ -113,7 +114,7 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
         await sql`drop index medication_requests_shipped_created_idx`.execute(trx);
         const query = shippedSinceQuery(trx, dashboardWindows(new Date(NOW)).shippedFrom);
         if (dialect === 'postgres') {
-          const scans = await postgresScans(trx, query);
+          const scans = await postgresScans(trx, query, BIG_TABLES);
           expect(scans.reduce((total, scan) => total + scan.rowsRead, 0)).toBeGreaterThanOrEqual(ORDERS);
         } else {
           // A text of its own: an EXPLAIN prepared before the drop (the statement cache) would show the old plan.
@@ -127,54 +128,6 @@ describe.each(DIALECTS)('the dashboard at a million orders on %s', (dialect) => 
 });
 
 const BIG_TABLES = ['medication_requests', 'webhook_delivery_attempts'];
-
-interface Scan {
-  type: string;
-  relation: string;
-  /** Rows the scan produced and the rows it read and filtered out, over all its loops. */
-  rowsRead: number;
-}
-
-/** The scans of the big tables in PostgreSQL's plan of `query`, run (EXPLAIN ANALYZE), with the rows each read. */
-async function postgresScans(db: DbOrTrx, query: Compilable): Promise<Scan[]> {
-  const compiled = query.compile();
-  const result = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
-    CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]),
-  );
-  const plan = result.rows[0]?.['QUERY PLAN'] as [{ Plan: PlanNode }];
-  const scans: Scan[] = [];
-  const walk = (node: PlanNode) => {
-    const relation = node['Relation Name'];
-    if (relation && BIG_TABLES.includes(relation)) {
-      const loops = node['Actual Loops'] ?? 1;
-      const read =
-        (node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
-      scans.push({ type: node['Node Type'], relation, rowsRead: read * loops });
-    }
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(plan[0].Plan);
-  return scans;
-}
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** SQLite's query plan of `query`, one detail line per step ("SEARCH t USING INDEX i (c>?)"). */
-async function sqlitePlan(db: DbOrTrx, query: Compilable, comment = ''): Promise<string[]> {
-  const compiled = query.compile();
-  const result = await db.executeQuery<{ detail: string }>(
-    CompiledQuery.raw(`explain query plan ${comment}${compiled.sql}`, [...compiled.parameters]),
-  );
-  return result.rows.map((row) => row.detail);
-}
 
 /** One delivery of an event to an endpoint of the shop, which the seeded attempts belong to. */
 async function oneDelivery(t: TestApp, shop: OrderSetup): Promise<string> {
@@ -200,7 +153,7 @@ async function seed(db: DbOrTrx, dialect: DialectName, shop: OrderSetup, deliver
   if (dialect === 'postgres') {
     const at = (secondsBeforeNow: string) =>
       `to_char((timestamptz '${NOW}' - make_interval(secs => ${secondsBeforeNow})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    await bulkLoad(db, dialect, async (trx) => {
+    await bulkLoad(db, dialect, SEEDED_TABLES, async (trx) => {
       await sql`
         insert into medication_requests (id, clinic_id, patient_id, practitioner_id, status, carrier_id, carrier_name,
           service_id, service_name, shipping_original_cents, shipping_total_cents, is_refrigerated, shipped_at, created_at, updated_at)
@@ -226,7 +179,7 @@ async function seed(db: DbOrTrx, dialect: DialectName, shop: OrderSetup, deliver
   }
   const at = (secondsBeforeNow: string) =>
     `strftime('%Y-%m-%dT%H:%M:%fZ', '${NOW}', printf('%d seconds', -(${secondsBeforeNow})))`;
-  await bulkLoad(db, dialect, async (trx) => {
+  await bulkLoad(db, dialect, SEEDED_TABLES, async (trx) => {
     await sql`
       insert into medication_requests (id, clinic_id, patient_id, practitioner_id, status, carrier_id, carrier_name,
         service_id, service_name, shipping_original_cents, shipping_total_cents, is_refrigerated, shipped_at, created_at, updated_at)
@@ -250,36 +203,3 @@ async function seed(db: DbOrTrx, dialect: DialectName, shop: OrderSetup, deliver
 }
 
 const SEEDED_TABLES = ['medication_requests', 'webhook_delivery_attempts'];
-
-/**
- * Runs `load` as a bulk load: in one transaction, without the seeded tables' secondary indexes, which
- * are then created again from their own definitions (one sort each instead of a million insertions),
- * and without checking foreign keys row by row (the seed refers to one clinic, patient and delivery
- * that exist). The schema the queries meet is the migrations' own.
- */
-async function bulkLoad(db: DbOrTrx, dialect: DialectName, load: (trx: DbOrTrx) => Promise<void>): Promise<void> {
-  if (dialect === 'postgres') {
-    await db.transaction().execute(async (trx) => {
-      const indexes = await sql<{ name: string; definition: string }>`
-        select i.indexname as name, i.indexdef as definition from pg_indexes i
-        where i.schemaname = current_schema() and i.tablename in (${sql.join(SEEDED_TABLES)})
-          and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`.execute(trx);
-      for (const index of indexes.rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
-      await sql`set local session_replication_role = replica`.execute(trx);
-      await load(trx);
-      await sql`set local session_replication_role = origin`.execute(trx);
-      for (const index of indexes.rows) await sql.raw(index.definition).execute(trx);
-    });
-    return;
-  }
-  const indexes = await sql<{ name: string; definition: string }>`
-    select name, sql as definition from sqlite_master
-    where type = 'index' and sql is not null and tbl_name in (${sql.join(SEEDED_TABLES)})`.execute(db);
-  await sql`pragma foreign_keys = off`.execute(db);
-  await db.transaction().execute(async (trx) => {
-    for (const index of indexes.rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
-    await load(trx);
-    for (const index of indexes.rows) await sql.raw(index.definition).execute(trx);
-  });
-  await sql`pragma foreign_keys = on`.execute(db);
-}

@@ -214,7 +214,13 @@ export const BASES: Record<string, BaseRequest> = {
   'GET /api/external/refill-request/:id': (w) => ({ params: { id: w.refillId } }),
   'GET /api/external/medications': (w) => ({ query: { limit: '1', cursor: w.cursors.formulary } }),
   'GET /api/external/medication-orders': (w) => ({
-    query: { status: 'pending', patient_id: w.setup.patientId, limit: '1', cursor: w.cursors.partnerOrders },
+    query: {
+      status: 'pending',
+      patient_id: w.setup.patientId,
+      lot_number: '24-117',
+      limit: '1',
+      cursor: w.cursors.partnerOrders,
+    },
   }),
   'GET /api/external/requests': (w) => ({
     query: {
@@ -305,6 +311,14 @@ export const BASES: Record<string, BaseRequest> = {
       reason_code: 'address_undeliverable',
       limit: '1',
       // A position as the holds' pages write it (a hold's time and its order's id): the fuzz edits inside it.
+      cursor: encodeCursor({ createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId }),
+    },
+  }),
+  'GET /api/admin/lots/:lot_number/orders': (w) => ({
+    params: { lot_number: '24-117' },
+    query: {
+      limit: '1',
+      // A position as the recall's pages write it (an order's time and an item's id): the fuzz edits inside it.
       cursor: encodeCursor({ createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId }),
     },
   }),

@@ -176,7 +176,7 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'GET /api/external/requests': () =>
     get('/api/external/requests?status=4xx&route=/api/external/medication-order/:id&since=2026-01-01T00:00:00.000Z&limit=10'),
   'GET /api/external/medication-orders': (f) =>
-    get(`/api/external/medication-orders?status=pending&patient_id=${f.patientId}&limit=10`),
+    get(`/api/external/medication-orders?status=pending&patient_id=${f.patientId}&lot_number=24-117&limit=10`),
   'POST /api/external/webhook/test': (f) =>
     post('/api/external/webhook/test', { clinic_id: f.clinic.clinicId, webhook_id: NO_WEBHOOK }),
   'POST /api/external/webhook/recover': (f) =>
@@ -188,6 +188,7 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'POST /api/admin/medication-requests/{id}/status': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/status`, { status: 'processing', tracking_number: '1Z999AA10123456784' }),
   'GET /api/admin/holds': () => get('/api/admin/holds?waiting_on=partner&reason_code=other&limit=10'),
+  'GET /api/admin/lots/{lot_number}/orders': () => get('/api/admin/lots/24-117/orders?limit=10'),
   'POST /api/admin/medication-requests/{id}/hold': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/hold`, {
       reason_code: 'other',

@@ -165,6 +165,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/lots/{lot_number}/orders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recall a lot: the orders that received it
+     * @description Every item of every order, in every clinic, that received the lot: as the preparation’s own lot (`match: preparation`) or as an ingredient lot its fill names (`match: ingredient`), newest order first; pass `next_cursor` back as `cursor` for the next page. Each item names its order, clinic, patient, status and shipping date. With `Accept: text/csv` the answer is the whole list from `cursor` (or the start) as CSV (RFC 4180, a header line of 16 columns, cells starting with = + - @ prefixed with `'`), streamed 500 rows at a time; `limit` is the JSON page's only. Every order and patient listed is recorded as read in the audit trail.
+     */
+    get: operations['listOperatorLotOrders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/clinics': {
     parameters: {
       query?: never;
@@ -2254,6 +2274,155 @@ export interface operations {
             };
             message: string;
           };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listOperatorLotOrders: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /**
+         * @description The lot: a preparation’s lot, or an ingredient lot a fill names.
+         * @example 24-117
+         */
+        lot_number: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The orders that received the lot. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: {
+                /** Format: uuid */
+                medication_request_id: string;
+                /** Format: uuid */
+                clinic_id: string;
+                clinic_name: string;
+                /** @description Whom the order is for. PHI: the read is audited. */
+                patient: {
+                  /** Format: uuid */
+                  patient_id: string;
+                  first_name: string;
+                  last_name: string;
+                };
+                /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+                status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+                /** @description When the order shipped; null before. */
+                shipped_at: string | null;
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                /**
+                 * Format: uuid
+                 * @description The item of the order the lot went into.
+                 */
+                medication_item_id: string;
+                /** @description The item’s medication, as ordered. */
+                medication: string;
+                /** @description `preparation`: the item’s own lot is the lot; `ingredient`: the lot is one of the ingredient lots its fill names. */
+                match: 'preparation' | 'ingredient';
+                /** @description For an `ingredient` match, the ingredient whose lot it is (the first, if several); null otherwise. */
+                ingredient: string | null;
+                /** @description The item’s own lot (the lot itself for a `preparation` match). */
+                fill_lot_number: string;
+                /** @description ISO-8601 UTC. */
+                compounded_at: string;
+                /** @description YYYY-MM-DD; null for an entry without a formula. */
+                beyond_use_date: string | null;
+              }[];
+              next_cursor: string | null;
+            };
+            message: string;
+          };
+          'text/csv': string;
         };
       };
       /** @description Validation error. */

@@ -286,7 +286,7 @@ export interface paths {
     };
     /**
      * List your clinic’s medication requests (extension)
-     * @description Your clinic’s orders, newest first, each as `GET /api/external/medication-order/{id}` shows it; only those in `status` and of `patient_id` when given (another clinic’s patient matches none). `limit` 1 to 100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).
+     * @description Your clinic’s orders, newest first, each as `GET /api/external/medication-order/{id}` shows it; only those in `status` and of `patient_id` when given (another clinic’s patient matches none), and that received `lot_number` when given (an item’s own lot or an ingredient lot of its fill: a recall). `limit` 1 to 100 (default 50) per page; pass `next_cursor` as `cursor` for the next page (null on the last).
      *
      *     **Scope:** `orders:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -3372,6 +3372,11 @@ export interface operations {
         status?: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
         /** @description Only this patient’s orders. */
         patient_id?: string;
+        /**
+         * @description Only the orders that received this lot: an item’s own lot, or an ingredient lot its fill names (a recall).
+         * @example 24-117
+         */
+        lot_number?: string;
         limit?: number;
         cursor?: string;
       };
