@@ -1,7 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
-import { HoldHistoryEntryFields, OrderView, WaitingOnSchema, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
+import {
+  HoldHistoryEntryFields,
+  MedicationItemView,
+  OrderView,
+  WaitingOnSchema,
+  StatusHistoryEntryFields,
+  StatusSchema,
+} from './order.schemas.js';
+import { ItemFormulaView, OperatorItemFillView } from './order-fill.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
   {
@@ -136,6 +144,20 @@ const ShippingAddress = Type.Object(
 export const OperatorOrderDetail = Type.Object(
   {
     ...OrderView.properties,
+    medication_requests: Type.Array(
+      Type.Object(
+        {
+          ...MedicationItemView.properties,
+          medication_id: Nullable(Type.String({ description: 'The formulary entry the item matched when ordered.' })),
+          formula: ItemFormulaView,
+          fill: Nullable(OperatorItemFillView, {
+            description:
+              'The whole fill (docs/compounding.md#the-fill): lot, compounding time, beyond-use date, storage, ingredient lots, who recorded it; null before the fill.',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     status_history: Type.Array(
       Type.Object(
         {

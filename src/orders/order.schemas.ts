@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
 import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
+import { ItemFillView } from './order-fill.schemas.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
 export const ORDER_LIMITS = {
@@ -171,6 +172,7 @@ export const IdParams = Type.Object({ id: Uuid() });
 
 export const MedicationItemView = Type.Object(
   {
+    id: Uuid('The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).'),
     medication: Type.String(),
     dose: Type.String(),
     unit_of_measure: Nullable(Type.String()),
@@ -192,6 +194,10 @@ export const MedicationItemView = Type.Object(
     }),
     refills_used: Type.Integer(),
     refills_remaining: Type.Integer(),
+    fill: Nullable(ItemFillView, {
+      description:
+        'What the pharmacy dispensed: the lot, the beyond-use date and the storage (docs/compounding.md#the-fill); null until the item is filled.',
+    }),
   },
   { additionalProperties: false },
 );

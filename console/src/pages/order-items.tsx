@@ -1,17 +1,20 @@
-import type { OrderDetail, OrderItem } from './order-shared';
+import { ItemFill } from './order-fill';
+import type { OrderDetail } from './order-shared';
 
-/** Each item of an order in full: what the pharmacist compounds and checks, one block per item. */
-export function OrderItems({ items }: { items: OrderItem[] }) {
+/** Each item of an order in full: what the pharmacist compounds and checks, one block per item, with its fill. */
+export function OrderItems({ order, onFilled }: { order: OrderDetail; onFilled: () => void }) {
+  const items = order.medication_requests;
   return (
     <section aria-labelledby="items">
       <h2 id="items">Items</h2>
       <ol class="items">
-        {items.map((item, index) => (
-          <li key={index} class="item">
+        {items.map((item) => (
+          <li key={item.id} class="item">
             <h3>
               {item.medication} {item.dose}
               {item.do_not_fill && <span class="flag">Do not fill</span>}
               {item.patient_contact_requested && <span class="flag">Contact the patient</span>}
+              {!item.formula && <span class="flag">No formula</span>}
             </h3>
             <dl class="facts">
               <dt>Quantity</dt>
@@ -44,6 +47,7 @@ export function OrderItems({ items }: { items: OrderItem[] }) {
               <dt>Notes</dt>
               <dd class="prewrap">{item.notes ?? <span class="muted">none</span>}</dd>
             </dl>
+            <ItemFill order={order} item={item} onFilled={onFilled} />
           </li>
         ))}
       </ol>

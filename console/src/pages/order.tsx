@@ -6,7 +6,16 @@ import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PackingSlip, PostalAddress } from './order-items';
-import { ActorName, calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
+import {
+  ActorName,
+  calendarDate,
+  dollars,
+  hasNewFill,
+  StatusBadge,
+  withNewState,
+  type OrderDetail,
+  type OrderView,
+} from './order-shared';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
@@ -19,6 +28,10 @@ export function OrderPage() {
   const id = params.id ?? '';
   const order = useResource(id, () => api('GET', '/api/admin/medication-requests/{id}', { path: { id } }));
   const session = useSession();
+  // Reads the order again without the loading state (a fill recorded, or made on shipping in development).
+  const refresh = () => {
+    void api('GET', '/api/admin/medication-requests/{id}', { path: { id } }).then(order.setData, () => undefined);
+  };
 
   return (
     <>
@@ -37,8 +50,11 @@ export function OrderPage() {
             <OrderBody
               order={order.data}
               onChanged={(answer) => {
-                if (order.data) order.setData(withNewState(order.data, answer, session));
+                if (!order.data) return;
+                order.setData(withNewState(order.data, answer, session));
+                if (hasNewFill(order.data, answer)) refresh();
               }}
+              onFilled={refresh}
             />
           )
         )}
@@ -50,7 +66,15 @@ export function OrderPage() {
 
 const fullName = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' ');
 
-function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
+function OrderBody({
+  order,
+  onChanged,
+  onFilled,
+}: {
+  order: OrderDetail;
+  onChanged: (answer: OrderView) => void;
+  onFilled: () => void;
+}) {
   const { patient, practitioner, shipping } = order;
   const address = patient.shipping_address;
   return (
@@ -117,7 +141,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
         </section>
       </div>
 
-      <OrderItems items={order.medication_requests} />
+      <OrderItems order={order} onFilled={onFilled} />
 
       <h2>Status history</h2>
       <div class="table-wrap">
