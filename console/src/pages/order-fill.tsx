@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Time } from '../components/feedback';
 import { calendarDate, type OrderDetail, type OrderItem } from './order-shared';
@@ -68,11 +69,8 @@ export function ItemFill({ order, item, onFilled }: { order: OrderDetail; item: 
   return <FillForm orderId={order.medication_request_id} item={item} onFilled={onFilled} />;
 }
 
-interface LotRow {
-  ingredient: string;
-  lot_number: string;
-  expires_on: string;
-}
+/** A row of the form's ingredient lots: the body's ingredient lot. */
+type LotRow = NonNullable<OperatorBody<'fillOperatorMedicationRequest'>['items'][number]['ingredient_lots']>[number];
 
 /** A `datetime-local` value of now, in the browser's time zone (the form's default compounding time). */
 function localNow(): string {
