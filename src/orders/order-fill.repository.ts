@@ -1,4 +1,4 @@
-import type { DbOrTrx } from '../db/database.js';
+import type { DbOrTrx, Trx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import { insertRows } from '../db/row-insert.js';
 import type { Write, WriteTarget } from '../db/write.js';
@@ -12,6 +12,21 @@ export function fillsInsert(change: WriteTarget, rows: MedicationItemFillTable[]
 
 export function ingredientLotsInsert(change: WriteTarget, rows: FillIngredientLotTable[]): Write {
   return insertRows(change.statements, 'fill_ingredient_lots', rows);
+}
+
+/**
+ * Marks the order changed (`updated_at`) if it is still in one of `statuses`: the fill's status
+ * check as one conditional UPDATE, which also holds the order's row until the fill commits, so that
+ * a move to `shipped` (itself an UPDATE of that row, then the fill check) sees the fill or refuses it.
+ */
+export async function touchOrderIf(trx: Trx, orderId: string, statuses: readonly string[], at: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('medication_requests')
+    .set({ updated_at: at })
+    .where('id', '=', orderId)
+    .where('status', 'in', statuses)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** An item of an order with what a fill needs: its formulary entry's formula, and its fill when it has one. */

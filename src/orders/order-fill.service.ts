@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { conflict, invalidFields, notFound } from '../errors.js';
 import { fillRows, writeFills, type FilledBy } from './order-fill-record.js';
-import { listItemsToFill } from './order-fill.repository.js';
+import { listItemsToFill, touchOrderIf } from './order-fill.repository.js';
 import { fillProblems, storedForm } from './order-fill.rules.js';
 import type { FillInput } from './order-fill.schemas.js';
 import type { OrderStatus } from './order-status.js';
@@ -24,7 +24,8 @@ export const FILLABLE_STATUSES: readonly OrderStatus[] = ['processing', 'on_hold
  * item named, its lot, when it was compounded and the ingredient lots used; the server computes
  * the beyond-use date from the item's formulary entry and records its storage. One change, audited
  * as an `update` of the order, with the staff member's id and name (none for the operator token).
- * Bad input is a 400 naming the field and writes nothing; an item already filled is a 409.
+ * Bad input is a 400 naming the field and writes nothing; an item already filled is a 409. The
+ * order's `updated_at` becomes the fill's time (a partner polling it sees the change).
  */
 export async function fillOrder(
   ctx: ServiceContext,
@@ -40,10 +41,9 @@ export async function fillOrder(
       const trx = await change.transaction();
       const current = await repo.findOrderUnscoped(trx, orderId);
       if (!current) throw notFound('Medication request not found');
-      if (!FILLABLE_STATUSES.includes(current.status as OrderStatus)) {
-        throw conflict(`The medication request is ${current.status}: only a processing or on_hold order can be filled`, {
-          status: `is ${current.status}; a fill needs ${FILLABLE_STATUSES.join(' or ')}`,
-        });
+      if (!(await touchOrderIf(trx, current.id, FILLABLE_STATUSES, change.at))) {
+        // Read again: the order may have moved since it was read.
+        throw notFillable((await repo.findOrderUnscoped(trx, current.id))?.status ?? current.status);
       }
       const items = await listItemsToFill(trx, current.id);
       const { invalid, filled } = fillProblems(input, items, ctx.clock());
@@ -78,6 +78,11 @@ export async function fillOrder(
   }
   return loadOrderView(ctx.db, order);
 }
+
+const notFillable = (status: string) =>
+  conflict(`The medication request is ${status}: only a processing or on_hold order can be filled`, {
+    status: `is ${status}; a fill needs ${FILLABLE_STATUSES.join(' or ')}`,
+  });
 
 const alreadyFilled = (details: Record<string, string>) =>
   conflict(

@@ -74,7 +74,6 @@ export async function applyTransition(
 ): Promise<OrderTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
-  const shippedItems = to === 'shipped' ? await fillsAtShipping(change, trx, now, order, env) : [];
 
   const changes: repo.StatusChanges = {};
   if (to === 'shipped') {
@@ -90,6 +89,9 @@ export async function applyTransition(
     const current = await repo.findOrderUnscoped(trx, order.id);
     throw illegalTransition((current?.status ?? from) as OrderStatus, to);
   }
+  // After the UPDATE, which holds the order's row: a fill committed meanwhile is seen, a later one
+  // waits and then finds the order shipped. A refusal undoes the move with the rest of the change.
+  const shippedItems = to === 'shipped' ? await fillsAtShipping(change, trx, now, order, env) : [];
   const updated: OrderTable = { ...order, ...changes, status: to, updated_at: now };
 
   const type = EVENT_OF[to];

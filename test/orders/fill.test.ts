@@ -198,6 +198,17 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     expect((await rowsOf(t, order.id)).fills.map((f) => f.lot_number)).toEqual(['FIRST']);
   });
 
+  it('when two fills of one item are sent together, then exactly one is recorded and the other is refused with 409', async () => {
+    const order = await processingOrder(t, setup);
+    const answers = await Promise.all(
+      ['RACE-1', 'RACE-2'].map((lot) =>
+        fill(t, order.id, { items: [{ item_id: order.items[0], lot_number: lot, compounded_at: COMPOUNDED }] }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect((await rowsOf(t, order.id)).fills).toHaveLength(1);
+  });
+
   it('when the order is pending, shipped or cancelled, then a fill is refused with 409; on hold, it is recorded', async () => {
     const pending = await createOrder(t, setup, { medication_requests: [itemBody({ medication: 'Semaglutide' })] });
     const pendingItem = (await getOrder(t, setup.clinic, pending)).medication_requests[0].id;
