@@ -13,6 +13,7 @@ import {
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
+import { autoAdvanceOnce } from '../../src/orders/sandbox-auto-advance.js';
 
 /**
  * The fill (issue 30, item 3; docs/compounding.md#the-fill) over HTTP: the pharmacy records each
@@ -271,6 +272,18 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.medication_requests.map((item: any) => item.fill.lot_number)).toEqual([
       'REAL-1',
+      expect.stringMatching(/^DEV-/),
+    ]);
+  });
+
+  it('when the development timer ships an unfilled order, then it is filled with generated lots too', async () => {
+    const order = await processingOrder(t, setup);
+    // Every order of this app still moving is due: each goes one step (this one, processing → shipped).
+    await autoAdvanceOnce(t.ctx, 0);
+    const read = await getOrder(t, setup.clinic, order.id);
+    expect(read.status).toBe('shipped');
+    expect(read.medication_requests.map((item: any) => item.fill?.lot_number)).toEqual([
+      expect.stringMatching(/^DEV-/),
       expect.stringMatching(/^DEV-/),
     ]);
   });
