@@ -91,6 +91,7 @@ describe('the fill: a pharmacist fills an item from the order page and sees its 
     await form.getByLabel('Compounded at').fill('2026-11-20T09:30');
     await first.getByLabel('Ingredient lot').fill('PRG-7');
     await first.getByLabel('Expires on').fill('2027-01-15');
+    await screenshot(page, 'order-fill-form');
     await form.getByRole('button', { name: 'Record fill' }).click();
 
     // 90 days from 2026-11-20 would be 2027-02-18: the ingredient lot's expiry comes first.
