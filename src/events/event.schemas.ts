@@ -30,6 +30,22 @@ export const EVENT_PAYLOADS = {
       tracking_number: Type.String(),
       carrier_id: Type.String(),
       shipped_at: Timestamp,
+      items: Type.Array(
+        Type.Object(
+          {
+            medication: Type.String({ description: 'The formulary entry’s name.' }),
+            lot_number: Nullable(Type.String(), {
+              description:
+                'The lot dispensed; null for an entry with no formula shipped unfilled (docs/compounding.md#the-fill).',
+            }),
+            beyond_use_date: Nullable(Type.String({ format: 'date' }), {
+              description: 'YYYY-MM-DD; null for an entry with no formula.',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Each item of the order, in its order: what was dispensed (no PHI, no free text). Added in issue 30.' },
+      ),
     },
     { additionalProperties: false },
   ),

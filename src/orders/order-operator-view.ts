@@ -8,7 +8,11 @@ import type { ChainRow, ItemEntryRow, PatientAndPrescriber, QueueItemRow, QueueR
 import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
-import type { StatusHistoryTable } from './order.tables.js';
+import type { FillIngredientLotTable, StatusHistoryTable } from './order.tables.js';
+import type { ItemToFill } from './order-fill.repository.js';
+import { formulaOfItem } from './order-fill.rules.js';
+import type { OperatorItemFillData } from './order-fill.schemas.js';
+import type { Storage } from '../medications/beyond-use.js';
 import { holdEntry, holdSteps, statusMoves } from './order-view.js';
 import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 
@@ -100,16 +104,31 @@ export function toOperatorDetail(
   party: PatientAndPrescriber,
   chain: ChainRow[],
   { entries, pharmacy }: OperatorExtras,
+  fills: { items: ItemToFill[]; lots: FillIngredientLotTable[] },
 ): OperatorOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
   const own = view.shipping_address;
   const named = (h: StatusHistoryTable) => ({ actor_id: h.actor_id, actor_name: h.actor_name });
+  const itemOf = new Map(fills.items.map((item) => [item.id, item]));
   return {
     ...view,
-    // Both lists are in the items' positions (order.repository.ts, listItemEntries).
-    medication_requests: view.medication_requests.map((item, index) => {
+    // The entries are in the items' positions (order.repository.ts, listItemEntries).
+    medication_requests: view.medication_requests.map((view, index) => {
       const entry = entries[index]?.entry ?? null;
-      return { ...item, formulary_entry: entry === null ? null : entryView(entry) };
+      const item = itemOf.get(view.id);
+      const formula = item ? formulaOfItem(item) : null;
+      return {
+        ...view,
+        formulary_entry: entry === null ? null : entryView(entry),
+        medication_id: item?.medication_id ?? null,
+        formula: formula && {
+          ingredients: formula.ingredients,
+          bud_category: formula.bud_category,
+          preparation: formula.preparation,
+          storage: formula.storage,
+        },
+        fill: item ? fullFill(item, fills.lots) : null,
+      };
     }),
     pharmacy: pharmacy === null ? null : { ...pharmacy },
     status_history: statusMoves(history).map((h) => ({
@@ -157,5 +176,24 @@ export function toOperatorDetail(
       refill_of: row.refill_of,
       created_at: row.created_at,
     })),
+  };
+}
+
+/** The fill as the pharmacy reads it: everything recorded, with its ingredient lots and who recorded it. */
+function fullFill(item: ItemToFill, lots: readonly FillIngredientLotTable[]): OperatorItemFillData | null {
+  const fill = item.fill;
+  if (fill === null) return null;
+  return {
+    lot_number: fill.lot_number,
+    compounded_at: fill.compounded_at,
+    beyond_use_date: fill.beyond_use_date,
+    storage: fill.storage as Storage | null,
+    generated: fill.generated === 1,
+    ingredient_lots: lots
+      .filter((lot) => lot.fill_id === fill.id)
+      .map(({ ingredient, lot_number, expires_on }) => ({ ingredient, lot_number, expires_on })),
+    filled_by_id: fill.filled_by_id,
+    filled_by_name: fill.filled_by_name,
+    filled_at: fill.created_at,
   };
 }

@@ -13,6 +13,7 @@ import {
 
 /** The longest cancellation reason. */
 export const CANCEL_REASON_MAX_LENGTH = 500;
+import { ItemFormulaView, OperatorItemFillView } from './order-fill.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
   {
@@ -162,6 +163,12 @@ const OperatorMedicationItem = Type.Object(
     formulary_entry: Nullable(Medication, {
       description:
         'The clinic\u2019s formulary entry the item was matched to when ordered, as it is now (its strength and its formula: ingredients, preparation, storage, schedule; the formula\u2019s fields are null for an entry without one); null when the item matched none or the entry was removed since.',
+    }),
+    medication_id: Nullable(Type.String({ description: 'The formulary entry the item matched when ordered.' })),
+    formula: ItemFormulaView,
+    fill: Nullable(OperatorItemFillView, {
+      description:
+        'The whole fill (docs/compounding.md#the-fill): lot, compounding time, beyond-use date, storage, ingredient lots, who recorded it; null before the fill.',
     }),
   },
   { additionalProperties: false },

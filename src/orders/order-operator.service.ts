@@ -11,6 +11,7 @@ import { QUEUE_SEARCH_MAX_WORDS, type OperatorOrderDetailData, type OperatorOrde
 import * as operatorRepo from './order-operator.repository.js';
 import { decodeQueueCursor, encodeQueueCursor } from './queue-cursor.js';
 import * as repo from './order.repository.js';
+import { listIngredientLotsOfFills, listItemsToFill } from './order-fill.repository.js';
 
 export interface OperatorListFilters {
   status?: OrderStatus;
@@ -144,14 +145,19 @@ export async function getOrderForOperator(
 ): Promise<OperatorOrderDetailData> {
   const order = await repo.findOrderUnscoped(ctx.db, orderId);
   if (!order) throw notFound('Medication request not found');
-  const [view, history, parties, chain, entries] = await Promise.all([
+  const [view, history, parties, chain, entries, items] = await Promise.all([
     loadOrderView(ctx.db, order),
     // The partner's view names nobody; the pharmacy's names who made each change.
     repo.listHistories(ctx.db, [order.id]),
     operatorRepo.findPatientAndPrescriber(ctx.db, order),
     operatorRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
     operatorRepo.listItemEntries(ctx.db, order),
+    listItemsToFill(ctx.db, order.id),
   ]);
+  const lots = await listIngredientLotsOfFills(
+    ctx.db,
+    items.flatMap((item) => (item.fill ? [item.fill.id] : [])),
+  );
   // The foreign keys make this impossible; the guard tells the type checker.
   if (!parties) throw new Error(`Order ${order.id} has no patient ${order.patient_id} or practitioner in its clinic`);
   await ctx.audit.recordReads(audit, [
@@ -161,5 +167,5 @@ export async function getOrderForOperator(
       .filter((row) => row.id !== order.id)
       .map((row): AuditedResource => ({ type: 'medication_request', id: row.id, clinicId: order.clinic_id })),
   ]);
-  return toOperatorDetail(view, history, parties, chain, { entries, pharmacy: ctx.config.pharmacy });
+  return toOperatorDetail(view, history, parties, chain, { entries, pharmacy: ctx.config.pharmacy }, { items, lots });
 }

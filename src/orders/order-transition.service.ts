@@ -6,6 +6,8 @@ import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { Trx } from '../db/database.js';
 import { conflict, fieldError } from '../errors.js';
 import type { OutboxEventType } from '../events/event-types.js';
+import type { Environment } from '../config.js';
+import { fillsAtShipping, type ShippedItem } from './order-fill-record.js';
 import {
   allowedNext,
   canTransition,
@@ -55,7 +57,9 @@ export function namedActorOf(audit: AuditContext): NamedActor {
  * states), moves the order only if it is still in the state it was read in (so that of many
  * simultaneous identical transitions exactly one succeeds), records the history row and the
  * partner-facing event, and closes the refill request an order fulfils or cancels. `reason` (a
- * cancellation's) goes in the history row's message: the pharmacy's, never in the event.
+ * cancellation's) goes in the history row's message: the pharmacy's, never in the event. A move to
+ * `shipped` first passes the fill check of `env` (order-fill-record.ts: production refuses an
+ * unfilled item with a formula, development fills it); the default is production's, the strict one.
  * Returns the order as it now is.
  */
 export async function applyTransition(
@@ -68,6 +72,7 @@ export async function applyTransition(
   trackingNumber?: string,
   named: NamedActor = UNNAMED,
   reason: string | null = null,
+  env: Environment = 'production',
 ): Promise<OrderTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
@@ -86,10 +91,13 @@ export async function applyTransition(
     const current = await repo.findOrderUnscoped(trx, order.id);
     throw illegalTransition((current?.status ?? from) as OrderStatus, to);
   }
+  // After the UPDATE, which holds the order's row: a fill committed meanwhile is seen, a later one
+  // waits and then finds the order shipped. A refusal undoes the move with the rest of the change.
+  const shippedItems = to === 'shipped' ? await fillsAtShipping(change, trx, now, order, env) : [];
   const updated: OrderTable = { ...order, ...changes, status: to, updated_at: now };
 
   const type = EVENT_OF[to];
-  if (type) change.event({ clinicId: order.clinic_id, type, payload: eventPayload(updated, from) }, now);
+  if (type) change.event({ clinicId: order.clinic_id, type, payload: eventPayload(updated, from, shippedItems) }, now);
   change.write(
     repo.historyInsert(change, {
       id: newId(),
@@ -119,7 +127,7 @@ export async function applyTransition(
 }
 
 /** The payload of an order's status event: ids, statuses and shipping facts, never PHI. */
-function eventPayload(order: OrderTable, from: OrderStatus): Record<string, unknown> {
+function eventPayload(order: OrderTable, from: OrderStatus, items: ShippedItem[]): Record<string, unknown> {
   switch (order.status) {
     case 'shipped':
       return {
@@ -128,6 +136,7 @@ function eventPayload(order: OrderTable, from: OrderStatus): Record<string, unkn
         tracking_number: order.tracking_number,
         carrier_id: order.carrier_id,
         shipped_at: order.shipped_at,
+        items,
       };
     case 'delivered':
       return { medication_request_id: order.id, status: 'delivered', delivered_at: order.delivered_at };
@@ -181,7 +190,18 @@ export async function transitionOrder(
       if (problem !== null) throw fieldError('tracking_number', problem);
     }
     const named = actor === 'partner' ? UNNAMED : namedActorOf(audit);
-    const updated = await applyTransition(change, trx, change.at, current, to, actor, tracking, named, reason?.trim() ?? null);
+    const updated = await applyTransition(
+      change,
+      trx,
+      change.at,
+      current,
+      to,
+      actor,
+      tracking,
+      named,
+      reason?.trim() ?? null,
+      ctx.config.env,
+    );
     const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
     change.audit(action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
     return updated;
@@ -241,7 +261,7 @@ export async function advanceOrder(
       // One millisecond apart, so that history rows and events sort in the order they happened
       // (the outbox is delivered in (created_at, id) order).
       const at = new Date(start + i).toISOString();
-      current = await applyTransition(change, trx, at, current, step, 'sandbox');
+      current = await applyTransition(change, trx, at, current, step, 'sandbox', undefined, UNNAMED, null, ctx.config.env);
     }
     return current;
   };

@@ -7,6 +7,10 @@ import type { OrderTable, MedicationItemTable, StatusHistoryTable } from './orde
 import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
 import { findRefillRequestsOfNewOrders } from './refill-request-of-order.repository.js';
+import { listFillsOfOrders } from './order-fill.repository.js';
+import type { MedicationItemFillTable } from './order.tables.js';
+import type { ItemFillData } from './order-fill.schemas.js';
+import type { Storage } from '../medications/beyond-use.js';
 
 /**
  * The refill counters of one medication of a chain, read from the chain's first prescription.
@@ -42,16 +46,18 @@ export async function loadOrderView(db: DbOrTrx, order: OrderTable): Promise<Ord
 }
 
 /**
- * Loads everything the partner sees of several orders, in their order: at most four indexed
- * queries whatever their number (items, history, refill requests of refill orders, and the origin
- * items of refill chains whose first order is not among them), never one set per order. The
+ * Loads everything the partner sees of several orders, in their order: at most five indexed
+ * queries whatever their number (items, history, the items' fills, refill requests of refill
+ * orders, and the origin items of refill chains whose first order is not among them), never one
+ * set per order. The
  * prescription's id comes with the items (every order has at least one).
  */
 export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise<OrderViewData[]> {
   const ids = orders.map((o) => o.id);
-  const [items, histories, refillRequests] = await Promise.all([
+  const [items, histories, fills, refillRequests] = await Promise.all([
     repo.listItemsOfOrders(db, ids),
     repo.listHistories(db, ids),
+    listFillsOfOrders(db, ids),
     findRefillRequestsOfNewOrders(
       db,
       orders.filter((o) => o.refill_of !== null).map((o) => o.id),
@@ -63,6 +69,7 @@ export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise
   const originById = new Map(origins.map((o) => [o.id, o]));
   const prescriptionOf = new Map(items.map((i) => [i.medication_request_id, i.prescription_id]));
   const refillRequestOf = new Map(refillRequests.map((r) => [r.new_medication_request_id, r]));
+  const fillOf = new Map(fills.map((f) => [f.medication_item_id, f]));
   return orders.map((order) =>
     toView(
       order,
@@ -71,6 +78,7 @@ export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise
       originById,
       prescriptionOf.get(order.id) ?? '',
       refillRequestOf.get(order.id)?.id ?? null,
+      fillOf,
     ),
   );
 }
@@ -82,6 +90,7 @@ function toView(
   originById: Map<string, MedicationItemTable>,
   prescriptionId: string,
   refillRequestId: string | null,
+  fillOf: Map<string, MedicationItemFillTable>,
 ): OrderViewData {
   const origins = [...new Set(items.map((i) => i.origin_item_id))].flatMap((id) => {
     const origin = originById.get(id);
@@ -99,6 +108,7 @@ function toView(
     medication_requests: items.map((item) => {
       const counters = itemRefills(originById.get(item.origin_item_id) ?? item);
       return {
+        id: item.id,
         medication: item.medication,
         dose: item.dose,
         unit_of_measure: item.unit_of_measure,
@@ -116,6 +126,7 @@ function toView(
         refills_authorized: counters.authorized,
         refills_used: counters.used,
         refills_remaining: counters.remaining,
+        fill: fillView(fillOf.get(item.id)),
       };
     }),
     refills: chainRefills(origins),
@@ -147,6 +158,12 @@ function toView(
     ...holdFields(order, history),
   };
 }
+
+/** What a partner reads of an item's fill (null before the fill). */
+const fillView = (fill: MedicationItemFillTable | undefined): ItemFillData | null =>
+  fill === undefined
+    ? null
+    : { lot_number: fill.lot_number, beyond_use_date: fill.beyond_use_date, storage: fill.storage as Storage | null };
 
 type HoldFields = Pick<OrderViewData, 'hold' | 'hold_history' | 'shipping_address'>;
 

@@ -10,6 +10,8 @@ import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { HOLD_REASONS } from './hold-reasons.js';
 import { holdOrder, resumeOrder } from './order-hold.service.js';
 import { HoldBody, HoldReasonList, ResumeBody } from './order-hold.schemas.js';
+import { fillOrder } from './order-fill.service.js';
+import { FillBody } from './order-fill.schemas.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
@@ -68,7 +70,7 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           operationId: 'updateOperatorMedicationRequestStatus',
           summary: 'Change the status of a medication request',
           description:
-            'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required, in the carrier\u2019s format: 400 naming `tracking_number` otherwise) → delivered; pending or processing → cancelled (with an optional `reason`, kept in the history the operator reads and never sent to the partner). Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.',
+            'The pharmacy\u2019s transition: pending → processing → shipped (`tracking_number` required, in the carrier\u2019s format: 400 naming `tracking_number` otherwise) → delivered; pending or processing → cancelled (with an optional `reason`, kept in the history the operator reads and never sent to the partner). Any other change is refused with 409 CONFLICT naming the current and requested status. In production, a move to shipped is refused with 409 while an item whose entry has a formula has no fill (`details` names each item); in development, such items are filled with generated lots in the same change. Writes the event of the new status.',
           params: IdParams,
           body: OperatorStatusBody,
           response: {
@@ -89,6 +91,31 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           { trackingNumber: request.body.tracking_number, reason: request.body.reason },
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+
+    app.post(
+      '/api/admin/medication-requests/:id/fill',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'fillOperatorMedicationRequest',
+          summary: 'Record the fill of medication items',
+          description:
+            'What the pharmacy made for each item named (`item_id`: `medication_requests[].id` of the order): its `lot_number`, when it was `compounded_at` (not in the future), and optionally the `ingredient_lots` used (none expired before the day of compounding). The server computes the `beyond_use_date` from the item’s formula (USP <795>, never after an ingredient lot’s expiry) and records the entry’s storage; an entry with no formula is filled with its lot only. A `processing` or `on_hold` order only (409 otherwise); an item already filled is refused with 409 naming it; bad input is a 400 naming the field, and nothing is written. In production an order cannot ship while an item whose entry has a formula is unfilled (docs/compounding.md#the-fill).',
+          params: IdParams,
+          body: FillBody,
+          response: {
+            200: Envelope(OrderView),
+            ...operatorErrors,
+            ...conflictError('The order is not processing or on hold, or an item named is already filled.'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await fillOrder(ctx, request.params.id, request.body, operatorAudit(request));
+        return { success: true as const, data, message: 'Fill recorded' };
       },
     );
 

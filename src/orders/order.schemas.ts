@@ -3,6 +3,7 @@ import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
 import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
 import { LotNumber } from './lot-number.js';
+import { ItemFillView } from './order-fill.schemas.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
 export const ORDER_LIMITS = {
@@ -172,6 +173,7 @@ export const IdParams = Type.Object({ id: Uuid() });
 
 export const MedicationItemView = Type.Object(
   {
+    id: Uuid('The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).'),
     medication: Type.String(),
     dose: Type.String(),
     unit_of_measure: Nullable(Type.String()),
@@ -193,6 +195,10 @@ export const MedicationItemView = Type.Object(
     }),
     refills_used: Type.Integer(),
     refills_remaining: Type.Integer(),
+    fill: Nullable(ItemFillView, {
+      description:
+        'What the pharmacy dispensed: the lot, the beyond-use date and the storage (docs/compounding.md#the-fill); null until the item is filled.',
+    }),
   },
   { additionalProperties: false },
 );

@@ -16,6 +16,8 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/admin/medication-requests/:id/status',
   'POST /api/admin/medication-requests/:id/hold',
   'POST /api/admin/medication-requests/:id/resume',
+  // The fill (issue 30): the pharmacist records what was compounded.
+  'POST /api/admin/medication-requests/:id/fill',
   // The Holds view (issue 29).
   'GET /api/admin/holds',
   'GET /api/admin/hold-reasons',

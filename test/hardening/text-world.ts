@@ -327,6 +327,23 @@ export const BASES: Record<string, BaseRequest> = {
     params: { id: await orderIn(w, 'processing') },
     body: { status: 'shipped', tracking_number: '794612345678' },
   }),
+  'POST /api/admin/medication-requests/:id/fill': async (w) => {
+    const id = await orderIn(w, 'processing');
+    const order = expectOk(await w.t.partner(w.setup.clinic.apiKey).get(`/api/external/medication-order/${id}`), 'read order');
+    return {
+      params: { id },
+      body: {
+        items: [
+          {
+            item_id: order.medication_requests[0].id,
+            lot_number: '24-117',
+            compounded_at: '2026-01-02T10:00:00.000Z',
+            ingredient_lots: [{ ingredient: 'Semaglutide sodium', lot_number: 'SEM-1', expires_on: '2027-01-31' }],
+          },
+        ],
+      },
+    };
+  },
   'POST /api/admin/medication-requests/:id/hold': async (w) => ({
     params: { id: await orderIn(w, 'pending') },
     body: { reason_code: 'other', message: 'Please call the pharmacy.', waiting_on: 'pharmacy' },

@@ -189,6 +189,17 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     post(`/api/admin/medication-requests/${f.orderId}/status`, { status: 'processing', tracking_number: '1Z999AA10123456784' }),
   'GET /api/admin/holds': () => get('/api/admin/holds?waiting_on=partner&reason_code=other&limit=10'),
   'GET /api/admin/lots/{lot_number}/orders': () => get('/api/admin/lots/24-117/orders?limit=10'),
+  'POST /api/admin/medication-requests/{id}/fill': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/fill`, {
+      items: [
+        {
+          item_id: '00000000-0000-4000-8000-000000000000',
+          lot_number: '24-117',
+          compounded_at: '2026-01-02T10:00:00.000Z',
+          ingredient_lots: [{ ingredient: 'Semaglutide sodium', lot_number: 'SEM-1', expires_on: '2027-01-31' }],
+        },
+      ],
+    }),
   'POST /api/admin/medication-requests/{id}/hold': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/hold`, {
       reason_code: 'other',

@@ -80,6 +80,8 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
       tracking_number: '123456789012',
       carrier_id: 'fedex',
       shipped_at: order.shipped_at,
+      // A development server fills the unfilled item on shipping (docs/compounding.md#the-fill); no formula, no date.
+      items: [{ medication: 'Semaglutide', lot_number: order.medication_requests[0].fill.lot_number, beyond_use_date: null }],
     });
     expect(events[2]?.payload).toEqual({ medication_request_id: id, status: 'delivered', delivered_at: order.delivered_at });
   });

@@ -76,9 +76,29 @@ export interface paths {
     put?: never;
     /**
      * Change the status of a medication request
-     * @description The pharmacy’s transition: pending → processing → shipped (`tracking_number` required, in the carrier’s format: 400 naming `tracking_number` otherwise) → delivered; pending or processing → cancelled (with an optional `reason`, kept in the history the operator reads and never sent to the partner). Any other change is refused with 409 CONFLICT naming the current and requested status. Writes the event of the new status.
+     * @description The pharmacy’s transition: pending → processing → shipped (`tracking_number` required, in the carrier’s format: 400 naming `tracking_number` otherwise) → delivered; pending or processing → cancelled (with an optional `reason`, kept in the history the operator reads and never sent to the partner). Any other change is refused with 409 CONFLICT naming the current and requested status. In production, a move to shipped is refused with 409 while an item whose entry has a formula has no fill (`details` names each item); in development, such items are filled with generated lots in the same change. Writes the event of the new status.
      */
     post: operations['updateOperatorMedicationRequestStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/medication-requests/{id}/fill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record the fill of medication items
+     * @description What the pharmacy made for each item named (`item_id`: `medication_requests[].id` of the order): its `lot_number`, when it was `compounded_at` (not in the future), and optionally the `ingredient_lots` used (none expired before the day of compounding). The server computes the `beyond_use_date` from the item’s formula (USP <795>, never after an ingredient lot’s expiry) and records the entry’s storage; an entry with no formula is filled with its lot only. A `processing` or `on_hold` order only (409 otherwise); an item already filled is refused with 409 naming it; bad input is a 400 naming the field, and nothing is written. In production an order cannot ship while an item whose entry has a formula is unfilled (docs/compounding.md#the-fill).
+     */
+    post: operations['fillOperatorMedicationRequest'];
     delete?: never;
     options?: never;
     head?: never;
@@ -856,6 +876,11 @@ export interface components {
       is_refrigerated: boolean;
       shipment_group_id: string | null;
       medication_requests: {
+        /**
+         * Format: uuid
+         * @description The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).
+         */
+        id: string;
         medication: string;
         dose: string;
         unit_of_measure: string | null;
@@ -875,6 +900,8 @@ export interface components {
         refills_authorized: number;
         refills_used: number;
         refills_remaining: number;
+        /** @description What the pharmacy dispensed: the lot, the beyond-use date and the storage (docs/compounding.md#the-fill); null until the item is filled. */
+        fill: components['schemas']['MedicationItemFill'] | null;
       }[];
       refills: {
         authorized: number;
@@ -935,6 +962,13 @@ export interface components {
         postalCode: string;
       } | null;
     };
+    MedicationItemFill: {
+      lot_number: string;
+      /** @description YYYY-MM-DD: do not use after this day. Null for an entry of the formulary with no formula. */
+      beyond_use_date: string | null;
+      /** @description `room`, `refrigerated` or `frozen`; null with no formula. */
+      storage: ('room' | 'refrigerated' | 'frozen') | null;
+    };
     MedicationOrderHold: {
       /** @description A code of `GET /api/external/hold-reasons`. */
       reason_code: string;
@@ -962,6 +996,40 @@ export interface components {
     MedicationOrderResumeRequest: {
       /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
       message?: string;
+    };
+    MedicationRequestFillRequest: {
+      items: {
+        /**
+         * Format: uuid
+         * @description The medication item (`medication_requests[].id` of the order).
+         */
+        item_id: string;
+        /**
+         * @description The lot of the preparation.
+         * @example 24-117
+         */
+        lot_number: string;
+        /**
+         * Format: date-time
+         * @description When it was compounded: an ISO 8601 date-time, not in the future. Its UTC day counts the beyond-use days.
+         */
+        compounded_at: string;
+        /** @description The ingredient lots used: the beyond-use date is never later than the earliest `expires_on`. */
+        ingredient_lots?: {
+          /** @description The ingredient, as the formula names it. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+          ingredient: string;
+          /**
+           * @description The supplier’s lot of the ingredient.
+           * @example 24-117
+           */
+          lot_number: string;
+          /**
+           * @description The ingredient lot’s expiry (YYYY-MM-DD): not before the day of compounding.
+           * @example 2027-06-30
+           */
+          expires_on: string;
+        }[];
+      }[];
     };
     MedicationOrderHoldRequest: {
       /**
@@ -1448,6 +1516,11 @@ export interface operations {
               is_refrigerated: boolean;
               shipment_group_id: string | null;
               medication_requests: {
+                /**
+                 * Format: uuid
+                 * @description The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).
+                 */
+                id: string;
                 medication: string;
                 dose: string;
                 unit_of_measure: string | null;
@@ -1467,6 +1540,26 @@ export interface operations {
                 refills_authorized: number;
                 refills_used: number;
                 refills_remaining: number;
+                /** @description The whole fill (docs/compounding.md#the-fill): lot, compounding time, beyond-use date, storage, ingredient lots, who recorded it; null before the fill. */
+                fill: {
+                  lot_number: string;
+                  /** @description ISO-8601 UTC. */
+                  compounded_at: string;
+                  beyond_use_date: string | null;
+                  storage: ('room' | 'refrigerated' | 'frozen') | null;
+                  /** @description True when a development server filled the item itself on shipping. */
+                  generated: boolean;
+                  ingredient_lots: {
+                    ingredient: string;
+                    lot_number: string;
+                    /** Format: date */
+                    expires_on: string;
+                  }[];
+                  filled_by_id: string | null;
+                  filled_by_name: string | null;
+                  /** @description ISO-8601 UTC. */
+                  filled_at: string;
+                } | null;
                 /** @description The clinic’s formulary entry the item was matched to when ordered, as it is now (its strength and its formula: ingredients, preparation, storage, schedule; the formula’s fields are null for an entry without one); null when the item matched none or the entry was removed since. */
                 formulary_entry: {
                   /** Format: uuid */
@@ -1499,6 +1592,18 @@ export interface operations {
                   beyond_use_days: number | null;
                   /** @description Upper-case state codes; null with no formula. */
                   restricted_states: string[] | null;
+                } | null;
+                medication_id: string | null;
+                /** @description The formula of the item’s formulary entry; null for an entry with none (filled as before, with no beyond-use date). */
+                formula: {
+                  ingredients: {
+                    name: string;
+                    active: boolean;
+                  }[];
+                  bud_category: string;
+                  preparation: string;
+                  /** @enum {string} */
+                  storage: 'room' | 'refrigerated' | 'frozen';
                 } | null;
               }[];
               refills: {
@@ -1787,6 +1892,139 @@ export interface operations {
         };
       };
       /** @description The transition is not allowed from the current status. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  fillOperatorMedicationRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MedicationRequestFillRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The order is not processing or on hold, or an item named is already filled. */
       409: {
         headers: {
           [name: string]: unknown;

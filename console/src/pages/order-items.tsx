@@ -1,3 +1,4 @@
+import { ItemFill } from './order-fill';
 import type { OrderDetail, OrderItem } from './order-shared';
 
 type FormularyEntry = NonNullable<OrderItem['formulary_entry']>;
@@ -64,14 +65,15 @@ function FormularyStrength({ entry }: { entry: FormularyEntry | null }) {
   return <span class="formulary-strength muted">Formulary: {parts === '' ? 'no strength given' : parts}</span>;
 }
 
-/** Each item of an order in full: what the pharmacist compounds and checks, one block per item. */
-export function OrderItems({ items }: { items: OrderItem[] }) {
+/** Each item of an order in full: what the pharmacist compounds and checks, one block per item, with its fill. */
+export function OrderItems({ order, onFilled }: { order: OrderDetail; onFilled: () => void }) {
+  const items = order.medication_requests;
   return (
     <section aria-labelledby="items">
       <h2 id="items">Items</h2>
       <ol class="items">
-        {items.map((item, index) => (
-          <li key={index} class="item">
+        {items.map((item) => (
+          <li key={item.id} class="item">
             <h3>
               {item.medication} {item.dose}
               {item.do_not_fill && <span class="flag">Do not fill</span>}
@@ -115,6 +117,7 @@ export function OrderItems({ items }: { items: OrderItem[] }) {
               </dl>
               <Formula entry={item.formulary_entry} />
             </div>
+            <ItemFill order={order} item={item} onFilled={onFilled} />
           </li>
         ))}
       </ol>

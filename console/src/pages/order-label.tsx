@@ -3,18 +3,6 @@ import { useEffect, useRef } from 'preact/hooks';
 import { calendarDate, shortId, type OrderDetail, type OrderItem } from './order-shared';
 import { PostalAddress } from './order-items';
 
-/**
- * What the fill records of an item, as far as the label prints it. The operator view gains `fill`
- * on each item with the compounding record (issue 30): read through this local type until the
- * generated one has it.
- */
-interface LabelFill {
-  lot_number: string;
-  beyond_use_date: string | null;
-  storage?: string | null;
-}
-const fillOf = (item: OrderItem): LabelFill | null => (item as OrderItem & { fill?: LabelFill | null }).fill ?? null;
-
 const STORAGE_TEXT: Record<string, string> = {
   room: 'Store at room temperature',
   refrigerated: 'Keep refrigerated',
@@ -23,7 +11,7 @@ const STORAGE_TEXT: Record<string, string> = {
 
 /** How an item is stored: as filled, else as its formula says; null when neither says. */
 export function storageOf(item: OrderItem): string | null {
-  const storage = fillOf(item)?.storage ?? item.formulary_entry?.storage ?? null;
+  const storage = item.fill?.storage ?? item.formulary_entry?.storage ?? null;
   return storage === null ? null : (STORAGE_TEXT[storage] ?? storage);
 }
 
@@ -90,7 +78,7 @@ export function OrderLabel({ order }: { order: OrderDetail }) {
           {order.medication_requests
             .filter((item) => !item.do_not_fill)
             .map((item, index) => {
-              const fill = fillOf(item);
+              const fill = item.fill;
               return (
                 <tr key={index}>
                   <td>

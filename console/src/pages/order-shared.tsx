@@ -63,11 +63,18 @@ export function withNewState(
     const ours = step.actor === 'operator';
     return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
   });
+  // The answer's items are the partner's: each keeps what only the pharmacy reads (its formula, the
+  // whole fill), and a fill the answer shows first (a development server fills on shipping) is read
+  // again by the page (`hasNewFill`).
+  const fresh = new Map(answer.medication_requests.map((item) => [item.id, item]));
+  const medication_requests = order.medication_requests.map((known) => {
+    const item = fresh.get(known.id);
+    return item ? { ...known, ...item, fill: known.fill } : known;
+  });
   return {
     ...order,
     ...answer,
-    // The answer's items are the partner's view: the page keeps its own (with their formulary entries).
-    medication_requests: order.medication_requests,
+    medication_requests,
     status_history,
     hold_history,
     refill_chain: order.refill_chain.map((entry) =>
@@ -75,6 +82,12 @@ export function withNewState(
     ),
   };
 }
+
+/** True when the answer shows a fill the page does not have yet: the page reads the order again. */
+export const hasNewFill = (order: OrderDetail, answer: OrderView): boolean =>
+  answer.medication_requests.some(
+    (item) => item.fill !== null && order.medication_requests.find((known) => known.id === item.id)?.fill === null,
+  );
 
 /** A calendar date (`1980-12-09`) as staff read it, whatever the browser's time zone: Dec 9, 1980. */
 const DAY = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });

@@ -7,7 +7,16 @@ import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PostalAddress } from './order-items';
 import { OrderLabel } from './order-label';
-import { ActorName, calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
+import {
+  ActorName,
+  calendarDate,
+  dollars,
+  hasNewFill,
+  StatusBadge,
+  withNewState,
+  type OrderDetail,
+  type OrderView,
+} from './order-shared';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
@@ -21,6 +30,10 @@ export function OrderPage() {
   const id = params.id ?? '';
   const order = useResource(id, () => api('GET', '/api/admin/medication-requests/{id}', { path: { id } }));
   const session = useSession();
+  // Reads the order again without the loading state (a fill recorded, or made on shipping in development).
+  const refresh = () => {
+    void api('GET', '/api/admin/medication-requests/{id}', { path: { id } }).then(order.setData, () => undefined);
+  };
 
   return (
     <>
@@ -39,8 +52,11 @@ export function OrderPage() {
             <OrderBody
               order={order.data}
               onChanged={(answer, reason) => {
-                if (order.data) order.setData(withNewState(order.data, answer, session, reason ?? null));
+                if (!order.data) return;
+                order.setData(withNewState(order.data, answer, session, reason ?? null));
+                if (hasNewFill(order.data, answer)) refresh();
               }}
+              onFilled={refresh}
             />
           )
         )}
@@ -52,7 +68,15 @@ export function OrderPage() {
 
 const fullName = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' ');
 
-function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView, cancelReason?: string) => void }) {
+function OrderBody({
+  order,
+  onChanged,
+  onFilled,
+}: {
+  order: OrderDetail;
+  onChanged: (answer: OrderView, cancelReason?: string) => void;
+  onFilled: () => void;
+}) {
   const { patient, practitioner, shipping } = order;
   const address = patient.shipping_address;
   return (
@@ -121,7 +145,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
         </section>
       </div>
 
-      <OrderItems items={order.medication_requests} />
+      <OrderItems order={order} onFilled={onFilled} />
 
       <h2>Status history</h2>
       <div class="table-wrap">

@@ -1249,6 +1249,11 @@ export interface components {
       is_refrigerated: boolean;
       shipment_group_id: string | null;
       medication_requests: {
+        /**
+         * Format: uuid
+         * @description The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).
+         */
+        id: string;
         medication: string;
         dose: string;
         unit_of_measure: string | null;
@@ -1268,6 +1273,8 @@ export interface components {
         refills_authorized: number;
         refills_used: number;
         refills_remaining: number;
+        /** @description What the pharmacy dispensed: the lot, the beyond-use date and the storage (docs/compounding.md#the-fill); null until the item is filled. */
+        fill: components['schemas']['MedicationItemFill'] | null;
       }[];
       refills: {
         authorized: number;
@@ -1327,6 +1334,13 @@ export interface components {
         state: string;
         postalCode: string;
       } | null;
+    };
+    MedicationItemFill: {
+      lot_number: string;
+      /** @description YYYY-MM-DD: do not use after this day. Null for an entry of the formulary with no formula. */
+      beyond_use_date: string | null;
+      /** @description `room`, `refrigerated` or `frozen`; null with no formula. */
+      storage: ('room' | 'refrigerated' | 'frozen') | null;
     };
     MedicationOrderHold: {
       /** @description A code of `GET /api/external/hold-reasons`. */
@@ -1448,6 +1462,40 @@ export interface components {
     MedicationOrderResumeRequest: {
       /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
       message?: string;
+    };
+    MedicationRequestFillRequest: {
+      items: {
+        /**
+         * Format: uuid
+         * @description The medication item (`medication_requests[].id` of the order).
+         */
+        item_id: string;
+        /**
+         * @description The lot of the preparation.
+         * @example 24-117
+         */
+        lot_number: string;
+        /**
+         * Format: date-time
+         * @description When it was compounded: an ISO 8601 date-time, not in the future. Its UTC day counts the beyond-use days.
+         */
+        compounded_at: string;
+        /** @description The ingredient lots used: the beyond-use date is never later than the earliest `expires_on`. */
+        ingredient_lots?: {
+          /** @description The ingredient, as the formula names it. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+          ingredient: string;
+          /**
+           * @description The supplier’s lot of the ingredient.
+           * @example 24-117
+           */
+          lot_number: string;
+          /**
+           * @description The ingredient lot’s expiry (YYYY-MM-DD): not before the day of compounding.
+           * @example 2027-06-30
+           */
+          expires_on: string;
+        }[];
+      }[];
     };
     MedicationOrderHoldRequest: {
       /**
@@ -1710,6 +1758,15 @@ export interface components {
         carrier_id: string;
         /** @description ISO-8601 UTC. */
         shipped_at: string;
+        /** @description Each item of the order, in its order: what was dispensed (no PHI, no free text). Added in issue 30. */
+        items: {
+          /** @description The formulary entry’s name. */
+          medication: string;
+          /** @description The lot dispensed; null for an entry with no formula shipped unfilled (docs/compounding.md#the-fill). */
+          lot_number: string | null;
+          /** @description YYYY-MM-DD; null for an entry with no formula. */
+          beyond_use_date: string | null;
+        }[];
       };
     };
     OrderDeliveredEvent: {

@@ -1,0 +1,94 @@
+/**
+ * The rules of a fill (docs/compounding.md#the-fill). Pure: the order's items, the body and the
+ * clock's time are inputs.
+ */
+import type { ErrorDetails } from '../errors.js';
+import { beyondUseDate, type BudCategory, type Preparation, type Storage } from '../medications/beyond-use.js';
+import { isCalendarDate } from '../reference/calendar-date.js';
+import type { ItemToFill } from './order-fill.repository.js';
+import type { FillInput } from './order-fill.schemas.js';
+
+/** The formula of an item's formulary entry, as a fill uses it. */
+export interface ItemFormula {
+  preparation: Preparation;
+  bud_category: BudCategory;
+  beyond_use_days: number | null;
+  storage: Storage;
+  ingredients: { name: string; active: boolean }[];
+}
+
+/** The item's entry's formula; null when the entry has none (or the item matched no entry). */
+export function formulaOfItem(item: ItemToFill): ItemFormula | null {
+  if (item.preparation === null || item.bud_category === null || item.storage === null) return null;
+  const ingredients = item.ingredients === null ? [] : (JSON.parse(item.ingredients) as { name: string; active: boolean }[]);
+  return {
+    preparation: item.preparation as Preparation,
+    bud_category: item.bud_category as BudCategory,
+    beyond_use_days: item.beyond_use_days,
+    storage: item.storage as Storage,
+    ingredients: ingredients.map(({ name, active }) => ({ name, active })),
+  };
+}
+
+/** The UTC calendar day of an instant: the day of compounding the USP <795> days count from. */
+export const dayOf = (instant: string): string => new Date(instant).toISOString().slice(0, 10);
+
+/**
+ * What the server records of a fill beside its lot: the beyond-use date (beyond-use.ts, capped by
+ * the ingredient lots' expiry) and the entry's storage; both null without a formula.
+ */
+export function computedFill(
+  formula: ItemFormula | null,
+  compoundedAt: string,
+  lotExpiries: readonly string[],
+): { beyond_use_date: string | null; storage: Storage | null } {
+  if (formula === null) return { beyond_use_date: null, storage: null };
+  return { beyond_use_date: beyondUseDate(formula, dayOf(compoundedAt), lotExpiries), storage: formula.storage };
+}
+
+/** A date-time as stored (UTC, milliseconds), or null when the calendar has no such instant. */
+export function storedForm(value: string): string | null {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return null;
+  const stored = new Date(time).toISOString();
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(stored) ? stored : null;
+}
+
+/**
+ * What is wrong with a fill's body, by field: `invalid` (a 400: an item not in the order, named
+ * twice, compounded in the future, an ingredient lot expired before the day of compounding) and
+ * `filled` (a 409: an item that already has its fill).
+ */
+export function fillProblems(
+  input: FillInput,
+  items: readonly ItemToFill[],
+  now: Date,
+): { invalid: ErrorDetails; filled: ErrorDetails } {
+  const invalid: ErrorDetails = {};
+  const filled: ErrorDetails = {};
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const firstIndex = new Map<string, number>();
+  input.items.forEach((entry, i) => {
+    const at = `items[${i}]`;
+    const item = byId.get(entry.item_id);
+    const earlier = firstIndex.get(entry.item_id);
+    if (item === undefined) invalid[`${at}.item_id`] = 'is not an item of this medication request';
+    else if (earlier !== undefined) invalid[`${at}.item_id`] = `names the same item as items[${earlier}]`;
+    else if (item.fill !== null) filled[`${at}.item_id`] = `is already filled (${item.medication}, lot ${item.fill.lot_number})`;
+    if (earlier === undefined) firstIndex.set(entry.item_id, i);
+
+    const compoundedAt = storedForm(entry.compounded_at);
+    if (compoundedAt === null) invalid[`${at}.compounded_at`] = 'must be an ISO 8601 date-time';
+    else if (compoundedAt > now.toISOString()) invalid[`${at}.compounded_at`] = 'must not be in the future';
+    (entry.ingredient_lots ?? []).forEach((lot, k) => {
+      const field = `${at}.ingredient_lots[${k}].expires_on`;
+      if (!isCalendarDate(lot.expires_on)) invalid[field] = 'must be a real calendar date written YYYY-MM-DD';
+      else if (compoundedAt !== null && lot.expires_on < dayOf(compoundedAt))
+        invalid[field] = `is before the day of compounding (${dayOf(compoundedAt)}): the lot had expired`;
+    });
+  });
+  return { invalid, filled };
+}
+
+/** A generated lot of the development server's fills: `DEV-` and 8 characters of a fresh id. */
+export const generatedLot = (id: string): string => `DEV-${id.replace(/-/g, '').slice(-8).toUpperCase()}`;
