@@ -89,6 +89,12 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   /** REQUIRE_ADMIN_TOTP: console admins must turn on two-step sign-in (TOTP) before anything else. */
   readonly requireAdminTotp: boolean;
+  /**
+   * REQUIRE_PHARMACIST_SIGNOFF: the pharmacy's move of an order to `processing` needs the
+   * pharmacist's prescription review, and to `shipped` their product check (docs/compounding.md#sign-offs).
+   * Default true in production, false in development.
+   */
+  readonly requirePharmacistSignoff: boolean;
   /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
   /**
@@ -255,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestLogRetentionDays = parseInteger(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 366, problems);
   const publicBaseUrl = parsePublicBaseUrl(env.PUBLIC_BASE_URL, problems);
   const requireAdminTotp = parseBoolean(env, 'REQUIRE_ADMIN_TOTP', false, problems);
+  const requirePharmacistSignoff = parseBoolean(env, 'REQUIRE_PHARMACIST_SIGNOFF', environment === 'production', problems);
   const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
   if (!isTimeZone(pharmacyTimeZone)) {
     problems.push(
@@ -296,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pharmacyTimeZone,
     publicBaseUrl,
     requireAdminTotp,
+    requirePharmacistSignoff,
     passwordHashing: PASSWORD_HASHING,
   });
 }

@@ -5,7 +5,8 @@ import type { ChainRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './o
 import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
-import type { StatusHistoryTable } from './order.tables.js';
+import type { OrderSignoffTable, StatusHistoryTable } from './order.tables.js';
+import { toSignoffView } from './signoff-view.js';
 import { holdEntry, holdSteps, statusMoves } from './order-view.js';
 import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 
@@ -74,6 +75,7 @@ export function toOperatorDetail(
   history: StatusHistoryTable[],
   party: PatientAndPrescriber,
   chain: ChainRow[],
+  signoffs: OrderSignoffTable[],
 ): OperatorOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
   const own = view.shipping_address;
@@ -88,6 +90,7 @@ export function toOperatorDetail(
       ...named(h),
     })),
     hold_history: holdSteps(history).map((row) => ({ ...holdEntry(row), ...named(row) })),
+    signoffs: signoffs.map(toSignoffView),
     clinic_name: party.clinic_name,
     patient: {
       patient_id: view.patient_id,

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
+import { SignoffView } from './signoff.schemas.js';
 import { HoldHistoryEntryFields, OrderView, WaitingOnSchema, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
@@ -175,6 +176,11 @@ export const OperatorOrderDetail = Type.Object(
       ),
       { description: 'Every hold, the partner\u2019s answers and each resume, oldest first, naming who.' },
     ),
+    signoffs: Type.Array(SignoffView, {
+      maxItems: 2,
+      description:
+        'The pharmacist\u2019s sign-offs, oldest first: `prescription_review` and `product_check`, each at most once, naming who and when.',
+    }),
     clinic_name: Type.String(),
     patient: Type.Object(
       {

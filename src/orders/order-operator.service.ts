@@ -11,6 +11,7 @@ import { QUEUE_SEARCH_MAX_WORDS, type OperatorOrderDetailData, type OperatorOrde
 import * as operatorRepo from './order-operator.repository.js';
 import { decodeQueueCursor, encodeQueueCursor } from './queue-cursor.js';
 import * as repo from './order.repository.js';
+import { listSignoffs } from './signoff.repository.js';
 
 export interface OperatorListFilters {
   status?: OrderStatus;
@@ -143,12 +144,13 @@ export async function getOrderForOperator(
 ): Promise<OperatorOrderDetailData> {
   const order = await repo.findOrderUnscoped(ctx.db, orderId);
   if (!order) throw notFound('Medication request not found');
-  const [view, history, parties, chain] = await Promise.all([
+  const [view, history, parties, chain, signoffs] = await Promise.all([
     loadOrderView(ctx.db, order),
     // The partner's view names nobody; the pharmacy's names who made each change.
     repo.listHistories(ctx.db, [order.id]),
     operatorRepo.findPatientAndPrescriber(ctx.db, order),
     operatorRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
+    listSignoffs(ctx.db, order.id),
   ]);
   // The foreign keys make this impossible; the guard tells the type checker.
   if (!parties) throw new Error(`Order ${order.id} has no patient ${order.patient_id} or practitioner in its clinic`);
@@ -159,5 +161,5 @@ export async function getOrderForOperator(
       .filter((row) => row.id !== order.id)
       .map((row): AuditedResource => ({ type: 'medication_request', id: row.id, clinicId: order.clinic_id })),
   ]);
-  return toOperatorDetail(view, history, parties, chain);
+  return toOperatorDetail(view, history, parties, chain, signoffs);
 }

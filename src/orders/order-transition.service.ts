@@ -22,6 +22,7 @@ import * as repo from './order.repository.js';
 import { closeRefillRequest } from './refill-request-of-order.repository.js';
 import { newId } from '../shared/ids.js';
 import { generateTrackingNumber, trackingFormatOf } from './tracking-number.js';
+import { requireSignoffFor } from './signoff-gate.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
@@ -170,6 +171,9 @@ export async function transitionOrder(
     const trx = await change.transaction();
     const current = await loadForUpdate(trx, scope, orderId);
     const named = actor === 'partner' ? UNNAMED : namedActorOf(audit);
+    // The pharmacy's moves need the pharmacist's sign-offs (REQUIRE_PHARMACIST_SIGNOFF); the
+    // sandbox, which plays the pharmacy for a partner in development, does not.
+    if (actor === 'operator') await requireSignoffFor(ctx.config, trx, current, to);
     const updated = await applyTransition(change, trx, change.at, current, to, actor, trackingNumber?.trim(), named);
     const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
     change.audit(action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
