@@ -6,6 +6,7 @@ import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PackingSlip, PostalAddress } from './order-items';
+import { SignoffPanel, type Signoff } from './order-signoffs';
 import { ActorName, calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
 /**
@@ -39,6 +40,9 @@ export function OrderPage() {
               onChanged={(answer) => {
                 if (order.data) order.setData(withNewState(order.data, answer, session));
               }}
+              onSigned={(signoff) => {
+                if (order.data) order.setData({ ...order.data, signoffs: [...order.data.signoffs, signoff] });
+              }}
             />
           )
         )}
@@ -50,13 +54,22 @@ export function OrderPage() {
 
 const fullName = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' ');
 
-function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
+function OrderBody({
+  order,
+  onChanged,
+  onSigned,
+}: {
+  order: OrderDetail;
+  onChanged: (answer: OrderView) => void;
+  onSigned: (signoff: Signoff) => void;
+}) {
   const { patient, practitioner, shipping } = order;
   const address = patient.shipping_address;
   return (
     <>
       <StatusPanel order={order} onChanged={onChanged} />
       <HoldPanel order={order} onChanged={onChanged} />
+      <SignoffPanel order={order} onSigned={onSigned} />
       <p>
         <button type="button" class="secondary" onClick={() => window.print()}>
           Print packing slip
