@@ -95,6 +95,12 @@ export interface Config {
    * unexpired licence in the patient's state (docs/practitioners-and-patients.md#credentials).
    */
   readonly requirePrescriberStateLicense: boolean;
+  /**
+   * REQUIRE_PHARMACIST_SIGNOFF: the pharmacy's move of an order to `processing` needs the
+   * pharmacist's prescription review, and to `shipped` their product check (docs/compounding.md#sign-offs).
+   * Default true in production, false in development.
+   */
+  readonly requirePharmacistSignoff: boolean;
   /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
   /**
@@ -268,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicBaseUrl = parsePublicBaseUrl(env.PUBLIC_BASE_URL, problems);
   const requireAdminTotp = parseBoolean(env, 'REQUIRE_ADMIN_TOTP', false, problems);
   const requirePrescriberStateLicense = parseBoolean(env, 'REQUIRE_PRESCRIBER_STATE_LICENSE', false, problems);
+  const requirePharmacistSignoff = parseBoolean(env, 'REQUIRE_PHARMACIST_SIGNOFF', environment === 'production', problems);
   const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
   if (!isTimeZone(pharmacyTimeZone)) {
     problems.push(
@@ -312,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl,
     requireAdminTotp,
     requirePrescriberStateLicense,
+    requirePharmacistSignoff,
     passwordHashing: PASSWORD_HASHING,
   });
 }

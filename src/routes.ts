@@ -6,6 +6,7 @@ import { metricsRoutes } from './health/metrics.routes.js';
 import { holdQueueOperatorRoutes } from './orders/hold-queue.operator-routes.js';
 import { recallOperatorRoutes } from './orders/recall.operator-routes.js';
 import { orderOperatorRoutes } from './orders/order.operator-routes.js';
+import { signoffOperatorRoutes } from './orders/signoff.operator-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { orderHoldRoutes, sandboxHoldRoutes } from './orders/order-hold.routes.js';
 import { refillRoutes } from './refills/refill.routes.js';
@@ -52,6 +53,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
     await app.register(sandboxHoldRoutes(ctx));
   }
   await app.register(orderOperatorRoutes(ctx));
+  await app.register(signoffOperatorRoutes(ctx));
   await app.register(holdQueueOperatorRoutes(ctx));
   await app.register(recallOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));

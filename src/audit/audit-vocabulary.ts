@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'hold',
   /** A partner answered an order's hold. */
   'hold_response',
+  /** A pharmacist signed off an order: its prescription's review or its product's check (docs/compounding.md#sign-offs). */
+  'sign_off',
   /** An order on hold was resumed (by the pharmacy, or by a partner's address answer). */
   'resume',
   /** A webhook delivery was queued again by the operator; an endpoint's deliveries were recovered (operator or partner). */

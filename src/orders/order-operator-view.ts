@@ -8,11 +8,12 @@ import type { ChainRow, ItemEntryRow, PatientAndPrescriber, QueueItemRow, QueueR
 import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
 import type { OrderViewData } from './order.schemas.js';
 import type { Actor } from './order-status.js';
-import type { FillIngredientLotTable, StatusHistoryTable } from './order.tables.js';
+import type { FillIngredientLotTable, OrderSignoffTable, StatusHistoryTable } from './order.tables.js';
 import type { ItemToFill } from './order-fill.repository.js';
 import { formulaOfItem } from './order-fill.rules.js';
 import type { OperatorItemFillData } from './order-fill.schemas.js';
 import type { Storage } from '../medications/beyond-use.js';
+import { toSignoffView } from './signoff-view.js';
 import { holdEntry, holdSteps, statusMoves } from './order-view.js';
 import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 
@@ -105,6 +106,7 @@ export function toOperatorDetail(
   chain: ChainRow[],
   { entries, pharmacy }: OperatorExtras,
   fills: { items: ItemToFill[]; lots: FillIngredientLotTable[] },
+  signoffs: OrderSignoffTable[],
 ): OperatorOrderDetailData {
   const { address_line_1, city, state, postal_code } = party;
   const own = view.shipping_address;
@@ -140,6 +142,7 @@ export function toOperatorDetail(
       reason: h.to_status === 'cancelled' ? (h.message ?? null) : null,
     })),
     hold_history: holdSteps(history).map((row) => ({ ...holdEntry(row), ...named(row) })),
+    signoffs: signoffs.map(toSignoffView),
     clinic_name: party.clinic_name,
     patient: {
       patient_id: view.patient_id,

@@ -14,6 +14,7 @@ import {
 /** The longest cancellation reason. */
 export const CANCEL_REASON_MAX_LENGTH = 500;
 import { ItemFormulaView, OperatorItemFillView } from './order-fill.schemas.js';
+import { SignoffView } from './signoff.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
   {
@@ -241,6 +242,11 @@ export const OperatorOrderDetail = Type.Object(
       ),
       { description: 'Every hold, the partner\u2019s answers and each resume, oldest first, naming who.' },
     ),
+    signoffs: Type.Array(SignoffView, {
+      maxItems: 2,
+      description:
+        'The pharmacist\u2019s sign-offs, oldest first: `prescription_review` and `product_check`, each at most once, naming who and when.',
+    }),
     clinic_name: Type.String(),
     patient: Type.Object(
       {

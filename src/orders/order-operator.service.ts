@@ -12,6 +12,7 @@ import * as operatorRepo from './order-operator.repository.js';
 import { decodeQueueCursor, encodeQueueCursor } from './queue-cursor.js';
 import * as repo from './order.repository.js';
 import { listIngredientLotsOfFills, listItemsToFill } from './order-fill.repository.js';
+import { listSignoffs } from './signoff.repository.js';
 
 export interface OperatorListFilters {
   status?: OrderStatus;
@@ -145,7 +146,7 @@ export async function getOrderForOperator(
 ): Promise<OperatorOrderDetailData> {
   const order = await repo.findOrderUnscoped(ctx.db, orderId);
   if (!order) throw notFound('Medication request not found');
-  const [view, history, parties, chain, entries, items] = await Promise.all([
+  const [view, history, parties, chain, entries, items, signoffs] = await Promise.all([
     loadOrderView(ctx.db, order),
     // The partner's view names nobody; the pharmacy's names who made each change.
     repo.listHistories(ctx.db, [order.id]),
@@ -153,6 +154,7 @@ export async function getOrderForOperator(
     operatorRepo.listChain(ctx.db, order.chain_origin_id ?? order.id),
     operatorRepo.listItemEntries(ctx.db, order),
     listItemsToFill(ctx.db, order.id),
+    listSignoffs(ctx.db, order.id),
   ]);
   const lots = await listIngredientLotsOfFills(
     ctx.db,
@@ -167,5 +169,5 @@ export async function getOrderForOperator(
       .filter((row) => row.id !== order.id)
       .map((row): AuditedResource => ({ type: 'medication_request', id: row.id, clinicId: order.clinic_id })),
   ]);
-  return toOperatorDetail(view, history, parties, chain, { entries, pharmacy: ctx.config.pharmacy }, { items, lots });
+  return toOperatorDetail(view, history, parties, chain, { entries, pharmacy: ctx.config.pharmacy }, { items, lots }, signoffs);
 }

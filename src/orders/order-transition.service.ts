@@ -24,6 +24,7 @@ import * as repo from './order.repository.js';
 import { closeRefillRequest } from './refill-request-of-order.repository.js';
 import { newId } from '../shared/ids.js';
 import { generateTrackingNumber, trackingFormatOf, trackingNumberProblem } from './tracking-number.js';
+import { requireSignoffFor } from './signoff-gate.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
@@ -190,6 +191,9 @@ export async function transitionOrder(
       if (problem !== null) throw fieldError('tracking_number', problem);
     }
     const named = actor === 'partner' ? UNNAMED : namedActorOf(audit);
+    // The pharmacy's moves need the pharmacist's sign-offs (REQUIRE_PHARMACIST_SIGNOFF); the
+    // sandbox, which plays the pharmacy for a partner in development, does not.
+    if (actor === 'operator') await requireSignoffFor(ctx.config, trx, current, to);
     const updated = await applyTransition(
       change,
       trx,

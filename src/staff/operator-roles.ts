@@ -18,6 +18,8 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/admin/medication-requests/:id/resume',
   // The fill (issue 30): the pharmacist records what was compounded.
   'POST /api/admin/medication-requests/:id/fill',
+  // The pharmacist's sign-offs (issue 30): a pharmacist signs as themselves.
+  'POST /api/admin/medication-requests/:id/signoffs',
   // The Holds view (issue 29).
   'GET /api/admin/holds',
   'GET /api/admin/hold-reasons',

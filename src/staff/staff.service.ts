@@ -103,6 +103,12 @@ export async function hasStaffMembers(ctx: ServiceContext): Promise<boolean> {
   return (await repo.listStaffMembers(ctx.db, 1)).length > 0;
 }
 
+/** One staff account by id, disabled or not (a sign-off checks the person it names): null when there is none. */
+export async function findStaffMember(db: DbOrTrx, staffId: string): Promise<StaffView | null> {
+  const row = await repo.findStaffById(db, staffId);
+  return row ? toView(row) : null;
+}
+
 export async function listStaffMembers(ctx: ServiceContext): Promise<StaffView[]> {
   return (await repo.listStaffMembers(ctx.db)).map(toView);
 }

@@ -67,6 +67,23 @@ describe('configuration defaults', () => {
   });
 });
 
+describe('REQUIRE_PHARMACIST_SIGNOFF', () => {
+  const production = { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY };
+
+  it('when it is unset, then production requires the sign-offs and development does not', () => {
+    expect(loadConfig(production).requirePharmacistSignoff).toBe(true);
+    expect(loadConfig({}).requirePharmacistSignoff).toBe(false);
+  });
+
+  it('when it is set, then it wins over the environment, and a value not true or false stops the start', () => {
+    expect(loadConfig({ ...production, REQUIRE_PHARMACIST_SIGNOFF: 'false' }).requirePharmacistSignoff).toBe(false);
+    expect(loadConfig({ REQUIRE_PHARMACIST_SIGNOFF: 'true' }).requirePharmacistSignoff).toBe(true);
+    expect(problemsOf({ REQUIRE_PHARMACIST_SIGNOFF: 'sometimes' })).toEqual([
+      'REQUIRE_PHARMACIST_SIGNOFF must be true or false, got "sometimes"',
+    ]);
+  });
+});
+
 describe('configuration variables', () => {
   it('when PORT is set, then it is used, 0 included (any free port)', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);

@@ -348,6 +348,10 @@ export const BASES: Record<string, BaseRequest> = {
     params: { id: await orderIn(w, 'pending') },
     body: { reason_code: 'other', message: 'Please call the pharmacy.', waiting_on: 'pharmacy' },
   }),
+  'POST /api/admin/medication-requests/:id/signoffs': async (w) => ({
+    params: { id: await orderIn(w, 'pending') },
+    body: { kind: 'prescription_review', pharmacist_id: (await freshStaff(w)).staffId },
+  }),
   'POST /api/admin/medication-requests/:id/resume': async (w) => ({
     params: { id: await heldOrderIn(w) },
     body: { message: 'Resumed.' },

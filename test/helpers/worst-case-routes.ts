@@ -206,6 +206,9 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
       message: 'Please call the pharmacy.',
       waiting_on: 'pharmacy',
     }),
+  // No pharmacist in the fixture: an unknown staff id (400 naming pharmacist_id when the rest is valid).
+  'POST /api/admin/medication-requests/{id}/signoffs': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/signoffs`, { kind: 'prescription_review', pharmacist_id: NO_WEBHOOK }),
   'POST /api/admin/medication-requests/{id}/resume': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/resume`, { message: 'Resumed.' }),
   'POST /api/admin/clinics': () => post('/api/admin/clinics', { name: 'Worst-case clinic', free_shipping: false }),

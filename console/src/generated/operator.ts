@@ -165,6 +165,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/medication-requests/{id}/signoffs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign off a medication request (pharmacist)
+     * @description Records a pharmacist’s sign-off with their name and the time: `prescription_review` (the prescription verified; any time before the order ships) or `product_check` (the finished product checked; once the order is `processing`, before it ships). A pharmacist signed in to the console signs as themselves. The operator token and an admin must name the pharmacist with `pharmacist_id`, the staff id of an enabled account with the pharmacist role (400 otherwise): the token alone cannot sign. A second sign-off of the same kind, or one on a shipped, delivered or cancelled order, is refused with 409 CONFLICT. With REQUIRE_PHARMACIST_SIGNOFF (default in production) the pharmacy cannot move an order to `processing` without its review, nor to `shipped` without its check.
+     */
+    post: operations['signOffOperatorMedicationRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/holds': {
     parameters: {
       query?: never;
@@ -1055,6 +1075,18 @@ export interface components {
        */
       waiting_on?: 'partner' | 'pharmacy';
     };
+    MedicationRequestSignoffRequest: {
+      /**
+       * @description `prescription_review`: the pharmacist verified the prescription (needed before `processing`); `product_check`: the pharmacist checked the finished product (needed before `shipped`).
+       * @enum {string}
+       */
+      kind: 'prescription_review' | 'product_check';
+      /**
+       * Format: uuid
+       * @description The staff id of the pharmacist who signs: required with the operator token or an admin’s session (an enabled account with the pharmacist role); a pharmacist signed in to the console signs as themselves (if given, it must be their own id).
+       */
+      pharmacist_id?: string;
+    };
     WebhookRecovered: {
       /** @description Deliveries (failed, or waiting for a retry) now due for an attempt at once. */
       scheduled: number;
@@ -1679,6 +1711,25 @@ export interface operations {
                 postal_code: string;
                 phone: string | null;
               } | null;
+              /** @description The pharmacist’s sign-offs, oldest first: `prescription_review` and `product_check`, each at most once, naming who and when. */
+              signoffs: {
+                /** Format: uuid */
+                signoff_id: string;
+                /**
+                 * @description `prescription_review`: the pharmacist verified the prescription (needed before `processing`); `product_check`: the pharmacist checked the finished product (needed before `shipped`).
+                 * @enum {string}
+                 */
+                kind: 'prescription_review' | 'product_check';
+                /**
+                 * Format: uuid
+                 * @description The pharmacist’s staff id.
+                 */
+                pharmacist_id: string;
+                /** @description The pharmacist’s name when they signed. */
+                pharmacist_name: string;
+                /** @description ISO-8601 UTC. */
+                at: string;
+              }[];
               clinic_name: string;
               /** @description Who the order ships to: the address a partner’s hold answer gave the order when it has one, else the patient’s current address. PHI: the read is audited. */
               patient: {
@@ -2410,6 +2461,156 @@ export interface operations {
       };
       /** @description The Accept header does not allow application/json. */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  signOffOperatorMedicationRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MedicationRequestSignoffRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              signoff_id: string;
+              /**
+               * @description `prescription_review`: the pharmacist verified the prescription (needed before `processing`); `product_check`: the pharmacist checked the finished product (needed before `shipped`).
+               * @enum {string}
+               */
+              kind: 'prescription_review' | 'product_check';
+              /**
+               * Format: uuid
+               * @description The pharmacist’s staff id.
+               */
+              pharmacist_id: string;
+              /** @description The pharmacist’s name when they signed. */
+              pharmacist_name: string;
+              /** @description ISO-8601 UTC. */
+              at: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Already signed off, or the order is past the point where it is. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -6294,7 +6495,7 @@ export interface operations {
         resource_id?: string;
         /** @description Only rows of this clinic (its partners’, and the operator’s on its resources). */
         clinic_id?: string;
-        /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, resume, retry, test or access_denied (see docs/audit.md). */
+        /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, sign_off, resume, retry, test or access_denied (see docs/audit.md). */
         action?:
           | 'create'
           | 'read'
@@ -6306,6 +6507,7 @@ export interface operations {
           | 'transition'
           | 'hold'
           | 'hold_response'
+          | 'sign_off'
           | 'resume'
           | 'retry'
           | 'test'
@@ -6402,7 +6604,7 @@ export interface operations {
                     };
                 actor_name: string | null;
                 clinic_id: string | null;
-                /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, resume, retry, test or access_denied (see docs/audit.md). */
+                /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, sign_off, resume, retry, test or access_denied (see docs/audit.md). */
                 action:
                   | 'create'
                   | 'read'
@@ -6414,6 +6616,7 @@ export interface operations {
                   | 'transition'
                   | 'hold'
                   | 'hold_response'
+                  | 'sign_off'
                   | 'resume'
                   | 'retry'
                   | 'test'

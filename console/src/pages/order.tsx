@@ -17,6 +17,7 @@ import {
   type OrderDetail,
   type OrderView,
 } from './order-shared';
+import { SignoffPanel, type Signoff } from './order-signoffs';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
@@ -57,6 +58,9 @@ export function OrderPage() {
                 if (hasNewFill(order.data, answer)) refresh();
               }}
               onFilled={refresh}
+              onSigned={(signoff) => {
+                if (order.data) order.setData({ ...order.data, signoffs: [...order.data.signoffs, signoff] });
+              }}
             />
           )
         )}
@@ -72,10 +76,12 @@ function OrderBody({
   order,
   onChanged,
   onFilled,
+  onSigned,
 }: {
   order: OrderDetail;
   onChanged: (answer: OrderView, cancelReason?: string) => void;
   onFilled: () => void;
+  onSigned: (signoff: Signoff) => void;
 }) {
   const { patient, practitioner, shipping } = order;
   const address = patient.shipping_address;
@@ -83,6 +89,7 @@ function OrderBody({
     <>
       <StatusPanel order={order} onChanged={onChanged} />
       <HoldPanel order={order} onChanged={onChanged} />
+      <SignoffPanel order={order} onSigned={onSigned} />
       <p>
         <button type="button" class="secondary" onClick={() => window.print()}>
           Print label

@@ -1521,6 +1521,18 @@ export interface components {
        */
       waiting_on?: 'partner' | 'pharmacy';
     };
+    MedicationRequestSignoffRequest: {
+      /**
+       * @description `prescription_review`: the pharmacist verified the prescription (needed before `processing`); `product_check`: the pharmacist checked the finished product (needed before `shipped`).
+       * @enum {string}
+       */
+      kind: 'prescription_review' | 'product_check';
+      /**
+       * Format: uuid
+       * @description The staff id of the pharmacist who signs: required with the operator token or an admin’s session (an enabled account with the pharmacist role); a pharmacist signed in to the console signs as themselves (if given, it must be their own id).
+       */
+      pharmacist_id?: string;
+    };
     TokenRequest: {
       /** @description `client_credentials`, the only grant. */
       grant_type?: string;
