@@ -113,7 +113,8 @@ export default tseslint.config(
         'error',
         {
           selector: "NewExpression[callee.name='PostgresDialect']",
-          message: 'Use CurrentSchemaPostgresDialect (src/db/current-schema-introspector.ts): it introspects only its own schema.',
+          message:
+            'Use CurrentSchemaPostgresDialect (src/db/current-schema-introspector.ts): it introspects only its own schema.',
         },
       ],
     },

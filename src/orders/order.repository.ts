@@ -225,7 +225,7 @@ export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, li
 
 /** What a new order is checked against, read at once (findPartiesAndPricedShipping). */
 export interface PartiesAndPricedShipping {
-  patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code'> | null;
+  patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code' | 'allergies'> | null;
   practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian'> | null;
   /** Priced for the patient's state (none without a patient). */
   shipping: ShippingChoice;
@@ -253,6 +253,7 @@ const partiesAndPricedShipping = reusableQuery(
         'patients.city',
         'patients.state',
         'patients.postal_code',
+        'patients.allergies',
         'practitioners.id as practitioner_id',
         'practitioners.is_veterinarian',
         'clinics.free_shipping',
@@ -291,6 +292,7 @@ export async function findPartiesAndPricedShipping(
             city: row.city,
             state: row.state,
             postal_code: row.postal_code,
+            allergies: row.allergies ?? null,
           },
     practitioner:
       row.practitioner_id === null || row.is_veterinarian === null

@@ -13,6 +13,7 @@ import { findFormularyEntries } from '../medications/medication.service.js';
 import { checkShippable, checkShipping, stateNotLicensed } from '../orders/order-rules.js';
 import { initialStatusFields, type OrderStatus } from '../orders/order-status.js';
 import { storeNewOrder } from '../orders/order-create.service.js';
+import { intakeHold } from '../orders/intake-hold.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
@@ -85,14 +86,14 @@ export async function createRefill(
   if (address) throw validationError(address.message, address.details);
   const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env);
   if (unlicensed) throw unlicensed;
-  const formulary = new Set(
+  const formulary = new Map(
     (
       await findFormularyEntries(
         ctx,
         clinicId,
         left.map((i) => medicationKey(i.medication)),
       )
-    ).map((m) => m.name_key),
+    ).map((m) => [m.name_key, m]),
   );
   const withdrawn = left.filter((i) => !formulary.has(medicationKey(i.medication)));
   if (withdrawn.length > 0) {
@@ -110,6 +111,15 @@ export async function createRefill(
   }
 
   const now = isoNow(ctx.clock);
+  // The patient's allergies as they are now, and other chains' orders: a refill of this chain is never a duplicate.
+  const hold = await intakeHold(
+    ctx,
+    clinicId,
+    patient,
+    left.map((i) => formulary.get(medicationKey(i.medication))),
+    originId,
+    now,
+  );
   const refillRequestId = newId();
   const newOrder: OrderTable = {
     ...order,
@@ -141,6 +151,7 @@ export async function createRefill(
         newOrder,
         { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
+        hold,
       );
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
       change.event(

@@ -34,11 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('filled_by_name', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('item_fills_order_idx')
-    .on('medication_item_fills')
-    .columns(['medication_request_id'])
-    .execute();
+  await db.schema.createIndex('item_fills_order_idx').on('medication_item_fills').columns(['medication_request_id']).execute();
   await db.schema
     .createIndex('item_fills_lot_idx')
     .on('medication_item_fills')
