@@ -2200,6 +2200,13 @@ export interface operations {
          *           "state": "CA",
          *           "postalCode": "95814"
          *         }
+         *       ],
+         *       "allergies": [
+         *         {
+         *           "substance": "Penicillin",
+         *           "reaction": "hives",
+         *           "severity": "moderate"
+         *         }
          *       ]
          *     }
          */
@@ -2473,6 +2480,23 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "allergies": [
+         *         {
+         *           "substance": "Penicillin",
+         *           "reaction": "hives",
+         *           "severity": "moderate"
+         *         },
+         *         {
+         *           "substance": "Naltrexone",
+         *           "reaction": "nausea",
+         *           "severity": "mild"
+         *         }
+         *       ],
+         *       "no_known_allergies": false
+         *     }
+         */
         'application/json': components['schemas']['PatientAllergiesRequest'];
       };
     };
