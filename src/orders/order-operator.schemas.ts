@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from './order-status.js';
+import { AllergyRecord } from '../patients/patient.schemas.js';
 import { HoldHistoryEntryFields, OrderView, WaitingOnSchema, StatusHistoryEntryFields, StatusSchema } from './order.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
@@ -188,6 +189,10 @@ export const OperatorOrderDetail = Type.Object(
           Type.String({ description: 'The patient\u2019s first phone contact (else SMS), as the clinic gave it.' }),
         ),
         shipping_address: Nullable(ShippingAddress),
+        allergies: Nullable(Type.Array(AllergyRecord), {
+          description: 'The patient\u2019s recorded allergies now; `[]` when none are recorded, null when never given (unknown).',
+        }),
+        no_known_allergies: Type.Boolean({ description: 'True when the prescriber recorded no known allergies.' }),
       },
       {
         additionalProperties: false,

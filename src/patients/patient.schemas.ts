@@ -104,6 +104,16 @@ const allergyFields = {
   }),
 };
 
+/** A recorded allergy as it is read (the patient's read; the console's order). */
+export const AllergyRecord = Type.Object(
+  {
+    substance: Type.String(),
+    reaction: Nullable(Type.String()),
+    severity: Nullable(Type.Union(ALLERGY_SEVERITIES.map((s) => Type.Literal(s)))),
+  },
+  { additionalProperties: false },
+);
+
 /** PUT /api/external/patient/{patientId}/allergies: the whole list, replacing the one recorded. */
 export const AllergiesBody = Type.Object(
   {
@@ -213,19 +223,9 @@ export const PatientRecord = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    allergies: Nullable(
-      Type.Array(
-        Type.Object(
-          {
-            substance: Type.String(),
-            reaction: NullableString(),
-            severity: Nullable(Type.Union(ALLERGY_SEVERITIES.map((s) => Type.Literal(s)))),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-      { description: 'The recorded allergies; `[]` when none are recorded, null when they were never given.' },
-    ),
+    allergies: Nullable(Type.Array(AllergyRecord), {
+      description: 'The recorded allergies; `[]` when none are recorded, null when they were never given.',
+    }),
     no_known_allergies: Type.Boolean({ description: 'True when the prescriber recorded no known allergies.' }),
     created_at: Type.String({ format: 'date-time' }),
   },

@@ -6,6 +6,7 @@ import { useSession } from '../session';
 import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PackingSlip, PostalAddress } from './order-items';
+import { PatientAllergies } from './order-allergies';
 import { ActorName, calendarDate, dollars, StatusBadge, withNewState, type OrderDetail, type OrderView } from './order-shared';
 
 /**
@@ -117,6 +118,7 @@ function OrderBody({ order, onChanged }: { order: OrderDetail; onChanged: (answe
         </section>
       </div>
 
+      <PatientAllergies patient={order.patient} />
       <OrderItems items={order.medication_requests} />
 
       <h2>Status history</h2>
