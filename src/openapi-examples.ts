@@ -49,6 +49,14 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
       { key: 'phone', value: '916-555-0101' },
     ],
     addresses: [{ addressLine1: '2 Elm St', addressLine2: 'Apt 3', city: 'Sacramento', state: 'CA', postalCode: '95814' }],
+    allergies: [{ substance: 'Penicillin', reaction: 'hives', severity: 'moderate' }],
+  },
+  replacePatientAllergies: {
+    allergies: [
+      { substance: 'Penicillin', reaction: 'hives', severity: 'moderate' },
+      { substance: 'Naltrexone', reaction: 'nausea', severity: 'mild' },
+    ],
+    no_known_allergies: false,
   },
   createMedicationOrder: {
     clinic_id: EXAMPLE_IDS.clinic,

@@ -17,6 +17,8 @@ import { deriveUnitOfMeasure } from './dose-unit.js';
 import { checkFormulary, checkShippable, checkShipping, checkSpecies, stateNotLicensed } from './order-rules.js';
 import { checkCredentialsAndDestination } from './credential-rules.js';
 import { initialStatusFields } from './order-status.js';
+import { heldAtIntake, intakeHold } from './intake-hold.service.js';
+import type { IntakeHold } from './intake-hold.js';
 import type { OrderTable, MedicationItemTable } from './order.tables.js';
 import type { CreateOrderInput, MedicationItemInput } from './order.schemas.js';
 import * as repo from './order.repository.js';
@@ -109,13 +111,16 @@ export async function createOrder(
     ...initialStatusFields(now),
   };
   const prescriptionId = newId();
+  const ordered = keys.map((key) => formulary.get(key));
   const items = input.medication_requests.map((item, position) => {
-    const entry = formulary.get(keys[position] ?? '');
+    const entry = ordered[position];
     return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
+  // Allergies and duplicate therapy hold the order (waiting on the pharmacy); they never refuse it.
+  const hold = await intakeHold(ctx, clinicId, patient, ordered, null, now);
 
   await runChange(ctx, audit, (change) => {
-    storeNewOrder(change, order, { id: prescriptionId, original_prescription_id: null }, items);
+    storeNewOrder(change, order, { id: prescriptionId, original_prescription_id: null }, items, hold);
     change.audit('create', { type: 'medication_request', id: order.id, clinicId });
   });
   return { medication_request_id: order.id };
@@ -124,16 +129,25 @@ export async function createOrder(
 /**
  * Stores a new order (an original or a refill) as part of the caller's change: the order, its
  * prescription and items, the first history row (pending, by the partner) and the `order.created`
- * event.
+ * event. With an intake hold, the order is stored on hold, with the hold's history row and
+ * `order.on_hold` after `order.created` (intake-hold.service.ts heldAtIntake).
  */
 export function storeNewOrder(
   change: SystemChange,
   request: OrderTable,
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
+  hold: IntakeHold | null = null,
 ): void {
-  change.write(...newOrderWrites(change, request, prescription, items));
+  if (hold === null) {
+    change.write(...newOrderWrites(change, request, prescription, items));
+    change.event(orderCreated(request), request.created_at);
+    return;
+  }
+  const held = heldAtIntake(request, hold);
+  change.write(...newOrderWrites(change, held.order, prescription, items), repo.historyInsert(change, held.history));
   change.event(orderCreated(request), request.created_at);
+  change.event(held.event, held.at);
 }
 
 /** The rows of a new medication request: the request, its prescription and items, the first history row. */
@@ -143,6 +157,7 @@ function newOrderWrites(
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
 ): Write[] {
+  // The order's creation (a held order's row carries its later hold's time as updated_at).
   const at = request.created_at;
   return [
     repo.orderInsert(change, request),

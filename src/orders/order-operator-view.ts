@@ -16,6 +16,7 @@ import type { Storage } from '../medications/beyond-use.js';
 import { toSignoffView } from './signoff-view.js';
 import { holdEntry, holdSteps, statusMoves } from './order-view.js';
 import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
+import { allergiesOf } from '../patients/allergies.js';
 
 /** How the console writes a patient's name: first, middle (when there is one), last. */
 export const fullName = (first: string, middle: string | null, last: string): string =>
@@ -164,6 +165,8 @@ export function toOperatorDetail(
         : address_line_1 !== null && city !== null && state !== null && postal_code !== null
           ? { address_line_1, address_line_2: party.address_line_2, city, state, postal_code }
           : null,
+      allergies: allergiesOf(party),
+      no_known_allergies: party.no_known_allergies === 1,
     },
     practitioner: {
       practitioner_id: view.practitioner_id,

@@ -149,6 +149,8 @@ export interface PatientAndPrescriber {
   city: string | null;
   state: string | null;
   postal_code: string | null;
+  allergies?: string | null;
+  no_known_allergies?: number | null;
   practitioner_first_name: string;
   practitioner_last_name: string;
   practitioner_npi: string;
@@ -221,6 +223,8 @@ export async function findPatientAndPrescriber(db: DbOrTrx, order: OrderTable): 
       'p.city',
       'p.state',
       'p.postal_code',
+      'p.allergies',
+      'p.no_known_allergies',
       'r.first_name as practitioner_first_name',
       'r.last_name as practitioner_last_name',
       'r.npi as practitioner_npi',

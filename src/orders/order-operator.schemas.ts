@@ -15,6 +15,7 @@ import {
 export const CANCEL_REASON_MAX_LENGTH = 500;
 import { ItemFormulaView, OperatorItemFillView } from './order-fill.schemas.js';
 import { SignoffView } from './signoff.schemas.js';
+import { AllergyRecord } from '../patients/patient.schemas.js';
 
 export const OperatorStatusBody = Type.Object(
   {
@@ -263,6 +264,10 @@ export const OperatorOrderDetail = Type.Object(
           Type.String({ description: 'The patient\u2019s first phone contact (else SMS), as the clinic gave it.' }),
         ),
         shipping_address: Nullable(ShippingAddress),
+        allergies: Nullable(Type.Array(AllergyRecord), {
+          description: 'The patient\u2019s recorded allergies now; `[]` when none are recorded, null when never given (unknown).',
+        }),
+        no_known_allergies: Type.Boolean({ description: 'True when the prescriber recorded no known allergies.' }),
       },
       {
         additionalProperties: false,

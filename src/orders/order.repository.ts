@@ -225,7 +225,7 @@ export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, li
 
 /** What a new order is checked against, read at once (findPartiesAndPricedShipping). */
 export interface PartiesAndPricedShipping {
-  patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code'> | null;
+  patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code' | 'allergies'> | null;
   /** With the credentials the intake checks (orders/credential-rules.ts), read in the same query. */
   practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian' | 'dea_number' | 'licenses'> | null;
   /** Priced for the patient's state (none without a patient). */
@@ -254,6 +254,7 @@ const partiesAndPricedShipping = reusableQuery(
         'patients.city',
         'patients.state',
         'patients.postal_code',
+        'patients.allergies',
         'practitioners.id as practitioner_id',
         'practitioners.is_veterinarian',
         'practitioners.dea_number',
@@ -294,6 +295,7 @@ export async function findPartiesAndPricedShipping(
             city: row.city,
             state: row.state,
             postal_code: row.postal_code,
+            allergies: row.allergies ?? null,
           },
     practitioner:
       row.practitioner_id === null || row.is_veterinarian === null

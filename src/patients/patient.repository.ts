@@ -8,6 +8,16 @@ export function patientInsert(change: WriteTarget, row: PatientTable): Write {
   return insertRows(change.statements, 'patients', [row]);
 }
 
+/** Replaces the patient's allergies (patient.service.ts replaceAllergies). */
+export function allergiesUpdate(
+  change: WriteTarget,
+  clinicId: string,
+  patientId: string,
+  columns: Required<Pick<PatientTable, 'allergies' | 'no_known_allergies'>>,
+): Write {
+  return change.statements.updateTable('patients').set(columns).where('clinic_id', '=', clinicId).where('id', '=', patientId);
+}
+
 /**
  * A patient of the clinic, or undefined: another clinic's patient is simply not found
  * (no leak of its existence). Uses the (clinic_id, id) index.

@@ -3,8 +3,8 @@ import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, forbiddenError, notFoundError, partnerErrors } from '../contracts/schemas.js';
-import { PatientCreateBody, PatientCreated, PatientParams, PatientRecord } from './patient.schemas.js';
-import { createPatient, getPatient } from './patient.service.js';
+import { AllergiesBody, PatientCreateBody, PatientCreated, PatientParams, PatientRecord } from './patient.schemas.js';
+import { createPatient, getPatient, replaceAllergies } from './patient.service.js';
 
 export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -17,7 +17,7 @@ export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'x-required-scope': 'patients:write',
           summary: 'Create a patient',
           description:
-            "Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Unknown fields are refused. Every invalid field is named in `error.details`.",
+            "Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Optional `allergies` and `no_known_allergies` (extension): each order's active ingredients are compared with them (docs/compounding.md#allergies-and-duplicate-therapy). Unknown fields are refused. Every invalid field is named in `error.details`.",
           body: PatientCreateBody,
           response: {
             200: Envelope(PatientCreated),
@@ -54,6 +54,38 @@ export function patientRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const data = await getPatient(ctx, partnerOf(request), request.params.patientId, partnerAudit(request));
         return { success: true as const, data, message: 'Patient retrieved successfully' };
+      },
+    );
+
+    app.put(
+      '/api/external/patient/:patientId/allergies',
+      {
+        schema: {
+          tags: ['Patients'],
+          operationId: 'replacePatientAllergies',
+          'x-required-scope': 'patients:write',
+          summary: "Replace a patient's allergies (extension)",
+          description:
+            "Replaces the patient's recorded allergies and `no_known_allergies` with the body's: send the whole list (an empty list records none). `no_known_allergies: true` with a non-empty list is refused (400). Orders placed afterwards are compared with the new list; orders already placed are not re-checked. Another clinic's patient is not found. Not part of spec 1.0.0.",
+          params: PatientParams,
+          body: AllergiesBody,
+          response: {
+            200: Envelope(PatientRecord),
+            ...partnerErrors,
+            ...forbiddenError,
+            ...notFoundError('Patient'),
+          },
+        },
+      },
+      async (request) => {
+        const data = await replaceAllergies(
+          ctx,
+          partnerOf(request),
+          request.params.patientId,
+          request.body,
+          partnerAudit(request),
+        );
+        return { success: true as const, data, message: 'Patient allergies updated' };
       },
     );
   };

@@ -67,6 +67,63 @@ export const Address = Type.Object(
   },
 );
 
+/**
+ * The severity of a reaction, as FHIR's AllergyIntolerance.reaction.severity codes it
+ * (http://hl7.org/fhir/reaction-event-severity): mild, moderate, severe.
+ */
+export const ALLERGY_SEVERITIES = ['mild', 'moderate', 'severe'] as const;
+export type AllergySeverity = (typeof ALLERGY_SEVERITIES)[number];
+export const MAX_ALLERGIES = 50;
+
+/** One recorded allergy (FHIR AllergyIntolerance's code, reaction manifestation and severity, simplified). */
+export const Allergy = Type.Object(
+  {
+    substance: NameText(200, {
+      description:
+        'What the patient is allergic to, e.g. `naltrexone` or `sulfa drugs`. Compared with each active ingredient at ordering by name, ignoring case, spaces and salt words (docs/compounding.md#allergies-and-duplicate-therapy).',
+    }),
+    reaction: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: textDoc('plain', 'The reaction, e.g. `hives` (optional; an empty string means none).'),
+      }),
+    ),
+    severity: Type.Optional(StringEnum(ALLERGY_SEVERITIES, 'mild, moderate or severe (FHIR reaction severity); optional.')),
+  },
+  { additionalProperties: false },
+);
+export type AllergyInput = Static<typeof Allergy>;
+
+const allergyFields = {
+  allergies: Type.Array(Allergy, {
+    maxItems: MAX_ALLERGIES,
+    description: `The patient\u2019s allergies, at most ${MAX_ALLERGIES}; an empty list records none.`,
+  }),
+  no_known_allergies: Type.Boolean({
+    description: 'True when the prescriber recorded that the patient has no known allergies; not with a non-empty `allergies`.',
+  }),
+};
+
+/** A recorded allergy as it is read (the patient's read; the console's order). */
+export const AllergyRecord = Type.Object(
+  {
+    substance: Type.String(),
+    reaction: Nullable(Type.String()),
+    severity: Nullable(Type.Union(ALLERGY_SEVERITIES.map((s) => Type.Literal(s)))),
+  },
+  { additionalProperties: false },
+);
+
+/** PUT /api/external/patient/{patientId}/allergies: the whole list, replacing the one recorded. */
+export const AllergiesBody = Type.Object(
+  {
+    allergies: allergyFields.allergies,
+    no_known_allergies: Type.Optional(allergyFields.no_known_allergies),
+  },
+  { $id: 'PatientAllergiesRequest', additionalProperties: false },
+);
+export type AllergiesInput = Static<typeof AllergiesBody>;
+
 const toContacts = (key: ContactKey) => `contacts (as {"key": "${key}", "value": …})`;
 
 export const PatientCreateBody = Type.Object(
@@ -101,6 +158,8 @@ export const PatientCreateBody = Type.Object(
       maxItems: 1,
       description: 'Exactly one address: where the medication is shipped.',
     }),
+    allergies: Type.Optional(allergyFields.allergies),
+    no_known_allergies: Type.Optional(allergyFields.no_known_allergies),
   },
   {
     $id: 'PatientCreateRequest',
@@ -164,6 +223,10 @@ export const PatientRecord = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    allergies: Nullable(Type.Array(AllergyRecord), {
+      description: 'The recorded allergies; `[]` when none are recorded, null when they were never given.',
+    }),
+    no_known_allergies: Type.Boolean({ description: 'True when the prescriber recorded no known allergies.' }),
     created_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'Patient', additionalProperties: false },

@@ -12,7 +12,14 @@ import { fieldError } from '../errors.js';
 import { findPractitionerOfClinic } from '../practitioners/practitioner.service.js';
 import { dobProblem } from '../reference/calendar-date.js';
 import * as repo from './patient.repository.js';
-import { PHONE_KEYS, type ContactKey, type PatientCreateInput, type PatientRecord } from './patient.schemas.js';
+import {
+  PHONE_KEYS,
+  type AllergiesInput,
+  type ContactKey,
+  type PatientCreateInput,
+  type PatientRecord,
+} from './patient.schemas.js';
+import { allergiesOf, allergyColumns } from './allergies.js';
 import { normalizeUsPhone } from '../reference/us-phone.js';
 
 interface Contact {
@@ -39,6 +46,7 @@ export async function createPatient(
   const address = input.addresses[0];
   if (address === undefined) throw fieldError('addresses', 'must have exactly 1 item');
 
+  const allergies = allergyColumns(input);
   const practitionerId = input.practitioner_id ?? null;
   if (practitionerId !== null && !(await findPractitionerOfClinic(ctx, identity.clinicId, practitionerId))) {
     // Unknown and other clinics' practitioners look the same: no leak of another clinic's data.
@@ -70,6 +78,7 @@ export async function createPatient(
     state: address.state.toUpperCase(),
     postal_code: address.postalCode,
     created_at: isoNow(ctx.clock),
+    ...allergies,
   };
   await runChange(ctx, audit, (change) => {
     change.write(repo.patientInsert(change, row));
@@ -89,6 +98,28 @@ export async function getPatient(
   if (!row) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
   await ctx.audit.recordReads(audit, [{ type: 'patient', id: row.id, clinicId: row.clinic_id }]);
   return toRecord(row);
+}
+
+/**
+ * PUT /api/external/patient/{patientId}/allergies: replaces the patient's allergies and "no known
+ * allergies" with the body's (400 naming `no_known_allergies` when it is true beside a non-empty
+ * list). Another clinic's patient is not found (404). Audited as an update of the patient.
+ */
+export async function replaceAllergies(
+  ctx: ServiceContext,
+  identity: PartnerIdentity,
+  patientId: string,
+  input: AllergiesInput,
+  audit: AuditContext,
+): Promise<PatientRecord> {
+  const columns = allergyColumns({ allergies: input.allergies, no_known_allergies: input.no_known_allergies ?? false });
+  const row = await repo.findPatient(ctx.db, identity.clinicId, patientId);
+  if (!row) throw notFoundIn({ type: 'patient', id: patientId }, 'Patient not found');
+  await runChange(ctx, audit, (change) => {
+    change.write(repo.allergiesUpdate(change, row.clinic_id, row.id, columns));
+    change.audit('update', { type: 'patient', id: row.id, clinicId: row.clinic_id });
+  });
+  return toRecord({ ...row, ...columns });
 }
 
 /**
@@ -129,6 +160,8 @@ function toRecord(row: PatientTable): PatientRecord {
     assigned_clinic: row.clinic_id,
     contacts: JSON.parse(row.contacts) as Contact[],
     addresses,
+    allergies: allergiesOf(row),
+    no_known_allergies: row.no_known_allergies === 1,
     created_at: row.created_at,
   };
 }

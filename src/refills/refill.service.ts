@@ -14,6 +14,7 @@ import { checkShippable, checkShipping, stateNotLicensed } from '../orders/order
 import { checkCredentialsAndDestination } from '../orders/credential-rules.js';
 import { initialStatusFields, type OrderStatus } from '../orders/order-status.js';
 import { storeNewOrder } from '../orders/order-create.service.js';
+import { intakeHold } from '../orders/intake-hold.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
 import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
@@ -120,6 +121,15 @@ export async function createRefill(
   }
 
   const now = isoNow(ctx.clock);
+  // The patient's allergies as they are now, and other chains' orders: a refill of this chain is never a duplicate.
+  const hold = await intakeHold(
+    ctx,
+    clinicId,
+    patient,
+    left.map((i) => formulary.get(medicationKey(i.medication))),
+    originId,
+    now,
+  );
   const refillRequestId = newId();
   const newOrder: OrderTable = {
     ...order,
@@ -151,6 +161,7 @@ export async function createRefill(
         newOrder,
         { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
+        hold,
       );
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
       change.event(

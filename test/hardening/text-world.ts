@@ -188,6 +188,10 @@ export const BASES: Record<string, BaseRequest> = {
     body: patientBody(w.setup.clinic.clinicId, { practitioner_id: w.setup.practitionerId, middle_name: 'Brewster' }),
   }),
   'GET /api/external/patient/:patientId': (w) => ({ params: { patientId: w.setup.patientId } }),
+  'PUT /api/external/patient/:patientId/allergies': (w) => ({
+    params: { patientId: w.setup.patientId },
+    body: { allergies: [{ substance: 'Penicillin', reaction: 'hives', severity: 'moderate' }], no_known_allergies: false },
+  }),
   'GET /api/external/carriers/:carrierId/services': (w) => ({
     params: { carrierId: 'fedex' },
     query: { patientId: w.setup.patientId },

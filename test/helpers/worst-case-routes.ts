@@ -135,6 +135,11 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   }),
   'POST /api/external/patient': (f) =>
     post('/api/external/patient', patientBody(f.clinic.clinicId, { practitioner_id: f.practitionerId, middle_name: 'May' })),
+  'PUT /api/external/patient/{patientId}/allergies': (f) => ({
+    method: 'PUT',
+    url: `/api/external/patient/${f.patientId}/allergies`,
+    body: { allergies: [{ substance: 'Penicillin', reaction: 'hives', severity: 'moderate' }], no_known_allergies: false },
+  }),
   'GET /api/external/carriers/{carrierId}/services': (f) => get(`/api/external/carriers/fedex/services?patientId=${f.patientId}`),
   'POST /api/external/medication-order': (f) =>
     post('/api/external/medication-order', orderBody(f, { medication_requests: [itemBody({ notes: 'Keep cold' })] })),

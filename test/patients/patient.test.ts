@@ -65,6 +65,8 @@ describe.each(DIALECTS)('POST /api/external/patient on %s', (dialect) => {
       state: 'CA',
       postal_code: '95814',
       created_at: NOW.toISOString(),
+      allergies: null,
+      no_known_allergies: null,
     });
     expect(JSON.parse(row?.contacts ?? '')).toEqual([
       { key: 'email', value: 'grace@example.com' },
@@ -375,6 +377,9 @@ describe.each(DIALECTS)('GET /api/external/patient/{id} on %s', (dialect) => {
           { key: 'phone', value: '555-555-0101' },
         ],
         addresses: [{ addressLine1: '2 Elm St', addressLine2: null, city: 'Sacramento', state: 'CA', postalCode: '95814' }],
+        // Never given: unknown (null), not "none" ([]).
+        allergies: null,
+        no_known_allergies: false,
         created_at: NOW.toISOString(),
       },
     });

@@ -58,6 +58,26 @@ describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => 
     expect(costs.promises).toBeLessThanOrEqual(postgres ? 80 : 50);
   });
 
+  it('when an order names an entry with a formula, then one more query (the patient\u2019s items in use) compiled once, and a held order one more row', async () => {
+    const entry = await t.operator.post(`/api/admin/clinics/${setup.clinic.clinicId}/medications`, {
+      name: 'Low-dose naltrexone',
+      ingredients: [{ name: 'Naltrexone Hydrochloride', strength: '4.5', unit: 'mg', active: true }],
+      preparation: 'non_sterile',
+      bud_category: 'solid',
+      storage: 'room',
+    });
+    expect(entry.status).toBe(200);
+    const body = orderBody(setup, {
+      medication_requests: [{ medication: 'Low-dose naltrexone', dose: '4.5mg', quantity: 1, direction: 'At bedtime' }],
+    });
+    // The warm-up's orders are in use when the counted ones arrive: each counted order is held (duplicate therapy).
+    const costs = await measure({ method: 'POST', url: '/api/external/medication-order', body });
+    // Key, parties (with the allergies), formulary, items in use, the change (on SQLite BEGIN, seven inserts, COMMIT).
+    expect(costs.queries).toBe(postgres ? 5 : 13);
+    expect(costs.compiled).toBe(0);
+    expect(costs.prepared).toBe(0);
+  });
+
   it('when a partner is answered, then its request log entry adds no statement to its request: twenty requests’ entries are written later by one INSERT', async () => {
     const costs = await measureRequestCosts(
       t,

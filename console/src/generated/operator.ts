@@ -1755,6 +1755,16 @@ export interface operations {
                   state: string;
                   postal_code: string;
                 } | null;
+                /** @description The patient’s recorded allergies now; `[]` when none are recorded, null when never given (unknown). */
+                allergies:
+                  | {
+                      substance: string;
+                      reaction: string | null;
+                      severity: ('mild' | 'moderate' | 'severe') | null;
+                    }[]
+                  | null;
+                /** @description True when the prescriber recorded no known allergies. */
+                no_known_allergies: boolean;
               };
               /** @description The prescriber, as the clinic registered them. */
               practitioner: {

@@ -18,6 +18,7 @@ import {
   type OrderView,
 } from './order-shared';
 import { SignoffPanel, type Signoff } from './order-signoffs';
+import { PatientAllergies } from './order-allergies';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
@@ -152,6 +153,7 @@ function OrderBody({
         </section>
       </div>
 
+      <PatientAllergies patient={order.patient} />
       <OrderItems order={order} onFilled={onFilled} />
 
       <h2>Status history</h2>

@@ -23,6 +23,7 @@ import * as m021 from './021_order_holds.js';
 import * as m022 from './022_medication_formulas.js';
 import * as m023 from './023_licensed_states.js';
 import * as m024 from './024_compounding_record.js';
+import * as m025 from './025_patient_orders_index.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '022_medication_formulas': m022,
   '023_licensed_states': m023,
   '024_compounding_record': m024,
+  '025_patient_orders_index': m025,
 };

@@ -112,7 +112,7 @@ export interface paths {
     put?: never;
     /**
      * Create a patient
-     * @description Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Unknown fields are refused. Every invalid field is named in `error.details`.
+     * @description Registers a patient (human or animal) of the API key's clinic. Required: first_name, last_name, gender, dob, assigned_clinic and exactly one complete address (the pharmacy ships to it). `species` defaults to human, `status` to active. Optional `allergies` and `no_known_allergies` (extension): each order's active ingredients are compared with them (docs/compounding.md#allergies-and-duplicate-therapy). Unknown fields are refused. Every invalid field is named in `error.details`.
      *
      *     **Scope:** `patients:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -138,6 +138,28 @@ export interface paths {
      */
     get: operations['getPatient'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/patient/{patientId}/allergies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a patient's allergies (extension)
+     * @description Replaces the patient's recorded allergies and `no_known_allergies` with the body's: send the whole list (an empty list records none). `no_known_allergies: true` with a non-empty list is refused (400). Orders placed afterwards are compared with the new list; orders already placed are not re-checked. Another clinic's patient is not found. Not part of spec 1.0.0.
+     *
+     *     **Scope:** `patients:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    put: operations['replacePatientAllergies'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1097,6 +1119,20 @@ export interface components {
          */
         postalCode: string;
       }[];
+      /** @description The patient’s allergies, at most 50; an empty list records none. */
+      allergies?: {
+        /** @description What the patient is allergic to, e.g. `naltrexone` or `sulfa drugs`. Compared with each active ingredient at ordering by name, ignoring case, spaces and salt words (docs/compounding.md#allergies-and-duplicate-therapy). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+        substance: string;
+        /** @description The reaction, e.g. `hives` (optional; an empty string means none). NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+        reaction?: string;
+        /**
+         * @description mild, moderate or severe (FHIR reaction severity); optional.
+         * @enum {string}
+         */
+        severity?: 'mild' | 'moderate' | 'severe';
+      }[];
+      /** @description True when the prescriber recorded that the patient has no known allergies; not with a non-empty `allergies`. */
+      no_known_allergies?: boolean;
     };
     PatientCreated: {
       /**
@@ -1131,8 +1167,34 @@ export interface components {
         state: string;
         postalCode: string;
       }[];
+      /** @description The recorded allergies; `[]` when none are recorded, null when they were never given. */
+      allergies:
+        | {
+            substance: string;
+            reaction: string | null;
+            severity: ('mild' | 'moderate' | 'severe') | null;
+          }[]
+        | null;
+      /** @description True when the prescriber recorded no known allergies. */
+      no_known_allergies: boolean;
       /** Format: date-time */
       created_at: string;
+    };
+    PatientAllergiesRequest: {
+      /** @description The patient’s allergies, at most 50; an empty list records none. */
+      allergies: {
+        /** @description What the patient is allergic to, e.g. `naltrexone` or `sulfa drugs`. Compared with each active ingredient at ordering by name, ignoring case, spaces and salt words (docs/compounding.md#allergies-and-duplicate-therapy). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+        substance: string;
+        /** @description The reaction, e.g. `hives` (optional; an empty string means none). NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+        reaction?: string;
+        /**
+         * @description mild, moderate or severe (FHIR reaction severity); optional.
+         * @enum {string}
+         */
+        severity?: 'mild' | 'moderate' | 'severe';
+      }[];
+      /** @description True when the prescriber recorded that the patient has no known allergies; not with a non-empty `allergies`. */
+      no_known_allergies?: boolean;
     };
     CarrierListResponse: {
       /** @enum {boolean} */
@@ -2443,6 +2505,13 @@ export interface operations {
          *           "state": "CA",
          *           "postalCode": "95814"
          *         }
+         *       ],
+         *       "allergies": [
+         *         {
+         *           "substance": "Penicillin",
+         *           "reaction": "hives",
+         *           "severity": "moderate"
+         *         }
          *       ]
          *     }
          */
@@ -2665,6 +2734,158 @@ export interface operations {
       };
       /** @description The Accept header does not allow application/json. */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  replacePatientAllergies: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.1` / `1` for the newest matching. Without it the newest (1.1.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /** @description Identifier of the patient. */
+        patientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "allergies": [
+         *         {
+         *           "substance": "Penicillin",
+         *           "reaction": "hives",
+         *           "severity": "moderate"
+         *         },
+         *         {
+         *           "substance": "Naltrexone",
+         *           "reaction": "nausea",
+         *           "severity": "mild"
+         *         }
+         *       ],
+         *       "no_known_allergies": false
+         *     }
+         */
+        'application/json': components['schemas']['PatientAllergiesRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Patient'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body names a clinic other than the API key’s. Or: FORBIDDEN: a restricted API key without the scope `patients:write` ("Forbidden: this API key lacks the scope patients:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Patient not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
