@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox';
 /**
  * A lot number as the fill records it and a recall looks it up (docs/compounding.md#recall): 1 to 40
  * letters, digits, hyphens, dots or slashes, starting with a letter or digit, compared exactly. The
- * same rule as the fill's body (the fill route's LotNumber, written on another branch at the same
- * time: one of the two should go once both are in): a value no fill can hold is a 400 naming the
+ * fill's body and the recall's path and query share it: a value no fill can hold is a 400 naming the
  * field, never a query.
  */
 export const LOT_NUMBER_MAX_LENGTH = 40;

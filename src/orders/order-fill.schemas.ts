@@ -2,22 +2,17 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { MAX_INGREDIENTS } from '../medications/medication.schemas.js';
 import { STORAGES } from '../medications/beyond-use.js';
+import { LOT_NUMBER_MAX_LENGTH, LotNumber } from './lot-number.js';
 
 /* The fill of an order's items (issue 30, item 3; docs/compounding.md#the-fill). */
 
 /** Limits of a fill's body: an order holds at most 20 items (order.schemas.ts ORDER_LIMITS.maxItems). */
-export const FILL_LIMITS = { lotNumber: 40, ingredient: 200, maxItems: 20, maxIngredientLots: MAX_INGREDIENTS } as const;
-
-/** A lot number as a label prints it: a short code of letters, digits and `-./`. */
-export const LotNumber = (description: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength: FILL_LIMITS.lotNumber,
-    pattern: '^[A-Za-z0-9][A-Za-z0-9./-]*$',
-    description,
-    'x-message': `must be 1 to ${FILL_LIMITS.lotNumber} letters, digits, hyphens, dots or slashes, starting with a letter or digit`,
-    examples: ['24-117'],
-  });
+export const FILL_LIMITS = {
+  lotNumber: LOT_NUMBER_MAX_LENGTH,
+  ingredient: 200,
+  maxItems: 20,
+  maxIngredientLots: MAX_INGREDIENTS,
+} as const;
 
 const CalendarDate = (description: string) =>
   Type.String({
