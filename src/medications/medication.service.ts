@@ -168,7 +168,8 @@ export async function findFormularyEntries(ctx: ReadContext, clinicId: string, k
   return repo.findMedicationsByKeys(ctx.db, clinicId, keys);
 }
 
-function toMedication(row: MedicationTable): MedicationView {
+/** A formulary entry as every read shows it (the operator's order page beside each item too). */
+export function toMedication(row: MedicationTable): MedicationView {
   return {
     medication_id: row.id,
     clinic_id: row.clinic_id,

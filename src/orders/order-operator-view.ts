@@ -1,8 +1,7 @@
 import { fromFlag } from '../db/columns.js';
 import { centsToDollars } from '../shared/money.js';
 import type { OrderStatus } from './order-status.js';
-import { formulaOf } from '../medications/formula.js';
-import type { MedicationTable } from '../medications/medication.tables.js';
+import { toMedication } from '../medications/medication.service.js';
 import type { PharmacyIdentity } from '../pharmacy-identity.js';
 import type { ChainRow, ItemEntryRow, PatientAndPrescriber, QueueItemRow, QueueRow } from './order-operator.repository.js';
 import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
@@ -75,19 +74,6 @@ function phoneOf(contactsJson: string): string | null {
   return (contacts.find((c) => c.key === 'phone') ?? contacts.find((c) => c.key === 'sms'))?.value ?? null;
 }
 
-/** A formulary entry as the order page shows it beside its item (the formulary's own shape). */
-function entryView(row: MedicationTable): NonNullable<OperatorOrderDetailData['medication_requests'][number]['formulary_entry']> {
-  return {
-    medication_id: row.id,
-    clinic_id: row.clinic_id,
-    name: row.name,
-    strength: row.strength,
-    dosage_form: row.dosage_form,
-    created_at: row.created_at,
-    ...formulaOf(row),
-  };
-}
-
 /** What the pharmacy reads of an order besides the partner's view and its parties. */
 export interface OperatorExtras {
   /** The formulary entry of each item, in the items' order. */
@@ -122,7 +108,7 @@ export function toOperatorDetail(
       const formula = item ? formulaOfItem(item) : null;
       return {
         ...view,
-        formulary_entry: entry === null ? null : entryView(entry),
+        formulary_entry: entry === null ? null : toMedication(entry),
         medication_id: item?.medication_id ?? null,
         formula: formula && {
           ingredients: formula.ingredients,
