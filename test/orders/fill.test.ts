@@ -4,6 +4,7 @@ import {
   advanceOrder,
   createOrder,
   createOrderSetup,
+  createPatient,
   expectOk,
   getOrder,
   itemBody,
@@ -49,9 +50,18 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     return made;
   }
 
+  /**
+   * The parties with a patient of their own: a second active order of the same formula for one
+   * patient would be held at intake as duplicate therapy (docs/compounding.md#allergies-and-duplicate-therapy).
+   */
+  const ownPatient = async (app: TestApp, parties: OrderSetup): Promise<OrderSetup> => ({
+    ...parties,
+    patientId: await createPatient(app, parties.clinic, { practitionerId: parties.practitionerId }),
+  });
+
   /** An order of Semaglutide (formula) then Gabapentin (none), moved to `processing`; its item ids in that order. */
   async function processingOrder(app: TestApp, parties: OrderSetup): Promise<{ id: string; items: string[] }> {
-    const id = await createOrder(app, parties, {
+    const id = await createOrder(app, await ownPatient(app, parties), {
       medication_requests: [itemBody({ medication: 'Semaglutide' }), itemBody({ medication: 'Gabapentin', dose: '100mg' })],
     });
     const moved = expectOk(
@@ -211,7 +221,9 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
   });
 
   it('when the order is pending, shipped or cancelled, then a fill is refused with 409; on hold, it is recorded', async () => {
-    const pending = await createOrder(t, setup, { medication_requests: [itemBody({ medication: 'Semaglutide' })] });
+    const pending = await createOrder(t, await ownPatient(t, setup), {
+      medication_requests: [itemBody({ medication: 'Semaglutide' })],
+    });
     const pendingItem = (await getOrder(t, setup.clinic, pending)).medication_requests[0].id;
     const body = (item: string) => ({ items: [{ item_id: item, lot_number: 'L-9', compounded_at: COMPOUNDED }] });
     expect((await fill(t, pending, body(pendingItem))).status).toBe(409);
@@ -292,7 +304,12 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     let prod: TestApp;
     let parties: OrderSetup;
     beforeAll(async () => {
-      prod = await TestApp.start({ dialect, clock: time.clock, env: { FULFILLMENT_ENV: 'production' } });
+      // The sign-offs production also requires have their own tests (test/orders/signoffs.test.ts).
+      prod = await TestApp.start({
+        dialect,
+        clock: time.clock,
+        env: { FULFILLMENT_ENV: 'production', REQUIRE_PHARMACIST_SIGNOFF: 'false' },
+      });
       expectOk(await prod.operator.put('/api/admin/licensed-states', { states: [...STATES_AND_DC] }), 'licensed states');
       parties = await formulaSetup(prod);
     });
