@@ -75,7 +75,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
 
       const detail = ok(await t.operator.get(`/api/admin/medication-requests/${orderId}`), 'detail');
       expect(detail.status_history).toEqual([
-        { from: null, to: 'pending', at: expect.any(String), actor: 'partner', actor_id: null, actor_name: null },
+        { from: null, to: 'pending', at: expect.any(String), actor: 'partner', actor_id: null, actor_name: null, reason: null },
         {
           from: 'pending',
           to: 'processing',
@@ -83,6 +83,7 @@ describe.each(DIALECTS)('named actors on %s', (dialect) => {
           actor: 'operator',
           actor_id: staff.staffId,
           actor_name: 'Jane Doe',
+          reason: null,
         },
       ]);
       const [transition] = await trail(`resource_id=${orderId}&action=transition`);

@@ -103,6 +103,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
       age_business_hours: expect.any(Number),
       carrier_id: 'fedex',
       carrier_name: 'FedEx',
+      is_refrigerated: false,
       service_id: 'fedex_ground',
       service_name: 'FedEx Ground®',
       total_cost: 32.44,

@@ -3,6 +3,7 @@ import {
   advanceOrder,
   createOrder,
   createOrderSetup,
+  createPatient,
   expectOk,
   itemBody,
   orderBody,
@@ -11,6 +12,12 @@ import {
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
+
+/** The setup with a patient of its own: a second active order of one formula for a patient is held as duplicate therapy. */
+const ownPatient = async <T extends OrderSetup>(t: TestApp, setup: T): Promise<T> => ({
+  ...setup,
+  patientId: await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId }),
+});
 
 /**
  * What an order is checked against from the formula and the prescriber (issue 30, items 7 and 8;
@@ -107,7 +114,7 @@ describe.each(DIALECTS)('intake checks of the formula and the prescriber on %s',
 
     it('when a refill of a controlled order is asked after the DEA number was removed, then 400 naming dea_number and no new order', async () => {
       await putCredentials({ dea_number: DEA, licenses: [] });
-      const id = await createOrder(t, setup, ordering(CONTROLLED));
+      const id = await createOrder(t, await ownPatient(t, setup), ordering(CONTROLLED));
       await advanceOrder(t, setup.clinic, id, 'shipped');
       await putCredentials({ dea_number: null, licenses: [] });
       const res = await refill(id);
@@ -146,7 +153,7 @@ describe.each(DIALECTS)('intake checks of the formula and the prescriber on %s',
     it('when a refill is asked after the entry came to restrict the patient\u2019s state, then 400 STATE_NOT_LICENSED and no new order', async () => {
       const entryUrl = `/api/admin/clinics/${setup.clinic.clinicId}/medications/${setup.restrictedId}`;
       expectOk(await t.operator.patch(entryUrl, { restricted_states: [] }), 'lift the restriction');
-      const id = await createOrder(t, setup, ordering(RESTRICTED_IN_CA));
+      const id = await createOrder(t, await ownPatient(t, setup), ordering(RESTRICTED_IN_CA));
       await advanceOrder(t, setup.clinic, id, 'shipped');
       expectOk(await t.operator.patch(entryUrl, { restricted_states: ['CA'] }), 'restrict again');
       const res = await refill(id);

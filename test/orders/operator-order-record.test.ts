@@ -3,6 +3,7 @@ import {
   advanceOrder,
   createOrder,
   createOrderSetup,
+  createPatient,
   expectOk,
   getOrder,
   itemBody,
@@ -12,6 +13,12 @@ import {
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { trackingNumberProblem } from '../../src/orders/tracking-number.js';
+
+/** The setup with a patient of its own: a second active order of one formula for a patient is held as duplicate therapy. */
+const ownPatient = async <T extends OrderSetup>(t: TestApp, setup: T): Promise<T> => ({
+  ...setup,
+  patientId: await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId }),
+});
 
 /** Issue 30, item 9: what the pharmacy's order read and status changes add for the console. */
 describe.each(DIALECTS)(
@@ -199,7 +206,7 @@ describe.each(DIALECTS)(
       });
 
       it('when the queue lists orders, then each says whether it ships cold', async () => {
-        const cold = await createOrder(t, setup, { is_refrigerated: true });
+        const cold = await createOrder(t, await ownPatient(t, setup), { is_refrigerated: true });
         const listed = expectOk(await t.operator.get(`/api/admin/medication-requests?medication_request_id=${cold}`), 'queue');
         expect(listed.items).toHaveLength(1);
         expect(listed.items[0]).toMatchObject({
