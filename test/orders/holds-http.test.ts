@@ -49,10 +49,12 @@ describe.each(DIALECTS)('the hold loop over HTTP on %s', { timeout: 60_000 }, (d
         .data;
       const practitionerId = (await partner('POST', '/api/external/practitioner', practitionerBody(clinicId))).data
         .practitioner_id;
-      const patientId = (
-        await partner('POST', '/api/external/patient', patientBody(clinicId, { practitioner_id: practitionerId }))
-      ).data.patient_id;
-      const order = async () =>
+      const newPatient = async (): Promise<string> =>
+        (await partner('POST', '/api/external/patient', patientBody(clinicId, { practitioner_id: practitionerId }))).data
+          .patient_id;
+      // Each order its own patient: a second active order of the sandbox's Semaglutide (a formula)
+      // for one patient would be held at intake as duplicate therapy.
+      const order = async (patientId: string) =>
         (
           await partner('POST', '/api/external/medication-order', {
             patient_id: patientId,
@@ -64,7 +66,7 @@ describe.each(DIALECTS)('the hold loop over HTTP on %s', { timeout: 60_000 }, (d
           })
         ).data.medication_request_id as string;
 
-      const first = await order();
+      const first = await order(await newPatient());
       await pharmacy(`/api/admin/medication-requests/${first}/status`, { status: 'processing' });
       await pharmacy(`/api/admin/medication-requests/${first}/hold`, {
         reason_code: 'prescription_clarification',
@@ -80,7 +82,7 @@ describe.each(DIALECTS)('the hold loop over HTTP on %s', { timeout: 60_000 }, (d
       expect((await pharmacy(`/api/admin/medication-requests/${first}/resume`)).data.status).toBe('processing');
       await pharmacy(`/api/admin/medication-requests/${first}/status`, { status: 'shipped', tracking_number: '123456789012' });
 
-      const second = await order();
+      const second = await order(await newPatient());
       await pharmacy(`/api/admin/medication-requests/${second}/hold`, {
         reason_code: 'address_undeliverable',
         message: 'No such street number.',
