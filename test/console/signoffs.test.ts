@@ -19,7 +19,7 @@ const PHARMACIST = {
   name: 'Sage Signer',
   password: 'pharmacist passphrase 2026',
 };
-const TRACKING_NUMBER = '1Z999AA10123456784';
+const TRACKING_NUMBER = '794612345678';
 
 /**
  * The pharmacist's two sign-offs on the console's order page (docs/compounding.md#sign-offs), on a
