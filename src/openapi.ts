@@ -46,7 +46,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
           'answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
           '',
           `Every response of the APIs names the version that answered in its \`Api-Version\` header (${CURRENT_API_VERSION});`,
-          'a request may pin one with the same header (`1.0.0`, or `1.1` / `1` for the newest matching). An operation marked',
+          'a request may pin one with the same header (`1.0.0`, or `1.2` / `1` for the newest matching). An operation marked',
           'deprecated still works until its sunset, and its answers carry `Deprecation`, `Sunset` and `Link` headers',
           '(RFC 9745, RFC 8594) pointing to the migration guide: docs/versioning.md.',
         ].join('\n'),

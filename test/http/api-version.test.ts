@@ -3,20 +3,25 @@ import { CURRENT_API_VERSION, pinnedVersion, SUPPORTED_API_VERSIONS } from '../.
 import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
-/** The newest version (issue 29's order holds, a MINOR release), and the older one a partner may still pin. */
-const CURRENT = '1.1.0';
+/** The newest version (issue 30's compounding record, a MINOR release), and the older ones a partner may still pin. */
+const CURRENT = '1.2.0';
+const PREVIOUS = '1.1.0';
 const OLDER = '1.0.0';
-const SUPPORTED = 'supported versions: 1.0.0, 1.1.0';
+const SUPPORTED = 'supported versions: 1.0.0, 1.1.0, 1.2.0';
 
 describe('which version a pin selects', () => {
   it('when the header names 1.0.0 or 1.0 (spaces around allowed), then 1.0.0 answers', () => {
     for (const pin of ['1.0.0', '1.0', ' 1.0.0\t']) expect(pinnedVersion(pin), pin).toBe(OLDER);
   });
 
-  it('when the header names 1.1.0, 1.1 or 1, then 1.1.0 answers; when absent, none is selected (the newest answers)', () => {
-    for (const pin of ['1.1.0', '1.1', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
+  it('when the header names 1.1.0 or 1.1, then 1.1.0 answers', () => {
+    for (const pin of ['1.1.0', '1.1', ' 1.1.0 ']) expect(pinnedVersion(pin), pin).toBe(PREVIOUS);
+  });
+
+  it('when the header names 1.2.0, 1.2 or 1, then 1.2.0 answers; when absent, none is selected (the newest answers)', () => {
+    for (const pin of ['1.2.0', '1.2', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
     expect(pinnedVersion(undefined)).toBeUndefined();
-    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, CURRENT]);
+    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, PREVIOUS, CURRENT]);
     expect(CURRENT_API_VERSION).toBe(CURRENT);
   });
 
@@ -24,10 +29,11 @@ describe('which version a pin selects', () => {
     for (const pin of [
       '2',
       '0.9',
-      '1.2',
-      '1.2.0',
+      '1.3',
+      '1.3.0',
       '1.0.1',
       '1.1.1',
+      '1.2.1',
       '01',
       '1.0.0-beta',
       'v1',
@@ -74,29 +80,41 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
     }
   });
 
-  it('when a request pins 1.1.0, 1.1 or 1, then it is answered, by 1.1.0', async () => {
+  it('when a request pins 1.1.0 or 1.1 (an older supported version), then it is answered, by 1.1.0', async () => {
     const other = await t.createClinic();
-    for (const pin of ['1.1.0', '1.1', '1']) {
+    for (const pin of ['1.1.0', '1.1']) {
+      const res = await get('/api/external/carriers', pin, other.apiKey);
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe(PREVIOUS);
+    }
+  });
+
+  it('when a request pins 1.2.0, 1.2 or 1, then it is answered, by 1.2.0', async () => {
+    const other = await t.createClinic();
+    for (const pin of ['1.2.0', '1.2', '1']) {
       const res = await get('/api/external/carriers', pin, other.apiKey);
       expect(res.status, pin).toBe(200);
       expect(res.headers['api-version'], pin).toBe(CURRENT);
     }
   });
 
-  it('when the operator API is pinned to 1.0.0, then it is answered by 1.0.0 too', async () => {
-    const res = await t.request('GET', '/api/admin/clinics', {
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'api-version': OLDER },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers['api-version']).toBe(OLDER);
+  it('when the operator API is pinned to 1.0.0 or 1.1.0, then it is answered by that version too', async () => {
+    for (const pin of [OLDER, PREVIOUS]) {
+      const res = await t.request('GET', '/api/admin/clinics', {
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'api-version': pin },
+      });
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe(pin);
+    }
   });
 
   it.each([
     ['2', '2', 'names a version this server does not answer'],
     ['0.9', '0.9', 'names a version this server does not answer'],
-    ['1.2.0 (a minor not released yet)', '1.2.0', 'names a version this server does not answer'],
-    ['1.2', '1.2', 'names a version this server does not answer'],
+    ['1.3.0 (a minor not released yet)', '1.3.0', 'names a version this server does not answer'],
+    ['1.3', '1.3', 'names a version this server does not answer'],
     ['1.0.1', '1.0.1', 'names a version this server does not answer'],
+    ['1.1.1', '1.1.1', 'names a version this server does not answer'],
     ['1.0.0-beta', '1.0.0-beta', 'must be a version such as 1.0.0, 1.0 or 1'],
     ['garbage', 'garbage', 'must be a version such as 1.0.0, 1.0 or 1'],
     ['4000 digits', '1'.repeat(4000), 'must be a version such as 1.0.0, 1.0 or 1'],
