@@ -130,11 +130,23 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       expect(held.medication_requests[0].fill).toBeNull();
       const itemId = held.medication_requests[0].id as string;
 
-      // The pharmacist weighs the conflict and resumes; the sign-off gate holds each move until signed.
+      // The pharmacist, signed in to the console, weighs the conflict and resumes; the sign-off gate
+      // holds each move until signed.
+      const session = await fetch(`${server.baseUrl}/api/admin/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ email: 'rph@pharmacy.example', password: 'correct horse battery staple' }),
+      });
+      expect(session.status).toBe(200);
+      const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const asPharmacist = (method: string, path: string, body?: unknown) =>
+        send(method, path, body, { cookie, origin: server.baseUrl });
       await ok(
-        pharmacy('POST', `/api/admin/medication-requests/${orderId}/resume`, { message: 'Prescriber confirmed.' }),
+        asPharmacist('POST', `/api/admin/medication-requests/${orderId}/resume`, { message: 'Prescriber confirmed.' }),
         'resume',
       );
+      const resumed = await ok(pharmacy('GET', `/api/admin/medication-requests/${orderId}`), 'detail');
+      expect(resumed.hold_history.at(-1)).toMatchObject({ kind: 'resume', actor_name: 'Rita Pharmacist' });
       const unsigned = await pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, { status: 'processing' });
       expect(unsigned.status).toBe(409);
       expect(unsigned.body.error?.details).toHaveProperty('prescription_review');
@@ -171,13 +183,8 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       });
       expect(unchecked.status).toBe(409);
       expect(unchecked.body.error?.details).toHaveProperty('product_check');
-      await ok(
-        pharmacy('POST', `/api/admin/medication-requests/${orderId}/signoffs`, {
-          kind: 'product_check',
-          pharmacist_id: pharmacist.staff_id,
-        }),
-        'check',
-      );
+      // The check from the pharmacist's own session names them without a pharmacist_id.
+      await ok(asPharmacist('POST', `/api/admin/medication-requests/${orderId}/signoffs`, { kind: 'product_check' }), 'check');
       await ok(
         pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, {
           status: 'shipped',
