@@ -10,7 +10,7 @@ export default defineConfig({
     exclude: ['test/faults/**', 'test/console/**', 'node_modules/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 90_000,
     pool: 'forks',
     // Vitest's default is one worker per core but one: a single worker on a 2-core machine. The files
     // mostly wait (on PostgreSQL, child processes, sockets), and each has its databases, ports and

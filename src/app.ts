@@ -9,6 +9,8 @@ import { guardOperatorRequest } from './http/operator-guard.js';
 import { acceptApiVersion, announceApiVersion } from './http/api-version.js';
 import { areaOfPath, routedPath } from './http/areas.js';
 import { checkContentNegotiation } from './http/content-negotiation.js';
+import { checkFhirNegotiation } from './fhir/fhir-negotiation.js';
+import { FHIR_PUBLIC_PATHS } from './fhir/fhir.routes.js';
 import { registerConsole } from './http/console.js';
 import { deniedAccessRecorder } from './http/denied-access.js';
 import { registerErrorHandler, sendError } from './contracts/error-handler.js';
@@ -26,6 +28,7 @@ import { registerRequestEnd } from './http/request-end.js';
 import { RouteIndex } from './http/routes-index.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { ErrorEnvelope } from './contracts/schemas.js';
+import { buildSerializerOnce } from './contracts/compiled-once.js';
 import { validatorCompiler } from './contracts/validation.js';
 import { LOG_REDACT_PATHS, logSerializers } from './http/logging.js';
 import { OPERATOR_DOCS_PREFIX, openApiDocument, partnerDocument } from './openapi.js';
@@ -77,6 +80,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     return503OnClosing: false,
     frameworkErrors: answerBeforeRouting(ctx),
     clientErrorHandler: answerUnparsableRequest,
+    // Each response schema compiled once per process (contracts/compiled-once.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnce } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   passExpectations(app.server);
@@ -125,6 +130,21 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (area === 'portal') {
       if (behindProxy) requireHttps(request, isTrustedProxy);
       return guardPortalRequest(ctx, request, reply).then(() => checkContentNegotiation(request));
+    }
+    // A carrier's webhook is not a versioned API and has no key (its route checks the carrier's
+    // signature): HTTPS behind a proxy, then JSON (carrier-events/easypost.routes.ts).
+    if (area === 'carrier') {
+      if (behindProxy) requireHttps(request, isTrustedProxy);
+      checkContentNegotiation(request);
+      return undefined;
+    }
+    // The FHIR API: a partner's credential and rate limit, FHIR's JSON; its metadata and SMART discovery are public, and it
+    // is versioned by FHIR's own version in its path, not by Api-Version (fhir/fhir.routes.ts).
+    if (area === 'fhir') {
+      if (behindProxy) requireHttps(request, isTrustedProxy);
+      checkFhirNegotiation(request);
+      if (FHIR_PUBLIC_PATHS.has(routedPath(request))) return undefined;
+      return guardPartnerRequest(ctx, request, reply);
     }
     // Api-Version, and a deprecated route's Deprecation/Sunset/Link, on every answer of the APIs (refusals too).
     announceApiVersion(request, reply);

@@ -96,6 +96,12 @@ export interface Config {
    */
   readonly requirePrescriberStateLicense: boolean;
   /**
+   * COLD_CHAIN_POLICY: what an order (`is_refrigerated`) on a service that is not cold-chain eligible
+   * gets: `warn` (default; accepted, with `warnings` in the answer) or `refuse` (400 naming
+   * `service_id`). docs/shipping.md#cold-chain.
+   */
+  readonly coldChainPolicy: ColdChainPolicy;
+  /**
    * REQUIRE_PHARMACIST_SIGNOFF: the pharmacy's move of an order to `processing` needs the
    * pharmacist's prescription review, and to `shipped` their product check (docs/compounding.md#sign-offs).
    * Default true in production, false in development.
@@ -103,6 +109,13 @@ export interface Config {
   readonly requirePharmacistSignoff: boolean;
   /** REQUEST_LOG_RETENTION_DAYS: how long the partner request log keeps a request (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
+  /** EVENT_RETENTION_DAYS: how long the event log (`GET /api/external/events`) keeps an event (docs/webhooks.md#the-event-log). */
+  readonly eventRetentionDays: number;
+  /**
+   * EVENT_LOG_SETTLE_MS: how old an event must be before the event log returns it, so that a change
+   * still committing never lands behind a cursor already handed out (docs/webhooks.md#the-event-log).
+   */
+  readonly eventLogSettleMs: number;
   /**
    * PHARMACY_TIME_ZONE: the IANA zone of the pharmacy's working day (Monday to Friday, 09:00-17:00),
    * for the order queue's age in business hours and its date filters. Default UTC.
@@ -119,6 +132,12 @@ export interface Config {
    * the in-process tests lower it, by overriding the loaded config (test/helpers/test-app.ts).
    */
   readonly passwordHashing: PasswordHashing;
+  /**
+   * EASYPOST_WEBHOOK_SECRET: the `webhook_secret` of the EasyPost webhook that posts tracker.updated
+   * Events to POST /api/carrier-events/easypost (their HMAC key); null: that receiver answers 503.
+   * See docs/shipping.md#the-easypost-receiver.
+   */
+  readonly easyPostWebhookSecret: string | null;
 }
 
 /** How much of a refused request's body is still read and thrown away after its answer (http/lingering-close.ts). */
@@ -160,6 +179,8 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormatSetting = (typeof LOG_FORMATS)[number];
+export const COLD_CHAIN_POLICIES = ['warn', 'refuse'] as const;
+export type ColdChainPolicy = (typeof COLD_CHAIN_POLICIES)[number];
 export const DEFAULT_SQLITE_FILE = path.join('data', 'fulfillment.sqlite');
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
@@ -271,9 +292,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const consoleIdleTimeoutMinutes = parseInteger(env, 'CONSOLE_IDLE_TIMEOUT_MINUTES', 15, 1, 720, problems);
   const oauthIssuer = parseOAuthIssuer(env.OAUTH_ISSUER, environment, problems);
   const requestLogRetentionDays = parseInteger(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 366, problems);
+  const eventRetentionDays = parseInteger(env, 'EVENT_RETENTION_DAYS', 30, 1, 366, problems);
+  const eventLogSettleMs = parseInteger(env, 'EVENT_LOG_SETTLE_MS', 5_000, 0, 300_000, problems);
   const publicBaseUrl = parsePublicBaseUrl(env.PUBLIC_BASE_URL, problems);
   const requireAdminTotp = parseBoolean(env, 'REQUIRE_ADMIN_TOTP', false, problems);
   const requirePrescriberStateLicense = parseBoolean(env, 'REQUIRE_PRESCRIBER_STATE_LICENSE', false, problems);
+  const coldChainPolicy = (env.COLD_CHAIN_POLICY?.trim() || 'warn') as ColdChainPolicy;
+  if (!COLD_CHAIN_POLICIES.includes(coldChainPolicy)) {
+    problems.push(`COLD_CHAIN_POLICY must be one of ${COLD_CHAIN_POLICIES.join(', ')}, got "${coldChainPolicy.slice(0, 100)}"`);
+  }
   const requirePharmacistSignoff = parseBoolean(env, 'REQUIRE_PHARMACIST_SIGNOFF', environment === 'production', problems);
   const pharmacyTimeZone = env.PHARMACY_TIME_ZONE?.trim() || 'UTC';
   if (!isTimeZone(pharmacyTimeZone)) {
@@ -282,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const pharmacy = parsePharmacyIdentity(env, environment, problems);
+  const easyPostWebhookSecret = parseEasyPostWebhookSecret(env.EASYPOST_WEBHOOK_SECRET, environment, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -314,14 +342,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleIdleTimeoutMs: consoleIdleTimeoutMinutes * 60_000,
     oauthIssuer,
     requestLogRetentionDays,
+    eventRetentionDays,
+    eventLogSettleMs,
     pharmacyTimeZone,
     pharmacy,
     publicBaseUrl,
     requireAdminTotp,
     requirePrescriberStateLicense,
+    coldChainPolicy,
     requirePharmacistSignoff,
     passwordHashing: PASSWORD_HASHING,
+    easyPostWebhookSecret,
   });
+}
+
+/**
+ * EASYPOST_WEBHOOK_SECRET: unset or empty → null (the receiver is off). Kept as given (EasyPost's
+ * libraries NFKD-normalize it when they sign: carrier-events/easypost-signature.ts); never quoted
+ * back. In production at least 16 characters: anyone who guesses it can forge carrier events.
+ */
+export function parseEasyPostWebhookSecret(
+  value: string | undefined,
+  environment: Environment,
+  problems: string[] = [],
+): string | null {
+  if (value === undefined || value === '') return null;
+  if (value.trim() === '') {
+    problems.push('EASYPOST_WEBHOOK_SECRET must not be only whitespace');
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    problems.push('EASYPOST_WEBHOOK_SECRET must not contain control characters (a line break pasted with it?)');
+    return null;
+  }
+  if (environment === 'production' && Array.from(value).length < 16) {
+    problems.push(
+      'EASYPOST_WEBHOOK_SECRET must be at least 16 characters in production (set the same webhook_secret on the EasyPost webhook, e.g. from `openssl rand -hex 32`)',
+    );
+    return null;
+  }
+  return value;
 }
 
 /** PUBLIC_BASE_URL: an http(s) origin, optionally with a path; no query or fragment; a trailing slash dropped. */

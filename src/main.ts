@@ -13,6 +13,7 @@ import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { startDeprecationUsageFlush } from './deprecations/usage-flush.js';
 import { startRequestLogPurge } from './request-log/request-log-purge.js';
+import { startEventLogPurge } from './events/event-log-purge.js';
 import { WebhookWorker } from './delivery/delivery-worker.js';
 
 /** Starts the HTTP server: config → database → migrate → seed → app → listen; closes gracefully. */
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
     // Deletes request log rows older than REQUEST_LOG_RETENTION_DAYS, every 10 minutes (the log's
     // rows are written by its buffer, about a second after each answer; the last ones at close).
     stopJobs.push(startRequestLogPurge({ ...ctx, logger: app.log }));
+    // Deletes outbox events older than EVENT_RETENTION_DAYS once fanned out, every 10 minutes.
+    stopJobs.push(startEventLogPurge({ ...ctx, logger: app.log }));
     await webhookWorker?.start();
   };
 

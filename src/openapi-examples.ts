@@ -64,6 +64,8 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
     practitioner_id: EXAMPLE_IDS.practitioner,
     carrier_id: 'fedex',
     service_id: 'fedex_ground',
+    signature_required: true,
+    saturday_delivery: false,
     medication_requests: [
       {
         medication: 'Semaglutide',
@@ -77,6 +79,13 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
   },
   createRefillRequest: { medication_request_id: EXAMPLE_IDS.order },
   advanceSandboxMedicationOrder: { to: 'shipped' },
+  recordSandboxShipmentEvent: {
+    status: 'out_for_delivery',
+    occurred_at: '2026-11-27T09:15:00Z',
+    location: 'Sacramento, CA',
+    description: 'Out for delivery',
+    estimated_delivery_date: '2026-11-27',
+  },
   holdSandboxMedicationOrder: { reason_code: 'address_undeliverable' },
   resumeSandboxMedicationOrder: { message: 'Stock arrived.' },
   answerMedicationOrderHold: {
@@ -84,7 +93,7 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
     address: { addressLine1: '20 Elm St', addressLine2: 'Apt 3', city: 'Sacramento', state: 'CA', postalCode: '95814' },
   },
   createWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_url: 'https://partner.example.com/webhooks/fulfillment' },
-  updateWebhookById: { max_in_flight: 5, max_per_second: 20 },
+  updateWebhookById: { max_in_flight: 5, max_per_second: 20, event_types: ['order.fulfilled', 'order.delivered'] },
   rotateWebhookSecret: { previous_valid_hours: 24 },
   deleteWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_id: EXAMPLE_IDS.webhook },
   testWebhook: { clinic_id: EXAMPLE_IDS.clinic, webhook_id: EXAMPLE_IDS.webhook },

@@ -11,6 +11,8 @@ const WHEN: Record<WebhookEventType, string> = {
   'order.resumed':
     'An order on hold is resumed, to the status it was held from (your address answer to an `address_undeliverable` hold resumes it at once).',
   'refill.ready': 'A refill request is accepted and its new order created (sent just after that order\u2019s `order.created`).',
+  'shipment.updated':
+    'A shipment of an order changes status (a carrier tracking event, or the pharmacy\u2019s): once per status change, never for an event that leaves the status as it was. Read the order for the journey\u2019s locations and descriptions.',
   'webhook.test': 'Only from the test call (`POST /api/external/webhook/test`).',
 };
 

@@ -46,7 +46,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
           'answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
           '',
           `Every response of the APIs names the version that answered in its \`Api-Version\` header (${CURRENT_API_VERSION});`,
-          'a request may pin one with the same header (`1.0.0`, or `1.2` / `1` for the newest matching). An operation marked',
+          'a request may pin one with the same header (`1.0.0`, or `1.4` / `1` for the newest matching). An operation marked',
           'deprecated still works until its sunset, and its answers carry `Deprecation`, `Sunset` and `Link` headers',
           '(RFC 9745, RFC 8594) pointing to the migration guide: docs/versioning.md.',
         ].join('\n'),
@@ -65,11 +65,21 @@ export function openApiDocument(config: Config): SwaggerOptions {
           description:
             'Your clinic\u2019s recent requests (14 days by default): metadata only, to find a failed request by its id.',
         },
+        {
+          name: 'FHIR',
+          description:
+            'The same patients, practitioners, orders and fills as FHIR R4 (US Core) resources, read-only, for EHRs (docs/fhir.md): application/fhir+json, OperationOutcome errors, SMART backend services.',
+        },
         { name: 'Sandbox', description: 'Development environment only.' },
         { name: 'Operator', description: 'The pharmacy\u2019s own API, behind the operator token.' },
         { name: 'Portal', description: 'The partner portal\u2019s API (docs/portal.md), behind a partner user\u2019s session.' },
         { name: 'Health', description: 'Probes for load balancers and orchestrators; no credential.' },
         { name: 'OAuth', description: 'Access tokens for OAuth 2.0 clients (client credentials), instead of an API key.' },
+        {
+          name: 'Carrier events',
+          description:
+            'Tracking webhooks the pharmacy’s carrier services post (EasyPost), signed; not a partner API (docs/shipping.md).',
+        },
       ],
       components: {
         securitySchemes: {
@@ -100,6 +110,13 @@ export function openApiDocument(config: Config): SwaggerOptions {
             name: 'portal_session',
             description:
               'A partner user\u2019s portal session (POST /api/portal/session): a person of one clinic, `viewer` or `developer`; a state-changing request must carry the server\u2019s own Origin.',
+          },
+          easyPostSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Hmac-Signature',
+            description:
+              '`hmac-sha256-hex=` and the HMAC-SHA256 (hex) of the raw body under EASYPOST_WEBHOOK_SECRET (NFKD-normalized), as EasyPost signs its webhook Events.',
           },
         },
       },
@@ -331,6 +348,8 @@ export const OPERATOR_DOCS_PREFIX = '/docs/operator';
 const OPERATOR_SCHEMES = ['operatorToken', 'consoleSession'];
 /** The security scheme of the portal API (a partner user's session cookie). */
 const PORTAL_SCHEMES = ['portalSession'];
+/** The security scheme of the carriers' webhooks (docs/shipping.md): the pharmacy's, not a partner's. */
+const CARRIER_SCHEMES = ['easyPostSignature'];
 
 /** The portal API (docs/portal.md): a partner user's session, under /api/portal. */
 export const PORTAL_PREFIX = '/api/portal';
@@ -354,14 +373,14 @@ const usesScheme = (item: Operations, schemes: string[]) =>
  */
 export function partnerDocument(published: object): Record<string, unknown> {
   const document = published as Published;
-  const hidden = [...OPERATOR_SCHEMES, ...PORTAL_SCHEMES];
+  const hidden = [...OPERATOR_SCHEMES, ...PORTAL_SCHEMES, ...CARRIER_SCHEMES];
   const forOthers = (path: string, item: Operations) =>
-    areaOfPath(path) === 'admin' || isPortalPath(path) || usesScheme(item, hidden);
+    areaOfPath(path) === 'admin' || areaOfPath(path) === 'carrier' || isPortalPath(path) || usesScheme(item, hidden);
   const schemes = document.components?.securitySchemes ?? {};
   return {
     ...document,
     paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path, item]) => !forOthers(path, item))),
-    tags: document.tags?.filter((tag) => tag.name !== 'Operator' && tag.name !== 'Portal'),
+    tags: document.tags?.filter((tag) => !['Operator', 'Portal', 'Carrier events'].includes(tag.name)),
     components: {
       ...document.components,
       securitySchemes: Object.fromEntries(Object.entries(schemes).filter(([name]) => !hidden.includes(name))),

@@ -7,10 +7,12 @@ import { holdQueueOperatorRoutes } from './orders/hold-queue.operator-routes.js'
 import { recallOperatorRoutes } from './orders/recall.operator-routes.js';
 import { orderOperatorRoutes } from './orders/order.operator-routes.js';
 import { signoffOperatorRoutes } from './orders/signoff.operator-routes.js';
+import { shipmentOperatorRoutes } from './orders/shipment.operator-routes.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { orderHoldRoutes, sandboxHoldRoutes } from './orders/order-hold.routes.js';
 import { refillRoutes } from './refills/refill.routes.js';
 import { requestLogRoutes } from './request-log/request-log.routes.js';
+import { eventLogRoutes } from './events/event-log.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { medicationRoutes } from './medications/medication.routes.js';
 import { patientRoutes } from './patients/patient.routes.js';
@@ -23,6 +25,7 @@ import { dashboardOperatorRoutes } from './dashboard/dashboard.operator-routes.j
 import { deprecationOperatorRoutes } from './deprecations/deprecation.operator-routes.js';
 import { oauthOperatorRoutes } from './oauth/oauth.operator-routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
+import { smartConfigurationRoutes } from './oauth/smart-configuration.routes.js';
 import { webhookOperatorRoutes } from './webhooks/webhook.operator-routes.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { staffRoutes } from './staff/staff.routes.js';
@@ -32,8 +35,14 @@ import { portalKeyRoutes } from './portal/portal-keys.routes.js';
 import { portalOverviewRoutes } from './portal/portal-overview.routes.js';
 import { portalRequestRoutes } from './portal/portal-requests.routes.js';
 import { portalHoldRoutes } from './portal/portal-holds.routes.js';
+import { portalOrderRoutes } from './portal/portal-orders.routes.js';
 import { portalSandboxRoutes } from './portal/portal-sandbox.routes.js';
 import { portalWebhookRoutes } from './portal/portal-webhooks.routes.js';
+import { easyPostRoutes } from './carrier-events/easypost.routes.js';
+import { applyCarrierTracking } from './orders/shipment-journey.service.js';
+import { FHIR_BASE_PATH } from './fhir/fhir-base.js';
+import { fhirRoutes } from './fhir/fhir.routes.js';
+import { FHIR_RESOURCES } from './fhir/fhir-resources.js';
 
 /** Every feature's routes, mounted in one visible list. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -54,20 +63,28 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }
   await app.register(orderOperatorRoutes(ctx));
   await app.register(signoffOperatorRoutes(ctx));
+  await app.register(shipmentOperatorRoutes(ctx));
   await app.register(holdQueueOperatorRoutes(ctx));
   await app.register(recallOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
   await app.register(oauthOperatorRoutes(ctx));
   // POST /oauth/token: form-encoded, and RFC 6749's errors instead of the envelope (its own plugin context).
   await app.register(oauthRoutes(ctx));
+  // SMART discovery for the FHIR API (public): where the token endpoint is and which scopes it grants.
+  await app.register(smartConfigurationRoutes(ctx));
   await app.register(carrierOperatorRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(webhookOperatorRoutes(ctx));
   await app.register(requestLogRoutes(ctx));
+  await app.register(eventLogRoutes(ctx));
   await app.register(auditOperatorRoutes(ctx));
   await app.register(deprecationOperatorRoutes(ctx));
   await app.register(dashboardOperatorRoutes(ctx));
   await app.register(staffRoutes(ctx));
+  // POST /api/carrier-events/easypost: EasyPost's signed tracking webhook (its own parser and body limit).
+  await app.register(easyPostRoutes(ctx, applyCarrierTracking));
+  // The FHIR R4 API (docs/fhir.md): its own error handler answers OperationOutcomes.
+  await app.register(fhirRoutes(ctx, FHIR_RESOURCES), { prefix: FHIR_BASE_PATH });
   await app.register(partnerUserOperatorRoutes(ctx));
   // The partner portal's API (/api/portal, a portal user's session: docs/portal.md).
   await app.register(portalSessionRoutes(ctx));
@@ -76,6 +93,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(portalRequestRoutes(ctx));
   await app.register(portalWebhookRoutes(ctx));
   await app.register(portalHoldRoutes(ctx));
+  await app.register(portalOrderRoutes(ctx));
   // Development only, as the sandbox API: in production the portal's sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') await app.register(portalSandboxRoutes(ctx));
 }

@@ -6,6 +6,7 @@ import { medicationInsert } from './medications/medication.repository.js';
 import { newMedicationRow, type NewMedication } from './medications/medication.service.js';
 import { applyFormula, formulaOf, NO_FORMULA } from './medications/formula.js';
 import type { MedicationTable } from './medications/medication.tables.js';
+import { coldChainEligibleUpdate } from './shipping/shipping.repository.js';
 
 const active = (name: string, strength: string, unit: string) => ({ name, strength, unit, active: true });
 const inactive = (name: string, strength: string, unit: string) => ({ name, strength, unit, active: false });
@@ -103,6 +104,13 @@ function seededRow(clinicId: string, medication: NewMedication, at: string): Med
 
 export const SANDBOX_CLINIC_NAME = 'Sandbox Clinic';
 
+/**
+ * The default catalogue's overnight and express services (migration 001), which the sandbox marks
+ * cold-chain eligible, so that partners see services of both kinds (docs/shipping.md#cold-chain): a
+ * refrigerated order on the others is accepted with a warning.
+ */
+export const SANDBOX_COLD_CHAIN_SERVICES = ['fedex_priority_overnight', 'ups_next_day_air', 'usps_priority_express'] as const;
+
 export interface SandboxSeed {
   clinicId: string;
   /** The development key, issued at this start (the first); null on later starts: it was shown then. */
@@ -110,8 +118,8 @@ export interface SandboxSeed {
 }
 
 /**
- * On a development server's first start (no clinic yet): a sandbox clinic, its formulary and one
- * development key, returned so that main.ts prints it once. On later starts, the sandbox clinic
+ * On a development server's first start (no clinic yet): a sandbox clinic, its formulary, one
+ * development key and the cold-chain eligible services (SANDBOX_COLD_CHAIN_SERVICES), returned so that main.ts prints it once. On later starts, the sandbox clinic
  * seeded then (its key is not stored in clear, so only its id). Null in production, and when the
  * database has clinics but no sandbox clinic.
  */
@@ -131,6 +139,7 @@ export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | nu
       clinicInsert(change, clinic),
       ...SANDBOX_FORMULARY.map((medication) => medicationInsert(change, seededRow(clinic.id, medication, change.at))),
       apiKeyInsert(change, row),
+      coldChainEligibleUpdate(change, SANDBOX_COLD_CHAIN_SERVICES),
     );
     return { clinicId: clinic.id, apiKey: key };
   });

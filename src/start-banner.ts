@@ -51,6 +51,14 @@ export function startBanner(config: Config, facts: StartFacts): string {
       '  Set where the pharmacy may ship: PUT /api/admin/licensed-states {"states": ["CA", "NY", ...]}',
     );
   }
+  if (config.env === 'production' && config.publicBaseUrl === null) {
+    lines.push(
+      '',
+      '  WARNING: PUBLIC_BASE_URL is not set: the FHIR API\u2019s links, SMART discovery\u2019s token endpoint and the',
+      '  audience a SMART client\u2019s assertion may name are taken from each request\u2019s Host header.',
+      '  Set it to the address partners reach (PUBLIC_BASE_URL=https://fulfillment.example.com): docs/fhir.md',
+    );
+  }
   const sandbox = facts.sandbox;
   if (sandbox?.apiKey) {
     lines.push(

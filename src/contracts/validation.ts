@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { describeInvalidFields, type ErrorDetails } from '../errors.js';
+import { compiledOnce } from './compiled-once.js';
 import { decimalPlaces } from '../shared/decimals.js';
 import { checkText, TEXT_KINDS, type TextKind } from '../shared/text.js';
 import { FIELD_ALIASES } from './field-aliases.js';
@@ -91,9 +92,13 @@ const bodyAjv = makeAjv(false);
 const urlAjv = makeAjv(true);
 
 /**
- * Compiles each route schema once, at start-up. Fastify calls this per route and part.
+ * Fastify calls this per route and part, as an application is built: each schema is compiled at
+ * its first use, once per process (compiled-once.ts).
  */
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  compileValidator(schema as object, httpPart ?? 'body');
+
+const compileValidator = compiledOnce('validators', (schema: object, httpPart: string) => {
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
   const validate: ValidateFunction = ajv.compile(withTextRules(schema) as object);
   // A query string open to other parameters (they are ignored) still refuses a near miss of one it knows.
@@ -102,13 +107,13 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     // Sizes first: an array over its maximum, or an object full of unknown keys, is refused before
     // its elements are validated one by one (issue 9, item 1: bounded work for any input).
     const oversized = findOversized(schema, data, '');
-    if (oversized) return { error: new RequestValidationError(httpPart ?? 'body', [], oversized) };
+    if (oversized) return { error: new RequestValidationError(httpPart, [], oversized) };
     const misses = open ? nearMissParameters(schema as SchemaNode, data) : null;
     if (validate(data)) return misses ? { error: new RequestValidationError('querystring', [], misses) } : { value: data };
-    const error = new RequestValidationError(httpPart ?? 'body', validate.errors ?? []);
+    const error = new RequestValidationError(httpPart, validate.errors ?? []);
     return { error: misses ? new RequestValidationError('querystring', [], { ...misses, ...error.details }) : error };
   };
-};
+});
 
 /** How an unknown field or query parameter is described: with the name meant, when there is a likely one. */
 function unknownMessage(part: string, hint: string | undefined): string {

@@ -6,6 +6,7 @@ import * as deliveries from './delivery.repository.js';
 import { lockEndpoints, lowerNextDue } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import * as endpoints from './endpoints.repository.js';
+import { eventTypeTest } from '../events/event-type-filter.js';
 import type { WebhookDeliveryTable } from './webhook.tables.js';
 
 /** Outbox events fanned out per look at the queue. */
@@ -30,19 +31,26 @@ export interface FanOut {
 /**
  * Reads the oldest outbox events not yet fanned out (locked against other workers with SKIP LOCKED)
  * and decides their deliveries: one per event and per endpoint of the event's clinic that existed
- * (active, not deleted) when the event was created.
+ * (active, not deleted) when the event was created and receives the event's type (its `event_types`:
+ * null for every type; each endpoint's list is parsed once per batch).
  */
 export async function planFanOut(trx: Trx, ctx: ServiceContext, limit = FAN_OUT_BATCH): Promise<FanOut> {
   const events = await deliveries.lockUndispatchedEvents(trx, limit, ctx.dialect);
   if (events.length === 0) return { eventIds: [], rows: [], endpointIds: [] };
-  const live = await endpoints.activeEndpointsOfClinics(trx, [...new Set(events.map((e) => e.clinic_id))]);
+  const live = (await endpoints.activeEndpointsOfClinics(trx, [...new Set(events.map((e) => e.clinic_id))])).map((endpoint) => ({
+    ...endpoint,
+    receives: eventTypeTest(endpoint.event_types),
+  }));
   const now = ctx.clock().toISOString();
   const rows = events.flatMap((event) => {
     // The first attempt is due the schedule's first delay after the event (at once by default), so
     // that deliveries are claimed in the order their events happened.
     const firstDue = nextAttemptAt(ctx.config.webhookRetryScheduleMs, 0, new Date(event.created_at), Math.random());
     return live
-      .filter((endpoint) => endpoint.clinic_id === event.clinic_id && endpoint.created_at <= event.created_at)
+      .filter(
+        (endpoint) =>
+          endpoint.clinic_id === event.clinic_id && endpoint.created_at <= event.created_at && endpoint.receives(event.type),
+      )
       .map((endpoint) => newDelivery(event, endpoint.id, now, firstDue?.toISOString() ?? now));
   });
   return { eventIds: events.map((e) => e.id), rows, endpointIds: [...new Set(rows.map((r) => r.endpoint_id))] };

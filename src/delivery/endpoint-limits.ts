@@ -13,4 +13,6 @@ export const MAX_PER_SECOND = { min: 1, max: 1000 } as const;
 export interface EndpointLimits {
   max_in_flight?: number | undefined;
   max_per_second?: number | null | undefined;
+  /** The event types the endpoint receives (issue 31, item 6); null: every type; absent: unchanged (default null). */
+  event_types?: string[] | null | undefined;
 }

@@ -38,6 +38,8 @@ export interface WebhookEndpointTable {
   max_in_flight: number;
   /** The partner's limit of attempts started per second (null: none). */
   max_per_second: number | null;
+  /** The event types the endpoint receives, a JSON array (migration 029); null: every type, including later ones. */
+  event_types: string | null;
   /**
    * The earliest time this endpoint may have a delivery to attempt: never later than the truth (a
    * hint that may be early), null when nothing is pending. While a worker owns the endpoint, its lease's end.

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'refill.ready',
   'order.on_hold',
   'order.resumed',
+  'shipment.updated',
 ] as const;
 
 export type OutboxEventType = (typeof EVENT_TYPES)[number];

@@ -1,6 +1,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import type { OutboxEventType, TEST_EVENT_TYPE } from './event-types.js';
+import { SHIPMENT_STATUSES } from '../shipping/shipment-status.js';
 
 /*
  * The payload (`data`) of each event a partner's endpoint receives, as written by the services
@@ -12,10 +13,18 @@ import type { OutboxEventType, TEST_EVENT_TYPE } from './event-types.js';
 
 const OrderId = Uuid('The medication request (order).');
 
+/** Every order event's counter (issue 31, item 8; docs/webhooks.md#ordering). */
+const Sequence = Type.Integer({
+  minimum: 1,
+  description:
+    'The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering).',
+});
+
 export const EVENT_PAYLOADS = {
   'order.created': Type.Object(
     {
       medication_request_id: OrderId,
+      sequence: Sequence,
       status: Type.Literal('pending'),
       patient_id: Uuid(),
       practitioner_id: Uuid(),
@@ -26,6 +35,7 @@ export const EVENT_PAYLOADS = {
   'order.fulfilled': Type.Object(
     {
       medication_request_id: OrderId,
+      sequence: Sequence,
       status: Type.Literal('shipped'),
       tracking_number: Type.String(),
       carrier_id: Type.String(),
@@ -50,12 +60,13 @@ export const EVENT_PAYLOADS = {
     { additionalProperties: false },
   ),
   'order.delivered': Type.Object(
-    { medication_request_id: OrderId, status: Type.Literal('delivered'), delivered_at: Timestamp },
+    { medication_request_id: OrderId, sequence: Sequence, status: Type.Literal('delivered'), delivered_at: Timestamp },
     { additionalProperties: false },
   ),
   'order.cancelled': Type.Object(
     {
       medication_request_id: OrderId,
+      sequence: Sequence,
       status: Type.Literal('cancelled'),
       previous_status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('on_hold')]),
       cancelled_at: Timestamp,
@@ -66,6 +77,10 @@ export const EVENT_PAYLOADS = {
     {
       refill_request_id: Uuid(),
       medication_request_id: Uuid('The new order the refill created.'),
+      sequence: Type.Integer({
+        minimum: 1,
+        description: 'The sequence of the new order’s events (after its `order.created`): docs/webhooks.md#ordering.',
+      }),
       original_medication_request_id: Uuid('The order refilled.'),
       status: Type.Literal('open'),
     },
@@ -74,6 +89,7 @@ export const EVENT_PAYLOADS = {
   'order.on_hold': Type.Object(
     {
       medication_request_id: OrderId,
+      sequence: Sequence,
       status: Type.Literal('on_hold'),
       reason_code: Type.String({ description: 'A code of `GET /api/external/hold-reasons`.' }),
       waiting_on: Type.Union([Type.Literal('partner'), Type.Literal('pharmacy')], {
@@ -88,11 +104,38 @@ export const EVENT_PAYLOADS = {
   'order.resumed': Type.Object(
     {
       medication_request_id: OrderId,
-      status: Type.Union([Type.Literal('pending'), Type.Literal('processing')], {
-        description: 'The status the order returned to: the one it was held from.',
+      sequence: Sequence,
+      status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('shipped')], {
+        description: 'The status the order returned to: the one it was held from (`shipped` after a `delivery_exception` hold).',
       }),
     },
     { additionalProperties: false },
+  ),
+  'shipment.updated': Type.Object(
+    {
+      medication_request_id: OrderId,
+      shipment_id: Uuid('The shipment (one package of the order).'),
+      status: Type.Union(
+        SHIPMENT_STATUSES.map((s) => Type.Literal(s)),
+        { description: 'The shipment\u2019s new status: that of its latest tracking event.' },
+      ),
+      tracking_number: Type.String(),
+      tracking_url: Nullable(Type.String({ format: 'uri' }), {
+        description: 'The carrier\u2019s public tracking page (UPS, FedEx, USPS); null for another carrier.',
+      }),
+      estimated_delivery_date: Nullable(Type.String({ format: 'date' }), {
+        description: 'YYYY-MM-DD, the carrier\u2019s estimate.',
+      }),
+      sequence: Type.Integer({
+        minimum: 1,
+        description: 'The order\u2019s event counter (docs/webhooks.md#ordering): keep the highest seen per order.',
+      }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Sent once per change of a shipment\u2019s status (docs/shipping.md#shipments-and-their-journey); never the event\u2019s location or description.',
+    },
   ),
   'webhook.test': Type.Object({ webhook_id: Uuid(), clinic_id: Uuid(), message: Type.String() }, { additionalProperties: false }),
 } satisfies Record<OutboxEventType | typeof TEST_EVENT_TYPE, TObject>;

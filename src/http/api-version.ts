@@ -12,10 +12,10 @@ export const API_VERSION_HEADER = 'Api-Version';
  * Versioning section). A release adds its version here; a version leaves only with a major release
  * after its notice period (docs/versioning.md).
  */
-export const SUPPORTED_API_VERSIONS = ['1.0.0', '1.1.0', '1.2.0'] as const;
+export const SUPPORTED_API_VERSIONS = ['1.0.0', '1.1.0', '1.2.0', '1.3.0', '1.4.0'] as const;
 
 /** The newest version: what answers a request that pins none. */
-export const CURRENT_API_VERSION: string = SUPPORTED_API_VERSIONS[SUPPORTED_API_VERSIONS.length - 1] ?? '1.2.0';
+export const CURRENT_API_VERSION: string = SUPPORTED_API_VERSIONS[SUPPORTED_API_VERSIONS.length - 1] ?? '1.4.0';
 
 /** `1`, `1.0` or `1.0.0`: numbers without leading zeros, at most 6 digits each (semver's core, no pre-release). */
 const PIN = /^(0|[1-9]\d{0,5})(?:\.(0|[1-9]\d{0,5})(?:\.(0|[1-9]\d{0,5}))?)?$/;
@@ -27,7 +27,7 @@ export const ApiVersionHeaderSchema = Type.String({
   pattern: PIN.source,
   maxLength: 20,
   description: [
-    `Optional. Pins the API version that answers: an exact one such as \`1.0.0\`, or \`1.2\` / \`1\` for the newest`,
+    `Optional. Pins the API version that answers: an exact one such as \`1.0.0\`, or \`1.4\` / \`1\` for the newest`,
     `matching. Without it the newest (${CURRENT_API_VERSION}) answers. Every response names the version that answered`,
     `in its own \`Api-Version\` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (${SUPPORTED}).`,
   ].join(' '),

@@ -3,9 +3,13 @@ import type { FastifyRequest } from 'fastify';
 /**
  * Which guard a request falls under: the partner API, the operator API, the partner portal's API
  * (a portal user's session: http/portal-guard.ts), the OAuth token endpoint
- * (HTTPS behind a proxy, but its client authenticates in the route: oauth/oauth.routes.ts) or none.
+ * (HTTPS behind a proxy, but its client authenticates in the route: oauth/oauth.routes.ts), a
+ * carrier's webhook (`/api/carrier-events`: HTTPS behind a proxy, JSON, but no key: the route checks
+ * the carrier's signature itself, carrier-events/easypost.routes.ts), the FHIR API (`/fhir`: a
+ * partner's credential as on the partner API, FHIR JSON, OperationOutcome refusals: fhir/fhir.routes.ts)
+ * or none.
  */
-export type Area = 'partner' | 'admin' | 'portal' | 'oauth' | 'public';
+export type Area = 'partner' | 'admin' | 'portal' | 'oauth' | 'carrier' | 'fhir' | 'public';
 
 /** `/api/external` and everything below it, but not `/api/externally`. */
 export function isUnder(path: string, prefix: string): boolean {
@@ -18,6 +22,8 @@ export function areaOfPath(path: string): Area {
   if (isUnder(path, '/api/admin') || isUnder(path, '/docs/operator')) return 'admin';
   if (isUnder(path, '/api/portal')) return 'portal';
   if (isUnder(path, '/oauth')) return 'oauth';
+  if (isUnder(path, '/api/carrier-events')) return 'carrier';
+  if (isUnder(path, '/fhir')) return 'fhir';
   return 'public';
 }
 

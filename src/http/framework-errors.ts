@@ -34,7 +34,7 @@ async function answerRefusal(ctx: AppContext, error: FastifyError, request: Fast
   applyBaselineSecurityHeaders(reply);
   let refusal = routerRefusal(error);
   const area = areaOfPath(request.url.split('?')[0] ?? '/');
-  if (area !== 'public') reply.header(API_VERSION_HEADER, answeringVersion(request));
+  if (area !== 'public' && area !== 'carrier') reply.header(API_VERSION_HEADER, answeringVersion(request));
   try {
     if (area === 'partner') await guardPartnerRequest(ctx, request, reply);
   } catch (guardError) {

@@ -13,26 +13,31 @@ import { jsonShapeProblem, MAX_JSON_DEPTH } from './json-shape.js';
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes: Buffer, done) => {
-    const text = decodeUtf8(bytes);
-    if (text === null) {
-      done(fieldError(fieldOfInvalidUtf8(bytes), 'must be valid UTF-8'), undefined);
-      return;
-    }
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    const problem = jsonShapeProblem(text);
-    if (problem) {
-      done(fieldError('body', problem), undefined);
-      return;
-    }
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseJsonBytes(bytes));
     } catch (error) {
-      done(bodyError(error), undefined);
+      done(error as Error, undefined);
     }
   });
+}
+
+/**
+ * A JSON body's bytes as the API reads every JSON body (above): undefined when blank; an AppError
+ * (400 naming the field) for bytes that are not UTF-8, a shape over the bounds, malformed JSON or
+ * prototype-poisoning keys. For a route that must see the raw bytes first (a signed body:
+ * carrier-events/easypost.routes.ts), then parses them the same way.
+ */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const text = decodeUtf8(bytes);
+  if (text === null) throw fieldError(fieldOfInvalidUtf8(bytes), 'must be valid UTF-8');
+  if (text.trim() === '') return undefined;
+  const problem = jsonShapeProblem(text);
+  if (problem) throw fieldError('body', problem);
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    throw bodyError(error);
+  }
 }
 
 // Strict: invalid bytes throw instead of becoming U+FFFD. A byte order mark is kept, as before (the

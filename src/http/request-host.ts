@@ -19,3 +19,14 @@ export function requestHost(request: FastifyRequest, trustForwardedHost: boolean
 export function ownOrigin(request: FastifyRequest, trustForwardedHost: boolean): string {
   return `${request.protocol}://${requestHost(request, trustForwardedHost)}`;
 }
+
+/**
+ * The base address partners reach this server at, for links the server hands out: PUBLIC_BASE_URL
+ * when set, else this request's own origin (`ownOrigin`).
+ */
+export function publicBaseUrl(
+  request: FastifyRequest,
+  config: { readonly publicBaseUrl: string | null; readonly trustForwardedHost: boolean },
+): string {
+  return config.publicBaseUrl ?? ownOrigin(request, config.trustForwardedHost);
+}

@@ -38,10 +38,16 @@ const NO_CLIENT_HASH = hashApiKey('no such client');
  * constant time with the stored hash, or its signed assertion, verified with its registered keys and
  * whose `jti` is then recorded so that it cannot be used twice, on any instance. Every refusal is
  * `invalid_client` and says no more than an API key's 401 would (which part of a secret was wrong, never).
+ * An assertion's `aud` is the issuer, the issuer followed by `/oauth/token`, or `tokenEndpoint`: the
+ * token endpoint's URL as /.well-known/smart-configuration tells this caller (oauth/smart-configuration.ts).
  */
-export async function authenticateClient(ctx: AuthContext, credentials: ClientCredentials): Promise<OAuthClientTable> {
+export async function authenticateClient(
+  ctx: AuthContext,
+  credentials: ClientCredentials,
+  tokenEndpoint: string,
+): Promise<OAuthClientTable> {
   return credentials.method === 'jwt'
-    ? authenticateAssertion(ctx, credentials.clientId, credentials.assertion)
+    ? authenticateAssertion(ctx, credentials.clientId, credentials.assertion, tokenEndpoint)
     : authenticateSecret(ctx, credentials);
 }
 
@@ -61,7 +67,12 @@ async function authenticateSecret(
   return usable(ctx, row, basic);
 }
 
-async function authenticateAssertion(ctx: AuthContext, clientId: string, assertion: string): Promise<OAuthClientTable> {
+async function authenticateAssertion(
+  ctx: AuthContext,
+  clientId: string,
+  assertion: string,
+  tokenEndpoint: string,
+): Promise<OAuthClientTable> {
   const row = UUID.test(clientId) ? await repo.findOAuthClient(ctx.db, clientId) : undefined;
   if (!row || row.jwks === null) throw invalidClient('invalid client assertion', false);
   const now = ctx.clock();
@@ -72,7 +83,8 @@ async function authenticateAssertion(ctx: AuthContext, clientId: string, asserti
       algorithms: ASSERTION_ALGORITHMS,
       issuer: row.id,
       subject: row.id,
-      audience: [issuer, `${issuer}/oauth/token`],
+      // SMART backend services (and RFC 7523 §3) name the token endpoint's URL, the one discovery advertises.
+      audience: [...new Set([issuer, `${issuer}/oauth/token`, tokenEndpoint])],
       currentDate: now,
       clockTolerance: CLOCK_LEEWAY_SECONDS,
       requiredClaims: ['exp', 'jti'],

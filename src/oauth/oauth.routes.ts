@@ -3,8 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { addressBucketOf, clientAddress } from '../http/client-address.js';
+import { publicBaseUrl } from '../http/request-host.js';
 import { OAuthErrorBody, TokenRequestBody, TokenResponse } from './oauth.schemas.js';
 import { toOAuthError } from './oauth-errors.js';
+import { tokenEndpointOf } from './smart-configuration.js';
 import { parseForm } from './token-request.js';
 import { issueToken } from './token.service.js';
 
@@ -87,7 +89,14 @@ export function oauthRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         // The caller's address is the edge's to tell (behind a trusted proxy, X-Forwarded-For's).
-        const answer = await issueToken(ctx, request, reply, request.body, addressBucketOf(clientAddress(request)));
+        const answer = await issueToken(
+          ctx,
+          request,
+          reply,
+          request.body,
+          addressBucketOf(clientAddress(request)),
+          tokenEndpointOf(publicBaseUrl(request, ctx.config)),
+        );
         return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
       },
     );

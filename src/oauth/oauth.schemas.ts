@@ -81,7 +81,10 @@ export const TokenRequestBody = Type.Object(
   {
     grant_type: Type.Optional(Type.String({ description: '`client_credentials`, the only grant.' })),
     scope: Type.Optional(
-      Type.String({ description: 'Space-separated scopes: a subset of the client\u2019s (default: all of them).' }),
+      Type.String({
+        description:
+          'Space-separated scopes: a subset of the client\u2019s (default: all of them), or SMART backend services\u2019 read scopes for the FHIR API (`system/Patient.rs`, `system/*.rs`; v1\u2019s `system/Patient.read`), each granted as the scope of ours that reads its resource type (docs/oauth.md).',
+      }),
     ),
     client_id: Type.Optional(Type.String({ description: 'With `client_secret`, instead of HTTP Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'The client secret, instead of HTTP Basic.' })),
@@ -104,7 +107,10 @@ export const TokenResponse = Type.Object(
     access_token: Type.String({ description: 'Send it as `Authorization: Bearer <access_token>` on every partner route.' }),
     token_type: Type.Literal('Bearer'),
     expires_in: Type.Integer({ description: `Seconds the token lives: ${ACCESS_TOKEN_LIFETIME_SECONDS}.` }),
-    scope: Type.String({ description: 'The scopes granted, space-separated.' }),
+    scope: Type.String({
+      description:
+        'The scopes granted, space-separated: ours as asked, SMART scopes as asked (`system/*.rs` written out per resource type the client may read).',
+    }),
   },
   { additionalProperties: false, $id: 'TokenResponse' },
 );

@@ -29,8 +29,8 @@ export const HoldQueueItem = Type.Object(
       { patient_id: Uuid(), first_name: Type.String(), last_name: Type.String() },
       { additionalProperties: false, description: 'Whom the order is for. PHI: the read is audited.' },
     ),
-    held_from: Type.Union([Type.Literal('pending'), Type.Literal('processing')], {
-      description: 'The status a resume returns the order to.',
+    held_from: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('shipped')], {
+      description: 'The status a resume returns the order to (`shipped` after a `delivery_exception` hold).',
     }),
     hold: HoldView,
     answered_at: Nullable(Timestamp, { description: 'When the partner last answered this hold; null before any answer.' }),

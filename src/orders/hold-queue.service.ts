@@ -60,7 +60,7 @@ function toHoldQueueItem(row: HeldOrderRow, ageBusinessHours: number): HoldQueue
     clinic_id: row.clinic_id,
     clinic_name: row.clinic_name,
     patient: { patient_id: row.patient_id, first_name: row.patient_first_name, last_name: row.patient_last_name },
-    held_from: row.held_from === 'processing' ? 'processing' : 'pending',
+    held_from: row.held_from === 'processing' || row.held_from === 'shipped' ? row.held_from : 'pending',
     hold: {
       reason_code: code,
       reason: holdReasonOf(code)?.reason ?? code,

@@ -22,19 +22,22 @@ import type { IntakeHold } from './intake-hold.js';
 import type { OrderTable, MedicationItemTable } from './order.tables.js';
 import type { CreateOrderInput, MedicationItemInput } from './order.schemas.js';
 import * as repo from './order.repository.js';
+import { coldChainRefusal, coldChainWarning, needsColdChain } from '../shipping/cold-chain.js';
+import { listColdChainServices } from '../shipping/shipping.repository.js';
 
 /**
  * POST /api/external/medication-order: checks the clinic, the patient and practitioner (404 naming
  * which), then every business rule at once (one 400 naming each problem), and stores the order, its
  * prescription and items, the priced shipping choice, the first history row and `order.created` in
- * one transaction, in status `pending`.
+ * one transaction, in status `pending`. A refrigerated order on a service that is not cold-chain
+ * eligible is answered with `warnings`, or refused under COLD_CHAIN_POLICY=refuse (docs/shipping.md#cold-chain).
  */
 export async function createOrder(
   ctx: ServiceContext,
   identity: PartnerIdentity,
   input: CreateOrderInput,
   audit: AuditContext,
-): Promise<{ medication_request_id: string }> {
+): Promise<{ medication_request_id: string; warnings?: string[] }> {
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const clinicId = identity.clinicId;
 
@@ -80,6 +83,11 @@ export async function createOrder(
     credentials.problem,
     ...orderProblems,
   ].filter((p) => p !== null);
+  // The service's flag came with its price (findPartiesAndPricedShipping): only a refusal reads more.
+  const notCold = 'message' in shipping || !needsColdChain(input.is_refrigerated, shipping) ? null : shipping;
+  if (notCold && ctx.config.coldChainPolicy === 'refuse') {
+    problems.push(coldChainRefusal(notCold, await listColdChainServices(ctx.db, notCold.carrierId)));
+  }
   if (problems.length > 0 || 'message' in shipping) {
     throw new AppError(
       'VALIDATION_ERROR',
@@ -105,6 +113,8 @@ export async function createOrder(
     shipping_total_cents: shipping.totalCents,
     free_shipment_type: shipping.freeShipmentType,
     is_refrigerated: toFlag(input.is_refrigerated),
+    signature_required: toFlag(input.signature_required),
+    saturday_delivery: toFlag(input.saturday_delivery),
     shipment_group_id: blankToNull(input.shipment_group_id),
     refill_of: null,
     chain_origin_id: null,
@@ -123,7 +133,10 @@ export async function createOrder(
     storeNewOrder(change, order, { id: prescriptionId, original_prescription_id: null }, items, hold);
     change.audit('create', { type: 'medication_request', id: order.id, clinicId });
   });
-  return { medication_request_id: order.id };
+  // Absent when there is nothing to warn of (docs/orders.md#creating-an-order).
+  return notCold
+    ? { medication_request_id: order.id, warnings: [coldChainWarning(notCold)] }
+    : { medication_request_id: order.id };
 }
 
 /**
@@ -131,6 +144,10 @@ export async function createOrder(
  * prescription and items, the first history row (pending, by the partner) and the `order.created`
  * event. With an intake hold, the order is stored on hold, with the hold's history row and
  * `order.on_hold` after `order.created` (intake-hold.service.ts heldAtIntake).
+ *
+ * The order's events are counted in its INSERT (docs/webhooks.md#ordering): `order.created` is
+ * sequence 1, an intake hold's `order.on_hold` 2, and `laterEvents` more are kept for events of the
+ * same change the caller sends (a refill's `refill.ready`). Returns the first sequence kept for them.
  */
 export function storeNewOrder(
   change: SystemChange,
@@ -138,16 +155,20 @@ export function storeNewOrder(
   prescription: { id: string; original_prescription_id: string | null },
   items: MedicationItemTable[],
   hold: IntakeHold | null = null,
-): void {
+  laterEvents = 0,
+): number {
+  const own = hold === null ? 1 : 2;
+  const counted: OrderTable = { ...request, event_sequence: own + laterEvents };
   if (hold === null) {
-    change.write(...newOrderWrites(change, request, prescription, items));
+    change.write(...newOrderWrites(change, counted, prescription, items));
     change.event(orderCreated(request), request.created_at);
-    return;
+    return own + 1;
   }
-  const held = heldAtIntake(request, hold);
+  const held = heldAtIntake(counted, hold);
   change.write(...newOrderWrites(change, held.order, prescription, items), repo.historyInsert(change, held.history));
   change.event(orderCreated(request), request.created_at);
-  change.event(held.event, held.at);
+  change.event({ ...held.event, payload: { ...held.event.payload, sequence: 2 } }, held.at);
+  return own + 1;
 }
 
 /** The rows of a new medication request: the request, its prescription and items, the first history row. */
@@ -193,6 +214,7 @@ function orderCreated(request: OrderTable): NewOutboxEvent {
       patient_id: request.patient_id,
       practitioner_id: request.practitioner_id,
       refill_of: request.refill_of,
+      sequence: 1,
     },
   };
 }

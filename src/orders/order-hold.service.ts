@@ -1,5 +1,5 @@
 import type { AuditContext } from '../audit/audit-actor.js';
-import { runChange, type Change } from '../changes/run-change.js';
+import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { ServiceContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { conflict, fieldError } from '../errors.js';
@@ -71,42 +71,69 @@ export async function holdOrder(
   actor: Actor,
   audit: AuditContext,
 ): Promise<OrderViewData> {
-  const waitingOn = waitingOnOf(input);
-  const message = input.message.trim();
   const order = await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
     const current = await loadForUpdate(trx, scope, orderId);
-    const from = current.status as OrderStatus;
-    if (!canHold(from)) throw notHoldable(from);
-    const now = change.at;
-    const set: repo.StatusChanges = {
-      hold_reason_code: input.reason_code,
-      hold_message: message,
-      hold_waiting_on: waitingOn,
-      hold_since: from === 'on_hold' ? (current.hold_since ?? now) : now,
-      held_from: from === 'on_hold' ? (current.held_from ?? 'pending') : from,
-      hold_answered_at: null,
-    };
-    await moveOrRefuse(trx, current, from, 'on_hold', now, set);
-    recordHold(change, current.id, {
-      from,
-      to: 'on_hold',
-      kind: 'hold',
-      actor,
-      named: namedActorOf(audit),
-      reasonCode: input.reason_code,
-      waitingOn,
-      message,
-    });
-    change.event({
-      clinicId: current.clinic_id,
-      type: 'order.on_hold',
-      payload: { medication_request_id: current.id, status: 'on_hold', reason_code: input.reason_code, waiting_on: waitingOn },
-    });
+    const held = await holdInChange(change, trx, current, input, actor, namedActorOf(audit));
     change.audit('hold', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
-    return { ...current, ...set, status: 'on_hold', updated_at: now };
+    return held;
   });
   return loadOrderView(ctx.db, order);
+}
+
+/**
+ * The hold of `holdOrder` as a step of the caller's change (the operator's hold, a shipment's
+ * `exception`): refuses an order that cannot take the hold (409), records the history row and
+ * `order.on_hold`. Returns the order as it now is.
+ */
+export async function holdInChange(
+  change: SystemChange,
+  trx: Trx,
+  current: OrderTable,
+  input: HoldInput,
+  actor: Actor,
+  named: NamedActor,
+  now: string = change.at,
+): Promise<OrderTable> {
+  const waitingOn = waitingOnOf(input);
+  const message = input.message.trim();
+  const from = current.status as OrderStatus;
+  if (!canHold(from, input.reason_code, current.held_from)) throw notHoldable(from, current.held_from);
+  const set: repo.StatusChanges = {
+    hold_reason_code: input.reason_code,
+    hold_message: message,
+    hold_waiting_on: waitingOn,
+    hold_since: from === 'on_hold' ? (current.hold_since ?? now) : now,
+    held_from: from === 'on_hold' ? (current.held_from ?? 'pending') : from,
+    hold_answered_at: null,
+  };
+  const sequence = await moveOrRefuse(trx, current, from, 'on_hold', now, set, true);
+  recordHold(change, current.id, {
+    from,
+    to: 'on_hold',
+    kind: 'hold',
+    actor,
+    named,
+    reasonCode: input.reason_code,
+    waitingOn,
+    message,
+    at: now,
+  });
+  change.event(
+    {
+      clinicId: current.clinic_id,
+      type: 'order.on_hold',
+      payload: {
+        medication_request_id: current.id,
+        status: 'on_hold',
+        reason_code: input.reason_code,
+        waiting_on: waitingOn,
+        sequence,
+      },
+    },
+    now,
+  );
+  return { ...current, ...set, status: 'on_hold', updated_at: now, event_sequence: sequence };
 }
 
 /**
@@ -155,9 +182,14 @@ export async function answerHold(
     const trx = await change.transaction();
     const current = await loadForUpdate(trx, { clinicId }, orderId);
     if (current.status !== 'on_hold') throw notOnHold(current.status, 'answer');
+    if (input.cancel === true && current.held_from === 'shipped') {
+      throw conflict('The medication request has shipped: it cannot be cancelled; answer about the delivery instead', {
+        cancel: 'is refused: the order has shipped (its hold is a delivery_exception)',
+      });
+    }
     const now = change.at;
     const set: repo.StatusChanges = { hold_waiting_on: 'pharmacy', hold_answered_at: now, ...shipTo(input.address) };
-    await moveOrRefuse(trx, current, 'on_hold', 'on_hold', now, set);
+    const sequence = await moveOrRefuse(trx, current, 'on_hold', 'on_hold', now, set);
     recordHold(change, current.id, {
       from: 'on_hold',
       to: 'on_hold',
@@ -169,7 +201,7 @@ export async function answerHold(
       message,
     });
     change.audit('hold_response', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
-    const answered: OrderTable = { ...current, ...set, updated_at: now };
+    const answered: OrderTable = { ...current, ...set, updated_at: now, event_sequence: sequence };
 
     if (input.cancel === true) {
       change.audit('cancel', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
@@ -185,8 +217,8 @@ export async function answerHold(
 }
 
 /** Returns a held order to the status it was held from, clearing its hold; its history row and `order.resumed`. */
-async function resume(
-  change: Change,
+export async function resume(
+  change: SystemChange,
   trx: Trx,
   order: OrderTable,
   actor: Actor,
@@ -195,7 +227,7 @@ async function resume(
   at: string = change.at,
 ): Promise<OrderTable> {
   const to: OrderStatus = isResumeTarget(order.held_from ?? '') ? (order.held_from as OrderStatus) : 'pending';
-  await moveOrRefuse(trx, order, 'on_hold', to, at, repo.NO_HOLD);
+  const sequence = await moveOrRefuse(trx, order, 'on_hold', to, at, repo.NO_HOLD, true);
   recordHold(change, order.id, {
     from: 'on_hold',
     to,
@@ -208,17 +240,18 @@ async function resume(
     at,
   });
   change.event(
-    { clinicId: order.clinic_id, type: 'order.resumed', payload: { medication_request_id: order.id, status: to } },
+    { clinicId: order.clinic_id, type: 'order.resumed', payload: { medication_request_id: order.id, status: to, sequence } },
     at,
   );
-  return { ...order, ...repo.NO_HOLD, status: to, updated_at: at };
+  return { ...order, ...repo.NO_HOLD, status: to, updated_at: at, event_sequence: sequence };
 }
 
 /**
  * The conditional update of a hold, a resume or an answer: it applies only if the order is still
  * in `from`, so of a resume and an answer sent together exactly one finds the order on hold when
  * both would move it (PostgreSQL re-reads the row after the other's commit; SQLite runs them one
- * after the other).
+ * after the other). With `bumpSequence` (the move sends an order event) it counts the event too;
+ * returns the order's event sequence after the update.
  */
 async function moveOrRefuse(
   trx: Trx,
@@ -227,15 +260,17 @@ async function moveOrRefuse(
   to: OrderStatus,
   at: string,
   set: repo.StatusChanges,
-): Promise<void> {
-  if (await repo.updateStatusIf(trx, order.id, from, to, at, set)) return;
+  bumpSequence = false,
+): Promise<number> {
+  const sequence = await repo.updateStatusIf(trx, order.id, from, to, at, set, bumpSequence);
+  if (sequence !== null) return sequence;
   const now = (await repo.findOrderUnscoped(trx, order.id))?.status ?? order.status;
   if (to === 'on_hold' && from !== 'on_hold') throw notHoldable(now as OrderStatus);
   throw notOnHold(now, from === to ? 'answer' : 'resume');
 }
 
 function recordHold(
-  change: Change,
+  change: SystemChange,
   orderId: string,
   row: {
     from: OrderStatus;
@@ -318,11 +353,19 @@ const blankToNull = (text: string | undefined): string | null => {
   return trimmed === undefined || trimmed === '' ? null : trimmed;
 };
 
-function notHoldable(status: OrderStatus) {
-  const why = status === 'shipped' ? 'it has shipped' : `${status} is a final state`;
-  return conflict(`Cannot put the medication request on hold: ${why}; only pending and processing orders can be held`, {
-    status: `is ${status}; only pending, processing or on_hold orders can be held`,
-  });
+function notHoldable(status: OrderStatus, heldFrom?: string | null) {
+  if (status === 'shipped' || heldFrom === 'shipped') {
+    return conflict(
+      'Cannot put the medication request on hold: it has shipped; a shipped order takes only a delivery_exception hold',
+      { reason_code: 'must be delivery_exception for a shipped order' },
+    );
+  }
+  return conflict(
+    `Cannot put the medication request on hold: ${status} is a final state; only pending, processing and shipped orders can be held`,
+    {
+      status: `is ${status}; only pending, processing, shipped (delivery_exception) or on_hold orders can be held`,
+    },
+  );
 }
 
 function notOnHold(status: string, what: 'answer' | 'resume') {

@@ -4,6 +4,7 @@
  *   pending → processing → shipped → delivered
  *   pending, processing → cancelled
  *   pending, processing → on_hold → (resumed to where it was held from) or cancelled
+ *   shipped → on_hold (delivery_exception only) → shipped (resumed; never cancelled)
  *
  * A status move (`ALLOWED`) never goes backwards. A hold is not a move: it needs a reason and is
  * made by the hold routes (order-hold.service.ts), and a resume returns the order to the status it
@@ -33,11 +34,22 @@ export const isOrderStatus = (value: string): value is OrderStatus => (ORDER_STA
 /** The statuses an order may be put on hold from (a held order's hold may be changed: a new reason or message). */
 export const HOLDABLE_STATUSES: readonly OrderStatus[] = ['pending', 'processing', 'on_hold'];
 
-export const canHold = (status: OrderStatus): boolean => HOLDABLE_STATUSES.includes(status);
+/**
+ * Whether an order in `status` may be put on hold for `reasonCode`: a shipped order takes one hold
+ * only, `delivery_exception` (the carrier's problem with a package: docs/orders.md#holds), and an
+ * order held from shipped keeps that reason.
+ */
+export const canHold = (status: OrderStatus, reasonCode?: string, heldFrom?: string | null): boolean => {
+  if (status === 'shipped' || (status === 'on_hold' && heldFrom === 'shipped')) return reasonCode === SHIPPED_HOLD_REASON;
+  return HOLDABLE_STATUSES.includes(status);
+};
+
+/** The one hold a shipped order can take. */
+export const SHIPPED_HOLD_REASON = 'delivery_exception';
 
 /** The statuses a resume may return an order to: the ones it may be held from. */
-export const isResumeTarget = (status: string): status is 'pending' | 'processing' =>
-  status === 'pending' || status === 'processing';
+export const isResumeTarget = (status: string): status is 'pending' | 'processing' | 'shipped' =>
+  status === 'pending' || status === 'processing' || status === 'shipped';
 
 /** The status fields of a medication request created at `now` (an original or a refill): pending, nothing done yet. */
 export function initialStatusFields(now: string) {

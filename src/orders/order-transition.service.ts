@@ -25,6 +25,7 @@ import { closeRefillRequest } from './refill-request-of-order.repository.js';
 import { newId } from '../shared/ids.js';
 import { generateTrackingNumber, trackingFormatOf, trackingNumberProblem } from './tracking-number.js';
 import { requireSignoffFor } from './signoff-gate.js';
+import { addShipment, deliverRemainingShipments } from './shipment-changes.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';
@@ -74,20 +75,28 @@ export async function applyTransition(
   named: NamedActor = UNNAMED,
   reason: string | null = null,
   env: Environment = 'production',
+  { deliveredAt }: { deliveredAt?: string } = {},
 ): Promise<OrderTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
+  if (from === 'on_hold' && order.held_from === 'shipped') throw shippedHoldNotCancellable();
 
   const changes: repo.StatusChanges = {};
   if (to === 'shipped') {
     changes.tracking_number = trackingNumber ?? generateTrackingNumber(trackingFormatOf(order.carrier_id, order.carrier_name));
     changes.shipped_at = now;
   }
-  if (to === 'delivered') changes.delivered_at = now;
+  if (to === 'delivered') changes.delivered_at = deliveredAt ?? now;
   if (to === 'cancelled') changes.cancelled_at = now;
   if (from === 'on_hold') Object.assign(changes, repo.NO_HOLD);
 
-  if (!(await repo.updateStatusIf(trx, order.id, from, to, now, changes))) {
+  const type = EVENT_OF[to];
+  // A delivery not made by the shipments' journey (`deliveredAt` absent: a status change) delivers
+  // the packages first, so that their `shipment.updated` events count before `order.delivered`.
+  if (to === 'delivered' && deliveredAt === undefined) await deliverRemainingShipments(change, trx, now, order);
+  // The move and, when it sends an event, the order's event count: one statement (docs/webhooks.md#ordering).
+  const sequence = await repo.updateStatusIf(trx, order.id, from, to, now, changes, type !== undefined);
+  if (sequence === null) {
     // Another change committed between our read and our update: refuse against the state it left.
     const current = await repo.findOrderUnscoped(trx, order.id);
     throw illegalTransition((current?.status ?? from) as OrderStatus, to);
@@ -95,10 +104,14 @@ export async function applyTransition(
   // After the UPDATE, which holds the order's row: a fill committed meanwhile is seen, a later one
   // waits and then finds the order shipped. A refusal undoes the move with the rest of the change.
   const shippedItems = to === 'shipped' ? await fillsAtShipping(change, trx, now, order, env) : [];
-  const updated: OrderTable = { ...order, ...changes, status: to, updated_at: now };
+  const updated: OrderTable = { ...order, ...changes, status: to, updated_at: now, event_sequence: sequence };
+  // The order's first shipment (docs/shipping.md#shipments-and-their-journey).
+  if (to === 'shipped') await addShipment(trx, now, order, order.carrier_id, order.service_id, changes.tracking_number as string);
 
-  const type = EVENT_OF[to];
-  if (type) change.event({ clinicId: order.clinic_id, type, payload: eventPayload(updated, from, shippedItems) }, now);
+  if (type) {
+    const payload = { ...eventPayload(updated, from, shippedItems), sequence };
+    change.event({ clinicId: order.clinic_id, type, payload }, now);
+  }
   change.write(
     repo.historyInsert(change, {
       id: newId(),
@@ -144,6 +157,13 @@ function eventPayload(order: OrderTable, from: OrderStatus, items: ShippedItem[]
     default:
       return { medication_request_id: order.id, status: order.status, previous_status: from, cancelled_at: order.cancelled_at };
   }
+}
+
+/** A `delivery_exception` hold of a shipped order: the parcel has left, the order cannot be cancelled. */
+export function shippedHoldNotCancellable() {
+  return conflict('The medication request has shipped: it cannot be cancelled (its hold is about the delivery)', {
+    status: 'is on_hold from shipped; it can only be resumed to shipped',
+  });
 }
 
 export function illegalTransition(from: OrderStatus, to: OrderStatus) {

@@ -11,6 +11,9 @@ import { listFillsOfOrders } from './order-fill.repository.js';
 import type { MedicationItemFillTable } from './order.tables.js';
 import type { ItemFillData } from './order-fill.schemas.js';
 import type { Storage } from '../medications/beyond-use.js';
+import { listShipmentsWithEvents, type ShipmentWithEvents } from './shipment.repository.js';
+import { trackingUrlOf } from './shipment-changes.js';
+import type { ShipmentStatus } from '../shipping/shipment-status.js';
 
 /**
  * The refill counters of one medication of a chain, read from the chain's first prescription.
@@ -46,15 +49,15 @@ export async function loadOrderView(db: DbOrTrx, order: OrderTable): Promise<Ord
 }
 
 /**
- * Loads everything the partner sees of several orders, in their order: at most five indexed
+ * Loads everything the partner sees of several orders, in their order: at most six indexed
  * queries whatever their number (items, history, the items' fills, refill requests of refill
- * orders, and the origin items of refill chains whose first order is not among them), never one
+ * orders, the shipments with their events in one left join, and the origin items of refill chains whose first order is not among them), never one
  * set per order. The
  * prescription's id comes with the items (every order has at least one).
  */
 export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise<OrderViewData[]> {
   const ids = orders.map((o) => o.id);
-  const [items, histories, fills, refillRequests] = await Promise.all([
+  const [items, histories, fills, refillRequests, shipmentsOf] = await Promise.all([
     repo.listItemsOfOrders(db, ids),
     repo.listHistories(db, ids),
     listFillsOfOrders(db, ids),
@@ -62,6 +65,7 @@ export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise
       db,
       orders.filter((o) => o.refill_of !== null).map((o) => o.id),
     ),
+    listShipmentsWithEvents(db, ids),
   ]);
   const loadedIds = new Set(items.map((i) => i.id));
   const missingOriginIds = [...new Set(items.map((i) => i.origin_item_id))].filter((id) => !loadedIds.has(id));
@@ -79,6 +83,7 @@ export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise
       prescriptionOf.get(order.id) ?? '',
       refillRequestOf.get(order.id)?.id ?? null,
       fillOf,
+      shipmentsOf.get(order.id) ?? [],
     ),
   );
 }
@@ -91,6 +96,7 @@ function toView(
   prescriptionId: string,
   refillRequestId: string | null,
   fillOf: Map<string, MedicationItemFillTable>,
+  shipments: readonly ShipmentWithEvents[],
 ): OrderViewData {
   const origins = [...new Set(items.map((i) => i.origin_item_id))].flatMap((id) => {
     const origin = originById.get(id);
@@ -104,6 +110,8 @@ function toView(
     status: order.status as OrderStatus,
     prescription_id: prescriptionId,
     is_refrigerated: fromFlag(order.is_refrigerated),
+    signature_required: fromFlag(order.signature_required),
+    saturday_delivery: fromFlag(order.saturday_delivery),
     shipment_group_id: order.shipment_group_id,
     medication_requests: items.map((item) => {
       const counters = itemRefills(originById.get(item.origin_item_id) ?? item);
@@ -156,6 +164,21 @@ function toView(
       actor: h.actor as Actor,
     })),
     ...holdFields(order, history),
+    shipments: shipments.map(({ shipment, events }) => ({
+      shipment_id: shipment.id,
+      carrier_id: shipment.carrier_id,
+      service_id: shipment.service_id,
+      tracking_number: shipment.tracking_number,
+      tracking_url: trackingUrlOf(shipment, order.carrier_name),
+      status: shipment.status as ShipmentStatus,
+      estimated_delivery_date: shipment.estimated_delivery_date,
+      events: events.map((e) => ({
+        status: e.status as ShipmentStatus,
+        occurred_at: e.occurred_at,
+        location: e.location,
+        description: e.description,
+      })),
+    })),
   };
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { LICENCE_COLUMNS, licenceOfRow } from '../shipping/licensed-states.repository.js';
 import type { StateLicence } from '../shipping/licensed-states.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
@@ -146,7 +147,9 @@ export const NO_HOLD: StatusChanges = {
 /**
  * Moves an order from `from` to `to` only if it is still in `from`: the conditional update that
  * makes simultaneous transitions safe (PostgreSQL re-checks the WHERE after a concurrent commit).
- * Returns false when another change won.
+ * With `bumpSequence` (the move sends an order event) it also counts the event in the same
+ * statement (docs/webhooks.md#ordering). Returns the order's `event_sequence` after the update, or
+ * null when another change won.
  */
 export async function updateStatusIf(
   trx: Trx,
@@ -155,14 +158,21 @@ export async function updateStatusIf(
   to: OrderStatus,
   at: string,
   changes: StatusChanges,
-): Promise<boolean> {
-  const result = await trx
+  bumpSequence = false,
+): Promise<number | null> {
+  const row = await trx
     .updateTable('medication_requests')
-    .set({ status: to, updated_at: at, ...changes })
+    .set({
+      status: to,
+      updated_at: at,
+      ...changes,
+      ...(bumpSequence ? { event_sequence: sql<number>`event_sequence + 1` } : {}),
+    })
     .where('id', '=', orderId)
     .where('status', '=', from)
+    .returning('event_sequence')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return row === undefined ? null : Number(row.event_sequence);
 }
 
 /**
@@ -266,6 +276,8 @@ const partiesAndPricedShipping = reusableQuery(
         'shipping_services.name as service_name',
         'shipping_services.price_cents',
         'own.price_cents as state_price_cents',
+        // The cold-chain check's (docs/shipping.md#cold-chain): in this query, no statement of its own.
+        'shipping_services.cold_chain_eligible',
       ])
       .select(LICENCE_COLUMNS)
       .where('clinics.id', '=', clinicId),
@@ -314,6 +326,7 @@ export async function findPartiesAndPricedShipping(
       service_name: row.service_name,
       price_cents: row.price_cents,
       state_price_cents: row.state_price_cents,
+      cold_chain_eligible: row.cold_chain_eligible,
     },
     licence: licenceOfRow(row),
   };

@@ -4,6 +4,7 @@ import { ACTORS, ORDER_STATUSES } from './order-status.js';
 import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
 import { LotNumber } from './lot-number.js';
 import { ItemFillView } from './order-fill.schemas.js';
+import { SHIPMENT_STATUSES } from '../shipping/shipment-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
 export const ORDER_LIMITS = {
@@ -152,7 +153,18 @@ export const CreateOrderBody = Type.Object(
     clinic_id: Uuid('The API key\u2019s clinic.'),
     carrier_id: OpaqueId('An id from GET /api/external/carriers.'),
     service_id: OpaqueId('An id from GET /api/external/carriers/{carrierId}/services.'),
-    is_refrigerated: Type.Optional(Type.Boolean()),
+    is_refrigerated: Type.Optional(
+      Type.Boolean({
+        description:
+          'The order ships cold. On a service that is not `cold_chain_eligible` (GET /api/external/carriers/{carrierId}/services) it is accepted with a warning in `warnings`, or refused when the pharmacy refuses those (docs/shipping.md#cold-chain).',
+      }),
+    ),
+    signature_required: Type.Optional(
+      Type.Boolean({ description: 'Delivery option: the carrier obtains a signature on delivery. Default false.' }),
+    ),
+    saturday_delivery: Type.Optional(
+      Type.Boolean({ description: 'Delivery option: the parcel may be delivered on a Saturday. Default false.' }),
+    ),
     shipment_group_id: OptionalText(ORDER_LIMITS.shipmentGroupId, 'Groups shipments.'),
     medication_requests: Type.Array(MedicationItemBody, { minItems: 1, maxItems: ORDER_LIMITS.maxItems }),
   },
@@ -165,7 +177,15 @@ export const CreateOrderBody = Type.Object(
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 
 export const CreateOrderData = Type.Object(
-  { medication_request_id: Uuid() },
+  {
+    medication_request_id: Uuid(),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'What the order was accepted despite, in words (a refrigerated order on a service that is not cold-chain eligible: docs/shipping.md#cold-chain). Absent when there is none; only in this answer, never in the order\u2019s reads.',
+      }),
+    ),
+  },
   { $id: 'MedicationOrderCreated', additionalProperties: false },
 );
 
@@ -210,6 +230,42 @@ export const StatusHistoryEntryFields = {
   at: Timestamp,
   actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
 };
+export const ShipmentStatusSchema = StringEnum(
+  SHIPMENT_STATUSES,
+  'label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.',
+);
+
+/** One step of a shipment's journey, as the carrier (or the pharmacy) reported it. */
+export const ShipmentEventView = Type.Object(
+  {
+    status: ShipmentStatusSchema,
+    occurred_at: Timestamp,
+    location: Nullable(Type.String({ description: 'Where, as the carrier says it (a city, a facility).' })),
+    description: Nullable(Type.String({ description: 'The carrier\u2019s words for the event.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** One package of an order (issue 31). */
+export const ShipmentView = Type.Object(
+  {
+    shipment_id: Uuid(),
+    carrier_id: Type.String(),
+    service_id: Type.String(),
+    tracking_number: Type.String(),
+    tracking_url: Nullable(
+      Type.String({
+        format: 'uri',
+        description: 'The carrier\u2019s public tracking page (UPS, FedEx, USPS); null for another carrier.',
+      }),
+    ),
+    status: ShipmentStatusSchema,
+    estimated_delivery_date: Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD, the carrier\u2019s estimate.' })),
+    events: Type.Array(ShipmentEventView, { description: 'The journey, oldest first.' }),
+  },
+  { $id: 'Shipment', additionalProperties: false },
+);
+
 export const OrderView = Type.Object(
   {
     medication_request_id: Uuid(),
@@ -219,6 +275,8 @@ export const OrderView = Type.Object(
     status: StatusSchema,
     prescription_id: Uuid(),
     is_refrigerated: Type.Boolean(),
+    signature_required: Type.Boolean({ description: 'Delivery option: a signature is obtained on delivery.' }),
+    saturday_delivery: Type.Boolean({ description: 'Delivery option: the parcel may be delivered on a Saturday.' }),
     shipment_group_id: Nullable(Type.String()),
     medication_requests: Type.Array(MedicationItemView),
     refills: Type.Object(
@@ -262,6 +320,10 @@ export const OrderView = Type.Object(
     }),
     shipping_address: Nullable(OrderShippingAddress, {
       description: 'The address your hold answer gave this order; null: it ships to the patient\u2019s address.',
+    }),
+    shipments: Type.Array(ShipmentView, {
+      description:
+        'The packages of the order, first first, each with its journey (docs/shipping.md#shipments-and-their-journey); empty before shipping. The first one\u2019s tracking number is `tracking_number`. Added in issue 31.',
     }),
   },
   { $id: 'MedicationOrder', additionalProperties: false },

@@ -21,6 +21,9 @@ export interface OrderTable {
   shipping_total_cents: number;
   free_shipment_type: string | null;
   is_refrigerated: number;
+  /** Delivery options (migration 028; docs/shipping.md#delivery-options): 0/1, as ordered, copied by refills. */
+  signature_required: number;
+  saturday_delivery: number;
   shipment_group_id: string | null;
   /** The order this one refills (null for an original order). */
   refill_of: string | null;
@@ -50,6 +53,11 @@ export interface OrderTable {
   ship_to_city?: string | null;
   ship_to_state?: string | null;
   ship_to_postal_code?: string | null;
+  /**
+   * How many events the order has sent (migration 026): each order event carries the value after its
+   * own increment as `sequence` (orders/order-sequence.ts).
+   */
+  event_sequence?: number;
 }
 
 /** The prescription an order fills; a refill writes a new one, linked to the chain's first. */

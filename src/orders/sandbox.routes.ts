@@ -6,6 +6,8 @@ import { conflictError, Envelope, notFoundError, partnerErrors } from '../contra
 import { advanceOrder } from './order-transition.service.js';
 import { AdvanceBody, IdParams, OrderView } from './order.schemas.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
+import { recordShipmentEvent } from './shipment-journey.service.js';
+import { ShipmentEventBody, ShipmentParams } from './shipment.schemas.js';
 
 /**
  * Sandbox routes: mounted in the development environment only (routes.ts), so that in production
@@ -45,6 +47,37 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           request.body.to,
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+
+    app.post(
+      '/api/external/sandbox/medication-order/:id/shipments/:shipmentId/events',
+      {
+        schema: {
+          tags: ['Sandbox'],
+          security: [{ apiKey: [] }],
+          operationId: 'recordSandboxShipmentEvent',
+          'x-required-scope': 'orders:write',
+          summary: 'Record a tracking event of a shipment (development only)',
+          description:
+            'Plays the carrier for a shipment of one of the clinic\u2019s orders, so that you can test `shipment.updated`, the order delivered when every shipment is, and the `delivery_exception` hold that `exception` and `returned_to_sender` put a shipped order on. The same rules as the pharmacy\u2019s events (docs/shipping.md#shipments-and-their-journey): the latest event by `occurred_at` sets the status, a replay records nothing, a delivered shipment ignores events. Another clinic\u2019s order, or a shipment of another order: 404. Not available in production (404).',
+          params: ShipmentParams,
+          body: ShipmentEventBody,
+          response: { 200: Envelope(OrderView), ...partnerErrors, ...notFoundError('Medication request or shipment') },
+        },
+      },
+      async (request) => {
+        const { id, shipmentId } = request.params;
+        const data = await recordShipmentEvent(
+          ctx,
+          { clinicId: partnerOf(request).clinicId },
+          id,
+          shipmentId,
+          request.body,
+          'sandbox',
+          partnerAudit(request),
+        );
+        return { success: true as const, data, message: `Shipment event recorded (order ${data.status})` };
       },
     );
   };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { ownOrigin } from '../http/request-host.js';
+import { publicBaseUrl } from '../http/request-host.js';
 import { operatorErrors, Envelope, errorRef, operatorSecurity, Uuid } from '../contracts/schemas.js';
 import {
   disablePartnerUser,
@@ -27,11 +27,9 @@ export function invitationUrl(baseUrl: string, token: string): string {
  * of a clinic, send a new link, disable. Admins only (operator-roles.ts), listing aside.
  */
 export function partnerUserOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  /** PUBLIC_BASE_URL when set, else the address the console reached this server at. */
-  const baseUrlOf = (request: FastifyRequest) => ctx.config.publicBaseUrl ?? ownOrigin(request, ctx.config.trustForwardedHost);
   const created = (request: FastifyRequest, invitation: Invitation) => ({
     partner_user: invitation.partner_user,
-    invitation_url: invitationUrl(baseUrlOf(request), invitation.token),
+    invitation_url: invitationUrl(publicBaseUrl(request, ctx.config), invitation.token),
     expires_at: invitation.expires_at,
   });
 

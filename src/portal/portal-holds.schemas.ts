@@ -8,8 +8,9 @@ export const PortalHold = Type.Object(
   {
     medication_request_id: Uuid('The medication request\u2019s id.'),
     created_at: Timestamp,
-    held_from: Type.Union([Type.Literal('pending'), Type.Literal('processing')], {
-      description: 'The status the order returns to when it is resumed.',
+    held_from: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('shipped')], {
+      description:
+        'The status the order returns to when it is resumed (`shipped`: a delivery exception held it, and it cannot be cancelled).',
     }),
     hold: HoldView,
     answer: Type.String({ description: 'What resolves the hold: the catalog\u2019s `answer` for its reason.' }),

@@ -38,7 +38,7 @@ export async function listHolds(
   page.forEach((row, index) => {
     const hold = views[index]?.hold;
     // Listed as on hold: a row whose hold ended between the two reads is left out of this page.
-    if (!hold || (row.held_from !== 'pending' && row.held_from !== 'processing')) return;
+    if (!hold || (row.held_from !== 'pending' && row.held_from !== 'processing' && row.held_from !== 'shipped')) return;
     items.push({
       medication_request_id: row.id,
       created_at: row.created_at,

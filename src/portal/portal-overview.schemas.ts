@@ -34,6 +34,16 @@ export const PortalOverview = Type.Object(
         description: 'This calendar minute\u2019s use of the partner API\u2019s rate limit, counted per credential.',
       },
     ),
+    fhir_base_url: Type.String({
+      format: 'uri',
+      description:
+        'The FHIR R4 API\u2019s base address (docs/fhir.md): `<base>/fhir/R4`, the same credentials as the partner API.',
+    }),
+    smart_configuration_url: Type.String({
+      format: 'uri',
+      description:
+        'Where a FHIR client discovers the token endpoint and the SMART scopes: the FHIR base URL followed by `/.well-known/smart-configuration`.',
+    }),
     requests_24h: Count('Requests of the last 24 hours in the request log (refusals before a key was accepted are not).'),
     errors_24h: Type.Array(
       Type.Object(

@@ -1,6 +1,7 @@
 import { getClinic, workingApiKeyBuckets } from '../clinics/clinic.service.js';
 import type { AppContext } from '../context.js';
 import { oauthClientRateLimitBucket, PARTNER_RATE_LIMIT_WINDOW_MS, windowOf } from '../contracts/rate-limit-buckets.js';
+import { FHIR_BASE_PATH } from '../fhir/fhir-base.js';
 import { listOAuthClients } from '../oauth/oauth-client.service.js';
 import { requestLogLastDay } from '../request-log/request-log.service.js';
 import type { PortalOverviewView } from './portal-overview.schemas.js';
@@ -9,11 +10,15 @@ import type { PartnerUserIdentity } from './partner-user-identity.js';
 export type OverviewContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'rateLimitStore'>;
 
 /**
- * The portal's overview of the user's clinic: the environment, the clinic, this minute's use of the
- * rate limit (read from the partner guard's counters without counting anything), and the request
- * log's last 24 hours.
+ * The portal's overview of the user's clinic: the environment, the clinic, where the FHIR API is (under
+ * `baseUrl`, http/request-host.ts `publicBaseUrl`), this minute's use of the rate limit (read from the
+ * partner guard's counters without counting anything), and the request log's last 24 hours.
  */
-export async function portalOverview(ctx: OverviewContext, user: PartnerUserIdentity): Promise<PortalOverviewView> {
+export async function portalOverview(
+  ctx: OverviewContext,
+  user: PartnerUserIdentity,
+  baseUrl: string,
+): Promise<PortalOverviewView> {
   const [clinic, rateLimit, lastDay] = await Promise.all([
     getClinic(ctx, user.clinicId),
     rateLimitUse(ctx, user.clinicId),
@@ -24,6 +29,8 @@ export async function portalOverview(ctx: OverviewContext, user: PartnerUserIden
     clinic_id: clinic.clinic_id,
     clinic_name: clinic.name,
     rate_limit: rateLimit,
+    fhir_base_url: `${baseUrl}${FHIR_BASE_PATH}`,
+    smart_configuration_url: `${baseUrl}${FHIR_BASE_PATH}/.well-known/smart-configuration`,
     requests_24h: lastDay.requests,
     errors_24h: lastDay.errors,
   };

@@ -8,10 +8,18 @@ import {
   PortalSandboxOrderPage,
   PortalSandboxOrderParams,
   PortalSandboxOrdersQuery,
+  PortalSandboxShipmentParams,
 } from './portal-sandbox.schemas.js';
-import { advanceSandboxOrder, holdSandboxOrder, listSandboxOrders, resumeSandboxOrder } from './portal-sandbox.service.js';
+import {
+  advanceSandboxOrder,
+  holdSandboxOrder,
+  listSandboxOrders,
+  recordSandboxShipmentEvent,
+  resumeSandboxOrder,
+} from './portal-sandbox.service.js';
 import { portalAudit } from '../http/audit-context.js';
 import { SandboxHoldBody } from '../orders/order-hold.schemas.js';
+import { ShipmentEventBody } from '../orders/shipment.schemas.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
 const tags = portalTags;
@@ -128,6 +136,33 @@ export function portalSandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
         const user = portalDeveloperOf(request);
         const data = await resumeSandboxOrder(ctx, user, request.params.orderId, portalAudit(request, user));
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
+      },
+    );
+
+    app.post(
+      '/api/portal/sandbox/orders/:orderId/shipments/:shipmentId/events',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'portalRecordSandboxShipmentEvent',
+          summary: 'Record a tracking event of a package in the sandbox (developers; development only)',
+          description:
+            'Plays the carrier for a package of one of your clinic\u2019s orders, exactly as `POST /api/external/sandbox/medication-order/{id}/shipments/{shipmentId}/events` does (actor `sandbox`): the latest event by `occurred_at` sets the package\u2019s status and sends `shipment.updated`; every package delivered delivers the order (`order.delivered`); `exception` or `returned_to_sender` puts a shipped order on hold, `delivery_exception`, waiting on your clinic (`order.on_hold`). A delivered package ignores events. Another clinic\u2019s order, or a package of another order: 404. Not available in production (404).',
+          params: PortalSandboxShipmentParams,
+          body: ShipmentEventBody,
+          response: {
+            200: Envelope(PortalSandboxOrder),
+            ...portalChangeErrors,
+            ...portalNotFound('Medication request or shipment'),
+          },
+        },
+      },
+      async (request) => {
+        const user = portalDeveloperOf(request);
+        const { orderId, shipmentId } = request.params;
+        const data = await recordSandboxShipmentEvent(ctx, user, orderId, shipmentId, request.body, portalAudit(request, user));
+        return { success: true as const, data, message: `Shipment event recorded (order ${data.status})` };
       },
     );
   };

@@ -40,6 +40,11 @@ export type PortalSandboxOrdersQuery = Static<typeof PortalSandboxOrdersQuery>;
 
 export const PortalSandboxOrderParams = Type.Object({ orderId: Uuid('The medication request\u2019s id.') });
 
+export const PortalSandboxShipmentParams = Type.Object({
+  orderId: Uuid('The medication request\u2019s id.'),
+  shipmentId: Uuid('A shipment of the order (its `shipments[].shipment_id`).'),
+});
+
 export const PortalSandboxAdvanceBody = Type.Object(
   {
     status: Type.Union(

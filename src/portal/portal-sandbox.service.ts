@@ -9,6 +9,7 @@ import { holdFields } from '../orders/order-view.js';
 import type { OrderViewData } from '../orders/order.schemas.js';
 import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
 import type { SandboxHoldBody } from '../orders/order-hold.schemas.js';
+import { recordShipmentEvent, type ShipmentEventInput } from '../orders/shipment-journey.service.js';
 import type { Static } from '@sinclair/typebox';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 
@@ -82,6 +83,22 @@ export async function resumeSandboxOrder(
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
   return sandboxViewOf(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, undefined, 'sandbox', audit));
+}
+
+/**
+ * Records a tracking event of a package of an order of the user's clinic, as the sandbox partner
+ * route does (the core's recordShipmentEvent, actor `sandbox`): 404 for another clinic's order or a
+ * package of another order.
+ */
+export async function recordSandboxShipmentEvent(
+  ctx: ServiceContext,
+  user: PartnerUserIdentity,
+  orderId: string,
+  shipmentId: string,
+  input: ShipmentEventInput,
+  audit: AuditContext,
+): Promise<PortalSandboxOrderView> {
+  return sandboxViewOf(await recordShipmentEvent(ctx, { clinicId: user.clinicId }, orderId, shipmentId, input, 'sandbox', audit));
 }
 
 function sandboxViewOf(order: OrderViewData): PortalSandboxOrderView {

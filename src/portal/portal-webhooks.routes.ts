@@ -88,8 +88,9 @@ export function portalWebhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
           tags,
           security,
           operationId: 'portalUpdateWebhook',
-          summary: 'Change a webhook endpoint\u2019s delivery limits',
-          description: 'Sets the fields given (at least one), keeps the others; `max_per_second: null` removes that limit.',
+          summary: 'Change a webhook endpoint\u2019s delivery limits and event types',
+          description:
+            'Sets the fields given (at least one), keeps the others; `max_per_second: null` removes that limit, `event_types: null` receives every type.',
           params: PortalWebhookParams,
           body: UpdateEndpointBody,
           response: { 200: Envelope(PortalEndpoint), ...portalErrors },

@@ -25,6 +25,9 @@ export const PortalEndpoint = Type.Object(
     max_per_second: Nullable(Type.Integer({ minimum: MAX_PER_SECOND.min, maximum: MAX_PER_SECOND.max }), {
       description: 'null: no limit.',
     }),
+    event_types: Nullable(Type.Array(Type.String()), {
+      description: 'The event types the endpoint receives; null: every type, including types added later.',
+    }),
     paused_until: Nullable(Timestamp, {
       description: 'Attempts held until then (the endpoint answered 429, or 503 with Retry-After).',
     }),

@@ -1,4 +1,5 @@
 import type { AuditContext } from '../audit/audit-actor.js';
+import { eventTypesOf } from '../events/event-type-filter.js';
 import type { AuditedReadContext, KeyringContext, ServiceContext } from '../context.js';
 import type { Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
@@ -178,6 +179,7 @@ function toPortalEndpoint(row: WebhookEndpointTable, now: Date): PortalEndpointV
     status: row.status,
     max_in_flight: row.max_in_flight,
     max_per_second: row.max_per_second,
+    event_types: eventTypesOf(row.event_types),
     paused_until: row.paused_until !== null && Date.parse(row.paused_until) > now.getTime() ? row.paused_until : null,
     failing_since: row.failing_since,
     disabled_reason: row.disabled_reason,

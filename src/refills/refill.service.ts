@@ -156,12 +156,14 @@ export async function createRefill(
 
       const originPrescription = await requests.findPrescriptionOfOrder(trx, originId);
       const prescriptionId = newId();
-      storeNewOrder(
+      // refill.ready is an event of the new order it names: counted in the order's INSERT with the others.
+      const sequence = storeNewOrder(
         change,
         newOrder,
         { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
         hold,
+        1,
       );
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
       change.event(
@@ -173,6 +175,7 @@ export async function createRefill(
             medication_request_id: newOrder.id,
             original_medication_request_id: order.id,
             status: 'open',
+            sequence,
           },
         },
         new Date(Date.parse(now) + 1).toISOString(),

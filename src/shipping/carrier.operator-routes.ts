@@ -66,7 +66,7 @@ export function carrierOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           operationId: 'createOperatorCarrierService',
           summary: 'Add a shipping service to a carrier',
           description:
-            'Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states.',
+            'Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states. `cold_chain_eligible` (default false): the service keeps refrigerated orders cold (docs/shipping.md#cold-chain).',
           params: CatalogueCarrierParams,
           body: CreateServiceBody,
           response: { 200: Envelope(CatalogueService), ...createErrors('A service with that id for this carrier') },
@@ -86,9 +86,9 @@ export function carrierOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           tags,
           security,
           operationId: 'updateOperatorCarrierService',
-          summary: 'Change a shipping service\u2019s name or prices',
+          summary: 'Change a shipping service\u2019s name, prices or cold-chain eligibility',
           description:
-            'Send any of `name`, `price`, `state_prices`; `state_prices` replaces the whole set (`{}` removes them all).',
+            'Send any of `name`, `price`, `state_prices`, `cold_chain_eligible`; `state_prices` replaces the whole set (`{}` removes them all).',
           params: CatalogueServiceParams,
           body: UpdateServiceBody,
           response: { 200: Envelope(CatalogueService), ...operatorErrors },

@@ -33,6 +33,10 @@ export const ShippingService = Type.Object(
     originalCost: Type.Number({
       description: 'The service\u2019s price in US dollars (0 to 100000, at most two decimals) for the patient\u2019s state.',
     }),
+    cold_chain_eligible: Type.Boolean({
+      description:
+        'The pharmacy ships refrigerated orders (`is_refrigerated`) cold on this service. A refrigerated order on a service without it is accepted with a warning, or refused where the pharmacy says so (docs/shipping.md#cold-chain).',
+    }),
   },
   { $id: 'ShippingService', additionalProperties: false },
 );

@@ -12,6 +12,8 @@ const Price = (description: string) =>
     description: `${description} US dollars from 0 to 100000 with at most two decimals (32.44; 1.234 and 5e-324 are refused).`,
   });
 const STATE_PRICES_DOC = 'Two-letter state code → price, overriding `price` for patients in that state: `{"AK": 58.99}`.';
+const COLD_CHAIN_DOC =
+  'The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain).';
 const StatePrices = (description = STATE_PRICES_DOC) =>
   Type.Record(Type.String(), Price('Price for patients in this state:'), { maxProperties: 60, description });
 
@@ -22,6 +24,7 @@ export const CatalogueService = Type.Object(
     name: Type.String(),
     price: Type.Number({ description: 'Base price, US dollars.' }),
     state_prices: Type.Record(Type.String(), Type.Number(), { description: 'State code → price, US dollars.' }),
+    cold_chain_eligible: Type.Boolean({ description: COLD_CHAIN_DOC }),
     created_at: Timestamp,
   },
   { additionalProperties: false },
@@ -47,6 +50,7 @@ export const CreateServiceBody = Type.Object(
     name: Text(100, { description: 'Display name.' }),
     price: Price('Base price:'),
     state_prices: Type.Optional(StatePrices()),
+    cold_chain_eligible: Type.Optional(Type.Boolean({ description: `${COLD_CHAIN_DOC} Default false.` })),
   },
   { additionalProperties: false },
 );
@@ -55,8 +59,13 @@ export const UpdateServiceBody = Type.Object(
     name: Type.Optional(Text(100, { description: 'Display name.' })),
     price: Type.Optional(Price('Base price:')),
     state_prices: Type.Optional(StatePrices(`${STATE_PRICES_DOC} Replaces the whole set; \`{}\` removes them all.`)),
+    cold_chain_eligible: Type.Optional(Type.Boolean({ description: COLD_CHAIN_DOC })),
   },
-  { additionalProperties: false, minProperties: 1, 'x-message': 'must change at least one of name, price, state_prices' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    'x-message': 'must change at least one of name, price, state_prices, cold_chain_eligible',
+  },
 );
 
 /* Path parameters of the operator's carrier routes (shipping/carrier.operator-routes.ts). */

@@ -5,6 +5,7 @@ import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { ShippingServiceStatePriceTable, ShippingServiceTable } from './shipping.tables.js';
 import { isoNow } from '../clock.js';
+import { fromFlag, toFlag } from '../db/columns.js';
 import { conflict, fieldError, invalidFields, notFound, validationError, type ErrorDetails } from '../errors.js';
 import { isUsStateCode } from '../reference/us-states.js';
 import { isCatalogueId, MAX_ID_LENGTH, slugify } from './carrier-slug.js';
@@ -31,12 +32,14 @@ export interface NewService {
   name: string;
   price: number;
   state_prices?: Record<string, number>;
+  cold_chain_eligible?: boolean;
 }
 
 export interface ServiceChanges {
   name?: string;
   price?: number;
   state_prices?: Record<string, number>;
+  cold_chain_eligible?: boolean;
 }
 
 /** Adds a carrier; without an id, one is derived from the name. A taken id is a 409. Audited (`create` of the carrier). */
@@ -94,7 +97,14 @@ export async function addService(
   const id = resolveId(input.id, name);
   const priceCents = priceInCents(input.price, 'price');
   const statePrices = statePricesInCents(input.state_prices ?? {});
-  const row: ShippingServiceTable = { carrier_id: carrierId, id, name, price_cents: priceCents, created_at: isoNow(ctx.clock) };
+  const row: ShippingServiceTable = {
+    carrier_id: carrierId,
+    id,
+    name,
+    price_cents: priceCents,
+    cold_chain_eligible: toFlag(input.cold_chain_eligible),
+    created_at: isoNow(ctx.clock),
+  };
 
   await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
@@ -116,9 +126,9 @@ export async function addService(
 }
 
 /**
- * Changes a service's name, base price and/or state prices in one transaction. `state_prices`,
- * when given, replaces the service's whole set (`{}` removes every state price). Audited (`update`
- * of the shipping_service).
+ * Changes a service's name, base price, state prices and/or cold-chain eligibility in one
+ * transaction. `state_prices`, when given, replaces the service's whole set (`{}` removes every
+ * state price). Audited (`update` of the shipping_service).
  */
 export async function updateService(
   ctx: ServiceContext,
@@ -127,9 +137,14 @@ export async function updateService(
   changes: ServiceChanges,
   audit: AuditContext | null,
 ): Promise<CatalogueServiceView> {
-  if (changes.name === undefined && changes.price === undefined && changes.state_prices === undefined) {
-    throw validationError('Validation failed: give at least one of name, price, state_prices', {
-      body: 'must change at least one of name, price, state_prices',
+  if (
+    changes.name === undefined &&
+    changes.price === undefined &&
+    changes.state_prices === undefined &&
+    changes.cold_chain_eligible === undefined
+  ) {
+    throw validationError('Validation failed: give at least one of name, price, state_prices, cold_chain_eligible', {
+      body: 'must change at least one of name, price, state_prices, cold_chain_eligible',
     });
   }
   const name = changes.name === undefined ? undefined : cleanName(changes.name, 'name');
@@ -144,6 +159,7 @@ export async function updateService(
     await repo.updateService(trx, carrierId, serviceId, {
       ...(name !== undefined ? { name } : {}),
       ...(priceCents !== undefined ? { price_cents: priceCents } : {}),
+      ...(changes.cold_chain_eligible !== undefined ? { cold_chain_eligible: toFlag(changes.cold_chain_eligible) } : {}),
     });
     if (statePrices !== undefined) await repo.replaceStatePrices(trx, carrierId, serviceId, statePrices);
     const [service, prices] = await Promise.all([
@@ -234,6 +250,7 @@ function toService(row: ShippingServiceTable, prices: ShippingServiceStatePriceT
     name: row.name,
     price: centsToDollars(row.price_cents),
     state_prices: statePrices,
+    cold_chain_eligible: fromFlag(row.cold_chain_eligible),
     created_at: row.created_at,
   };
 }

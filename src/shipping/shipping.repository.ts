@@ -44,6 +44,23 @@ export async function findService(db: DbOrTrx, carrierId: string, serviceId: str
     .executeTakeFirst();
 }
 
+/** The cold-chain eligible services of one carrier, or of every carrier when it has none, in display order (docs/shipping.md#cold-chain). */
+export async function listColdChainServices(
+  db: DbOrTrx,
+  carrierId: string,
+): Promise<Pick<ShippingServiceTable, 'carrier_id' | 'id' | 'name'>[]> {
+  const eligible = await db
+    .selectFrom('shipping_services')
+    .select(['carrier_id', 'id', 'name'])
+    .where('cold_chain_eligible', '=', 1)
+    .orderBy('carrier_id')
+    .orderBy('price_cents')
+    .orderBy('id')
+    .execute();
+  const own = eligible.filter((s) => s.carrier_id === carrierId);
+  return own.length > 0 ? own : eligible;
+}
+
 /** State prices of the given carriers' services (all when omitted), in one query. */
 export async function listStatePrices(db: DbOrTrx, carrierIds?: string[]): Promise<ShippingServiceStatePriceTable[]> {
   if (carrierIds && carrierIds.length === 0) return [];
@@ -93,6 +110,7 @@ export interface CarrierServiceForPatient {
   service_name: string | null;
   price_cents: number | null;
   state_price_cents: number | null;
+  cold_chain_eligible: number | null;
   /** 1 when the patient's state is on the set licensed states (licensed-states.repository.ts LICENCE_COLUMNS). */
   licence_listed: number;
   /** 1 when the licensed states were ever set. */
@@ -115,6 +133,7 @@ const carrierServicesForPatient = reusableQuery((db, clinicId: string, carrierId
       'shipping_services.name as service_name',
       'shipping_services.price_cents',
       'own.price_cents as state_price_cents',
+      'shipping_services.cold_chain_eligible',
     ])
     .select(LICENCE_COLUMNS)
     .where('clinics.id', '=', clinicId)
@@ -169,6 +188,16 @@ export interface ShippingChoice {
   service_name: string | null;
   price_cents: number | null;
   state_price_cents: number | null;
+  /** 0/1; null for an unknown service (read in the same query: docs/shipping.md#cold-chain). */
+  cold_chain_eligible: number | null;
+}
+
+/** Marks these services (of any carrier) cold-chain eligible, as a change's write (the sandbox's seed). */
+export function coldChainEligibleUpdate(change: WriteTarget, serviceIds: readonly string[]): Write {
+  return change.statements
+    .updateTable('shipping_services')
+    .set({ cold_chain_eligible: 1 })
+    .where('id', 'in', [...serviceIds]);
 }
 
 export async function insertService(trx: Trx, row: ShippingServiceTable): Promise<void> {
@@ -179,9 +208,9 @@ export async function updateService(
   trx: Trx,
   carrierId: string,
   serviceId: string,
-  changes: { name?: string; price_cents?: number },
+  changes: { name?: string; price_cents?: number; cold_chain_eligible?: number },
 ): Promise<void> {
-  if (changes.name === undefined && changes.price_cents === undefined) return;
+  if (changes.name === undefined && changes.price_cents === undefined && changes.cold_chain_eligible === undefined) return;
   await trx
     .updateTable('shipping_services')
     .set(changes)

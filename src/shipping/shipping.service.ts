@@ -21,6 +21,8 @@ export interface ShippingQuote {
   /** What the clinic pays: 0 with free shipping, else originalCents. */
   totalCents: number;
   freeShipmentType: FreeShipmentType | null;
+  /** The operator marked the service as keeping a refrigerated order cold (docs/shipping.md#cold-chain). */
+  coldChainEligible: boolean;
 }
 
 /** Which id of a shipping choice names nothing: the carrier, or the carrier's service. */
@@ -50,6 +52,7 @@ export function priceShippingChoice(choice: ShippingChoice, stateCode: string): 
     serviceId: choice.service_id,
     serviceName: choice.service_name,
     ...price,
+    coldChainEligible: choice.cold_chain_eligible === 1,
   };
 }
 
@@ -59,7 +62,7 @@ export async function listPartnerCarriers(ctx: ReadContext): Promise<{ id: strin
 }
 
 export interface PatientShippingOptions {
-  data: { id: string; name: string; totalCost: number; originalCost: number }[];
+  data: { id: string; name: string; totalCost: number; originalCost: number; cold_chain_eligible: boolean }[];
   isFreeShipment: boolean;
   freeShipmentType: FreeShipmentType | null;
   patientState: string;
@@ -104,6 +107,7 @@ export async function listServicesForPatient(
         name: service.service_name,
         totalCost: centsToDollars(quote.totalCents),
         originalCost: centsToDollars(quote.originalCents),
+        cold_chain_eligible: service.cold_chain_eligible === 1,
       },
     ];
   });

@@ -1,4 +1,4 @@
-/** Row types of the carrier catalogue (migration 001). Column conventions: see db/database.ts. */
+/** Row types of the carrier catalogue (migration 001; cold_chain_eligible: 028). Column conventions: see db/database.ts. */
 
 export interface CarrierTable {
   id: string;
@@ -11,6 +11,8 @@ export interface ShippingServiceTable {
   id: string;
   name: string;
   price_cents: number;
+  /** 0/1: the service keeps a refrigerated order cold (migration 028; docs/shipping.md#cold-chain). */
+  cold_chain_eligible: number;
   created_at: string;
 }
 

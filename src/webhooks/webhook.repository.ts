@@ -2,6 +2,7 @@ import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import type { EndpointLimits } from '../delivery/endpoint-limits.js';
+import { storedEventTypes } from '../events/event-type-filter.js';
 import type { StoredSecret } from '../delivery/endpoint-secret.js';
 import type { EndpointStatus, WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
@@ -95,6 +96,7 @@ export async function updateEndpointLimits(
     .set({
       ...(limits.max_in_flight !== undefined ? { max_in_flight: limits.max_in_flight } : {}),
       ...(limits.max_per_second !== undefined ? { max_per_second: limits.max_per_second } : {}),
+      ...(limits.event_types !== undefined ? { event_types: storedEventTypes(limits.event_types) } : {}),
     })
     .where('clinic_id', '=', clinicId)
     .where('id', '=', endpointId)

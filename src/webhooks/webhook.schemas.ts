@@ -5,6 +5,7 @@ import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../contracts/schemas
 import { MAX_IN_FLIGHT, MAX_PER_SECOND } from '../delivery/endpoint-limits.js';
 import { PREVIOUS_VALID_HOURS } from '../delivery/endpoint-secret.js';
 import { MAX_URL_LENGTH } from '../delivery/url-safety.js';
+import { MAX_EVENT_TYPES } from '../events/event-type-filter.js';
 
 export const EndpointUrl = Type.String({
   minLength: 1,
@@ -47,10 +48,20 @@ const MaxPerSecond = Nullable(
   },
 );
 
-/** The partner's limits, in a request body: both optional; `max_per_second` may be null (no limit). */
+/** The event types an endpoint receives (issue 31, item 6): names of EVENT_TYPES, or null for every type. */
+export const EventTypesField = Nullable(
+  Type.Array(Type.String({ maxLength: 100 }), { maxItems: MAX_EVENT_TYPES, examples: [['order.created', 'order.delivered']] }),
+  {
+    description:
+      'The event types the endpoint receives, by name (duplicates are dropped, first-seen order kept); an unknown name is refused with 400 listing the valid ones, and so is an empty list. null (the default at registration): every type, including types added later. The test call is sent whatever the list.',
+  },
+);
+
+/** The partner's limits, in a request body: both optional; `max_per_second` may be null (no limit); and the endpoint's event types. */
 export const limitFields = {
   max_in_flight: Type.Optional(MaxInFlight),
   max_per_second: Type.Optional(MaxPerSecond),
+  event_types: Type.Optional(EventTypesField),
 };
 
 // ---- partner API ----
@@ -66,7 +77,7 @@ export const UpdateEndpointBody = Type.Object(limitFields, {
   $id: 'WebhookUpdateRequest',
   additionalProperties: false,
   minProperties: 1,
-  'x-message': 'must change at least one of max_in_flight, max_per_second',
+  'x-message': 'must change at least one of max_in_flight, max_per_second, event_types',
   'x-aliases': LIMIT_ALIASES,
 });
 export type UpdateEndpointBody = Static<typeof UpdateEndpointBody>;
@@ -191,6 +202,9 @@ export const PartnerEndpoint = Type.Object(
     }),
     max_per_second: Nullable(Type.Integer({ minimum: MAX_PER_SECOND.min, maximum: MAX_PER_SECOND.max }), {
       description: `At most this many attempts started per second, ${ACROSS_WORKERS}; null: no limit.`,
+    }),
+    event_types: Nullable(Type.Array(Type.String()), {
+      description: 'The event types the endpoint receives; null: every type, including types added later.',
     }),
     paused_until: Nullable(Timestamp, {
       description:

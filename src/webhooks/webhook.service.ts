@@ -14,6 +14,7 @@ import { sealEndpointSecret } from '../delivery/endpoint-secret.js';
 import { checkHostIsPublic, checkUrlForm, urlPolicyOf, type ResolveAll } from '../delivery/url-safety.js';
 import { generateSecret } from '../delivery/signature.js';
 import * as repo from './webhook.repository.js';
+import { eventTypesOf, normalizeEventTypes, storedEventTypes } from '../events/event-type-filter.js';
 import type { PartnerEndpointView } from './webhook.schemas.js';
 import type { WebhookEndpointTable } from '../delivery/webhook.tables.js';
 
@@ -51,6 +52,7 @@ export async function createEndpoint(
   options: { resolve?: ResolveAll | undefined; urlField?: string } = {},
 ): Promise<{ endpoint: WebhookEndpointTable; secret: string }> {
   const urlField = options.urlField ?? 'webhook_url';
+  const eventTypes = normalizeEventTypes(input.event_types) ?? null;
   const policy = urlPolicyOf(ctx.config);
   const form = checkUrlForm(input.webhook_url, policy);
   if ('problem' in form) throw fieldError(urlField, form.problem);
@@ -77,6 +79,7 @@ export async function createEndpoint(
     deleted_at: null,
     max_in_flight: input.max_in_flight ?? MAX_IN_FLIGHT.default,
     max_per_second: input.max_per_second ?? null,
+    event_types: storedEventTypes(eventTypes),
     // The delivery engine's own state: nothing pending, not held, not owned by a worker.
     next_due_at: null,
     paused_until: null,
@@ -135,8 +138,8 @@ export async function updateEndpoint(
   limits: EndpointLimits,
   audit: AuditContext,
 ): Promise<PartnerEndpointView> {
-  if (limits.max_in_flight === undefined && limits.max_per_second === undefined) {
-    throw fieldError('body', 'must change at least one of max_in_flight, max_per_second');
+  if (limits.max_in_flight === undefined && limits.max_per_second === undefined && limits.event_types === undefined) {
+    throw fieldError('body', 'must change at least one of max_in_flight, max_per_second, event_types');
   }
   await assertClinicScope(ctx, identity, input.clinic_id, 'clinic_id');
   const row = await changeEndpointLimits(ctx, input.clinic_id, input.webhook_id, limits, audit);
@@ -151,9 +154,10 @@ export async function changeEndpointLimits(
   limits: EndpointLimits,
   audit: AuditContext,
 ): Promise<WebhookEndpointTable> {
+  const eventTypes = normalizeEventTypes(limits.event_types);
   return runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
-    const updated = await repo.updateEndpointLimits(trx, clinicId, webhookId, limits);
+    const updated = await repo.updateEndpointLimits(trx, clinicId, webhookId, { ...limits, event_types: eventTypes });
     if (!updated) throw endpointNotFound(webhookId);
     change.audit('update', { type: 'webhook_endpoint', id: updated.id, clinicId: updated.clinic_id });
     return updated;
@@ -205,6 +209,7 @@ export function toEndpointView(row: WebhookEndpointTable, now: Date): PartnerEnd
     created_at: row.created_at,
     max_in_flight: row.max_in_flight,
     max_per_second: row.max_per_second,
+    event_types: eventTypesOf(row.event_types),
     paused_until: row.paused_until !== null && Date.parse(row.paused_until) > now.getTime() ? row.paused_until : null,
   };
 }

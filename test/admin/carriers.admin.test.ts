@@ -88,6 +88,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
             name: 'FedEx Ground®',
             price: 32.44,
             state_prices: { AK: 58.99, HI: 58.99 },
+            cold_chain_eligible: false,
             created_at: expect.stringMatching(ISO),
           },
           {
@@ -96,6 +97,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
             name: 'FedEx 2Day®',
             price: 45.95,
             state_prices: { AK: 74.5, HI: 74.5 },
+            cold_chain_eligible: false,
             created_at: expect.stringMatching(ISO),
           },
           {
@@ -104,6 +106,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
             name: 'FedEx Priority Overnight®',
             price: 89.5,
             state_prices: {},
+            cold_chain_eligible: false,
             created_at: expect.stringMatching(ISO),
           },
         ],
@@ -129,6 +132,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
           name: 'Ameriship Ground',
           price: 19.99,
           state_prices: { CA: 12.5, NY: 24.05 },
+          cold_chain_eligible: false,
           created_at: expect.stringMatching(ISO),
         },
         message: 'Service created',
@@ -161,6 +165,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
         name: 'UPS 2nd Day Air®',
         totalCost: 44.1,
         originalCost: 44.1,
+        cold_chain_eligible: false,
       });
     });
 
@@ -257,6 +262,7 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
           name: 'USPS Ground Advantage™',
           price: 8.45,
           state_prices: { PR: 11.2 },
+          cold_chain_eligible: false,
           created_at: expect.stringMatching(ISO),
         },
         message: 'Service updated',
@@ -297,11 +303,94 @@ describe.each(DIALECTS)('operator API for carriers and prices on %s', (dialect) 
     it('when an update is empty, has a bad price or an unknown field, then 400', async () => {
       const empty = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', {});
       expect(empty.status).toBe(400);
-      expect(empty.body.error.details).toEqual({ body: 'must change at least one of name, price, state_prices' });
+      expect(empty.body.error.details).toEqual({
+        body: 'must change at least one of name, price, state_prices, cold_chain_eligible',
+      });
       const price = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', { price: 0.125 });
       expect(price.body.error.details).toEqual({ price: 'must have at most 2 decimal places' });
       const id = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', { id: 'new_id' });
       expect(id.body.error.details).toEqual({ id: 'is not a known field' });
+    });
+
+    it('when a service is added cold-chain eligible, then the operator\u2019s list and the partner\u2019s services show it; without the field it is not', async () => {
+      await t.operator.post('/api/admin/carriers', { id: 'coldline', name: 'Coldline' });
+      const cold = await t.operator.post('/api/admin/carriers/coldline/services', {
+        id: 'coldline_overnight',
+        name: 'Coldline Overnight',
+        price: 50,
+        cold_chain_eligible: true,
+      });
+      expect(cold.status).toBe(200);
+      expect(cold.body.data.cold_chain_eligible).toBe(true);
+      const plain = await t.operator.post('/api/admin/carriers/coldline/services', {
+        id: 'coldline_ground',
+        name: 'Coldline Ground',
+        price: 10,
+      });
+      expect(plain.body.data.cold_chain_eligible).toBe(false);
+
+      const list = await t.operator.get('/api/admin/carriers');
+      const coldline = list.body.data.carriers.find((c: { id: string }) => c.id === 'coldline');
+      expect(coldline.services.map((s: { id: string; cold_chain_eligible: boolean }) => [s.id, s.cold_chain_eligible])).toEqual([
+        ['coldline_ground', false],
+        ['coldline_overnight', true],
+      ]);
+      const clinic = await t.createClinic();
+      const patientId = await insertTestPatient(t.ctx, clinic.clinicId, 'CA');
+      const partner = await t.partner(clinic.apiKey).get(`/api/external/carriers/coldline/services?patientId=${patientId}`);
+      expect(partner.body.data).toEqual([
+        { id: 'coldline_ground', name: 'Coldline Ground', totalCost: 10, originalCost: 10, cold_chain_eligible: false },
+        { id: 'coldline_overnight', name: 'Coldline Overnight', totalCost: 50, originalCost: 50, cold_chain_eligible: true },
+      ]);
+    });
+
+    it('when the operator sets cold_chain_eligible alone, then only it changes, is audited, and partners see it; setting it false takes it back', async () => {
+      const on = await t.operator.put('/api/admin/carriers/ups/services/ups_next_day_air', { cold_chain_eligible: true });
+      expect(on.status).toBe(200);
+      expect(on.body.data).toMatchObject({
+        id: 'ups_next_day_air',
+        name: 'UPS Next Day Air®',
+        price: 84.95,
+        cold_chain_eligible: true,
+      });
+      const row = await t.ctx.db
+        .selectFrom('shipping_services')
+        .select('cold_chain_eligible')
+        .where('carrier_id', '=', 'ups')
+        .where('id', '=', 'ups_next_day_air')
+        .executeTakeFirstOrThrow();
+      expect(row.cold_chain_eligible).toBe(1);
+      const audit = await t.ctx.db
+        .selectFrom('audit_events')
+        .select(['action', 'resource_id'])
+        .where('resource_type', '=', 'shipping_service')
+        .where('resource_id', '=', 'ups/ups_next_day_air')
+        .execute();
+      expect(audit).toContainEqual({ action: 'update', resource_id: 'ups/ups_next_day_air' });
+
+      const clinic = await t.createClinic();
+      const patientId = await insertTestPatient(t.ctx, clinic.clinicId, 'CA');
+      const services = await t.partner(clinic.apiKey).get(`/api/external/carriers/ups/services?patientId=${patientId}`);
+      const eligible = (services.body.data as { id: string; cold_chain_eligible: boolean }[]).filter(
+        (s) => s.cold_chain_eligible,
+      );
+      expect(eligible.map((s) => s.id)).toEqual(['ups_next_day_air']);
+
+      const off = await t.operator.put('/api/admin/carriers/ups/services/ups_next_day_air', { cold_chain_eligible: false });
+      expect(off.body.data.cold_chain_eligible).toBe(false);
+    });
+
+    it('when cold_chain_eligible is not a boolean, then 400 naming it', async () => {
+      const put = await t.operator.put('/api/admin/carriers/fedex/services/fedex_ground', { cold_chain_eligible: 'yes' });
+      expect(put.status).toBe(400);
+      expect(Object.keys(put.body.error.details)).toEqual(['cold_chain_eligible']);
+      const post = await t.operator.post('/api/admin/carriers/fedex/services', {
+        name: 'Cold',
+        price: 1,
+        cold_chain_eligible: 1,
+      });
+      expect(post.status).toBe(400);
+      expect(Object.keys(post.body.error.details)).toEqual(['cold_chain_eligible']);
     });
 
     it('when the carrier or the service of an update is unknown, then 404', async () => {

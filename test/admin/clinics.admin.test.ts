@@ -147,7 +147,13 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
       await t.operator.put(`/api/admin/clinics/${clinic.clinicId}/shipping`, { free_shipping: true });
       const after = await t.partner(clinic.apiKey).get(url);
       expect(after.body).toMatchObject({ isFreeShipment: true, freeShipmentType: 'clinic_specific' });
-      expect(after.body.data[0]).toEqual({ id: 'usps_priority', name: 'USPS Priority Mail®', totalCost: 0, originalCost: 12.5 });
+      expect(after.body.data[0]).toEqual({
+        id: 'usps_priority',
+        name: 'USPS Priority Mail®',
+        totalCost: 0,
+        originalCost: 12.5,
+        cold_chain_eligible: false,
+      });
     });
   });
 

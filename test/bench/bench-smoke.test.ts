@@ -47,7 +47,13 @@ function isRunning(pid: number): boolean {
   }
 }
 
-describe('the benchmark smoke run', { timeout: 240_000 }, () => {
+/**
+ * The smoke run's generous bound. It runs beside three other workers on CI's two cores, and its
+ * length is theirs as much as its own: 200 s were once overrun at 197 s, the run still going.
+ */
+const SMOKE_RUN_BOUND_MS = 420_000;
+
+describe('the benchmark smoke run', { timeout: SMOKE_RUN_BOUND_MS + 30_000 }, () => {
   const out = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
   let report: any;
   let markdown: string;
@@ -59,10 +65,10 @@ describe('the benchmark smoke run', { timeout: 240_000 }, () => {
     // The databases the suite runs against: PostgreSQL as the tests found it, or none.
     const env = { ...process.env, DATABASE_URL: postgresUrl ?? '', REDIS_URL: redisUrl ?? '' };
     const args = ['scripts/bench/run.js', '--smoke', '--server', main, '--out', out, ...(postgresUrl ? [] : ['--sqlite-only'])];
-    ({ stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env, timeout: 200_000 }));
+    ({ stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env, timeout: SMOKE_RUN_BOUND_MS }));
     report = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8'));
     markdown = readFileSync(path.join(out, 'bench.md'), 'utf8');
-  }, 240_000);
+  }, SMOKE_RUN_BOUND_MS + 30_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('when it runs, then every scenario ran on every database present, every request succeeded', () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_SQLITE_FILE, loadConfig, type Config } from '../../src/config.js';
 import { dataKeyId } from '../../src/secrets/data-key.js';
+import { startBanner } from '../../src/start-banner.js';
 
 const PROD_TOKEN = 'prod-operator-token-0123456789-abcdef';
 /** A valid DATA_ENCRYPTION_KEY (production requires one). */
@@ -110,6 +111,20 @@ describe('configuration variables', () => {
     expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
   });
 
+  it('when COLD_CHAIN_POLICY is unset, then it is warn; warn and refuse are taken as given', () => {
+    expect(loadConfig({}).coldChainPolicy).toBe('warn');
+    expect(loadConfig({ COLD_CHAIN_POLICY: 'warn' }).coldChainPolicy).toBe('warn');
+    expect(loadConfig({ COLD_CHAIN_POLICY: ' refuse ' }).coldChainPolicy).toBe('refuse');
+  });
+
+  it('when COLD_CHAIN_POLICY is neither warn nor refuse, then loading fails naming it, the value and the valid ones', () => {
+    const problems = problemsOf({ COLD_CHAIN_POLICY: 'reject' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('COLD_CHAIN_POLICY');
+    expect(problems[0]).toContain('"reject"');
+    expect(problems[0]).toContain('warn, refuse');
+  });
+
   it('when RATE_LIMIT_PER_MINUTE is set, then it overrides the default of either environment', () => {
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '3' }).rateLimitPerMinute).toBe(3);
     expect(
@@ -194,6 +209,7 @@ describe('configuration errors', () => {
     ['ADMIN_TOKEN', { ADMIN_TOKEN: 'short' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['LOG_FORMAT', { LOG_FORMAT: 'colour' }],
+    ['COLD_CHAIN_POLICY', { COLD_CHAIN_POLICY: 'REFUSE' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
   ])('when %s is invalid (%j), then loading fails with a problem naming it', (name, env) => {
@@ -485,5 +501,20 @@ describe('the pharmacy its labels name (PHARMACY_NAME and its address)', () => {
       expect.stringMatching(/^PHARMACY_STATE must be a two-letter state code/),
       expect.stringMatching(/^PHARMACY_POSTAL_CODE must be a ZIP code/),
     ]);
+  });
+});
+
+describe('the start banner and PUBLIC_BASE_URL', () => {
+  const facts = { port: 3000, tls: false, hasStaff: true, tokenFile: null, sandbox: null, licensedStatesSet: true };
+  const production = { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY };
+
+  it('when production starts without PUBLIC_BASE_URL, then the banner warns that FHIR links and SMART discovery take the Host header', () => {
+    expect(startBanner(loadConfig(production), facts)).toContain('WARNING: PUBLIC_BASE_URL is not set');
+  });
+
+  it('when production starts with PUBLIC_BASE_URL, or development starts without it, then there is no such warning', () => {
+    const set = loadConfig({ ...production, PUBLIC_BASE_URL: 'https://fulfillment.example.com' });
+    expect(startBanner(set, facts)).not.toContain('PUBLIC_BASE_URL is not set');
+    expect(startBanner(loadConfig({}), facts)).not.toContain('PUBLIC_BASE_URL is not set');
   });
 });

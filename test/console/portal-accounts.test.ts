@@ -185,6 +185,23 @@ describe('portal accounts: invitation from the console, two-step sign-in, the vi
     expect((await portalApi(page, server, 'GET', '/api/portal/keys')).status).toBe(200);
   });
 
+  it('when the viewer opens the overview, then it shows the FHIR base URL and the SMART configuration\u2019s, and Copy puts the base URL on the clipboard', async () => {
+    const page = await newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await portalSignIn(page, VIEWER.email);
+    await portalNavigate(page, 'Overview');
+    const fhirBase = `${server.baseUrl}/fhir/R4`;
+    await page.getByText(fhirBase, { exact: true }).waitFor();
+    await page.getByText(`${fhirBase}/.well-known/smart-configuration`, { exact: true }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Copy FHIR base URL' }).click();
+    await page.getByText('The FHIR base URL is copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fhirBase);
+    // The address shown is the server's: its discovery document answers there, without a credential.
+    expect((await call(server, 'GET', '/fhir/R4/.well-known/smart-configuration')).status).toBe(200);
+  });
+
   it('when someone opens the portal signed out, then the sign-in page passes axe and the portal API answers 401', async () => {
     const page = await newPage();
     await page.goto('/portal/keys');

@@ -29,6 +29,7 @@ export const WALKTHROUGH_PAGES = [
   'docs/webhooks.md',
   'docs/versioning.md',
   'docs/oauth.md',
+  'docs/fhir.md',
   'docs/request-log.md',
   'docs/errors.md',
   'docs/audit.md',

@@ -68,13 +68,17 @@ for (const dialect of DIALECTS) {
       });
     });
 
-    it('when a client keeps sending a body without end past the byte cap, then it has its 413 and is cut off', async () => {
+    it('when a client keeps sending a body without end past the byte cap after its 413, then it is cut off', async () => {
       const connection = await openRawConnection(server.baseUrl, { allowHalfOpen: true });
       const { socket } = connection;
       socket.write(
         `POST /api/external/patient HTTP/1.1\r\nHost: x\r\nx-forwarded-proto: https\r\nx-api-key: ${partner.apiKey}\r\n` +
           `content-type: application/json\r\ncontent-length: ${1024 ** 4}\r\n\r\n`,
       );
+      // The answer comes on the headers alone. Read it before sending on: a client that has not read
+      // it when it is cut off loses it to the reset (its system drops what it had not read), and
+      // Node's writes that the system takes at once never let the event loop read in between.
+      await within(connection.waitFor(/PAYLOAD_TOO_LARGE/), CUT_OFF_WITHIN_MS, 'the 413');
       const chunk = Buffer.alloc(64 * 1024, 'a');
       let written = 0;
       const sendUntilCutOff = async () => {

@@ -139,6 +139,8 @@ for (const dialect of DIALECTS) {
       return [
         ...orderIds.map((orderId) => ({ type: 'order.created', orderId })),
         { type: 'order.fulfilled', orderId: delivered },
+        // Delivered by status: its package is delivered first (docs/shipping.md#shipments-and-their-journey).
+        { type: 'shipment.updated', orderId: delivered },
         { type: 'order.delivered', orderId: delivered },
         { type: 'order.fulfilled', orderId: shipped },
         { type: 'order.cancelled', orderId: cancelled },

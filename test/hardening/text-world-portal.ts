@@ -196,6 +196,22 @@ export const PORTAL_BASES: Record<string, BaseRequest> = {
       address: { addressLine1: '12 Harbor Road', addressLine2: 'Unit 4', city: 'Portland', state: 'ME', postalCode: '04101' },
     },
   }),
+  // The order's journey (issue 31): one order of the clinic, as the partner API reads it.
+  'POST /api/portal/sandbox/orders/:orderId/shipments/:shipmentId/events': async (w) => {
+    const orderId = await orderIn(w, 'shipped');
+    const order = expectOk(await w.t.partner(w.setup.clinic.apiKey).get(`/api/external/medication-order/${orderId}`), 'read');
+    return {
+      params: { orderId, shipmentId: order.shipments[0].shipment_id as string },
+      body: {
+        status: 'in_transit',
+        occurred_at: '2026-01-02T10:00:00.000Z',
+        location: 'Memphis, TN',
+        description: 'Departed the facility',
+        estimated_delivery_date: '2026-01-05',
+      },
+    };
+  },
+  'GET /api/portal/orders/:orderId': (w) => ({ params: { orderId: w.orderId } }),
   'POST /api/portal/webhooks': async (w) => ({
     headers: (await freshPortalClinic(w)).headers,
     body: { url: 'https://partner.example.com/hooks', max_in_flight: 5 },

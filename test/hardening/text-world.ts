@@ -1,5 +1,6 @@
 import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
+import { encodeEventCursor } from '../../src/events/event-log.js';
 import {
   advanceOrder,
   createOrder,
@@ -106,6 +107,22 @@ export async function createTextWorld(t: TestApp): Promise<TextWorld> {
   };
   const portal = await createPortalWorld(t, setup, webhookId);
   return { t, setup, orderId, refillId: refill.refill_request_id, webhookId, deliveryId, carrierId, serviceId, cursors, portal };
+}
+
+/** A tracking event with every text field (docs/shipping.md#shipments-and-their-journey). */
+const SHIPMENT_EVENT = {
+  status: 'in_transit',
+  occurred_at: '2026-01-02T10:00:00.000Z',
+  location: 'Memphis, TN',
+  description: 'Departed the facility',
+  estimated_delivery_date: '2026-01-05',
+};
+
+/** A new shipped order of the setup's clinic and its first shipment. */
+async function shipmentIn(w: TextWorld): Promise<{ id: string; shipmentId: string }> {
+  const id = await orderIn(w, 'shipped');
+  const order = expectOk(await w.t.partner(w.setup.clinic.apiKey).get(`/api/external/medication-order/${id}`), 'read order');
+  return { id, shipmentId: order.shipments[0].shipment_id as string };
 }
 
 const STAFF_PASSWORD = 'fuzz passphrase 2026';
@@ -226,6 +243,14 @@ export const BASES: Record<string, BaseRequest> = {
       cursor: w.cursors.partnerOrders,
     },
   }),
+  'GET /api/external/events': (w) => ({
+    query: {
+      type: 'order.created,order.delivered',
+      limit: '1',
+      // A position as the log's pages write it: the fuzz edits inside it.
+      after: encodeEventCursor(w.setup.clinic.clinicId, { createdAt: '2026-11-25T00:00:00.000Z', id: w.orderId }),
+    },
+  }),
   'GET /api/external/requests': (w) => ({
     query: {
       status: '4xx',
@@ -251,6 +276,10 @@ export const BASES: Record<string, BaseRequest> = {
   'POST /api/external/sandbox/medication-order/:id/resume': async (w) => ({
     params: { id: await heldOrderIn(w) },
     body: { message: 'Resumed.' },
+  }),
+  'POST /api/external/sandbox/medication-order/:id/shipments/:shipmentId/events': async (w) => ({
+    params: await shipmentIn(w),
+    body: SHIPMENT_EVENT,
   }),
   'POST /api/external/sandbox/medication-order/:id/advance': async (w) => ({
     params: { id: await orderIn(w, 'pending') },
@@ -355,6 +384,14 @@ export const BASES: Record<string, BaseRequest> = {
   'POST /api/admin/medication-requests/:id/signoffs': async (w) => ({
     params: { id: await orderIn(w, 'pending') },
     body: { kind: 'prescription_review', pharmacist_id: (await freshStaff(w)).staffId },
+  }),
+  'POST /api/admin/medication-requests/:id/shipments': async (w) => ({
+    params: { id: await orderIn(w, 'shipped') },
+    body: { tracking_number: '794612345678', carrier_id: 'fedex', service_id: 'fedex_ground' },
+  }),
+  'POST /api/admin/medication-requests/:id/shipments/:shipmentId/events': async (w) => ({
+    params: await shipmentIn(w),
+    body: SHIPMENT_EVENT,
   }),
   'POST /api/admin/medication-requests/:id/resume': async (w) => ({
     params: { id: await heldOrderIn(w) },

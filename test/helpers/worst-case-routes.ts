@@ -98,6 +98,15 @@ export function inputRoutesOf(document: {
 
 /** A webhook endpoint that does not exist: a valid id, and nothing is ever delivered anywhere. */
 const NO_WEBHOOK = '00000000-0000-4000-8000-000000000000';
+
+/** A tracking event with every text field (docs/shipping.md#shipments-and-their-journey). */
+const SHIPMENT_EVENT = {
+  status: 'in_transit',
+  occurred_at: '2026-01-02T10:00:00.000Z',
+  location: 'Memphis, TN',
+  description: 'Departed the facility',
+  estimated_delivery_date: '2026-01-05',
+};
 /** A target the server refuses (loopback): the body is valid, and no worst case registers a webhook. */
 const REFUSED_WEBHOOK_URL = 'http://127.0.0.1:9/worst-case';
 /** A whole formula (docs/compounding.md), so that the worst cases reach each of its fields. */
@@ -152,6 +161,8 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
       message: 'Please call the pharmacy.',
       waiting_on: 'partner',
     }),
+  'POST /api/external/sandbox/medication-order/{id}/shipments/{shipmentId}/events': (f) =>
+    post(`/api/external/sandbox/medication-order/${f.orderId}/shipments/${NO_WEBHOOK}/events`, SHIPMENT_EVENT),
   'POST /api/external/sandbox/medication-order/{id}/resume': (f) =>
     post(`/api/external/sandbox/medication-order/${f.orderId}/resume`, { message: 'Resumed.' }),
   'POST /api/external/medication-order/{id}/hold-response': (f) =>
@@ -178,6 +189,7 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   'GET /api/external/webhook/deliveries': () =>
     get(`/api/external/webhook/deliveries?webhook_id=${NO_WEBHOOK}&status=failed&event_type=order.created&limit=10`),
   'GET /api/external/medications': () => get('/api/external/medications?limit=10'),
+  'GET /api/external/events': () => get('/api/external/events?type=order.created,order.delivered&limit=100'),
   'GET /api/external/requests': () =>
     get('/api/external/requests?status=4xx&route=/api/external/medication-order/:id&since=2026-01-01T00:00:00.000Z&limit=10'),
   'GET /api/external/medication-orders': (f) =>
@@ -214,6 +226,15 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
   // No pharmacist in the fixture: an unknown staff id (400 naming pharmacist_id when the rest is valid).
   'POST /api/admin/medication-requests/{id}/signoffs': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/signoffs`, { kind: 'prescription_review', pharmacist_id: NO_WEBHOOK }),
+  'POST /api/admin/medication-requests/{id}/shipments': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/shipments`, {
+      tracking_number: '794612345678',
+      carrier_id: 'fedex',
+      service_id: 'fedex_ground',
+    }),
+  // The fixture's order has not shipped: a shipment id of none (404 when the rest is valid).
+  'POST /api/admin/medication-requests/{id}/shipments/{shipmentId}/events': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/shipments/${NO_WEBHOOK}/events`, SHIPMENT_EVENT),
   'POST /api/admin/medication-requests/{id}/resume': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/resume`, { message: 'Resumed.' }),
   'POST /api/admin/clinics': () => post('/api/admin/clinics', { name: 'Worst-case clinic', free_shipping: false }),
@@ -305,6 +326,9 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     post(`/api/portal/sandbox/orders/${f.orderId}/advance`, { status: 'processing' }),
   'POST /api/portal/sandbox/orders/{orderId}/hold': (f) =>
     post(`/api/portal/sandbox/orders/${f.orderId}/hold`, { reason_code: 'other', waiting_on: 'partner', message: 'A test hold' }),
+  // No such package of the fixture's order: a valid event is 404, never more.
+  'POST /api/portal/sandbox/orders/{orderId}/shipments/{shipmentId}/events': (f) =>
+    post(`/api/portal/sandbox/orders/${f.orderId}/shipments/${NO_WEBHOOK}/events`, SHIPMENT_EVENT),
   'GET /api/portal/holds': () => get('/api/portal/holds?limit=10'),
   // The fixture's order is not on hold: a valid answer is 409, never more.
   'POST /api/portal/holds/{orderId}/response': (f) =>

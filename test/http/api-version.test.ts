@@ -3,11 +3,13 @@ import { CURRENT_API_VERSION, pinnedVersion, SUPPORTED_API_VERSIONS } from '../.
 import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
-/** The newest version (issue 30's compounding record, a MINOR release), and the older ones a partner may still pin. */
-const CURRENT = '1.2.0';
-const PREVIOUS = '1.1.0';
+/** The newest version (issue 32's FHIR API, a MINOR release), and the older ones a partner may still pin. */
+const CURRENT = '1.4.0';
+const PREVIOUS = '1.3.0';
+const SECOND = '1.2.0';
+const EARLIER = '1.1.0';
 const OLDER = '1.0.0';
-const SUPPORTED = 'supported versions: 1.0.0, 1.1.0, 1.2.0';
+const SUPPORTED = 'supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0';
 
 describe('which version a pin selects', () => {
   it('when the header names 1.0.0 or 1.0 (spaces around allowed), then 1.0.0 answers', () => {
@@ -15,13 +17,21 @@ describe('which version a pin selects', () => {
   });
 
   it('when the header names 1.1.0 or 1.1, then 1.1.0 answers', () => {
-    for (const pin of ['1.1.0', '1.1', ' 1.1.0 ']) expect(pinnedVersion(pin), pin).toBe(PREVIOUS);
+    for (const pin of ['1.1.0', '1.1', ' 1.1.0 ']) expect(pinnedVersion(pin), pin).toBe(EARLIER);
   });
 
-  it('when the header names 1.2.0, 1.2 or 1, then 1.2.0 answers; when absent, none is selected (the newest answers)', () => {
-    for (const pin of ['1.2.0', '1.2', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
+  it('when the header names 1.2.0 or 1.2, then 1.2.0 answers', () => {
+    for (const pin of ['1.2.0', '1.2', ' 1.2.0 ']) expect(pinnedVersion(pin), pin).toBe(SECOND);
+  });
+
+  it('when the header names 1.3.0 or 1.3, then 1.3.0 answers', () => {
+    for (const pin of ['1.3.0', '1.3', ' 1.3.0 ']) expect(pinnedVersion(pin), pin).toBe(PREVIOUS);
+  });
+
+  it('when the header names 1.4.0, 1.4 or 1, then 1.4.0 answers; when absent, none is selected (the newest answers)', () => {
+    for (const pin of ['1.4.0', '1.4', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
     expect(pinnedVersion(undefined)).toBeUndefined();
-    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, PREVIOUS, CURRENT]);
+    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, EARLIER, SECOND, PREVIOUS, CURRENT]);
     expect(CURRENT_API_VERSION).toBe(CURRENT);
   });
 
@@ -29,11 +39,13 @@ describe('which version a pin selects', () => {
     for (const pin of [
       '2',
       '0.9',
-      '1.3',
-      '1.3.0',
+      '1.5',
+      '1.5.0',
       '1.0.1',
       '1.1.1',
       '1.2.1',
+      '1.3.1',
+      '1.4.1',
       '01',
       '1.0.0-beta',
       'v1',
@@ -85,21 +97,39 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
     for (const pin of ['1.1.0', '1.1']) {
       const res = await get('/api/external/carriers', pin, other.apiKey);
       expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe(EARLIER);
+    }
+  });
+
+  it('when a request pins 1.2.0 or 1.2 (an older supported version), then it is answered, by 1.2.0', async () => {
+    const other = await t.createClinic();
+    for (const pin of ['1.2.0', '1.2']) {
+      const res = await get('/api/external/carriers', pin, other.apiKey);
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe(SECOND);
+    }
+  });
+
+  it('when a request pins 1.3.0 or 1.3 (an older supported version), then it is answered, by 1.3.0', async () => {
+    const other = await t.createClinic();
+    for (const pin of ['1.3.0', '1.3']) {
+      const res = await get('/api/external/carriers', pin, other.apiKey);
+      expect(res.status, pin).toBe(200);
       expect(res.headers['api-version'], pin).toBe(PREVIOUS);
     }
   });
 
-  it('when a request pins 1.2.0, 1.2 or 1, then it is answered, by 1.2.0', async () => {
+  it('when a request pins 1.4.0, 1.4 or 1, then it is answered, by 1.4.0', async () => {
     const other = await t.createClinic();
-    for (const pin of ['1.2.0', '1.2', '1']) {
+    for (const pin of ['1.4.0', '1.4', '1']) {
       const res = await get('/api/external/carriers', pin, other.apiKey);
       expect(res.status, pin).toBe(200);
       expect(res.headers['api-version'], pin).toBe(CURRENT);
     }
   });
 
-  it('when the operator API is pinned to 1.0.0 or 1.1.0, then it is answered by that version too', async () => {
-    for (const pin of [OLDER, PREVIOUS]) {
+  it('when the operator API is pinned to 1.0.0, 1.1.0, 1.2.0 or 1.3.0, then it is answered by that version too', async () => {
+    for (const pin of [OLDER, EARLIER, SECOND, PREVIOUS]) {
       const res = await t.request('GET', '/api/admin/clinics', {
         headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'api-version': pin },
       });
@@ -108,13 +138,35 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
     }
   });
 
+  it('when a FHIR request pins a version or none, then it is answered without Api-Version (FHIR is versioned by its path)', async () => {
+    const other = await t.createClinic();
+    for (const pin of [undefined, '7', '1.0.0']) {
+      const res = await t.request('GET', `/fhir/R4/Organization/${other.clinicId}`, {
+        headers: {
+          'x-api-key': other.apiKey,
+          accept: 'application/fhir+json',
+          ...(pin !== undefined ? { 'api-version': pin } : {}),
+        },
+      });
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBeUndefined();
+    }
+    const metadata = await t.request('GET', '/fhir/R4/metadata', { headers: { accept: 'application/fhir+json' } });
+    expect(metadata.status).toBe(200);
+    expect(metadata.headers['api-version']).toBeUndefined();
+    // The server's own version is still named, where FHIR puts it.
+    expect(metadata.body.software).toEqual({ name: expect.any(String), version: CURRENT });
+  });
+
   it.each([
     ['2', '2', 'names a version this server does not answer'],
     ['0.9', '0.9', 'names a version this server does not answer'],
-    ['1.3.0 (a minor not released yet)', '1.3.0', 'names a version this server does not answer'],
-    ['1.3', '1.3', 'names a version this server does not answer'],
+    ['1.5.0 (a minor not released yet)', '1.5.0', 'names a version this server does not answer'],
+    ['1.5', '1.5', 'names a version this server does not answer'],
     ['1.0.1', '1.0.1', 'names a version this server does not answer'],
     ['1.1.1', '1.1.1', 'names a version this server does not answer'],
+    ['1.2.1', '1.2.1', 'names a version this server does not answer'],
+    ['1.3.1', '1.3.1', 'names a version this server does not answer'],
     ['1.0.0-beta', '1.0.0-beta', 'must be a version such as 1.0.0, 1.0 or 1'],
     ['garbage', 'garbage', 'must be a version such as 1.0.0, 1.0 or 1'],
     ['4000 digits', '1'.repeat(4000), 'must be a version such as 1.0.0, 1.0 or 1'],

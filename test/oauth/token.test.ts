@@ -106,6 +106,15 @@ describe.each(DIALECTS)('POST /oauth/token on %s', (dialect) => {
       expect((await token(assertionForm(await sign({ audience: `${ISSUER}/oauth/token` })))).status).toBe(200);
     });
 
+    it('when the assertion names the token endpoint’s URL as the client reached it (SMART backend services), then it is accepted; another host’s is not', async () => {
+      const host = { host: 'fulfillment.example' };
+      expect((await token(assertionForm(await sign({ audience: 'http://fulfillment.example/oauth/token' })), host)).status).toBe(
+        200,
+      );
+      const elsewhere = await token(assertionForm(await sign({ audience: 'http://other.example/oauth/token' })), host);
+      expect(elsewhere.status).toBe(401);
+    });
+
     it('when the same assertion (same jti) is sent twice, then the second is invalid_client', async () => {
       const jwt = await sign();
       expect((await token(assertionForm(jwt))).status).toBe(200);

@@ -77,7 +77,8 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'success']);
     expect(res.body.success).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    expect(Object.keys(res.body.data)).toEqual(['medication_request_id']);
+    // Refrigerated on FedEx Ground, which is not cold-chain eligible: accepted, with a warning (docs/shipping.md#cold-chain).
+    expect(Object.keys(res.body.data)).toEqual(['medication_request_id', 'warnings']);
     const id = res.body.data.medication_request_id as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -144,6 +145,7 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
           patient_id: setup.patientId,
           practitioner_id: setup.practitionerId,
           refill_of: null,
+          sequence: 1,
         },
       },
     ]);

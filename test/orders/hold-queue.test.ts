@@ -194,6 +194,25 @@ describe.each(DIALECTS)('GET /api/admin/holds on %s', (dialect) => {
     expect(operator.body.data.map((reason: { code: string }) => reason.code)).toContain('prescription_clarification');
   });
 
+  it('when a shipped order is held for a delivery exception, then the view says it resumes to shipped', async () => {
+    const shipped = await createOrder(t, harbor);
+    const move = (body: Record<string, string>) => t.operator.post(`/api/admin/medication-requests/${shipped}/status`, body);
+    expectOk(await move({ status: 'processing' }), 'process');
+    expectOk(await move({ status: 'shipped', tracking_number: '794612345678' }), 'ship');
+    const order = expectOk(await t.operator.get(`/api/admin/medication-requests/${shipped}`), 'read');
+    const shipmentId = order.shipments[0].shipment_id as string;
+    expectOk(
+      await t.operator.post(`/api/admin/medication-requests/${shipped}/shipments/${shipmentId}/events`, {
+        status: 'exception',
+        occurred_at: new Date(now).toISOString(),
+      }),
+      'exception',
+    );
+    const [item] = (await list('?reason_code=delivery_exception')).items;
+    expect(item).toMatchObject({ medication_request_id: shipped, held_from: 'shipped' });
+    expect(item?.hold).toMatchObject({ reason_code: 'delivery_exception', waiting_on: 'partner' });
+  });
+
   it('when a partner key calls the holds, then it is refused', async () => {
     expect((await t.partner(north.clinic.apiKey).get('/api/admin/holds')).status).toBe(401);
   });

@@ -139,8 +139,11 @@ describe.each(DIALECTS)('order holds on %s', (dialect) => {
         status: 'on_hold',
         reason_code: 'prescription_clarification',
         waiting_on: 'partner',
+        sequence: 2,
       });
-      expect(events[2].data).toEqual({ medication_request_id: id, status: 'processing' });
+      // The partner's answer sends no event; the resume is the order's third.
+      expect(events[2].data).toEqual({ medication_request_id: id, status: 'processing', sequence: 3 });
+      expect(events.map((e: { data: { sequence: number } }) => e.data.sequence)).toEqual([1, 2, 3, 4]);
       const bodies = receiver.received.map((r) => r.body).join('\n');
       for (const text of ['0.25 mg weekly', 'Weekly, 0.25', 'Confirmed with']) expect(bodies).not.toContain(text);
     } finally {
@@ -178,7 +181,7 @@ describe.each(DIALECTS)('order holds on %s', (dialect) => {
     });
     const events = await outboxEventsOf(t, id);
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.on_hold', 'order.resumed']);
-    expect(events[2]?.payload).toEqual({ medication_request_id: id, status: 'processing' });
+    expect(events[2]?.payload).toEqual({ medication_request_id: id, status: 'processing', sequence: 3 });
   });
 
   it('when another hold is answered with an address, then the address is kept and the hold waits on the pharmacy', async () => {

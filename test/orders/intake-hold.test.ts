@@ -80,6 +80,7 @@ describe.each(DIALECTS)('the intake hold on %s', (dialect) => {
       status: 'on_hold',
       reason_code: 'allergy_conflict',
       waiting_on: 'pharmacy',
+      sequence: 2,
     });
     expect(JSON.stringify(events)).not.toContain('naltrexone');
 

@@ -73,7 +73,8 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
       ['shipped', 'delivered', 'operator'],
     ]);
     const events = await outboxEventsOf(t, id);
-    expect(events.map((e) => e.type)).toEqual(['order.created', 'order.fulfilled', 'order.delivered']);
+    // Delivering the order by status delivers its shipment too (docs/shipping.md#shipments-and-their-journey).
+    expect(events.map((e) => e.type)).toEqual(['order.created', 'order.fulfilled', 'shipment.updated', 'order.delivered']);
     expect(events[1]?.payload).toEqual({
       medication_request_id: id,
       status: 'shipped',
@@ -82,8 +83,22 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
       shipped_at: order.shipped_at,
       // A development server fills the unfilled item on shipping (docs/compounding.md#the-fill); no formula, no date.
       items: [{ medication: 'Semaglutide', lot_number: order.medication_requests[0].fill.lot_number, beyond_use_date: null }],
+      // The move to processing sends no event: the order's second event is sequence 2.
+      sequence: 2,
     });
-    expect(events[2]?.payload).toEqual({ medication_request_id: id, status: 'delivered', delivered_at: order.delivered_at });
+    // Delivered by status: its package is delivered first, so order.delivered counts last.
+    expect(events[2]?.payload).toMatchObject({
+      medication_request_id: id,
+      status: 'delivered',
+      tracking_number: '123456789012',
+      sequence: 3,
+    });
+    expect(events[3]?.payload).toEqual({
+      medication_request_id: id,
+      status: 'delivered',
+      delivered_at: order.delivered_at,
+      sequence: 4,
+    });
   });
 
   const ILLEGAL = ORDER_STATUSES.flatMap((from) =>
@@ -144,7 +159,13 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
       expect(res.body.data.status_history.at(-1)).toMatchObject({ from, to: 'cancelled', actor: 'partner' });
       const events = await outboxEventsOf(t, id);
       expect(events.filter((e) => e.type === 'order.cancelled').map((e) => e.payload)).toEqual([
-        { medication_request_id: id, status: 'cancelled', previous_status: from, cancelled_at: res.body.data.cancelled_at },
+        {
+          medication_request_id: id,
+          status: 'cancelled',
+          previous_status: from,
+          cancelled_at: res.body.data.cancelled_at,
+          sequence: 2,
+        },
       ]);
     },
   );
@@ -200,7 +221,12 @@ describe.each(DIALECTS)('order lifecycle on %s', (dialect) => {
         'shipped:sandbox',
         'delivered:sandbox',
       ]);
-      expect((await outboxEventsOf(t, id)).map((e) => e.type)).toEqual(['order.created', 'order.fulfilled', 'order.delivered']);
+      expect((await outboxEventsOf(t, id)).map((e) => e.type)).toEqual([
+        'order.created',
+        'order.fulfilled',
+        'shipment.updated',
+        'order.delivered',
+      ]);
     });
 
     it.each([

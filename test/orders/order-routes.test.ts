@@ -62,6 +62,8 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
         'status',
         'prescription_id',
         'is_refrigerated',
+        'signature_required',
+        'saturday_delivery',
         'shipment_group_id',
         'medication_requests',
         'refills',
@@ -79,6 +81,7 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
         'hold',
         'hold_history',
         'shipping_address',
+        'shipments',
       ].sort(),
     );
     expect(JSON.stringify(res.body)).not.toContain('Grace');

@@ -64,8 +64,16 @@ describe('the order lifecycle (pure)', () => {
     expect(ORDER_STATUSES.filter(isRefillable)).toEqual(['shipped', 'delivered']);
   });
 
-  it('when asked which orders can be held, then pending, processing and on_hold (a new reason), never shipped or final ones', () => {
-    expect(ORDER_STATUSES.filter(canHold)).toEqual(['pending', 'processing', 'on_hold']);
+  it('when asked which orders can be held, then pending, processing and on_hold (a new reason), shipped only for a delivery_exception, never final ones', () => {
+    expect(ORDER_STATUSES.filter((s) => canHold(s, 'out_of_stock'))).toEqual(['pending', 'processing', 'on_hold']);
+    expect(ORDER_STATUSES.filter((s) => canHold(s, 'delivery_exception'))).toEqual([
+      'pending',
+      'processing',
+      'on_hold',
+      'shipped',
+    ]);
+    expect(canHold('on_hold', 'out_of_stock', 'shipped')).toBe(false);
+    expect(canHold('on_hold', 'delivery_exception', 'shipped')).toBe(true);
   });
 
   it('when a status change goes to or from on_hold, then the message points at the hold and resume routes', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_FORMULARY, seedSandbox } from '../../src/sandbox-seed.js';
+import { SANDBOX_COLD_CHAIN_SERVICES, SANDBOX_FORMULARY, seedSandbox } from '../../src/sandbox-seed.js';
 import { expectOk } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -31,5 +31,15 @@ describe.each(DIALECTS)('the sandbox\u2019s seeded formulary on %s', (dialect) =
       expect(entry.storage, entry.name).not.toBeNull();
     }
     expect(entries.find((entry) => entry.name === 'Testosterone Cypionate')?.controlled_schedule).toBe('III');
+  });
+
+  it('when the sandbox is seeded, then the overnight and express services are cold-chain eligible and the others not, so partners see both kinds', async () => {
+    const seed = await seedSandbox(t.ctx);
+    const rows = await t.ctx.db.selectFrom('shipping_services').select(['id', 'cold_chain_eligible']).orderBy('id').execute();
+    expect(rows.filter((row) => row.cold_chain_eligible === 1).map((row) => row.id)).toEqual(
+      [...SANDBOX_COLD_CHAIN_SERVICES].sort(),
+    );
+    expect(rows.some((row) => row.cold_chain_eligible === 0)).toBe(true);
+    expect(seed?.clinicId).toBeDefined();
   });
 });

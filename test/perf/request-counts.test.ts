@@ -67,6 +67,14 @@ describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => 
     expect(costs.promises).toBeLessThanOrEqual(postgres ? 80 : 50);
   });
 
+  it('when a refrigerated order is on a service that is not cold-chain eligible, then its warning costs no statement: the service\u2019s flag comes with its price', async () => {
+    const body = orderBody(setup, { is_refrigerated: true, service_id: 'fedex_ground' });
+    const costs = await measure({ method: 'POST', url: '/api/external/medication-order', body });
+    expect(costs.queries).toBe(postgres ? 4 : 11);
+    expect(costs.compiled).toBe(0);
+    expect(costs.prepared).toBe(0);
+  });
+
   it('when an order names an entry with a formula, then one more query (the patient\u2019s items in use) compiled once, and a held order one more row', async () => {
     const entry = await t.operator.post(`/api/admin/clinics/${setup.clinic.clinicId}/medications`, {
       name: 'Low-dose naltrexone',
@@ -141,9 +149,10 @@ describe.each(DIALECTS)('what a request costs the database on %s', (dialect) => 
     expect(costs.transactions).toBe(0);
   });
 
-  it('when an order is read, then it costs six queries (key, order, items, history, the items\u2019 fills, audit row), none compiled at the request', async () => {
+  it('when an order is read, then it costs seven queries (key, order, items, history, the items\u2019 fills, the shipments with their events, audit row), none compiled at the request', async () => {
     const costs = await measure({ method: 'GET', url: `/api/external/medication-order/${orderId}` });
-    expect(costs.queries).toBe(6);
+    // The shipments and their journeys are one left-joined query (issue 31), compiled once.
+    expect(costs.queries).toBe(7);
     expect(costs.compiled).toBe(0);
     expect(costs.transactions).toBe(0);
   });

@@ -124,6 +124,17 @@ describe.each(CASES)('the portal’s overview on %s, rate limits counted in %s',
     expect(rateLimit.credentials[0]).toEqual({ kind: 'oauth_client', id: client.clientId, used: 2 });
   });
 
+  it('when the overview is read, then it names the FHIR base URL and its SMART configuration on the address the portal was reached at', async () => {
+    const { headers } = await portalSignIn(t, clinic.clinicId, 'viewer');
+    const res = await t.request('GET', '/api/portal/overview', { headers: { ...headers, host: 'partners.pharmacy.test' } });
+    expect(res.body.data).toMatchObject({
+      fhir_base_url: 'http://partners.pharmacy.test/fhir/R4',
+      smart_configuration_url: 'http://partners.pharmacy.test/fhir/R4/.well-known/smart-configuration',
+    });
+    const discovery = await t.request('GET', new URL(res.body.data.smart_configuration_url).pathname);
+    expect(discovery.status).toBe(200);
+  });
+
   it('when nobody is signed in, then the overview is not shown (401)', async () => {
     expect((await t.request('GET', '/api/portal/overview')).status).toBe(401);
   });

@@ -78,6 +78,7 @@ describe.each(DIALECTS)('the partner portal\u2019s webhooks on %s', (dialect) =>
       status: 'active',
       max_in_flight: 4,
       max_per_second: null,
+      event_types: null,
       paused_until: null,
       failing_since: null,
       disabled_reason: null,

@@ -82,11 +82,18 @@ describe.each(DIALECTS)('refills on %s', (dialect) => {
           patient_id: setup.patientId,
           practitioner_id: setup.practitionerId,
           refill_of: original,
+          sequence: 1,
         },
       ],
       [
         'refill.ready',
-        { refill_request_id: refillId, medication_request_id: newId, original_medication_request_id: original, status: 'open' },
+        {
+          refill_request_id: refillId,
+          medication_request_id: newId,
+          original_medication_request_id: original,
+          status: 'open',
+          sequence: 2,
+        },
       ],
     ]);
 

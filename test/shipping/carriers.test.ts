@@ -63,9 +63,15 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       expect(res.body).toEqual({
         success: true,
         data: [
-          { id: 'fedex_ground', name: 'FedEx Ground®', totalCost: 32.44, originalCost: 32.44 },
-          { id: 'fedex_2day', name: 'FedEx 2Day®', totalCost: 45.95, originalCost: 45.95 },
-          { id: 'fedex_priority_overnight', name: 'FedEx Priority Overnight®', totalCost: 89.5, originalCost: 89.5 },
+          { id: 'fedex_ground', name: 'FedEx Ground®', totalCost: 32.44, originalCost: 32.44, cold_chain_eligible: false },
+          { id: 'fedex_2day', name: 'FedEx 2Day®', totalCost: 45.95, originalCost: 45.95, cold_chain_eligible: false },
+          {
+            id: 'fedex_priority_overnight',
+            name: 'FedEx Priority Overnight®',
+            totalCost: 89.5,
+            originalCost: 89.5,
+            cold_chain_eligible: false,
+          },
         ],
         isFreeShipment: false,
         freeShipmentType: null,
@@ -80,10 +86,16 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.body.patientState).toBe('Alaska');
       expect(res.body.data).toEqual([
-        { id: 'fedex_ground', name: 'FedEx Ground®', totalCost: 58.99, originalCost: 58.99 },
-        { id: 'fedex_2day', name: 'FedEx 2Day®', totalCost: 74.5, originalCost: 74.5 },
+        { id: 'fedex_ground', name: 'FedEx Ground®', totalCost: 58.99, originalCost: 58.99, cold_chain_eligible: false },
+        { id: 'fedex_2day', name: 'FedEx 2Day®', totalCost: 74.5, originalCost: 74.5, cold_chain_eligible: false },
         // No Alaska price for this one: the base price.
-        { id: 'fedex_priority_overnight', name: 'FedEx Priority Overnight®', totalCost: 89.5, originalCost: 89.5 },
+        {
+          id: 'fedex_priority_overnight',
+          name: 'FedEx Priority Overnight®',
+          totalCost: 89.5,
+          originalCost: 89.5,
+          cold_chain_eligible: false,
+        },
       ]);
     });
 
@@ -94,8 +106,8 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
       expect(res.body).toEqual({
         success: true,
         data: [
-          { id: 'ups_ground', name: 'UPS® Ground', totalCost: 0, originalCost: 54.99 },
-          { id: 'ups_next_day_air', name: 'UPS Next Day Air®', totalCost: 0, originalCost: 84.95 },
+          { id: 'ups_ground', name: 'UPS® Ground', totalCost: 0, originalCost: 54.99, cold_chain_eligible: false },
+          { id: 'ups_next_day_air', name: 'UPS Next Day Air®', totalCost: 0, originalCost: 84.95, cold_chain_eligible: false },
         ],
         isFreeShipment: true,
         freeShipmentType: 'clinic_specific',
@@ -133,8 +145,12 @@ describe.each(DIALECTS)('partner carrier endpoints on %s', (dialect) => {
         const tx = await insertTestPatient(other.ctx, clinic.clinicId, 'TX');
         const inNy = await other.partner(clinic.apiKey).get(`/api/external/carriers/se-3818360/services?patientId=${ny}`);
         const inTx = await other.partner(clinic.apiKey).get(`/api/external/carriers/se-3818360/services?patientId=${tx}`);
-        expect(inNy.body.data).toEqual([{ id: 'usps_first_class', name: 'First-Class', totalCost: 9.05, originalCost: 9.05 }]);
-        expect(inTx.body.data).toEqual([{ id: 'usps_first_class', name: 'First-Class', totalCost: 7.15, originalCost: 7.15 }]);
+        expect(inNy.body.data).toEqual([
+          { id: 'usps_first_class', name: 'First-Class', totalCost: 9.05, originalCost: 9.05, cold_chain_eligible: false },
+        ]);
+        expect(inTx.body.data).toEqual([
+          { id: 'usps_first_class', name: 'First-Class', totalCost: 7.15, originalCost: 7.15, cold_chain_eligible: false },
+        ]);
       } finally {
         await other.close();
       }

@@ -57,6 +57,7 @@ describe.each(DIALECTS)('an order’s shipping quote (findPartiesAndPricedShippi
       originalCents: 3244,
       totalCents: 3244,
       freeShipmentType: null,
+      coldChainEligible: false,
     });
   });
 

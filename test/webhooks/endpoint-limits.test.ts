@@ -13,7 +13,7 @@ import { fakeClock, registerEndpoint } from './support.js';
 
 const URL_A = 'https://partner.example.com/hooks/limits';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-const NEEDS_A_CHANGE = 'must change at least one of max_in_flight, max_per_second';
+const NEEDS_A_CHANGE = 'must change at least one of max_in_flight, max_per_second, event_types';
 
 const BAD_IN_FLIGHT: [string, unknown][] = [
   ['0', 0],
@@ -161,6 +161,7 @@ for (const dialect of DIALECTS) {
           created_at: expect.any(String),
           max_in_flight: 3,
           max_per_second: 20,
+          event_types: null,
           paused_until: null,
         });
         expect(await operatorView(clinic, webhookId)).toEqual({ ...item, failing_since: null });

@@ -66,8 +66,9 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
       .post(`/api/external/medication-order/${refill.medication_order_id}/cancel`);
     expect(cancel.status).toBe(200);
 
-    // order.fulfilled, order.delivered, order.created + refill.ready (the refill), order.cancelled.
-    const got = await receiver.waitFor(before + 5);
+    // order.fulfilled, shipment.updated + order.delivered (delivering by status delivers the package),
+    // order.created + refill.ready (the refill), order.cancelled.
+    const got = await receiver.waitFor(before + 6);
     const events = verifiedEvents(endpoint.secret, got.slice(before));
     const byType = new Map(events.map((e) => [e.type as string, e]));
     expect([...byType.keys()].sort()).toEqual([
@@ -76,7 +77,9 @@ describe.each(DIALECTS)('order events delivered as webhooks on %s', (dialect) =>
       'order.delivered',
       'order.fulfilled',
       'refill.ready',
+      'shipment.updated',
     ]);
+    expect(byType.get('shipment.updated')!.data).toMatchObject({ medication_request_id: orderId, status: 'delivered' });
 
     expect(byType.get('order.fulfilled')!.data).toMatchObject({
       medication_request_id: orderId,

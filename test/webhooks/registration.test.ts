@@ -58,6 +58,7 @@ describe.each(DIALECTS)('webhook registration on %s', (dialect) => {
         created_at: expect.any(String),
         max_in_flight: 10,
         max_per_second: null,
+        event_types: null,
         paused_until: null,
       },
     ]);

@@ -185,6 +185,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/medication-requests/{id}/shipments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a shipment (another package) to a shipped medication request
+     * @description Adds a package to a `shipped` order (or one on a `delivery_exception` hold; else 409 CONFLICT): its tracking number, in the carrier’s format (400 naming `tracking_number`), with the order’s carrier and service unless `carrier_id` (then `service_id`) is given. The shipment starts `in_transit` with its first event, and `shipment.updated` is sent. The order is then delivered only when every shipment is. Answers the order as the partner reads it, with its `shipments`.
+     */
+    post: operations['addOperatorMedicationRequestShipment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/medication-requests/{id}/shipments/{shipmentId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a tracking event of a shipment
+     * @description Records one step of a shipment’s journey, as a carrier would report it. The shipment takes the status of its latest event by `occurred_at` (an older event is kept in the journey without moving the status back); the same event twice (status and time) is recorded once; an event for a `delivered` shipment is ignored (200, nothing changes). A status change sends `shipment.updated`; when every shipment is delivered the order becomes `delivered` (`order.delivered`, `delivered_at` the last delivery’s time); `exception` and `returned_to_sender` put a shipped order on hold (`delivery_exception`, waiting on the partner). A shipment of another order: 404. Answers the order as the partner reads it.
+     */
+    post: operations['recordOperatorShipmentEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/holds': {
     parameters: {
       query?: never;
@@ -459,7 +499,7 @@ export interface paths {
     put?: never;
     /**
      * Add a shipping service to a carrier
-     * @description Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states.
+     * @description Prices are US dollars with at most two decimals; `state_prices` override `price` for patients in those states. `cold_chain_eligible` (default false): the service keeps refrigerated orders cold (docs/shipping.md#cold-chain).
      */
     post: operations['createOperatorCarrierService'];
     delete?: never;
@@ -477,8 +517,8 @@ export interface paths {
     };
     get?: never;
     /**
-     * Change a shipping service’s name or prices
-     * @description Send any of `name`, `price`, `state_prices`; `state_prices` replaces the whole set (`{}` removes them all).
+     * Change a shipping service’s name, prices or cold-chain eligibility
+     * @description Send any of `name`, `price`, `state_prices`, `cold_chain_eligible`; `state_prices` replaces the whole set (`{}` removes them all).
      */
     put: operations['updateOperatorCarrierService'];
     post?: never;
@@ -894,6 +934,10 @@ export interface components {
       /** Format: uuid */
       prescription_id: string;
       is_refrigerated: boolean;
+      /** @description Delivery option: a signature is obtained on delivery. */
+      signature_required: boolean;
+      /** @description Delivery option: the parcel may be delivered on a Saturday. */
+      saturday_delivery: boolean;
       shipment_group_id: string | null;
       medication_requests: {
         /**
@@ -981,6 +1025,8 @@ export interface components {
         state: string;
         postalCode: string;
       } | null;
+      /** @description The packages of the order, first first, each with its journey (docs/shipping.md#shipments-and-their-journey); empty before shipping. The first one’s tracking number is `tracking_number`. Added in issue 31. */
+      shipments: components['schemas']['Shipment'][];
     };
     MedicationItemFill: {
       lot_number: string;
@@ -1004,6 +1050,32 @@ export interface components {
       /** @description ISO-8601 UTC. */
       since: string;
     };
+    Shipment: {
+      /** Format: uuid */
+      shipment_id: string;
+      carrier_id: string;
+      service_id: string;
+      tracking_number: string;
+      tracking_url: string | null;
+      /**
+       * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+       * @enum {string}
+       */
+      status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+      estimated_delivery_date: string | null;
+      /** @description The journey, oldest first. */
+      events: {
+        /**
+         * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+         * @enum {string}
+         */
+        status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+        /** @description ISO-8601 UTC. */
+        occurred_at: string;
+        location: string | null;
+        description: string | null;
+      }[];
+    };
     HoldReason: {
       code: string;
       /** @description What stopped the order. */
@@ -1012,6 +1084,27 @@ export interface components {
       waiting_on: 'partner' | 'pharmacy' | null;
       /** @description What resolves the hold. */
       answer: string;
+    };
+    ShipmentEventRequest: {
+      /**
+       * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+       * @enum {string}
+       */
+      status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+      /**
+       * Format: date-time
+       * @description When it happened, ISO-8601 with an offset; at most 5 minutes ahead of the server’s clock.
+       */
+      occurred_at: string;
+      /** @description Where, as the carrier says it. At most 200 characters. NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+      location?: string;
+      /** @description The carrier’s words for the event. At most 500 characters. NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+      description?: string;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD, the carrier’s new estimate.
+       */
+      estimated_delivery_date?: string;
     };
     MedicationOrderResumeRequest: {
       /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
@@ -1087,6 +1180,14 @@ export interface components {
        */
       pharmacist_id?: string;
     };
+    AddShipmentRequest: {
+      /** @description In the format of the carrier (UPS: 1Z and 16 letters or digits; USPS: 20 to 22 digits, or 2 letters, 9 digits and 2 letters; FedEx: 12, 15, 20 or 22 digits; spaces and hyphens ignored). */
+      tracking_number: string;
+      /** @description Default: the order’s carrier. With another carrier, `service_id` is required. */
+      carrier_id?: string;
+      /** @description Default: the order’s service (when the carrier is the order’s). */
+      service_id?: string;
+    };
     WebhookRecovered: {
       /** @description Deliveries (failed, or waiting for a retry) now due for an attempt at once. */
       scheduled: number;
@@ -1104,7 +1205,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -1204,7 +1305,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -1352,7 +1453,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -1513,7 +1614,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -1546,6 +1647,10 @@ export interface operations {
               /** Format: uuid */
               prescription_id: string;
               is_refrigerated: boolean;
+              /** @description Delivery option: a signature is obtained on delivery. */
+              signature_required: boolean;
+              /** @description Delivery option: the parcel may be delivered on a Saturday. */
+              saturday_delivery: boolean;
               shipment_group_id: string | null;
               medication_requests: {
                 /**
@@ -1701,6 +1806,8 @@ export interface operations {
                 state: string;
                 postalCode: string;
               } | null;
+              /** @description The packages of the order, first first, each with its journey (docs/shipping.md#shipments-and-their-journey); empty before shipping. The first one’s tracking number is `tracking_number`. Added in issue 31. */
+              shipments: components['schemas']['Shipment'][];
               /** @description The pharmacy its label names (docs/configuration.md: PHARMACY_NAME and the address settings); null in production when they are not set. */
               pharmacy: {
                 name: string;
@@ -1869,7 +1976,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2012,7 +2119,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2145,7 +2252,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2278,7 +2385,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2411,7 +2518,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -2511,7 +2618,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2657,6 +2764,264 @@ export interface operations {
       };
     };
   };
+  addOperatorMedicationRequestShipment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddShipmentRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The medication request has not shipped, or is delivered or cancelled. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  recordOperatorShipmentEvent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+        shipmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ShipmentEventRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request or shipment not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listOperatorHolds: {
     parameters: {
       query?: {
@@ -2678,7 +3043,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -2709,8 +3074,8 @@ export interface operations {
                   first_name: string;
                   last_name: string;
                 };
-                /** @description The status a resume returns the order to. */
-                held_from: 'pending' | 'processing';
+                /** @description The status a resume returns the order to (`shipped` after a `delivery_exception` hold). */
+                held_from: 'pending' | 'processing' | 'shipped';
                 hold: components['schemas']['MedicationOrderHold'];
                 /** @description When the partner last answered this hold; null before any answer. */
                 answered_at: string | null;
@@ -2806,7 +3171,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2952,7 +3317,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3061,7 +3426,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3195,7 +3560,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3305,7 +3670,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3440,7 +3805,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3580,7 +3945,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3764,7 +4129,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3948,7 +4313,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4056,7 +4421,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4192,7 +4557,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4386,7 +4751,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4493,7 +4858,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4687,7 +5052,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4824,7 +5189,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5007,7 +5372,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5115,7 +5480,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5148,6 +5513,8 @@ export interface operations {
                   state_prices: {
                     [key: string]: number;
                   };
+                  /** @description The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain). */
+                  cold_chain_eligible: boolean;
                   /** @description ISO-8601 UTC. */
                   created_at: string;
                 }[];
@@ -5235,7 +5602,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5276,6 +5643,8 @@ export interface operations {
                 state_prices: {
                   [key: string]: number;
                 };
+                /** @description The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain). */
+                cold_chain_eligible: boolean;
                 /** @description ISO-8601 UTC. */
                 created_at: string;
               }[];
@@ -5389,7 +5758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5411,6 +5780,8 @@ export interface operations {
           state_prices?: {
             [key: string]: number;
           };
+          /** @description The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain). Default false. */
+          cold_chain_eligible?: boolean;
         };
       };
     };
@@ -5434,6 +5805,8 @@ export interface operations {
               state_prices: {
                 [key: string]: number;
               };
+              /** @description The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain). */
+              cold_chain_eligible: boolean;
               /** @description ISO-8601 UTC. */
               created_at: string;
             };
@@ -5546,7 +5919,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5568,6 +5941,8 @@ export interface operations {
           state_prices?: {
             [key: string]: number;
           };
+          /** @description The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain). */
+          cold_chain_eligible?: boolean;
         };
       };
     };
@@ -5591,6 +5966,8 @@ export interface operations {
               state_prices: {
                 [key: string]: number;
               };
+              /** @description The service keeps a refrigerated order cold; partners see it in the services list, and a refrigerated order on a service without it gets a warning or, with COLD_CHAIN_POLICY=refuse, a 400 (docs/shipping.md#cold-chain). */
+              cold_chain_eligible: boolean;
               /** @description ISO-8601 UTC. */
               created_at: string;
             };
@@ -5702,7 +6079,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5825,7 +6202,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5959,7 +6336,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6095,7 +6472,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6128,6 +6505,8 @@ export interface operations {
                 max_in_flight: number;
                 /** @description At most this many attempts started per second, across all of the pharmacy’s delivery workers; null: no limit. */
                 max_per_second: number | null;
+                /** @description The event types the endpoint receives; null: every type, including types added later. */
+                event_types: string[] | null;
                 /** @description Attempts to this endpoint are held until then (ISO-8601 UTC) because it answered 429, or 503 with Retry-After; null when they are not held. */
                 paused_until: string | null;
                 failing_since: string | null;
@@ -6219,7 +6598,7 @@ export interface operations {
         redeliver_failed?: boolean;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6253,6 +6632,8 @@ export interface operations {
               max_in_flight: number;
               /** @description At most this many attempts started per second, across all of the pharmacy’s delivery workers; null: no limit. */
               max_per_second: number | null;
+              /** @description The event types the endpoint receives; null: every type, including types added later. */
+              event_types: string[] | null;
               /** @description Attempts to this endpoint are held until then (ISO-8601 UTC) because it answered 429, or 503 with Retry-After; null when they are not held. */
               paused_until: string | null;
               failing_since: string | null;
@@ -6341,7 +6722,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6532,7 +6913,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6737,7 +7118,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6874,7 +7255,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7064,7 +7445,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7176,7 +7557,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7332,7 +7713,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -7454,7 +7835,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7567,7 +7948,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7689,7 +8070,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7791,7 +8172,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7905,7 +8286,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8052,7 +8433,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8199,7 +8580,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -8319,7 +8700,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -8482,7 +8863,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -8615,7 +8996,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {

@@ -110,7 +110,7 @@ export interface paths {
     };
     /**
      * Your clinic at a glance
-     * @description The environment, your clinic, this minute’s use of the rate limit (per credential: `used` is the busiest one’s) and, from the request log, the requests and the errors by code of the last 24 hours.
+     * @description The environment, your clinic, the FHIR API’s base address, this minute’s use of the rate limit (per credential: `used` is the busiest one’s) and, from the request log, the requests and the errors by code of the last 24 hours.
      */
     get: operations['portalGetOverview'];
     put?: never;
@@ -243,8 +243,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a webhook endpoint’s delivery limits
-     * @description Sets the fields given (at least one), keeps the others; `max_per_second: null` removes that limit.
+     * Change a webhook endpoint’s delivery limits and event types
+     * @description Sets the fields given (at least one), keeps the others; `max_per_second: null` removes that limit, `event_types: null` receives every type.
      */
     patch: operations['portalUpdateWebhook'];
     trace?: never;
@@ -466,6 +466,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/portal/orders/{orderId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read one of your clinic’s orders
+     * @description Exactly what `GET /api/external/medication-order/{id}` answers: status, hold, medications, shipping, tracking number, shipments with their tracking events, status and hold history. Audited as a read by you. Another clinic’s order is not found.
+     */
+    get: operations['portalGetOrder'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/portal/sandbox/orders': {
     parameters: {
       query?: never;
@@ -546,6 +566,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/portal/sandbox/orders/{orderId}/shipments/{shipmentId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a tracking event of a package in the sandbox (developers; development only)
+     * @description Plays the carrier for a package of one of your clinic’s orders, exactly as `POST /api/external/sandbox/medication-order/{id}/shipments/{shipmentId}/events` does (actor `sandbox`): the latest event by `occurred_at` sets the package’s status and sends `shipment.updated`; every package delivered delivers the order (`order.delivered`); `exception` or `returned_to_sender` puts a shipped order on hold, `delivery_exception`, waiting on your clinic (`order.on_hold`). A delivered package ignores events. Another clinic’s order, or a package of another order: 404. Not available in production (404).
+     */
+    post: operations['portalRecordSandboxShipmentEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -588,6 +628,121 @@ export interface components {
         request_id: string;
       };
     };
+    MedicationOrder: {
+      /** Format: uuid */
+      medication_request_id: string;
+      /** Format: uuid */
+      clinic_id: string;
+      /** Format: uuid */
+      patient_id: string;
+      /** Format: uuid */
+      practitioner_id: string;
+      /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+      status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+      /** Format: uuid */
+      prescription_id: string;
+      is_refrigerated: boolean;
+      /** @description Delivery option: a signature is obtained on delivery. */
+      signature_required: boolean;
+      /** @description Delivery option: the parcel may be delivered on a Saturday. */
+      saturday_delivery: boolean;
+      shipment_group_id: string | null;
+      medication_requests: {
+        /**
+         * Format: uuid
+         * @description The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).
+         */
+        id: string;
+        medication: string;
+        dose: string;
+        unit_of_measure: string | null;
+        quantity: number;
+        /** @description Refills this prescription authorized, as ordered (a refill’s prescription carries what was left). */
+        refills: string;
+        direction: string;
+        days_supply: number | null;
+        flavor: string | null;
+        notes: string | null;
+        do_not_refill: boolean;
+        do_not_fill: boolean;
+        patient_contact_requested: boolean;
+        reason_for_compounding: string | null;
+        reason_for_compounding_additional_context: string | null;
+        /** @description Refills the chain’s first prescription authorized for this medication. */
+        refills_authorized: number;
+        refills_used: number;
+        refills_remaining: number;
+        /** @description What the pharmacy dispensed: the lot, the beyond-use date and the storage (docs/compounding.md#the-fill); null until the item is filled. */
+        fill: components['schemas']['MedicationItemFill'] | null;
+      }[];
+      refills: {
+        authorized: number;
+        used: number;
+        /** @description A refill may be requested while this is above 0. */
+        remaining: number;
+      };
+      shipping: {
+        carrier_id: string;
+        carrier_name: string;
+        service_id: string;
+        service_name: string;
+        /** @description US dollars (0 to 100000, at most two decimals), the service’s price when ordered. */
+        original_cost: number;
+        /** @description US dollars charged (at most two decimals); 0 with free shipping. */
+        total_cost: number;
+        is_free_shipment: boolean;
+        free_shipment_type: string | null;
+      };
+      tracking_number: string | null;
+      shipped_at: string | null;
+      delivered_at: string | null;
+      cancelled_at: string | null;
+      /** @description ISO-8601 UTC. */
+      created_at: string;
+      /** @description ISO-8601 UTC. */
+      updated_at: string;
+      refill_of: string | null;
+      chain_origin_id: string | null;
+      refill_request_id: string | null;
+      /** @description Every status change, oldest first (a state may be entered again after a hold). */
+      status_history: {
+        from: string | null;
+        to: string;
+        /** @description ISO-8601 UTC. */
+        at: string;
+        actor: 'operator' | 'partner' | 'sandbox';
+      }[];
+      /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+      hold: components['schemas']['MedicationOrderHold'] | null;
+      /** @description Every hold of the order, your answers and each resume, oldest first (empty for an order never held). */
+      hold_history: {
+        /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
+        kind: 'hold' | 'answer' | 'resume';
+        reason_code: string | null;
+        waiting_on: ('partner' | 'pharmacy') | null;
+        message: string | null;
+        actor: 'operator' | 'partner' | 'sandbox';
+        /** @description ISO-8601 UTC. */
+        at: string;
+      }[];
+      /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
+      shipping_address: {
+        addressLine1: string;
+        addressLine2: string | null;
+        city: string;
+        state: string;
+        postalCode: string;
+      } | null;
+      /** @description The packages of the order, first first, each with its journey (docs/shipping.md#shipments-and-their-journey); empty before shipping. The first one’s tracking number is `tracking_number`. Added in issue 31. */
+      shipments: components['schemas']['Shipment'][];
+    };
+    MedicationItemFill: {
+      lot_number: string;
+      /** @description YYYY-MM-DD: do not use after this day. Null for an entry of the formulary with no formula. */
+      beyond_use_date: string | null;
+      /** @description `room`, `refrigerated` or `frozen`; null with no formula. */
+      storage: ('room' | 'refrigerated' | 'frozen') | null;
+    };
     MedicationOrderHold: {
       /** @description A code of `GET /api/external/hold-reasons`. */
       reason_code: string;
@@ -602,6 +757,32 @@ export interface components {
       waiting_on: 'partner' | 'pharmacy';
       /** @description ISO-8601 UTC. */
       since: string;
+    };
+    Shipment: {
+      /** Format: uuid */
+      shipment_id: string;
+      carrier_id: string;
+      service_id: string;
+      tracking_number: string;
+      tracking_url: string | null;
+      /**
+       * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+       * @enum {string}
+       */
+      status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+      estimated_delivery_date: string | null;
+      /** @description The journey, oldest first. */
+      events: {
+        /**
+         * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+         * @enum {string}
+         */
+        status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+        /** @description ISO-8601 UTC. */
+        occurred_at: string;
+        location: string | null;
+        description: string | null;
+      }[];
     };
     HoldReason: {
       code: string;
@@ -636,6 +817,27 @@ export interface components {
       /** @description `true` cancels the order, as `POST …/cancel` does. Not with `address`. */
       cancel?: boolean;
     };
+    ShipmentEventRequest: {
+      /**
+       * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+       * @enum {string}
+       */
+      status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+      /**
+       * Format: date-time
+       * @description When it happened, ISO-8601 with an offset; at most 5 minutes ahead of the server’s clock.
+       */
+      occurred_at: string;
+      /** @description Where, as the carrier says it. At most 200 characters. NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+      location?: string;
+      /** @description The carrier’s words for the event. At most 500 characters. NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+      description?: string;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD, the carrier’s new estimate.
+       */
+      estimated_delivery_date?: string;
+    };
     SandboxMedicationOrderHoldRequest: {
       /**
        * @description A code of the hold reasons catalog (`GET /api/external/hold-reasons`).
@@ -668,6 +870,8 @@ export interface components {
       max_in_flight?: number;
       /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
       max_per_second?: number | null;
+      /** @description The event types the endpoint receives, by name (duplicates are dropped, first-seen order kept); an unknown name is refused with 400 listing the valid ones, and so is an empty list. null (the default at registration): every type, including types added later. The test call is sent whatever the list. */
+      event_types?: string[] | null;
     };
     WebhookSecretRotateRequest: {
       /**
@@ -1488,6 +1692,16 @@ export interface operations {
                   used: number;
                 }[];
               };
+              /**
+               * Format: uri
+               * @description The FHIR R4 API’s base address (docs/fhir.md): `<base>/fhir/R4`, the same credentials as the partner API.
+               */
+              fhir_base_url: string;
+              /**
+               * Format: uri
+               * @description Where a FHIR client discovers the token endpoint and the SMART scopes: the FHIR base URL followed by `/.well-known/smart-configuration`.
+               */
+              smart_configuration_url: string;
               /** @description Requests of the last 24 hours in the request log (refusals before a key was accepted are not). */
               requests_24h: number;
               /** @description The error answers of the last 24 hours by code, most frequent first. */
@@ -2160,6 +2374,8 @@ export interface operations {
                 max_in_flight: number;
                 /** @description null: no limit. */
                 max_per_second: number | null;
+                /** @description The event types the endpoint receives; null: every type, including types added later. */
+                event_types: string[] | null;
                 /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
                 paused_until: string | null;
                 /** @description The first failed attempt since the last success; null while healthy. */
@@ -2253,6 +2469,8 @@ export interface operations {
           max_in_flight?: number;
           /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
           max_per_second?: number | null;
+          /** @description The event types the endpoint receives, by name (duplicates are dropped, first-seen order kept); an unknown name is refused with 400 listing the valid ones, and so is an empty list. null (the default at registration): every type, including types added later. The test call is sent whatever the list. */
+          event_types?: string[] | null;
         };
       };
     };
@@ -2276,6 +2494,8 @@ export interface operations {
                 max_in_flight: number;
                 /** @description null: no limit. */
                 max_per_second: number | null;
+                /** @description The event types the endpoint receives; null: every type, including types added later. */
+                event_types: string[] | null;
                 /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
                 paused_until: string | null;
                 /** @description The first failed attempt since the last success; null while healthy. */
@@ -2383,6 +2603,8 @@ export interface operations {
               max_in_flight: number;
               /** @description null: no limit. */
               max_per_second: number | null;
+              /** @description The event types the endpoint receives; null: every type, including types added later. */
+              event_types: string[] | null;
               /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
               paused_until: string | null;
               /** @description The first failed attempt since the last success; null while healthy. */
@@ -2483,6 +2705,8 @@ export interface operations {
               max_in_flight: number;
               /** @description null: no limit. */
               max_per_second: number | null;
+              /** @description The event types the endpoint receives; null: every type, including types added later. */
+              event_types: string[] | null;
               /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
               paused_until: string | null;
               /** @description The first failed attempt since the last success; null while healthy. */
@@ -2583,6 +2807,8 @@ export interface operations {
               max_in_flight: number;
               /** @description null: no limit. */
               max_per_second: number | null;
+              /** @description The event types the endpoint receives; null: every type, including types added later. */
+              event_types: string[] | null;
               /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
               paused_until: string | null;
               /** @description The first failed attempt since the last success; null while healthy. */
@@ -2688,6 +2914,8 @@ export interface operations {
                 max_in_flight: number;
                 /** @description null: no limit. */
                 max_per_second: number | null;
+                /** @description The event types the endpoint receives; null: every type, including types added later. */
+                event_types: string[] | null;
                 /** @description Attempts held until then (the endpoint answered 429, or 503 with Retry-After). */
                 paused_until: string | null;
                 /** @description The first failed attempt since the last success; null while healthy. */
@@ -2962,6 +3190,7 @@ export interface operations {
           | 'refill.ready'
           | 'order.on_hold'
           | 'order.resumed'
+          | 'shipment.updated'
           | 'webhook.test';
         /** @description Only deliveries to this endpoint. */
         webhook_id?: string;
@@ -3318,8 +3547,8 @@ export interface operations {
                 medication_request_id: string;
                 /** @description ISO-8601 UTC. */
                 created_at: string;
-                /** @description The status the order returns to when it is resumed. */
-                held_from: 'pending' | 'processing';
+                /** @description The status the order returns to when it is resumed (`shipped`: a delivery exception held it, and it cannot be cancelled). */
+                held_from: 'pending' | 'processing' | 'shipped';
                 hold: components['schemas']['MedicationOrderHold'];
                 /** @description What resolves the hold: the catalog’s `answer` for its reason. */
                 answer: string;
@@ -3522,6 +3751,79 @@ export interface operations {
       };
       /** @description The order is not on hold. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalGetOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The medication request’s id. */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request not found in your clinic. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -3946,6 +4248,112 @@ export interface operations {
       };
       /** @description The order is not on hold. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed sign-ins or sessions from this address: `retry_after` says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  portalRecordSandboxShipmentEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The medication request’s id. */
+        orderId: string;
+        /** @description A shipment of the order (its `shipments[].shipment_id`). */
+        shipmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ShipmentEventRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /**
+               * Format: uuid
+               * @description The medication request’s id.
+               */
+              order_id: string;
+              /** @description pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled. */
+              status: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+              /** Format: uuid */
+              patient_id: string;
+              /** @description ISO-8601 UTC. */
+              created_at: string;
+              /** @description Filled in when the order is shipped. */
+              tracking_number: string | null;
+              /** @description The statuses the order may move to directly (empty: a final state). */
+              next_statuses: ('pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled')[];
+              /** @description Why the order is on hold, and whom it waits on; null when it is not. */
+              hold: components['schemas']['MedicationOrderHold'] | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No live portal session: sign in again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A viewer (only developers change), or a request without this server’s Origin. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request or shipment not found in your clinic. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,8 +10,9 @@ import { ServiceForm, type ServiceInput } from './carrier/service-form';
 import { formatDollars, type CatalogueCarrier, type CatalogueService } from './carrier/types';
 
 /**
- * The carrier catalogue: carriers, their services, base and per-state prices. Admins add carriers
- * and services and change prices; pharmacists read. The API answers the whole catalogue (a handful
+ * The carrier catalogue: carriers, their services, base and per-state prices, and which services are
+ * cold-chain eligible (docs/shipping.md#cold-chain). Admins add carriers and services and change
+ * prices and eligibility; pharmacists read. The API answers the whole catalogue (a handful
  * of carriers), so it is not paged.
  */
 export function CarriersPage() {
@@ -112,6 +113,7 @@ function CarrierSection({
                 <th scope="col">Service id</th>
                 <th scope="col">Base price</th>
                 <th scope="col">Prices by state</th>
+                <th scope="col">Cold chain</th>
                 <th scope="col">Created</th>
                 {admin && (
                   <th scope="col">
@@ -130,6 +132,13 @@ function CarrierSection({
                   <td>{formatDollars(service.price)}</td>
                   <td>
                     <StatePrices prices={service.state_prices} />
+                  </td>
+                  <td>
+                    {service.cold_chain_eligible ? (
+                      <span class="tag mark-cold">Cold-chain eligible</span>
+                    ) : (
+                      <span class="muted">Not eligible</span>
+                    )}
                   </td>
                   <td>
                     <Time iso={service.created_at} />

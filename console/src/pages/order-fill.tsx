@@ -73,7 +73,7 @@ export function ItemFill({ order, item, onFilled }: { order: OrderDetail; item: 
 type LotRow = NonNullable<OperatorBody<'fillOperatorMedicationRequest'>['items'][number]['ingredient_lots']>[number];
 
 /** A `datetime-local` value of now, in the browser's time zone (the form's default compounding time). */
-function localNow(): string {
+export function localNow(): string {
   const now = new Date();
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }

@@ -26,12 +26,28 @@ function Barcode({ value }: { value: string }) {
   return <svg ref={svg} class="barcode" role="img" aria-label={`Barcode of order ${value}`} data-barcode={value} />;
 }
 
+/** The delivery options the partner asked for, boxed for whoever hands the parcel to the carrier; nothing when none was. */
+function DeliveryOptions({ order }: { order: OrderDetail }) {
+  const options = [
+    order.signature_required ? 'Signature required' : null,
+    order.saturday_delivery ? 'Saturday delivery' : null,
+  ].filter((option) => option !== null);
+  if (options.length === 0) return null;
+  return (
+    <ul class="delivery-options" aria-label="Delivery options">
+      {options.map((option) => (
+        <li key={option}>{option}</li>
+      ))}
+    </ul>
+  );
+}
+
 /** A line to write on when the label is printed before the fill. */
 const Blank = () => <span class="write-in" aria-label="to write in" />;
 
 /**
  * The order's label: the pharmacy (settings), whom it ships to, the order's reference and its id
- * as a barcode, and each item to fill with its quantity, directions, storage, lot and beyond-use
+ * as a barcode, the delivery options (signature required, Saturday delivery), and each item to fill with its quantity, directions, storage, lot and beyond-use
  * date (blank lines until the fill records them). Hidden on screen; the print stylesheet shows it
  * alone (styles.css, "Printing"). No clinic, patient or prescriber id.
  */
@@ -59,6 +75,7 @@ export function OrderLabel({ order }: { order: OrderDetail }) {
         <p class="label-id">{order.medication_request_id}</p>
       </div>
       {order.is_refrigerated && <p class="cold">Refrigerated: keep cold, store in the refrigerator on arrival.</p>}
+      <DeliveryOptions order={order} />
       <h2>Ship to</h2>
       <p class="patient-name">{[patient.first_name, patient.middle_name, patient.last_name].filter(Boolean).join(' ')}</p>
       {address && <PostalAddress address={address} />}

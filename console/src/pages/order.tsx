@@ -17,13 +17,15 @@ import {
   type OrderDetail,
   type OrderView,
 } from './order-shared';
+import { ShipmentsPanel } from './order-shipments';
 import { SignoffPanel, type Signoff } from './order-signoffs';
 import { PatientAllergies } from './order-allergies';
 
 /**
  * One order, with everything a pharmacist checks before compounding: the patient (date of birth,
  * phone, address), the prescriber (NPI, veterinarian or not), each item in full, refrigeration and
- * shipment group; each item beside its formula; then shipping, tracking, history (with a
+ * shipment group; each item beside its formula; then shipping (delivery options, and a flag when a
+ * refrigerated order is on a service not marked cold-chain eligible), tracking, history (with a
  * cancellation's reason) and refill chain, the status changes the lifecycle allows, and the label to
  * print (reading the order is audited by the API).
  */
@@ -31,6 +33,8 @@ export function OrderPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const order = useResource(id, () => api('GET', '/api/admin/medication-requests/{id}', { path: { id } }));
+  // The catalogue says whether the order's service is cold-chain eligible (docs/shipping.md#cold-chain).
+  const catalogue = useResource('carriers', () => api('GET', '/api/admin/carriers'));
   const session = useSession();
   // Reads the order again without the loading state (a fill recorded, or made on shipping in development).
   const refresh = () => {
@@ -53,12 +57,14 @@ export function OrderPage() {
           order.data && (
             <OrderBody
               order={order.data}
+              coldChainEligible={coldChainEligibility(order.data, catalogue.data?.carriers)}
               onChanged={(answer, reason) => {
                 if (!order.data) return;
                 order.setData(withNewState(order.data, answer, session, reason ?? null));
                 if (hasNewFill(order.data, answer)) refresh();
               }}
               onFilled={refresh}
+              onShipmentsChanged={refresh}
               onSigned={(signoff) => {
                 if (order.data) order.setData({ ...order.data, signoffs: [...order.data.signoffs, signoff] });
               }}
@@ -73,15 +79,31 @@ export function OrderPage() {
 
 const fullName = (...parts: (string | null)[]): string => parts.filter(Boolean).join(' ');
 
+type Catalogue = { id: string; services: { id: string; cold_chain_eligible: boolean }[] }[];
+
+/** Whether the order's service is cold-chain eligible now; null until the catalogue is read (or without the service). */
+function coldChainEligibility(order: OrderDetail, carriers: Catalogue | undefined): boolean | null {
+  const service = carriers
+    ?.find((carrier) => carrier.id === order.shipping.carrier_id)
+    ?.services.find((candidate) => candidate.id === order.shipping.service_id);
+  return service ? service.cold_chain_eligible : null;
+}
+
+const yesNo = (value: boolean) => (value ? <strong>Yes</strong> : 'No');
+
 function OrderBody({
   order,
+  coldChainEligible,
   onChanged,
   onFilled,
+  onShipmentsChanged,
   onSigned,
 }: {
   order: OrderDetail;
+  coldChainEligible: boolean | null;
   onChanged: (answer: OrderView, cancelReason?: string) => void;
   onFilled: () => void;
+  onShipmentsChanged: () => void;
   onSigned: (signoff: Signoff) => void;
 }) {
   const { patient, practitioner, shipping } = order;
@@ -142,7 +164,18 @@ function OrderBody({
             <dt>Carrier</dt>
             <dd>{shipping.carrier_name}</dd>
             <dt>Service</dt>
-            <dd>{shipping.service_name}</dd>
+            <dd>
+              {shipping.service_name}
+              {order.is_refrigerated && coldChainEligible === false && (
+                <span class="flag" role="note">
+                  Refrigerated on a service not marked cold-chain eligible
+                </span>
+              )}
+            </dd>
+            <dt>Signature required</dt>
+            <dd>{yesNo(order.signature_required)}</dd>
+            <dt>Saturday delivery</dt>
+            <dd>{yesNo(order.saturday_delivery)}</dd>
             <dt>Cost</dt>
             <dd>
               {shipping.is_free_shipment ? `Free (list price ${dollars(shipping.original_cost)})` : dollars(shipping.total_cost)}
@@ -152,6 +185,8 @@ function OrderBody({
           </dl>
         </section>
       </div>
+
+      <ShipmentsPanel order={order} onChanged={onShipmentsChanged} />
 
       <PatientAllergies patient={order.patient} />
       <OrderItems order={order} onFilled={onFilled} />

@@ -11,6 +11,7 @@ import { ApiKeysPage } from './pages/api-keys';
 import { DeliveriesPage } from './pages/deliveries';
 import { HoldsPage } from './pages/holds';
 import { InvitationPage } from './pages/invitation';
+import { OrderPage, OrdersPage } from './pages/order';
 import { OverviewPage } from './pages/overview';
 import { RequestsPage } from './pages/requests';
 import { SandboxPage } from './pages/sandbox';
@@ -80,6 +81,7 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
       label: 'Needs your answer',
       badge: holds.data ? { count: holds.data.waiting_on_partner, label: 'waiting on your answer' } : undefined,
     },
+    { href: '/portal/orders', label: 'Orders' },
     { href: '/portal/keys', label: 'API keys' },
     { href: '/portal/webhooks', label: 'Webhooks' },
     { href: '/portal/deliveries', label: 'Deliveries' },
@@ -106,6 +108,8 @@ function PortalShell({ session, onSignedOut }: { session: PortalSession; onSigne
       <RefreshHoldCountContext.Provider value={refreshHoldCount}>
         <Router>
           <Route path="/portal/holds" component={HoldsPage} />
+          <Route path="/portal/orders/:orderId" component={OrderPage} />
+          <Route path="/portal/orders" component={OrdersPage} />
           <Route path="/portal/keys" component={ApiKeysPage} />
           <Route path="/portal/webhooks" component={WebhooksPage} />
           <Route path="/portal/deliveries" component={DeliveriesPage} />

@@ -15,6 +15,8 @@ export type ApiKey = PortalData<'portalListApiKeys'>['api_keys'][number];
 export type CreatedKey = PortalData<'portalCreateApiKey'>;
 /** A key just rolled: its successor's secret, this once, and when the rolled key stops working. */
 export type RolledKey = PortalData<'portalRollApiKey'>;
+/** One order of the clinic, as the partner API reads it (GET /api/portal/orders/{orderId}). */
+export type PortalOrder = PortalData<'portalGetOrder'>;
 export type SandboxOrder = PortalData<'portalListSandboxOrders'>['items'][number];
 /** The sandbox's hold of an order, as the pharmacy's. */
 export type SandboxHoldBody = PortalBody<'portalHoldSandboxOrder'>;

@@ -159,7 +159,7 @@ export async function startComposite(register) {
     reply.headers(SECURITY_HEADERS);
     reply.header('X-Request-Id', request.id);
     // The version that answers (issue 20): a constant header, as the project's partner answers carry.
-    reply.header('Api-Version', '1.2.0');
+    reply.header('Api-Version', '1.4.0');
     checkHttpRules(request);
     await guard(request, reply, { db, store });
     checkContentNegotiation(request);

@@ -1,14 +1,34 @@
 // Composite ceiling of GET /api/external/carriers/{carrierId}/services?patientId= (issue 19, item 1):
-// the shared front (composite-front.js), then the project's five queries through the raw driver
-// (src/shipping/shipping.service.ts `listServicesForPatient`: the carrier, the clinic's patient, the
-// clinic's free shipping, then the carrier's services and its prices for the patient's state side by
-// side), priced as the project prices them, and the route's own params, query and response schemas.
-// Its database is the project's, migrated and provisioned by the project (setup.js): it reads it only.
+// the shared front (composite-front.js), then the project's one query through the raw driver
+// (src/shipping/shipping.repository.ts `carrierServicesForPatient`: the clinic left-joined to the
+// carrier, the clinic's patient, the carrier's services and their prices for the patient's state, with
+// the licence of that state), priced as the project prices them, and the route's own params, query and
+// response schemas. Its database is the project's, migrated and provisioned by the project (setup.js):
+// it reads it only.
 import { partnerOf, startComposite } from './composite-front.js';
 import { AppError, CARRIERS, stateName } from './project-modules.js';
 
 const notFound = (message) => new AppError('NOT_FOUND', 404, message);
 const dollars = (cents) => Math.round(cents) / 100;
+/** The licensed states' one list row (src/shipping/licensed-states.repository.ts LIST_ID). */
+const LIST_ID = 'pharmacy';
+/** Development's licensed states while none were set: every state but the territories (licensed-states.ts). */
+const TERRITORIES = new Set(['AS', 'GU', 'MP', 'PR', 'VI', 'AA', 'AE', 'AP', 'UM']);
+
+const SERVICES_FOR_PATIENT = `
+  SELECT clinics.free_shipping, carriers.id AS carrier_id, patients.id AS patient_id, patients.state,
+         shipping_services.id AS service_id, shipping_services.name AS service_name, shipping_services.price_cents,
+         own.price_cents AS state_price_cents, shipping_services.cold_chain_eligible,
+         CASE WHEN EXISTS (SELECT 1 FROM licensed_states WHERE licensed_states.state_code = patients.state) THEN 1 ELSE 0 END AS licence_listed,
+         CASE WHEN EXISTS (SELECT 1 FROM licensed_state_list WHERE licensed_state_list.id = '${LIST_ID}') THEN 1 ELSE 0 END AS licence_list_set
+    FROM clinics
+    LEFT JOIN carriers ON carriers.id = ?
+    LEFT JOIN patients ON patients.clinic_id = clinics.id AND patients.id = ?
+    LEFT JOIN shipping_services ON shipping_services.carrier_id = carriers.id
+    LEFT JOIN shipping_service_state_prices own ON own.carrier_id = shipping_services.carrier_id
+         AND own.service_id = shipping_services.id AND own.state_code = patients.state
+   WHERE clinics.id = ?
+   ORDER BY shipping_services.price_cents, shipping_services.id`;
 
 await startComposite(async (app, { db }) => {
   app.get(
@@ -23,14 +43,16 @@ await startComposite(async (app, { db }) => {
     async (request) => {
       const { clinicId } = partnerOf(request);
       const { carrierId } = request.params;
-      const carrier = await db.one('bench_carrier', 'SELECT * FROM carriers WHERE id = ?', [carrierId]);
-      if (!carrier) throw notFound('Carrier not found');
-      const patient = await db.one('bench_patient', 'SELECT * FROM patients WHERE clinic_id = ? AND id = ?', [
-        clinicId,
+      const rows = await db.all('bench_services_for_patient', SERVICES_FOR_PATIENT, [
+        carrierId,
         request.query.patientId,
+        clinicId,
       ]);
-      if (!patient) throw notFound('Patient not found');
-      const code = patient.state?.trim().toUpperCase() ?? '';
+      const first = rows[0];
+      if (!first) throw notFound('Clinic not found');
+      if (first.carrier_id === null) throw notFound('Carrier not found');
+      if (first.patient_id === null) throw notFound('Patient not found');
+      const code = first.state?.trim().toUpperCase() ?? '';
       const patientState = code === '' ? undefined : stateName(code);
       if (patientState === undefined) {
         throw new AppError(
@@ -40,25 +62,30 @@ await startComposite(async (app, { db }) => {
           { 'patient.addresses': 'the patient has no address with a US state' },
         );
       }
-      const clinic = await db.one('bench_clinic', 'SELECT * FROM clinics WHERE id = ?', [clinicId]);
-      if (!clinic) throw notFound('Clinic not found');
-      const free = clinic.free_shipping === 1;
-      const [services, statePrices] = await Promise.all([
-        db.all('bench_services', 'SELECT * FROM shipping_services WHERE carrier_id IN (?) ORDER BY carrier_id, price_cents, id', [
-          carrierId,
-        ]),
-        db.all(
-          'bench_state_prices',
-          'SELECT service_id, price_cents FROM shipping_service_state_prices WHERE carrier_id = ? AND state_code = ?',
-          [carrierId, code],
-        ),
-      ]);
-      const ownPrice = new Map(statePrices.map((row) => [row.service_id, row.price_cents]));
-      const data = services.map((service) => {
-        const original = ownPrice.get(service.id) ?? service.price_cents;
-        return { id: service.id, name: service.name, totalCost: free ? 0 : dollars(original), originalCost: dollars(original) };
+      const free = Number(first.free_shipping) === 1;
+      const data = rows.flatMap((service) => {
+        if (service.service_id === null) return [];
+        const original = service.state_price_cents ?? service.price_cents;
+        return [
+          {
+            id: service.service_id,
+            name: service.service_name,
+            totalCost: free ? 0 : dollars(original),
+            originalCost: dollars(original),
+            cold_chain_eligible: Number(service.cold_chain_eligible) === 1,
+          },
+        ];
       });
-      return { success: true, data, isFreeShipment: free, freeShipmentType: free ? 'clinic_specific' : null, patientState };
+      // The benchmark's servers run in development.
+      const licensed = Number(first.licence_list_set) === 1 ? Number(first.licence_listed) === 1 : !TERRITORIES.has(code);
+      return {
+        success: true,
+        data,
+        isFreeShipment: free,
+        freeShipmentType: free ? 'clinic_specific' : null,
+        patientState,
+        licensed,
+      };
     },
   );
 });

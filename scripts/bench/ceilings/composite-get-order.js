@@ -1,13 +1,14 @@
 // Composite ceiling of GET /api/external/medication-order/{id} (issue 19, item 1): the shared front
 // (composite-front.js), then the project's queries through the raw driver (src/…/order view: the
 // clinic's order by primary key; its items with their prescription and its status history side by
-// side; the refill request of a refill and the origin items of a chain when there are any), the read
+// side with the items' fills and the shipments left-joined to their events; the refill request of a
+// refill and the origin items of a chain when there are any), the read
 // recorded in the audit trail by group commit (composite-audit.js), and the route's own params and response
 // schemas. Its database is the project's, migrated and provisioned by the project (setup.js): it reads
 // it and appends audit rows, as the project does.
 import { readAuditBuffer } from './composite-audit.js';
 import { partnerOf, startComposite } from './composite-front.js';
-import { AppError, clientAddress, Envelope, HOLD_REASONS, ORDER } from './project-modules.js';
+import { AppError, clientAddress, Envelope, HOLD_REASONS, ORDER, trackingUrl } from './project-modules.js';
 
 /** The catalog's texts, as the project shows them in `hold.reason` (src/orders/hold-reasons.ts). */
 const HOLD_REASON_TEXT = new Map(HOLD_REASONS.map((reason) => [reason.code, reason.reason]));
@@ -22,7 +23,38 @@ function itemRefills(origin) {
   return { authorized, used, remaining: Math.max(0, authorized - used) };
 }
 
-function toView(order, items, history, originById, refillRequestId) {
+/** The shipments of the left-joined rows, each with its events, in the rows' order. */
+function shipmentsOf(rows, carrierName) {
+  const byId = new Map();
+  for (const row of rows) {
+    let shipment = byId.get(row.id);
+    if (shipment === undefined) {
+      shipment = {
+        shipment_id: row.id,
+        carrier_id: row.carrier_id,
+        service_id: row.service_id,
+        tracking_number: row.tracking_number,
+        tracking_url: trackingUrl(row.carrier_id, carrierName, row.tracking_number),
+        status: row.status,
+        estimated_delivery_date: row.estimated_delivery_date,
+        events: [],
+      };
+      byId.set(row.id, shipment);
+    }
+    if (row.event_status !== null && row.event_occurred_at !== null) {
+      shipment.events.push({
+        status: row.event_status,
+        occurred_at: row.event_occurred_at,
+        location: row.event_location,
+        description: row.event_description,
+      });
+    }
+  }
+  return [...byId.values()];
+}
+
+function toView(order, items, history, originById, refillRequestId, fills, shipmentRows) {
+  const fillOf = new Map(fills.map((fill) => [fill.medication_item_id, fill]));
   const origins = [...new Set(items.map((item) => item.origin_item_id))].flatMap((id) =>
     originById.has(id) ? [originById.get(id)] : [],
   );
@@ -36,10 +68,14 @@ function toView(order, items, history, originById, refillRequestId) {
     status: order.status,
     prescription_id: items[0]?.prescription_id ?? '',
     is_refrigerated: order.is_refrigerated === 1,
+    signature_required: order.signature_required === 1,
+    saturday_delivery: order.saturday_delivery === 1,
     shipment_group_id: order.shipment_group_id,
     medication_requests: items.map((item) => {
       const refills = itemRefills(originById.get(item.origin_item_id) ?? item);
+      const fill = fillOf.get(item.id);
       return {
+        id: item.id,
         medication: item.medication,
         dose: item.dose,
         unit_of_measure: item.unit_of_measure,
@@ -57,6 +93,10 @@ function toView(order, items, history, originById, refillRequestId) {
         refills_authorized: refills.authorized,
         refills_used: refills.used,
         refills_remaining: refills.remaining,
+        fill:
+          fill === undefined
+            ? null
+            : { lot_number: fill.lot_number, beyond_use_date: fill.beyond_use_date, storage: fill.storage },
       };
     }),
     refills: { authorized: most('authorized'), used: most('used'), remaining: most('remaining') },
@@ -114,6 +154,7 @@ function toView(order, items, history, originById, refillRequestId) {
             postalCode: order.ship_to_postal_code,
           }
         : null,
+    shipments: shipmentsOf(shipmentRows, order.carrier_name),
   };
 }
 
@@ -134,7 +175,7 @@ await startComposite(async (app, { db }) => {
         { partner, requestId: request.id, clientAddress: clientAddress(request) },
         { type: 'medication_request', id: order.id },
       );
-      const [items, history, refillRequests] = await Promise.all([
+      const [items, history, fills, shipmentRows, refillRequests] = await Promise.all([
         db.all(
           'bench_order_items',
           `SELECT medication_items.*, prescriptions.medication_request_id FROM medication_items
@@ -145,6 +186,15 @@ await startComposite(async (app, { db }) => {
         db.all(
           'bench_order_history',
           'SELECT * FROM medication_request_status_history WHERE medication_request_id IN (?) ORDER BY at, id',
+          [order.id],
+        ),
+        db.all('bench_order_fills', 'SELECT * FROM medication_item_fills WHERE medication_request_id = ?', [order.id]),
+        db.all(
+          'bench_order_shipments',
+          `SELECT s.*, e.status AS event_status, e.occurred_at AS event_occurred_at, e.location AS event_location,
+                  e.description AS event_description
+             FROM shipments s LEFT JOIN shipment_events e ON e.shipment_id = s.id
+             WHERE s.medication_request_id = ? ORDER BY s.medication_request_id, s.id, e.occurred_at, e.id`,
           [order.id],
         ),
         order.refill_of === null
@@ -162,7 +212,7 @@ await startComposite(async (app, { db }) => {
               missing,
             );
       const originById = new Map([...items, ...origins].map((item) => [item.id, item]));
-      const data = toView(order, items, history, originById, refillRequests[0]?.id ?? null);
+      const data = toView(order, items, history, originById, refillRequests[0]?.id ?? null, fills, shipmentRows);
       await recorded;
       return { success: true, data, message: 'Medication request retrieved successfully' };
     },

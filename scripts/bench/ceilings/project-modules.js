@@ -65,6 +65,8 @@ const [
 ]);
 // A build from before holds (issue 29) has none: the same scripts bench it too.
 const holdReasons = await load('orders/hold-reasons.js').catch(() => ({ HOLD_REASONS: [] }));
+// A build from before shipments (issue 31) has no tracking pages.
+const trackingUrls = await load('orders/tracking-url.js').catch(() => ({ trackingUrl: () => null }));
 
 /** `{ success: true, data, message }` around a data schema (contracts/schemas.ts). */
 export const { Envelope } = httpSchemas;
@@ -77,6 +79,8 @@ export const ORDER = {
 };
 /** The hold reasons catalog, whose texts the order view shows (`hold.reason`). */
 export const { HOLD_REASONS } = holdReasons;
+/** The carrier's public tracking page of a tracking number (pure). */
+export const { trackingUrl } = trackingUrls;
 export const CARRIERS = carrierSchemas;
 export const PRACTITIONER = {
   body: practitionerSchemas.PractitionerCreateBody,

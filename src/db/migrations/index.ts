@@ -24,6 +24,10 @@ import * as m022 from './022_medication_formulas.js';
 import * as m023 from './023_licensed_states.js';
 import * as m024 from './024_compounding_record.js';
 import * as m025 from './025_patient_orders_index.js';
+import * as m026 from './026_order_event_sequence.js';
+import * as m027 from './027_shipments.js';
+import * as m028 from './028_delivery_options.js';
+import * as m029 from './029_event_types_and_log.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -55,4 +59,8 @@ export const migrations: Record<string, Migration> = {
   '023_licensed_states': m023,
   '024_compounding_record': m024,
   '025_patient_orders_index': m025,
+  '026_order_event_sequence': m026,
+  '027_shipments': m027,
+  '028_delivery_options': m028,
+  '029_event_types_and_log': m029,
 };

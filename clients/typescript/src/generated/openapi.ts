@@ -453,6 +453,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/sandbox/medication-order/{id}/shipments/{shipmentId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a tracking event of a shipment (development only)
+     * @description Plays the carrier for a shipment of one of the clinic’s orders, so that you can test `shipment.updated`, the order delivered when every shipment is, and the `delivery_exception` hold that `exception` and `returned_to_sender` put a shipped order on. The same rules as the pharmacy’s events (docs/shipping.md#shipments-and-their-journey): the latest event by `occurred_at` sets the status, a replay records nothing, a delivered shipment ignores events. Another clinic’s order, or a shipment of another order: 404. Not available in production (404).
+     *
+     *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    post: operations['recordSandboxShipmentEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/sandbox/medication-order/{id}/hold': {
     parameters: {
       query?: never;
@@ -517,6 +539,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/smart-configuration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SMART on FHIR discovery (backend services)
+     * @description SMART App Launch 2’s configuration for backend services: the token endpoint, how a client authenticates there (private_key_jwt with RS384 or ES384 among others, or a client secret) and the `system/<type>.rs` scopes it may ask for (docs/oauth.md). No credential; served at the root and below the FHIR base `/fhir/R4`.
+     */
+    get: operations['getSmartConfiguration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/.well-known/smart-configuration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SMART on FHIR discovery (backend services)
+     * @description SMART App Launch 2’s configuration for backend services: the token endpoint, how a client authenticates there (private_key_jwt with RS384 or ES384 among others, or a client secret) and the `system/<type>.rs` scopes it may ask for (docs/oauth.md). No credential; served at the root and below the FHIR base `/fhir/R4`.
+     */
+    get: operations['getFhirSmartConfiguration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/webhook': {
     parameters: {
       query?: never;
@@ -534,7 +596,7 @@ export interface paths {
     put?: never;
     /**
      * Register a webhook endpoint
-     * @description Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the endpoint’s signing `secret`, shown only here. A clinic may have up to 10 endpoints; the same URL twice is refused. The host must be public (no loopback, private, link-local or other internal address); production requires `https://`. Optional limits, held across all of the pharmacy’s delivery workers: `max_in_flight` (attempts at once, 1–50, default 10) and `max_per_second` (1–1000; null or absent: no limit).
+     * @description Registers a URL that receives every event of the clinic as a signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the endpoint’s signing `secret`, shown only here. A clinic may have up to 10 endpoints; the same URL twice is refused. The host must be public (no loopback, private, link-local or other internal address); production requires `https://`. Optional limits, held across all of the pharmacy’s delivery workers: `max_in_flight` (attempts at once, 1–50, default 10) and `max_per_second` (1–1000; null or absent: no limit). `event_types` chooses the event types the endpoint receives (absent or null: every type, including types added later; an unknown name or an empty list: 400 listing the valid ones; duplicates dropped). The test call is sent whatever the list.
      *
      *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -583,8 +645,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a webhook endpoint’s delivery limits (extension)
-     * @description Sets the fields given, keeps the others: `max_in_flight` (attempts to the endpoint at once, 1–50) and `max_per_second` (attempts started per second, 1–1000; null removes the limit), held across all of the pharmacy’s delivery workers; at least one of them. The clinic is the API key’s; another clinic’s endpoint, or one deleted, is not found. A disabled endpoint can be changed too. Answers the endpoint as changed.
+     * Change a webhook endpoint’s delivery limits and event types (extension)
+     * @description Sets the fields given, keeps the others: `max_in_flight` (attempts to the endpoint at once, 1–50) and `max_per_second` (attempts started per second, 1–1000; null removes the limit), held across all of the pharmacy’s delivery workers, and `event_types` (the types the endpoint receives; null: every type); at least one of them. The clinic is the API key’s; another clinic’s endpoint, or one deleted, is not found. A disabled endpoint can be changed too. Answers the endpoint as changed.
      *
      *     **Scope:** `webhooks:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -693,6 +755,330 @@ export interface paths {
      *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
     get: operations['listRequestLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read your clinic’s events (extension)
+     * @description Every event of your clinic of the last 30 days (EVENT_RETENTION_DAYS), oldest first, each exactly as a webhook body carries it (`{id, type, timestamp, data}`, `id` being the `webhook-id` of its deliveries), whatever your endpoints’ `event_types`. The catch-up path after an outage, and the whole path without a public URL. `type` filters by one type or several, comma-separated (an unknown name: 400 naming `type`). `limit` 1 to 100 (default 50). `next_cursor` is always present: pass it as `after`; when there is nothing newer the page is empty and the cursor stays, so poll with it forever. Another clinic’s cursor is not found (404). An event appears once it is 5 seconds old (EVENT_LOG_SETTLE_MS), so that one still committing never lands behind a cursor you hold.
+     *
+     *     **Scope:** `webhooks:read` (restricted API keys; `write` implies `read`, a key without scopes has full access).
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/metadata': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The FHIR server’s CapabilityStatement
+     * @description Public (no credential): FHIR R4 (4.0.1), JSON, every resource with its interactions and search parameters (docs/fhir.md).
+     */
+    get: operations['getFhirMetadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Patient/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a Patient
+     * @description One Patient of your clinic by id (docs/fhir.md). Scope: patients:read (SMART system/Patient.rs).
+     */
+    get: operations['readFhirPatient'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Patient': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search Patient
+     * @description A searchset Bundle of your clinic’s Patient resources, with `total` and `self`/`next` links (docs/fhir.md). Scope: patients:read (SMART system/Patient.rs).
+     *
+     *     Search parameters (alternatives comma-separated; each parameter at most once):
+     *     - `_id` (token): The patient’s id
+     *     - `identifier` (token): Our id, as urn:ietf:rfc:3986|urn:uuid:<id> or the bare id
+     *     - `name` (string): Starts a first, middle or last name (case-insensitive; :exact and :contains)
+     *     - `birthdate` (date): The date of birth (YYYY, YYYY-MM or YYYY-MM-DD, with eq, ne, lt, gt, le or ge)
+     *     - `gender` (token): male, female, other or unknown
+     *     - `_count`: 1 to 100 (50 by default)
+     *     - `_cursor`: from the `next` link, as given
+     */
+    get: operations['searchFhirPatient'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Practitioner/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a Practitioner
+     * @description One Practitioner of your clinic by id (docs/fhir.md). Scope: practitioners:read (SMART system/Practitioner.rs).
+     */
+    get: operations['readFhirPractitioner'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Practitioner': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search Practitioner
+     * @description A searchset Bundle of your clinic’s Practitioner resources, with `total` and `self`/`next` links (docs/fhir.md). Scope: practitioners:read (SMART system/Practitioner.rs).
+     *
+     *     Search parameters (alternatives comma-separated; each parameter at most once):
+     *     - `_id` (token): The practitioner’s id
+     *     - `identifier` (token): An NPI (http://hl7.org/fhir/sid/us-npi|<npi>), our id (urn:ietf:rfc:3986|urn:uuid:<id>), or either bare
+     *     - `name` (string): Starts a first or last name (case-insensitive; :exact and :contains)
+     *     - `_count`: 1 to 100 (50 by default)
+     *     - `_cursor`: from the `next` link, as given
+     */
+    get: operations['searchFhirPractitioner'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Organization/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a Organization
+     * @description One Organization of your clinic by id (docs/fhir.md). Scope: practitioners:read (SMART system/Organization.rs).
+     */
+    get: operations['readFhirOrganization'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Organization': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search Organization
+     * @description A searchset Bundle of your clinic’s Organization resources, with `total` and `self`/`next` links (docs/fhir.md). Scope: practitioners:read (SMART system/Organization.rs).
+     *
+     *     Search parameters (alternatives comma-separated; each parameter at most once):
+     *     - `_id` (token): The clinic’s id
+     *     - `_count`: 1 to 100 (50 by default)
+     *     - `_cursor`: from the `next` link, as given
+     */
+    get: operations['searchFhirOrganization'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Medication/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a Medication
+     * @description One Medication of your clinic by id (docs/fhir.md). Scope: formulary:read (SMART system/Medication.rs).
+     */
+    get: operations['readFhirMedication'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/Medication': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search Medication
+     * @description A searchset Bundle of your clinic’s Medication resources, with `total` and `self`/`next` links (docs/fhir.md). Scope: formulary:read (SMART system/Medication.rs).
+     *
+     *     Search parameters (alternatives comma-separated; each parameter at most once):
+     *     - `_id` (token): The Medication’s id: a formulary entry’s id, or a fill’s id (the Medication a MedicationRequest refers to once filled).
+     *     - `_count`: 1 to 100 (50 by default)
+     *     - `_cursor`: from the `next` link, as given
+     */
+    get: operations['searchFhirMedication'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/MedicationRequest/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a MedicationRequest
+     * @description One MedicationRequest of your clinic by id (docs/fhir.md). Scope: orders:read (SMART system/MedicationRequest.rs).
+     */
+    get: operations['readFhirMedicationRequest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/MedicationRequest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search MedicationRequest
+     * @description A searchset Bundle of your clinic’s MedicationRequest resources, with `total` and `self`/`next` links (docs/fhir.md). Scope: orders:read (SMART system/MedicationRequest.rs).
+     *
+     *     Search parameters (alternatives comma-separated; each parameter at most once):
+     *     - `_id` (token): The MedicationRequest’s id: a medication item’s id.
+     *     - `patient` (reference): The patient of the order (Patient/<patient id>).
+     *     - `intent` (token): Always `order` here: any other intent matches nothing.
+     *     - `status` (token): The status mapped from the order’s (active: pending, processing or shipped; on-hold; completed: delivered; cancelled).
+     *     - `_include`: MedicationRequest:medication
+     *     - `_count`: 1 to 100 (50 by default)
+     *     - `_cursor`: from the `next` link, as given
+     */
+    get: operations['searchFhirMedicationRequest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/MedicationDispense/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a MedicationDispense
+     * @description One MedicationDispense of your clinic by id (docs/fhir.md). Scope: orders:read (SMART system/MedicationDispense.rs).
+     */
+    get: operations['readFhirMedicationDispense'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fhir/R4/MedicationDispense': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search MedicationDispense
+     * @description A searchset Bundle of your clinic’s MedicationDispense resources, with `total` and `self`/`next` links (docs/fhir.md). Scope: orders:read (SMART system/MedicationDispense.rs).
+     *
+     *     Search parameters (alternatives comma-separated; each parameter at most once):
+     *     - `_id` (token): The dispense id (the medication item id); alternatives comma-separated.
+     *     - `patient` (reference): The patient the medication was dispensed to (Patient/<patient id>).
+     *     - `status` (token): The dispense status, from the order: completed (shipped or delivered), in-progress (processing, filled), preparation (processing, not filled), on-hold, cancelled.
+     *     - `_count`: 1 to 100 (50 by default)
+     *     - `_cursor`: from the `next` link, as given
+     */
+    get: operations['searchFhirMedicationDispense'];
     put?: never;
     post?: never;
     delete?: never;
@@ -843,6 +1229,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'shipment.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * shipment.updated: A shipment of an order changes status (a carrier tracking event, or the pharmacy’s): once per status change, never for an event that leaves the status as it was. Read the order for the journey’s locations and descriptions.
+     * @description Sent by the server to each active endpoint of the clinic, signed (Standard Webhooks). Answer 2xx quickly; anything else, or no answer in time, is retried on the schedule of docs/webhooks.md. Ignore (and answer 2xx to) event types you do not know.
+     */
+    post: operations['shipmentUpdatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -925,8 +1331,29 @@ export interface components {
       token_type: 'Bearer';
       /** @description Seconds the token lives: 900. */
       expires_in: number;
-      /** @description The scopes granted, space-separated. */
+      /** @description The scopes granted, space-separated: ours as asked, SMART scopes as asked (`system/*.rs` written out per resource type the client may read). */
       scope: string;
+    };
+    SmartConfiguration: {
+      /**
+       * Format: uri
+       * @description POST /oauth/token, absolute (docs/oauth.md).
+       */
+      token_endpoint: string;
+      /** @description `client_credentials` (SMART backend services). */
+      grant_types_supported: string[];
+      /** @description `private_key_jwt` (a client registered with keys), `client_secret_basic` and `client_secret_post` (a client with a secret). */
+      token_endpoint_auth_methods_supported: string[];
+      /** @description What a client assertion may be signed with. */
+      token_endpoint_auth_signing_alg_values_supported: string[];
+      /** @description The SMART v2 scopes granted, each mapped onto a scope of ours; v1’s `system/<type>.read` is accepted too. */
+      scopes_supported: string[];
+      /** @description None: there is no authorization endpoint. */
+      response_types_supported: string[];
+      /** @description The SMART capabilities this server supports. */
+      capabilities: string[];
+      /** @description S256, as SMART 2 requires of every server (PKCE applies to no flow here). */
+      code_challenge_methods_supported: string[];
     };
     PractitionerCreateRequest: {
       /** @description First name: 2 to 100 characters, surrounding spaces not counted (they are removed). NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
@@ -1231,6 +1658,8 @@ export interface components {
       totalCost: number;
       /** @description The service’s price in US dollars (0 to 100000, at most two decimals) for the patient’s state. */
       originalCost: number;
+      /** @description The pharmacy ships refrigerated orders (`is_refrigerated`) cold on this service. A refrigerated order on a service without it is accepted with a warning, or refused where the pharmacy says so (docs/shipping.md#cold-chain). */
+      cold_chain_eligible: boolean;
     };
     LicensedStates: {
       /** @description Two-letter codes of the states the pharmacy may ship to, sorted. */
@@ -1260,7 +1689,12 @@ export interface components {
       carrier_id: string;
       /** @description An id from GET /api/external/carriers/{carrierId}/services. */
       service_id: string;
+      /** @description The order ships cold. On a service that is not `cold_chain_eligible` (GET /api/external/carriers/{carrierId}/services) it is accepted with a warning in `warnings`, or refused when the pharmacy refuses those (docs/shipping.md#cold-chain). */
       is_refrigerated?: boolean;
+      /** @description Delivery option: the carrier obtains a signature on delivery. Default false. */
+      signature_required?: boolean;
+      /** @description Delivery option: the parcel may be delivered on a Saturday. Default false. */
+      saturday_delivery?: boolean;
       /** @description Groups shipments. */
       shipment_group_id?: string;
       medication_requests: {
@@ -1294,6 +1728,8 @@ export interface components {
     MedicationOrderCreated: {
       /** Format: uuid */
       medication_request_id: string;
+      /** @description What the order was accepted despite, in words (a refrigerated order on a service that is not cold-chain eligible: docs/shipping.md#cold-chain). Absent when there is none; only in this answer, never in the order’s reads. */
+      warnings?: string[];
     };
     MedicationOrder: {
       /** Format: uuid */
@@ -1309,6 +1745,10 @@ export interface components {
       /** Format: uuid */
       prescription_id: string;
       is_refrigerated: boolean;
+      /** @description Delivery option: a signature is obtained on delivery. */
+      signature_required: boolean;
+      /** @description Delivery option: the parcel may be delivered on a Saturday. */
+      saturday_delivery: boolean;
       shipment_group_id: string | null;
       medication_requests: {
         /**
@@ -1396,6 +1836,8 @@ export interface components {
         state: string;
         postalCode: string;
       } | null;
+      /** @description The packages of the order, first first, each with its journey (docs/shipping.md#shipments-and-their-journey); empty before shipping. The first one’s tracking number is `tracking_number`. Added in issue 31. */
+      shipments: components['schemas']['Shipment'][];
     };
     MedicationItemFill: {
       lot_number: string;
@@ -1418,6 +1860,32 @@ export interface components {
       waiting_on: 'partner' | 'pharmacy';
       /** @description ISO-8601 UTC. */
       since: string;
+    };
+    Shipment: {
+      /** Format: uuid */
+      shipment_id: string;
+      carrier_id: string;
+      service_id: string;
+      tracking_number: string;
+      tracking_url: string | null;
+      /**
+       * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+       * @enum {string}
+       */
+      status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+      estimated_delivery_date: string | null;
+      /** @description The journey, oldest first. */
+      events: {
+        /**
+         * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+         * @enum {string}
+         */
+        status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+        /** @description ISO-8601 UTC. */
+        occurred_at: string;
+        location: string | null;
+        description: string | null;
+      }[];
     };
     HoldReason: {
       code: string;
@@ -1496,6 +1964,27 @@ export interface components {
     MedicationOrderAdvanceRequest: {
       /** @description Target status, reached through the legal path; default: the next status. */
       to?: 'pending' | 'processing' | 'on_hold' | 'shipped' | 'delivered' | 'cancelled';
+    };
+    ShipmentEventRequest: {
+      /**
+       * @description label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.
+       * @enum {string}
+       */
+      status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+      /**
+       * Format: date-time
+       * @description When it happened, ISO-8601 with an offset; at most 5 minutes ahead of the server’s clock.
+       */
+      occurred_at: string;
+      /** @description Where, as the carrier says it. At most 200 characters. NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+      location?: string;
+      /** @description The carrier’s words for the event. At most 500 characters. NFC-normalized; no control characters or bidirectional controls; zero-width characters only between two letters. */
+      description?: string;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD, the carrier’s new estimate.
+       */
+      estimated_delivery_date?: string;
     };
     SandboxMedicationOrderHoldRequest: {
       /**
@@ -1595,10 +2084,18 @@ export interface components {
        */
       pharmacist_id?: string;
     };
+    AddShipmentRequest: {
+      /** @description In the format of the carrier (UPS: 1Z and 16 letters or digits; USPS: 20 to 22 digits, or 2 letters, 9 digits and 2 letters; FedEx: 12, 15, 20 or 22 digits; spaces and hyphens ignored). */
+      tracking_number: string;
+      /** @description Default: the order’s carrier. With another carrier, `service_id` is required. */
+      carrier_id?: string;
+      /** @description Default: the order’s service (when the carrier is the order’s). */
+      service_id?: string;
+    };
     TokenRequest: {
       /** @description `client_credentials`, the only grant. */
       grant_type?: string;
-      /** @description Space-separated scopes: a subset of the client’s (default: all of them). */
+      /** @description Space-separated scopes: a subset of the client’s (default: all of them), or SMART backend services’ read scopes for the FHIR API (`system/Patient.rs`, `system/*.rs`; v1’s `system/Patient.read`), each granted as the scope of ours that reads its resource type (docs/oauth.md). */
       scope?: string;
       /** @description With `client_secret`, instead of HTTP Basic. */
       client_id?: string;
@@ -1629,6 +2126,8 @@ export interface components {
       max_in_flight?: number;
       /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
       max_per_second?: number | null;
+      /** @description The event types the endpoint receives, by name (duplicates are dropped, first-seen order kept); an unknown name is refused with 400 listing the valid ones, and so is an empty list. null (the default at registration): every type, including types added later. The test call is sent whatever the list. */
+      event_types?: string[] | null;
     };
     WebhookCreated: {
       /** Format: uuid */
@@ -1651,6 +2150,8 @@ export interface components {
       max_in_flight: number;
       /** @description At most this many attempts started per second, across all of the pharmacy’s delivery workers; null: no limit. */
       max_per_second: number | null;
+      /** @description The event types the endpoint receives; null: every type, including types added later. */
+      event_types: string[] | null;
       /** @description Attempts to this endpoint are held until then (ISO-8601 UTC) because it answered 429, or 503 with Retry-After; null when they are not held. */
       paused_until: string | null;
     };
@@ -1678,6 +2179,8 @@ export interface components {
       max_in_flight?: number;
       /** @description At most this many attempts started per second to the endpoint, across all of the pharmacy’s delivery workers: 1 to 1000; null (the default at registration): no limit. */
       max_per_second?: number | null;
+      /** @description The event types the endpoint receives, by name (duplicates are dropped, first-seen order kept); an unknown name is refused with 400 listing the valid ones, and so is an empty list. null (the default at registration): every type, including types added later. The test call is sent whatever the list. */
+      event_types?: string[] | null;
     };
     WebhookSecretRotateRequest: {
       /**
@@ -1803,6 +2306,8 @@ export interface components {
          * @description The medication request (order).
          */
         medication_request_id: string;
+        /** @description The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering). */
+        sequence: number;
         /** @constant */
         status: 'pending';
         /** Format: uuid */
@@ -1826,6 +2331,8 @@ export interface components {
          * @description The medication request (order).
          */
         medication_request_id: string;
+        /** @description The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering). */
+        sequence: number;
         /** @constant */
         status: 'shipped';
         tracking_number: string;
@@ -1857,6 +2364,8 @@ export interface components {
          * @description The medication request (order).
          */
         medication_request_id: string;
+        /** @description The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering). */
+        sequence: number;
         /** @constant */
         status: 'delivered';
         /** @description ISO-8601 UTC. */
@@ -1877,6 +2386,8 @@ export interface components {
          * @description The medication request (order).
          */
         medication_request_id: string;
+        /** @description The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering). */
+        sequence: number;
         /** @constant */
         status: 'cancelled';
         previous_status: 'pending' | 'processing' | 'on_hold';
@@ -1900,6 +2411,8 @@ export interface components {
          * @description The new order the refill created.
          */
         medication_request_id: string;
+        /** @description The sequence of the new order’s events (after its `order.created`): docs/webhooks.md#ordering. */
+        sequence: number;
         /**
          * Format: uuid
          * @description The order refilled.
@@ -1924,6 +2437,8 @@ export interface components {
          * @description The medication request (order).
          */
         medication_request_id: string;
+        /** @description The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering). */
+        sequence: number;
         /** @constant */
         status: 'on_hold';
         /** @description A code of `GET /api/external/hold-reasons`. */
@@ -1946,8 +2461,41 @@ export interface components {
          * @description The medication request (order).
          */
         medication_request_id: string;
-        /** @description The status the order returned to: the one it was held from. */
-        status: 'pending' | 'processing';
+        /** @description The order’s event counter: 1 for its first event, one more for each later event of the same order. Keep the highest seen per order and drop events with a lower one (docs/webhooks.md#ordering). */
+        sequence: number;
+        /** @description The status the order returned to: the one it was held from (`shipped` after a `delivery_exception` hold). */
+        status: 'pending' | 'processing' | 'shipped';
+      };
+    };
+    ShipmentUpdatedEvent: {
+      /** @constant */
+      type: 'shipment.updated';
+      /**
+       * Format: date-time
+       * @description When the change happened (not the attempt), ISO-8601 UTC.
+       */
+      timestamp: string;
+      /** @description Sent once per change of a shipment’s status (docs/shipping.md#shipments-and-their-journey); never the event’s location or description. */
+      data: {
+        /**
+         * Format: uuid
+         * @description The medication request (order).
+         */
+        medication_request_id: string;
+        /**
+         * Format: uuid
+         * @description The shipment (one package of the order).
+         */
+        shipment_id: string;
+        /** @description The shipment’s new status: that of its latest tracking event. */
+        status: 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned_to_sender';
+        tracking_number: string;
+        /** @description The carrier’s public tracking page (UPS, FedEx, USPS); null for another carrier. */
+        tracking_url: string | null;
+        /** @description YYYY-MM-DD, the carrier’s estimate. */
+        estimated_delivery_date: string | null;
+        /** @description The order’s event counter (docs/webhooks.md#ordering): keep the highest seen per order. */
+        sequence: number;
       };
     };
     WebhookTestEvent: {
@@ -2032,7 +2580,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -2202,7 +2750,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2315,7 +2863,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2467,7 +3015,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -2661,7 +3209,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2774,7 +3322,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2926,7 +3474,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3025,7 +3573,7 @@ export interface operations {
         patientId: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3133,7 +3681,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3237,7 +3785,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3372,7 +3920,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3389,6 +3937,8 @@ export interface operations {
          *       "practitioner_id": "8a1d4f7c-5e2b-4b9a-a3c6-1f0e9d8b7c62",
          *       "carrier_id": "fedex",
          *       "service_id": "fedex_ground",
+         *       "signature_required": true,
+         *       "saturday_delivery": false,
          *       "medication_requests": [
          *         {
          *           "medication": "Semaglutide",
@@ -3547,7 +4097,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3671,7 +4221,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3775,7 +4325,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3911,7 +4461,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -4012,7 +4562,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4182,7 +4732,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4334,7 +4884,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4446,7 +4996,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4605,11 +5155,179 @@ export interface operations {
       };
     };
   };
+  recordSandboxShipmentEvent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+        /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+        shipmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "out_for_delivery",
+         *       "occurred_at": "2026-11-27T09:15:00Z",
+         *       "location": "Sacramento, CA",
+         *       "description": "Out for delivery",
+         *       "estimated_delivery_date": "2026-11-27"
+         *     }
+         */
+        'application/json': components['schemas']['ShipmentEventRequest'];
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          /** @description Present on a replay: this is the stored response of the first request with this Idempotency-Key. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description Present on a replay: the X-Request-Id of the first request, whose response this is. */
+          'Idempotent-Original-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `orders:write` ("Forbidden: this API key lacks the scope orders:write"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Medication request or shipment not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description CONFLICT: a request with the same Idempotency-Key is still being processed (retry once it completes). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used in the last 24 hours with a different body or path on this route. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   holdSandboxMedicationOrder: {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4772,7 +5490,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5000,6 +5718,46 @@ export interface operations {
       };
     };
   };
+  getSmartConfiguration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The discovery document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SmartConfiguration'];
+        };
+      };
+    };
+  };
+  getFhirSmartConfiguration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The discovery document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SmartConfiguration'];
+        };
+      };
+    };
+  };
   listWebhooks: {
     parameters: {
       query?: {
@@ -5007,7 +5765,7 @@ export interface operations {
         clinic_id?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5108,7 +5866,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5264,7 +6022,7 @@ export interface operations {
         id?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5408,7 +6166,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5521,7 +6279,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5535,7 +6293,11 @@ export interface operations {
         /**
          * @example {
          *       "max_in_flight": 5,
-         *       "max_per_second": 20
+         *       "max_per_second": 20,
+         *       "event_types": [
+         *         "order.fulfilled",
+         *         "order.delivered"
+         *       ]
          *     }
          */
         'application/json': components['schemas']['WebhookUpdateRequest'];
@@ -5662,7 +6424,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5838,12 +6600,13 @@ export interface operations {
           | 'refill.ready'
           | 'order.on_hold'
           | 'order.resumed'
+          | 'shipment.updated'
           | 'webhook.test';
         limit?: number;
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5975,7 +6738,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -6137,7 +6900,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -6330,7 +7093,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.2` / `1` for the newest matching. Without it the newest (1.2.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6423,6 +7186,1184 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous page; absent: from the oldest event kept. */
+        after?: string;
+        /** @description Only events of this type, or of these comma-separated types (`order.created,order.delivered`). */
+        type?: string;
+        limit?: number;
+      };
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The API version that answered (semantic versioning). */
+          'Api-Version'?: string;
+          /** @description Requests allowed per minute for this API key. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the current minute ends, in Unix seconds. */
+          'X-RateLimit-Reset'?: number;
+          /** @description This request’s id, always chosen by the server (an X-Request-Id you send is recorded beside it, not used); quote it to support. */
+          'X-Request-Id'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              items: {
+                /**
+                 * Format: uuid
+                 * @description The event’s id: the `webhook-id` header of its deliveries.
+                 */
+                id: string;
+                /** @description The event type (the OpenAPI `webhooks` section documents each). */
+                type: string;
+                /**
+                 * Format: date-time
+                 * @description When the change happened, ISO-8601 UTC.
+                 */
+                timestamp: string;
+                /** @description The event’s payload, as its webhook body carries it. */
+                data: {
+                  [key: string]: unknown;
+                };
+              }[];
+              /** @description Always present: pass it as `after` to read on. After the last event it stays where you are, so the same request later returns only newer events. */
+              next_cursor: string;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error: `details` names each invalid field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, revoked, expired or wrong-environment API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description FORBIDDEN: a restricted API key without the scope `webhooks:read` ("Forbidden: this API key lacks the scope webhooks:read"). Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Cursor not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limit exceeded: `retry_after` and the Retry-After header say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error: quote `request_id` to support. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getFhirMetadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A CapabilityStatement (http://hl7.org/fhir/R4/capabilitystatement.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  readFhirPatient: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The Patient’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Patient (http://hl7.org/fhir/R4/patient.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  searchFhirPatient: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Bundle of type searchset (http://hl7.org/fhir/R4/bundle.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): an unknown, repeated, chained or malformed search parameter, or a continuation this server did not hand out. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  readFhirPractitioner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The Practitioner’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Practitioner (http://hl7.org/fhir/R4/practitioner.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  searchFhirPractitioner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Bundle of type searchset (http://hl7.org/fhir/R4/bundle.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): an unknown, repeated, chained or malformed search parameter, or a continuation this server did not hand out. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  readFhirOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The Organization’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Organization (http://hl7.org/fhir/R4/organization.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  searchFhirOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Bundle of type searchset (http://hl7.org/fhir/R4/bundle.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): an unknown, repeated, chained or malformed search parameter, or a continuation this server did not hand out. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  readFhirMedication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The Medication’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Medication (http://hl7.org/fhir/R4/medication.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  searchFhirMedication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Bundle of type searchset (http://hl7.org/fhir/R4/bundle.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): an unknown, repeated, chained or malformed search parameter, or a continuation this server did not hand out. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  readFhirMedicationRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The MedicationRequest’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A MedicationRequest (http://hl7.org/fhir/R4/medicationrequest.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  searchFhirMedicationRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Bundle of type searchset (http://hl7.org/fhir/R4/bundle.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): an unknown, repeated, chained or malformed search parameter, or a continuation this server did not hand out. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  readFhirMedicationDispense: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The MedicationDispense’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A MedicationDispense (http://hl7.org/fhir/R4/medicationdispense.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  searchFhirMedicationDispense: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A Bundle of type searchset (http://hl7.org/fhir/R4/bundle.html). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): an unknown, repeated, chained or malformed search parameter, or a continuation this server did not hand out. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no credential, or a refused one; WWW-Authenticate: Bearer. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): a restricted credential without the scope. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): no such resource in your clinic. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): Accept or _format asks for anything but FHIR JSON. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description An OperationOutcome (http://hl7.org/fhir/R4/operationoutcome.html): rate limit exceeded; Retry-After says when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/fhir+json': {
+            [key: string]: unknown;
+          };
         };
       };
     };
@@ -6660,6 +8601,42 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['OrderResumedEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status): the delivery is done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other status, or none in time: the delivery is retried. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  shipmentUpdatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id: the same on every retry and for every endpoint. De-duplicate on it. */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt. Refuse a delivery far from your clock (the libraries allow ±5 minutes). */
+        'webhook-timestamp': string;
+        /** @description `v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`, keyed with the base64-decoded part of your secret after `whsec_`. Verify the raw body before parsing it. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ShipmentUpdatedEvent'];
       };
     };
     responses: {

@@ -20,8 +20,8 @@ let nextRowKey = 0;
 const row = (state: string, price = ''): StatePriceRow => ({ key: nextRowKey++, state, price });
 
 /**
- * A shipping service's name, base price and prices per state (which override the base price for
- * patients in those states). Adds a service when `service` is absent (with an optional id, else
+ * A shipping service's name, base price, prices per state (which override the base price for
+ * patients in those states) and cold-chain eligibility. Adds a service when `service` is absent (with an optional id, else
  * derived from the name), edits it otherwise. `save` throws ApiError, which the form shows.
  */
 export function ServiceForm({
@@ -36,6 +36,7 @@ export function ServiceForm({
   const [name, setName] = useState(service?.name ?? '');
   const [id, setId] = useState('');
   const [price, setPrice] = useState(service ? String(service.price) : '');
+  const [coldChain, setColdChain] = useState(service?.cold_chain_eligible ?? false);
   const [rows, setRows] = useState(() =>
     Object.entries(service?.state_prices ?? {}).map(([state, amount]) => row(state, String(amount))),
   );
@@ -74,6 +75,7 @@ export function ServiceForm({
       name,
       price: Number(price),
       state_prices: Object.fromEntries(rows.map((r) => [r.state, Number(r.price)])),
+      cold_chain_eligible: coldChain,
       ...(id.trim() ? { id: id.trim() } : {}),
     };
     await action.run(() => save(input));
@@ -97,6 +99,10 @@ export function ServiceForm({
           <PriceInput value={price} onInput={setPrice} />
         </label>
       </div>
+      <label class="check">
+        <input type="checkbox" checked={coldChain} onChange={(event) => setColdChain(event.currentTarget.checked)} />
+        Cold-chain eligible: this service keeps refrigerated orders cold
+      </label>
       <fieldset>
         <legend>Prices by state</legend>
         <p class="hint">A state’s price replaces the base price for patients who live there.</p>

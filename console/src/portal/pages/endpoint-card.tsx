@@ -8,6 +8,7 @@ import { handler } from '../../components/events';
 import { ErrorMessage, Notice, Time } from '../../components/feedback';
 import { useCanChange } from '../session';
 import type { Endpoint, EndpointWithSecret, TestCallOutcome } from '../types';
+import { EventTypeFields, describeEventTypes, type EventTypeChoice } from './event-type-fields';
 import { LimitFields, limitsBody } from './limit-fields';
 
 /** How long the previous secret keeps signing after a rotation (the API takes 0 to 24 hours). */
@@ -65,6 +66,8 @@ export function EndpointCard({
           {endpoint.max_in_flight} at once;{' '}
           {endpoint.max_per_second === null ? 'no per-second limit' : `${endpoint.max_per_second} per second`}
         </dd>
+        <dt>Event types</dt>
+        <dd>{describeEventTypes(endpoint.event_types)}</dd>
         {endpoint.failing_since && (
           <>
             <dt>Failing since</dt>
@@ -143,6 +146,18 @@ export function EndpointCard({
               />
             )}
           </Disclosure>
+          <Disclosure label="Edit event types">
+            {(close) => (
+              <EditEventTypesForm
+                endpoint={endpoint}
+                onCancel={close}
+                onSaved={(updated) => {
+                  onChange(updated);
+                  close();
+                }}
+              />
+            )}
+          </Disclosure>
           <Disclosure label="Rotate secret">
             {(close) => (
               <RotateForm
@@ -207,6 +222,36 @@ function EditLimitsForm({
         onMaxPerSecond={setMaxPerSecond}
       />
       <FormActions action={action} submit="Save limits" onCancel={onCancel} />
+    </form>
+  );
+}
+
+function EditEventTypesForm({
+  endpoint,
+  onCancel,
+  onSaved,
+}: {
+  endpoint: Endpoint;
+  onCancel: () => void;
+  onSaved: (endpoint: Endpoint) => void;
+}) {
+  const [eventTypes, setEventTypes] = useState<EventTypeChoice>(endpoint.event_types);
+  const action = useAction();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    await action.run(async () => {
+      onSaved(
+        await api('PATCH', '/api/portal/webhooks/{webhookId}', {
+          path: { webhookId: endpoint.webhook_id },
+          body: { event_types: eventTypes },
+        }),
+      );
+    });
+  };
+  return (
+    <form onSubmit={handler(submit)} aria-label="Edit event types">
+      <EventTypeFields value={eventTypes} onChange={setEventTypes} />
+      <FormActions action={action} submit="Save event types" onCancel={onCancel} />
     </form>
   );
 }

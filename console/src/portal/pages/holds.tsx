@@ -85,7 +85,10 @@ function HeldOrderCard({ order, onAnswered }: { order: HeldOrder; onAnswered?: (
   return (
     <article class="hold-card" aria-label={`Order ${order.medication_request_id}`}>
       <h3>
-        Order <code class="breakable">{order.medication_request_id}</code>
+        Order{' '}
+        <a href={`/portal/orders/${order.medication_request_id}`}>
+          <code class="breakable">{order.medication_request_id}</code>
+        </a>
       </h3>
       <dl class="facts">
         <dt>Reason</dt>
@@ -192,10 +195,13 @@ function AnswerForm({ order, onAnswered }: { order: HeldOrder; onAnswered: (answ
           {field('postalCode', 'ZIP code', 'postal-code')}
         </fieldset>
       )}
-      <label class="check">
-        <input type="checkbox" checked={cancel} onChange={(event) => setCancel(event.currentTarget.checked)} />
-        Cancel the order instead
-      </label>
+      {/* A shipped order (held for a delivery exception) cannot be cancelled: the API refuses it. */}
+      {order.held_from !== 'shipped' && (
+        <label class="check">
+          <input type="checkbox" checked={cancel} onChange={(event) => setCancel(event.currentTarget.checked)} />
+          Cancel the order instead
+        </label>
+      )}
       <ErrorMessage error={action.error} />
       <div class="actions">
         {cancel ? (

@@ -1,4 +1,5 @@
 import { api } from '../../api';
+import { CopyValue } from '../../components/copy-value';
 import { Empty, ErrorMessage, Loading, Time } from '../../components/feedback';
 import { useResource } from '../../components/use-resource';
 
@@ -25,6 +26,14 @@ export function OverviewPage() {
             <dt>Rate limit this minute</dt>
             <dd>
               {data.rate_limit.used} of {data.rate_limit.limit} requests used; resets <Time iso={data.rate_limit.resets_at} />
+            </dd>
+            <dt>FHIR R4 base URL</dt>
+            <dd>
+              <CopyValue value={data.fhir_base_url} noun="FHIR base URL" />
+            </dd>
+            <dt>SMART configuration</dt>
+            <dd>
+              <CopyValue value={data.smart_configuration_url} noun="SMART configuration URL" />
             </dd>
             <dt>Requests in the last 24 hours</dt>
             <dd>{data.requests_24h}</dd>
@@ -76,6 +85,10 @@ function Documentation() {
       <ul>
         <li>
           <a href="/docs">API reference</a>: every route, its fields and its errors (OpenAPI), with examples to try.
+        </li>
+        <li>
+          The FHIR R4 API, for an EHR: US Core resources of your patients, practitioners and orders, read with an API key or an
+          OAuth client’s token for <code>system/*.rs</code> (SMART backend services); see <code>docs/fhir.md</code>.
         </li>
         <li>
           The typed TypeScript client, <code>@pharmacy/partner-fulfillment-client</code>, in the repository’s{' '}

@@ -10,6 +10,7 @@ import { moveNotice } from '../sandbox-events';
 import { useCanChange, usePortalSession } from '../session';
 import type { SandboxOrder } from '../types';
 import { SandboxHoldActions } from './sandbox-hold';
+import { SandboxTrackingAction } from './sandbox-tracking';
 
 /**
  * The sandbox (development only): the clinic's orders, each with one button per state it can move to
@@ -71,7 +72,9 @@ function SandboxOrders() {
         Your clinic’s orders on this development server. Moving one sends the same webhook events as a real fulfillment would
         (shipped, delivered and cancelled each send one; processing none; see <a href="/portal/deliveries">Deliveries</a>).
         Putting one on hold, as the pharmacy would, sends <code>order.on_hold</code>; resuming it <code>order.resumed</code>. An
-        order on hold that waits on your clinic is under <a href="/portal/holds">Needs your answer</a>.
+        order on hold that waits on your clinic is under <a href="/portal/holds">Needs your answer</a>. A shipped order takes
+        tracking events for its packages, as the carrier would send them (<code>shipment.updated</code>; every package delivered
+        delivers the order, an exception puts it on hold). Open an order’s id to see its journey.
       </p>
       <ReadOnlyNote />
       {outcome?.notice && <Notice>{outcome.notice}</Notice>}
@@ -95,13 +98,16 @@ function SandboxOrders() {
                 <th scope="col">Tracking number</th>
                 <th scope="col">Move to</th>
                 {canChange && <th scope="col">Hold</th>}
+                {canChange && <th scope="col">Tracking</th>}
               </tr>
             </thead>
             <tbody>
               {list.data.items.map((order) => (
                 <tr key={order.order_id}>
                   <td>
-                    <code class="breakable">{order.order_id}</code>
+                    <a href={`/portal/orders/${order.order_id}`}>
+                      <code class="breakable">{order.order_id}</code>
+                    </a>
                   </td>
                   <td>
                     <code class="breakable">{order.patient_id}</code>
@@ -144,6 +150,11 @@ function SandboxOrders() {
                   {canChange && (
                     <td>
                       <SandboxHoldActions order={order} reasons={reasons.data ?? []} onChanged={held} />
+                    </td>
+                  )}
+                  {canChange && (
+                    <td>
+                      <SandboxTrackingAction order={order} onSent={held} />
                     </td>
                   )}
                 </tr>

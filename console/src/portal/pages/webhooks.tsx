@@ -11,6 +11,7 @@ import { ReadOnlyNote } from '../read-only';
 import { useCanChange } from '../session';
 import type { Endpoint, EndpointWithSecret } from '../types';
 import { EndpointCard } from './endpoint-card';
+import { EventTypeFields, type EventTypeChoice } from './event-type-fields';
 import { LimitFields, limitsBody } from './limit-fields';
 
 /** A signing secret just issued (a new endpoint, or a rotation), with the endpoint it signs for. */
@@ -73,6 +74,7 @@ function NewEndpointForm({ onCancel, onCreated }: { onCancel: () => void; onCrea
   const [url, setUrl] = useState('');
   const [maxInFlight, setMaxInFlight] = useState('');
   const [maxPerSecond, setMaxPerSecond] = useState('');
+  const [eventTypes, setEventTypes] = useState<EventTypeChoice>(null);
   const action = useAction();
 
   const submit = async (event: Event) => {
@@ -80,7 +82,7 @@ function NewEndpointForm({ onCancel, onCreated }: { onCancel: () => void; onCrea
     await action.run(async () => {
       onCreated(
         await api('POST', '/api/portal/webhooks', {
-          body: { url, ...limitsBody(maxInFlight, maxPerSecond) },
+          body: { url, ...limitsBody(maxInFlight, maxPerSecond), event_types: eventTypes },
         }),
       );
     });
@@ -98,6 +100,7 @@ function NewEndpointForm({ onCancel, onCreated }: { onCancel: () => void; onCrea
         onMaxInFlight={setMaxInFlight}
         onMaxPerSecond={setMaxPerSecond}
       />
+      <EventTypeFields value={eventTypes} onChange={setEventTypes} />
       <FormActions action={action} submit="Add endpoint" onCancel={onCancel} />
     </form>
   );
