@@ -37,6 +37,9 @@ const PASSWORD_HASHING_ROUTES = new Set([
   'POST /api/portal/invitations/accept',
 ]);
 
+/** The answer of a request the server could not read as HTTP (src/http/framework-errors.ts). */
+const MALFORMED_HTTP = 'Malformed HTTP request';
+
 /** Each case is sent this many times; its median time is the one asserted. */
 const TRIES = 5;
 const MEDIAN_LIMIT_MS = 100;
@@ -61,6 +64,17 @@ function httpClient(baseUrl: string) {
     payload?: string;
   }
   /**
+   * The request's headers, with the body's Content-Length always stated: Node's client frames a
+   * DELETE's body with neither Content-Length nor chunked encoding unless told (it does not expect
+   * one), so the server saw a DELETE without a body, then the body's bytes as a malformed next
+   * request, refused with a 400 and the connection closed under the client still writing (EPIPE).
+   */
+  const headersOf = (request: Request): Record<string, string> => ({
+    ...FORWARDED_HTTPS,
+    ...request.headers,
+    ...(request.payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.payload)) }),
+  });
+  /**
    * Sent once, never again on a failure: a refused large body is answered before
    * it is all sent, and the server reads the rest before closing (src/http/lingering-close.ts), so the
    * answer always arrives. (This client once retried on EPIPE and ECONNRESET to get around its loss.)
@@ -72,7 +86,7 @@ function httpClient(baseUrl: string) {
       let sentAt = 0;
       const outgoing = http.request(
         `${baseUrl}${request.url}`,
-        { method: request.method, agent, headers: { ...FORWARDED_HTTPS, ...request.headers }, timeout: timeoutMs },
+        { method: request.method, agent, headers: headersOf(request), timeout: timeoutMs },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -140,6 +154,7 @@ describe.each(DIALECTS)('worst cases against a server process on %s', (dialect) 
     // taking the core). The median of 5 ignores two such tries, and is still over 100 ms whenever
     // the work itself is.
     const slow: string[] = [];
+    const unparsed: string[] = [];
     let cases = 0;
     for (const route of routes) {
       for (const worstCase of worstCasesOfRoute(route, fixture)) {
@@ -147,6 +162,8 @@ describe.each(DIALECTS)('worst cases against a server process on %s', (dialect) 
         for (let i = 0; i < TRIES; i++) {
           const answer = await client.send(worstCase);
           expectBoundedAnswer(worstCase, answer);
+          // Each case is valid HTTP whose content is the problem: the route must be the one to refuse it.
+          if (answer.body.includes(MALFORMED_HTTP)) unparsed.push(worstCase.name);
           times.push(answer.ms);
         }
         if (median(times) >= MEDIAN_LIMIT_MS && !PASSWORD_HASHING_ROUTES.has(route.key))
@@ -155,6 +172,7 @@ describe.each(DIALECTS)('worst cases against a server process on %s', (dialect) 
       }
     }
     expect(cases).toBeGreaterThan(routes.length);
+    expect(unparsed).toEqual([]);
     expect(slow).toEqual([]);
   });
 
