@@ -49,7 +49,7 @@ export function orderHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           summary: 'Answer the hold of a medication request (extension)',
           description: [
             'Your answer to an order on hold: `message` (1 to 2,000 characters) is recorded in the order\u2019s `hold_history` and the hold then waits on the pharmacy (`waiting_on: pharmacy`).',
-            '`address` (the patient\u2019s address shape) becomes this order\u2019s shipping address (`shipping_address`; the patient\u2019s record is not changed); an `address_undeliverable` hold answered with one resumes at once (`order.resumed`).',
+            '`address` (the patient\u2019s address shape) becomes this order\u2019s shipping address (`shipping_address`; the patient\u2019s record is not changed); an `address_undeliverable` hold answered with one resumes at once (`order.resumed`). Its state is checked as at ordering: one the pharmacy is not licensed in, or that an item\u2019s formulary entry restricts, is refused with 400 `STATE_NOT_LICENSED`, and with the prescriber licence rule on, one the prescriber holds no licence in with 400 `PRESCRIBER_NOT_LICENSED`; both carry `details.state` and `details["address.state"]`, and change nothing.',
             '`cancel: true` cancels the order as `POST …/cancel` does (`order.cancelled`). An order not on hold is refused with 409 CONFLICT. The answer itself sends no event.',
           ].join(' '),
           params: IdParams,

@@ -2,7 +2,13 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { ServiceContext } from '../context.js';
 import type { Trx } from '../db/database.js';
-import { conflict, fieldError } from '../errors.js';
+import { AppError, conflict, fieldError } from '../errors.js';
+import { medicationKey } from '../medications/medication-name.js';
+import { findMedicationsByKeys } from '../medications/medication.repository.js';
+import { findPractitioner } from '../practitioners/practitioner.repository.js';
+import { findStateLicence } from '../shipping/licensed-states.repository.js';
+import { checkCredentialsAndDestination } from './credential-rules.js';
+import { stateNotLicensed } from './order-rules.js';
 import { newId } from '../shared/ids.js';
 import { holdReasonOf, RESUMED_BY_ADDRESS, type WaitingOn } from './hold-reasons.js';
 import { canHold, isResumeTarget, type Actor, type OrderStatus } from './order-status.js';
@@ -182,6 +188,7 @@ export async function answerHold(
     const trx = await change.transaction();
     const current = await loadForUpdate(trx, { clinicId }, orderId);
     if (current.status !== 'on_hold') throw notOnHold(current.status, 'answer');
+    if (input.address !== undefined) await checkNewDestination(ctx, trx, current, input.address.state.toUpperCase(), change.at);
     if (input.cancel === true && current.held_from === 'shipped') {
       throw conflict('The medication request has shipped: it cannot be cancelled; answer about the delivery instead', {
         cancel: 'is refused: the order has shipped (its hold is a delivery_exception)',
@@ -214,6 +221,39 @@ export async function answerHold(
     return answered;
   });
   return loadOrderView(ctx.db, order);
+}
+
+/**
+ * A corrected address is a new destination, held to intake's rules for one (order-rules.ts
+ * `stateNotLicensed`, credential-rules.ts): the pharmacy's licensed states, the restricted_states of
+ * the order's formulary entries, and with REQUIRE_PRESCRIBER_STATE_LICENSE the prescriber's licence
+ * in the state. Refused as at intake (400 STATE_NOT_LICENSED or PRESCRIBER_NOT_LICENSED, with the
+ * state), naming `address.state`: nothing is written, and the hold still waits on the partner. An
+ * item whose entry has left the formulary since intake restricts nothing (it is not refused again).
+ */
+async function checkNewDestination(ctx: ServiceContext, trx: Trx, order: OrderTable, state: string, at: string): Promise<void> {
+  const unlicensed = stateNotLicensed({ state }, await findStateLicence(trx, state), ctx.config.env);
+  if (unlicensed) throw atAddressState(unlicensed, state);
+  const items = await repo.listItemsOfOrder(trx, order.id);
+  const keys = [...new Set(items.map((item) => medicationKey(item.medication)))];
+  const entries = new Map((await findMedicationsByKeys(trx, order.clinic_id, keys)).map((entry) => [entry.name_key, entry]));
+  const requireStateLicense = ctx.config.requirePrescriberStateLicense;
+  const { refusal } = checkCredentialsAndDestination({
+    state,
+    prescriber: requireStateLicense ? ((await findPractitioner(trx, order.clinic_id, order.practitioner_id)) ?? null) : null,
+    items: items.map((item) => ({ field: 'address.state', entry: entries.get(medicationKey(item.medication)) })),
+    requireStateLicense,
+    today: at.slice(0, 10),
+  });
+  if (refusal) throw atAddressState(refusal, state);
+}
+
+/** Intake's refusal of a destination, for the answer's field: `details` names `address.state` and keeps `state`. */
+function atAddressState(refusal: AppError, state: string): AppError {
+  return new AppError(refusal.code, refusal.statusCode, refusal.message, {
+    state,
+    'address.state': `the medication request may not be shipped to ${state}: answer with an address in a state it may go to, or with cancel: true`,
+  });
 }
 
 /** Returns a held order to the status it was held from, clearing its hold; its history row and `order.resumed`. */

@@ -57,3 +57,15 @@ export const licenceOfRow = (row: { licence_listed: number; licence_list_set: nu
   listSet: row.licence_list_set === 1,
   listed: row.licence_listed === 1,
 });
+
+/**
+ * The licence of one state, outside a patient's query: a partner's corrected address
+ * (orders/order-hold.service.ts). The same two primary-key lookups as LICENCE_COLUMNS.
+ */
+export async function findStateLicence(db: DbOrTrx, state: string): Promise<StateLicence> {
+  const [listed, marker] = await Promise.all([
+    db.selectFrom('licensed_states').select('state_code').where('state_code', '=', state).executeTakeFirst(),
+    db.selectFrom('licensed_state_list').select('id').where('id', '=', LIST_ID).executeTakeFirst(),
+  ]);
+  return { listSet: marker !== undefined, listed: listed !== undefined };
+}

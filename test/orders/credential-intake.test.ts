@@ -163,6 +163,34 @@ describe.each(DIALECTS)('intake checks of the formula and the prescriber on %s',
     });
   });
 
+  it('when a hold is answered with an address in a state the entry restricts, then 400 STATE_NOT_LICENSED names address.state and the hold still waits on the partner', async () => {
+    const id = await createOrder(t, await ownPatient(t, setup), ordering(RESTRICTED_ELSEWHERE));
+    expectOk(
+      await t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
+        reason_code: 'address_undeliverable',
+        message: 'Returned.',
+      }),
+      'hold',
+    );
+    const answer = (state: string) =>
+      t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/hold-response`, {
+        message: 'The patient moved.',
+        address: { addressLine1: '1 Main St', city: 'Albany', state, postalCode: '12207' },
+      });
+    const refused = await answer('ny');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'STATE_NOT_LICENSED',
+      details: { state: 'NY', 'address.state': expect.stringContaining('NY') },
+    });
+    const held = await t.partner(setup.clinic.apiKey).get(`/api/external/medication-order/${id}`);
+    expect(held.body.data).toMatchObject({ status: 'on_hold', hold: { waiting_on: 'partner' } });
+    expect(held.body.data.shipping_address).toBeNull();
+    const taken = await answer('NJ');
+    expect(taken.status).toBe(200);
+    expect(taken.body.data).toMatchObject({ status: 'pending', shipping_address: { state: 'NJ' } });
+  });
+
   it('when REQUIRE_PRESCRIBER_STATE_LICENSE is off, then a prescriber with no licence at all may order', async () => {
     await putCredentials({ dea_number: null, licenses: [] });
     expect((await order(ordering('Semaglutide'))).status).toBe(200);
@@ -214,6 +242,30 @@ describe.each(DIALECTS)('REQUIRE_PRESCRIBER_STATE_LICENSE on %s', (dialect) => {
     const res = await order();
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'PRESCRIBER_NOT_LICENSED', details: { state: 'CA' } });
+  });
+
+  it('when a hold is answered with an address in a state the prescriber holds no licence in, then 400 PRESCRIBER_NOT_LICENSED names address.state', async () => {
+    await licensed({ state_code: 'CA', expires_on: '2099-01-01' }, { state_code: 'OR', expires_on: '2099-01-01' });
+    const id = await createOrder(t, await ownPatient(t, setup));
+    expectOk(
+      await t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
+        reason_code: 'address_undeliverable',
+        message: 'Returned.',
+      }),
+      'hold',
+    );
+    const answer = (state: string) =>
+      t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/hold-response`, {
+        message: 'The patient moved.',
+        address: { addressLine1: '1 Main St', city: 'Portland', state, postalCode: '97201' },
+      });
+    const refused = await answer('WA');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'PRESCRIBER_NOT_LICENSED',
+      details: { state: 'WA', 'address.state': expect.any(String) },
+    });
+    expect((await answer('OR')).body.data).toMatchObject({ status: 'pending', shipping_address: { state: 'OR' } });
   });
 
   it('when the licence in the patient\u2019s state has expired, then 400 PRESCRIBER_NOT_LICENSED, and a refill too', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { HOLD_REASONS } from '../../src/orders/hold-reasons.js';
+import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { auditRows } from '../audit/support.js';
 import { advanceOrder, createOrder, createOrderSetup, getOrder, outboxEventsOf, type OrderSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -182,6 +183,26 @@ describe.each(DIALECTS)('order holds on %s', (dialect) => {
     const events = await outboxEventsOf(t, id);
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.on_hold', 'order.resumed']);
     expect(events[2]?.payload).toEqual({ medication_request_id: id, status: 'processing', sequence: 3 });
+  });
+
+  it('when an answer\u2019s address is in a state the pharmacy is not licensed in, then 400 STATE_NOT_LICENSED names address.state and nothing changes', async () => {
+    const id = await heldOrder('address_undeliverable', 'processing');
+    const before = await snapshot(id);
+    const setStates = async (states: readonly string[]) =>
+      expect((await t.operator.put('/api/admin/licensed-states', { states })).status).toBe(200);
+    await setStates(STATES_AND_DC.filter((state) => state !== 'ME'));
+    try {
+      const res = await answer(id, { message: 'New address attached.', address: NEW_ADDRESS });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'STATE_NOT_LICENSED',
+        details: { state: 'ME', 'address.state': expect.stringContaining('ME') },
+      });
+      expect(await snapshot(id)).toEqual(before);
+    } finally {
+      await setStates(STATES_AND_DC);
+    }
+    expect((await answer(id, { message: 'New address attached.', address: NEW_ADDRESS })).body.data.status).toBe('processing');
   });
 
   it('when another hold is answered with an address, then the address is kept and the hold waits on the pharmacy', async () => {
