@@ -49,6 +49,25 @@ async function setUp(t: TestApp): Promise<OrderSetup & { restrictedId: string }>
   return { ...setup, restrictedId };
 }
 
+/**
+ * Puts order `id` on an address_undeliverable hold as the pharmacy; returns the partner's answer
+ * with a corrected address in `city`, in the state it is called with.
+ */
+async function heldForAddress(t: TestApp, setup: OrderSetup, id: string, place: { city: string; postalCode: string }) {
+  expectOk(
+    await t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
+      reason_code: 'address_undeliverable',
+      message: 'Returned.',
+    }),
+    'hold',
+  );
+  return (state: string) =>
+    t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/hold-response`, {
+      message: 'The patient moved.',
+      address: { addressLine1: '1 Main St', ...place, state },
+    });
+}
+
 const ordering = (...medications: string[]) => ({
   medication_requests: medications.map((medication) => itemBody({ medication })),
 });
@@ -165,18 +184,7 @@ describe.each(DIALECTS)('intake checks of the formula and the prescriber on %s',
 
   it('when a hold is answered with an address in a state the entry restricts, then 400 STATE_NOT_LICENSED names address.state and the hold still waits on the partner', async () => {
     const id = await createOrder(t, await ownPatient(t, setup), ordering(RESTRICTED_ELSEWHERE));
-    expectOk(
-      await t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
-        reason_code: 'address_undeliverable',
-        message: 'Returned.',
-      }),
-      'hold',
-    );
-    const answer = (state: string) =>
-      t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/hold-response`, {
-        message: 'The patient moved.',
-        address: { addressLine1: '1 Main St', city: 'Albany', state, postalCode: '12207' },
-      });
+    const answer = await heldForAddress(t, setup, id, { city: 'Albany', postalCode: '12207' });
     const refused = await answer('ny');
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({
@@ -247,18 +255,7 @@ describe.each(DIALECTS)('REQUIRE_PRESCRIBER_STATE_LICENSE on %s', (dialect) => {
   it('when a hold is answered with an address in a state the prescriber holds no licence in, then 400 PRESCRIBER_NOT_LICENSED names address.state', async () => {
     await licensed({ state_code: 'CA', expires_on: '2099-01-01' }, { state_code: 'OR', expires_on: '2099-01-01' });
     const id = await createOrder(t, await ownPatient(t, setup));
-    expectOk(
-      await t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
-        reason_code: 'address_undeliverable',
-        message: 'Returned.',
-      }),
-      'hold',
-    );
-    const answer = (state: string) =>
-      t.partner(setup.clinic.apiKey).post(`/api/external/medication-order/${id}/hold-response`, {
-        message: 'The patient moved.',
-        address: { addressLine1: '1 Main St', city: 'Portland', state, postalCode: '97201' },
-      });
+    const answer = await heldForAddress(t, setup, id, { city: 'Portland', postalCode: '97201' });
     const refused = await answer('WA');
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({
