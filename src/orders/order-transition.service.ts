@@ -7,7 +7,7 @@ import type { Trx } from '../db/database.js';
 import { conflict, fieldError } from '../errors.js';
 import type { OutboxEventType } from '../events/event-types.js';
 import type { Environment } from '../config.js';
-import { fillsAtShipping, type ShippedItem } from './order-fill-record.js';
+import { fillsAtShipping, type ShippedItem } from '../compounding/order-fill-record.js';
 import {
   allowedNext,
   canTransition,
@@ -17,15 +17,15 @@ import {
   type Actor,
   type OrderStatus,
 } from './order-status.js';
-import { loadOrderView } from './order-view.js';
+import { loadOrderView } from '../fulfillment/order-view.js';
 import type { OrderTable } from './order.tables.js';
 import type { OrderViewData } from './order.schemas.js';
 import * as repo from './order.repository.js';
 import { closeRefillRequest } from './refill-request-of-order.repository.js';
 import { newId } from '../shared/ids.js';
-import { generateTrackingNumber, trackingFormatOf, trackingNumberProblem } from './tracking-number.js';
-import { requireSignoffFor } from './signoff-gate.js';
-import { addShipment, deliverRemainingShipments } from './shipment-changes.js';
+import { generateTrackingNumber, trackingFormatOf, trackingNumberProblem } from '../shipments/tracking-number.js';
+import { requireSignoffFor } from '../compounding/signoff-gate.js';
+import { addShipment, deliverRemainingShipments } from '../shipments/shipment-changes.js';
 
 /** Whose orders a caller may touch: a partner's clinic, or every clinic (the operator, the sandbox timer). */
 export type Scope = { clinicId: string } | 'all';

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
-import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
-import { LotNumber } from './lot-number.js';
-import { ItemFillView } from './order-fill.schemas.js';
+import { HOLD_REASON_CODES, WAITING_ON } from '../holds/hold-reasons.js';
+import { LotNumber } from '../compounding/lot-number.js';
+import { ItemFillView } from '../compounding/order-fill.schemas.js';
 import { SHIPMENT_STATUSES } from '../shipping/shipment-status.js';
 
 /** Limits the spec leaves open (documented in docs/orders.md). */

@@ -1,9 +1,9 @@
 import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
-import { HOLD_REASONS, holdReasonOf, type HoldReason } from '../orders/hold-reasons.js';
-import { answerHold } from '../orders/order-hold.service.js';
-import { loadOrderViews } from '../orders/order-view.js';
-import type { HoldResponseInput } from '../orders/order-hold.schemas.js';
+import { HOLD_REASONS, holdReasonOf, type HoldReason } from '../holds/hold-reasons.js';
+import { answerHold } from '../holds/order-hold.service.js';
+import { loadOrderViews } from '../fulfillment/order-view.js';
+import type { HoldResponseInput } from '../holds/order-hold.schemas.js';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 import {
   countHeldOrdersOfClinic,
@@ -11,7 +11,7 @@ import {
   encodeHoldCursor,
   listHeldOrdersOfClinic,
   partOf,
-} from './portal-holds.repository.js';
+} from '../holds/held-orders.repository.js';
 import type { PortalHoldAnswerView, PortalHoldPageView, PortalHoldsQuery, PortalHoldView } from './portal-holds.schemas.js';
 
 /*

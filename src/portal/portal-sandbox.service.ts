@@ -2,14 +2,14 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { allowedNext, type OrderStatus } from '../orders/order-status.js';
-import { holdOrder, resumeOrder, sandboxHoldInput } from '../orders/order-hold.service.js';
+import { holdOrder, resumeOrder, sandboxHoldInput } from '../holds/order-hold.service.js';
 import { advanceOrder } from '../orders/order-transition.service.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
-import { holdFields } from '../orders/order-view.js';
+import { holdFields } from '../fulfillment/order-view.js';
 import type { OrderViewData } from '../orders/order.schemas.js';
 import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
-import type { SandboxHoldBody } from '../orders/order-hold.schemas.js';
-import { recordShipmentEvent, type ShipmentEventInput } from '../orders/shipment-journey.service.js';
+import type { SandboxHoldBody } from '../holds/order-hold.schemas.js';
+import { recordShipmentEvent, type ShipmentEventInput } from '../shipments/shipment-journey.service.js';
 import type { Static } from '@sinclair/typebox';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 
