@@ -358,7 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /**
  * EASYPOST_WEBHOOK_SECRET: unset or empty → null (the receiver is off). Kept as given (EasyPost's
- * libraries NFKD-normalize it when they sign: carrier-events/easypost-signature.ts); never quoted
+ * libraries NFKD-normalize it when they sign: shipments/easypost-signature.ts); never quoted
  * back. In production at least 16 characters: anyone who guesses it can forge carrier events.
  */
 export function parseEasyPostWebhookSecret(

@@ -6,7 +6,8 @@ import { addDays } from '../medications/beyond-use.js';
 import { newId } from '../shared/ids.js';
 import { fillsInsert, ingredientLotsInsert, listItemsToFill, type ItemToFill } from './order-fill.repository.js';
 import { computedFill, dayOf, formulaOfItem, generatedLot } from './order-fill.rules.js';
-import type { FillIngredientLotTable, MedicationItemFillTable, OrderTable } from '../orders/order.tables.js';
+import type { OrderTable } from '../orders/order.tables.js';
+import type { FillIngredientLotTable, MedicationItemFillTable } from './compounding.tables.js';
 
 /** What one item's fill records, as given (or generated). */
 export interface FillRecord {

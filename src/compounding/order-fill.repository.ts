@@ -2,7 +2,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import { insertRows } from '../db/row-insert.js';
 import type { Write, WriteTarget } from '../db/write.js';
-import type { FillIngredientLotTable, MedicationItemFillTable } from '../orders/order.tables.js';
+import type { FillIngredientLotTable, MedicationItemFillTable } from './compounding.tables.js';
 
 /* The fills of an order's items (migration 024; docs/compounding.md#the-fill). */
 

@@ -8,8 +8,7 @@ import { listItemsToFill, touchOrderIf } from './order-fill.repository.js';
 import { fillProblems, storedForm } from './order-fill.rules.js';
 import type { FillInput } from './order-fill.schemas.js';
 import type { OrderStatus } from '../orders/order-status.js';
-import { loadOrderView } from '../fulfillment/order-view.js';
-import type { OrderViewData } from '../orders/order.schemas.js';
+import type { OrderTable } from '../orders/order.tables.js';
 import * as repo from '../orders/order.repository.js';
 
 /**
@@ -25,19 +24,19 @@ export const FILLABLE_STATUSES: readonly OrderStatus[] = ['processing', 'on_hold
  * the beyond-use date from the item's formulary entry and records its storage. One change, audited
  * as an `update` of the order, with the staff member's id and name (none for the operator token).
  * Bad input is a 400 naming the field and writes nothing; an item already filled is a 409. The
- * order's `updated_at` becomes the fill's time (a partner polling it sees the change).
+ * order's `updated_at` becomes the fill's time (a partner polling it sees the change). Returns the
+ * order as it was read, before the fill.
  */
 export async function fillOrder(
   ctx: ServiceContext,
   orderId: string,
   input: FillInput,
   audit: AuditContext,
-): Promise<OrderViewData> {
+): Promise<OrderTable> {
   const by: FilledBy =
     audit.actor.type === 'staff' ? { id: audit.actor.staffId, name: audit.actor.name } : { id: null, name: null };
-  let order;
   try {
-    order = await runChange(ctx, audit, async (change) => {
+    return await runChange(ctx, audit, async (change) => {
       const trx = await change.transaction();
       const current = await repo.findOrderUnscoped(trx, orderId);
       if (!current) throw notFound('Medication request not found');
@@ -76,7 +75,6 @@ export async function fillOrder(
     if (constraintViolation(error) === 'unique') throw alreadyFilled({ items: 'an item named was filled meanwhile' });
     throw error;
   }
-  return loadOrderView(ctx.db, order);
 }
 
 const notFillable = (status: string) =>

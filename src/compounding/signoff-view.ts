@@ -1,4 +1,4 @@
-import type { OrderSignoffTable } from '../orders/order.tables.js';
+import type { OrderSignoffTable } from './compounding.tables.js';
 import type { SignoffKind } from './signoff.js';
 import type { SignoffViewData } from './signoff.schemas.js';
 

@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { insertRows } from '../db/row-insert.js';
 import type { Write, WriteTarget } from '../db/write.js';
-import type { OrderSignoffTable } from '../orders/order.tables.js';
+import type { OrderSignoffTable } from './compounding.tables.js';
 
 export function signoffInsert(change: WriteTarget, row: OrderSignoffTable): Write {
   return insertRows(change.statements, 'order_signoffs', [row]);

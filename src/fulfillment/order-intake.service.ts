@@ -4,23 +4,20 @@ import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
-import { runChange, type SystemChange } from '../changes/run-change.js';
+import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import { toFlag } from '../db/columns.js';
 import { AppError, notFound, type ErrorDetails } from '../errors.js';
-import type { NewOutboxEvent } from '../events/event-types.js';
-import type { Write, WriteTarget } from '../db/write.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
-import { deriveUnitOfMeasure } from '../orders/dose-unit.js';
-import { checkFormulary, checkShippable, checkShipping, checkSpecies, stateNotLicensed } from '../orders/order-rules.js';
-import { checkCredentialsAndDestination } from '../orders/credential-rules.js';
+import { checkFormulary, checkShippable, checkShipping, checkSpecies } from '../orders/order-rules.js';
+import { checkDestination, destinationRules } from '../orders/destination-check.js';
 import { initialStatusFields } from '../orders/order-status.js';
+import { newItemRow, storeNewOrder } from '../orders/new-order.js';
 import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
-import type { IntakeHold } from '../holds/intake-hold.js';
-import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
-import type { CreateOrderInput, MedicationItemInput } from '../orders/order.schemas.js';
+import type { OrderTable } from '../orders/order.tables.js';
+import type { CreateOrderInput } from '../orders/order.schemas.js';
 import * as repo from '../orders/order.repository.js';
 import { coldChainRefusal, coldChainWarning, needsColdChain } from '../shipping/cold-chain.js';
 import { listColdChainServices } from '../shipping/shipping.repository.js';
@@ -70,17 +67,19 @@ export async function createOrder(
     throw new NotFoundInClinic(missing, message, Object.assign(details, ...orderProblems.map((p) => p.details)) as ErrorDetails);
   }
 
-  const credentials = checkCredentialsAndDestination({
-    state: patient.state,
-    prescriber: practitioner,
-    items: keys.map((key, i) => ({ field: `medication_requests[${i}].medication`, entry: formulary.get(key) })),
-    requireStateLicense: ctx.config.requirePrescriberStateLicense,
-    today: isoNow(ctx.clock).slice(0, 10),
-  });
+  const destination = checkDestination(
+    {
+      state: patient.state,
+      licence: parties.licence,
+      prescriber: practitioner,
+      items: keys.map((key, i) => ({ field: `medication_requests[${i}].medication`, entry: formulary.get(key) })),
+    },
+    destinationRules(ctx, isoNow(ctx.clock)),
+  );
   const problems = [
     checkSpecies(patient, practitioner),
     checkShippable(patient, 'patient_id'),
-    credentials.problem,
+    destination.problem,
     ...orderProblems,
   ].filter((p) => p !== null);
   // The service's flag came with its price (findPartiesAndPricedShipping): only a refusal reads more.
@@ -96,8 +95,7 @@ export async function createOrder(
       Object.assign({}, ...problems.map((p) => p.details)) as ErrorDetails,
     );
   }
-  const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env) ?? credentials.refusal;
-  if (unlicensed) throw unlicensed;
+  if (destination.refusal) throw destination.refusal;
 
   const now = isoNow(ctx.clock);
   const order: OrderTable = {
@@ -124,130 +122,23 @@ export async function createOrder(
   const ordered = keys.map((key) => formulary.get(key));
   const items = input.medication_requests.map((item, position) => {
     const entry = ordered[position];
-    return toItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
+    return newItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
   });
   // Allergies and duplicate therapy hold the order (waiting on the pharmacy); they never refuse it.
   const hold = await intakeHold(ctx, clinicId, patient, ordered, null, now);
 
   await runChange(ctx, audit, (change) => {
-    storeNewOrder(change, order, { id: prescriptionId, original_prescription_id: null }, items, hold);
+    storeNewOrder(
+      change,
+      order,
+      { id: prescriptionId, original_prescription_id: null },
+      items,
+      hold && heldAtIntake(order, hold),
+    );
     change.audit('create', { type: 'medication_request', id: order.id, clinicId });
   });
   // Absent when there is nothing to warn of (docs/orders.md#creating-an-order).
   return notCold
     ? { medication_request_id: order.id, warnings: [coldChainWarning(notCold)] }
     : { medication_request_id: order.id };
-}
-
-/**
- * Stores a new order (an original or a refill) as part of the caller's change: the order, its
- * prescription and items, the first history row (pending, by the partner) and the `order.created`
- * event. With an intake hold, the order is stored on hold, with the hold's history row and
- * `order.on_hold` after `order.created` (intake-hold.service.ts heldAtIntake).
- *
- * The order's events are counted in its INSERT (docs/webhooks.md#ordering): `order.created` is
- * sequence 1, an intake hold's `order.on_hold` 2, and `laterEvents` more are kept for events of the
- * same change the caller sends (a refill's `refill.ready`). Returns the first sequence kept for them.
- */
-export function storeNewOrder(
-  change: SystemChange,
-  request: OrderTable,
-  prescription: { id: string; original_prescription_id: string | null },
-  items: MedicationItemTable[],
-  hold: IntakeHold | null = null,
-  laterEvents = 0,
-): number {
-  const own = hold === null ? 1 : 2;
-  const counted: OrderTable = { ...request, event_sequence: own + laterEvents };
-  if (hold === null) {
-    change.write(...newOrderWrites(change, counted, prescription, items));
-    change.event(orderCreated(request), request.created_at);
-    return own + 1;
-  }
-  const held = heldAtIntake(counted, hold);
-  change.write(...newOrderWrites(change, held.order, prescription, items), repo.historyInsert(change, held.history));
-  change.event(orderCreated(request), request.created_at);
-  change.event({ ...held.event, payload: { ...held.event.payload, sequence: 2 } }, held.at);
-  return own + 1;
-}
-
-/** The rows of a new medication request: the request, its prescription and items, the first history row. */
-function newOrderWrites(
-  change: WriteTarget,
-  request: OrderTable,
-  prescription: { id: string; original_prescription_id: string | null },
-  items: MedicationItemTable[],
-): Write[] {
-  // The order's creation (a held order's row carries its later hold's time as updated_at).
-  const at = request.created_at;
-  return [
-    repo.orderInsert(change, request),
-    repo.prescriptionInsert(change, {
-      ...prescription,
-      clinic_id: request.clinic_id,
-      medication_request_id: request.id,
-      created_at: at,
-    }),
-    ...(items.length > 0 ? [repo.itemsInsert(change, items)] : []),
-    repo.historyInsert(change, {
-      id: newId(),
-      medication_request_id: request.id,
-      from_status: null,
-      to_status: 'pending',
-      actor: 'partner',
-      // A partner's order names no person: the pharmacy's history names its own staff only.
-      actor_id: null,
-      actor_name: null,
-      at,
-    }),
-  ];
-}
-
-/** `order.created`: ids and the status only (never PHI). */
-function orderCreated(request: OrderTable): NewOutboxEvent {
-  return {
-    clinicId: request.clinic_id,
-    type: 'order.created',
-    payload: {
-      medication_request_id: request.id,
-      status: 'pending',
-      patient_id: request.patient_id,
-      practitioner_id: request.practitioner_id,
-      refill_of: request.refill_of,
-      sequence: 1,
-    },
-  };
-}
-
-function toItemRow(
-  item: MedicationItemInput,
-  position: number,
-  prescriptionId: string,
-  medicationId: string | null,
-  medicationName: string,
-): MedicationItemTable {
-  const id = newId();
-  const unit = blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose);
-  return {
-    id,
-    prescription_id: prescriptionId,
-    position,
-    origin_item_id: id,
-    medication_id: medicationId,
-    medication: medicationName,
-    dose: item.dose.trim(),
-    unit_of_measure: unit,
-    quantity: item.quantity,
-    refills: Number(item.refills ?? '0'),
-    refills_used: 0,
-    direction: item.direction.trim(),
-    days_supply: item.days_supply ?? null,
-    flavor: blankToNull(item.flavor),
-    notes: blankToNull(item.notes),
-    do_not_refill: toFlag(item.do_not_refill),
-    do_not_fill: toFlag(item.do_not_fill),
-    patient_contact_requested: toFlag(item.patient_contact_requested),
-    reason_for_compounding: blankToNull(item.reason_for_compounding),
-    reason_for_compounding_additional_context: blankToNull(item.reason_for_compounding_additional_context),
-  };
 }

@@ -11,15 +11,17 @@ import type {
   QueueRow,
 } from '../orders/order-operator.repository.js';
 import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
-import type { OrderViewData } from '../orders/order.schemas.js';
+import type { OrderViewData } from './order-view.schemas.js';
 import type { Actor } from '../orders/order-status.js';
-import type { FillIngredientLotTable, OrderSignoffTable, StatusHistoryTable } from '../orders/order.tables.js';
+import type { StatusHistoryTable } from '../orders/order.tables.js';
+import type { FillIngredientLotTable, OrderSignoffTable } from '../compounding/compounding.tables.js';
 import type { ItemToFill } from '../compounding/order-fill.repository.js';
 import { formulaOfItem } from '../compounding/order-fill.rules.js';
 import type { OperatorItemFillData } from '../compounding/order-fill.schemas.js';
 import type { Storage } from '../medications/beyond-use.js';
 import { toSignoffView } from '../compounding/signoff-view.js';
-import { holdEntry, holdSteps, statusMoves } from './order-view.js';
+import { statusMoves } from '../orders/order-core-view.js';
+import { holdEntry, holdSteps } from '../holds/hold-view.js';
 import { holdReasonOf, type WaitingOn } from '../holds/hold-reasons.js';
 import { allergiesOf } from '../patients/allergies.js';
 

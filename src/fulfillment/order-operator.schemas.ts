@@ -2,14 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ORDER_STATUSES } from '../orders/order-status.js';
 import { Medication } from '../medications/medication.schemas.js';
-import {
-  HoldHistoryEntryFields,
-  MedicationItemView,
-  OrderView,
-  WaitingOnSchema,
-  StatusHistoryEntryFields,
-  StatusSchema,
-} from '../orders/order.schemas.js';
+import { StatusHistoryEntryFields, StatusSchema } from '../orders/order.schemas.js';
+import { HoldHistoryEntryFields, WaitingOnSchema } from '../holds/hold.schemas.js';
+import { MedicationItemView, OrderView } from './order-view.schemas.js';
 
 /** The longest cancellation reason. */
 export const CANCEL_REASON_MAX_LENGTH = 500;

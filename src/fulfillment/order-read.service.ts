@@ -4,7 +4,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { loadOrderView, loadOrderViews } from './order-view.js';
-import type { ListOrdersQuery, OrderViewData } from '../orders/order.schemas.js';
+import type { ListOrdersQuery, OrderViewData } from './order-view.schemas.js';
 import * as repo from '../orders/order.repository.js';
 import { listLotOrdersOfClinic } from '../compounding/recall.repository.js';
 

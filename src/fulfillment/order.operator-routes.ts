@@ -3,15 +3,10 @@ import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { operatorErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
 import { getOrderForOperator, listOrders } from './order-operator.service.js';
-import { transitionOrder } from '../orders/order-transition.service.js';
+import { transitionOrder } from './order-moves.service.js';
 import { OperatorListQuery, OperatorOrderDetail, OperatorOrderSummary, OperatorStatusBody } from './order-operator.schemas.js';
-import { IdParams, OrderView } from '../orders/order.schemas.js';
-import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
-import { HOLD_REASONS } from '../holds/hold-reasons.js';
-import { holdOrder, resumeOrder } from '../holds/order-hold.service.js';
-import { HoldBody, HoldReasonList, ResumeBody } from '../holds/order-hold.schemas.js';
-import { fillOrder } from '../compounding/order-fill.service.js';
-import { FillBody } from '../compounding/order-fill.schemas.js';
+import { IdParams } from '../orders/order.schemas.js';
+import { OrderView } from './order-view.schemas.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
@@ -92,98 +87,6 @@ export function orderOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox 
         );
         return { success: true as const, data, message: `Medication request is now ${data.status}` };
       },
-    );
-
-    app.post(
-      '/api/admin/medication-requests/:id/fill',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'fillOperatorMedicationRequest',
-          summary: 'Record the fill of medication items',
-          description:
-            'What the pharmacy made for each item named (`item_id`: `medication_requests[].id` of the order): its `lot_number`, when it was `compounded_at` (not in the future), and optionally the `ingredient_lots` used (none expired before the day of compounding). The server computes the `beyond_use_date` from the item’s formula (USP <795>, never after an ingredient lot’s expiry) and records the entry’s storage; an entry with no formula is filled with its lot only. A `processing` or `on_hold` order only (409 otherwise); an item already filled is refused with 409 naming it; bad input is a 400 naming the field, and nothing is written. In production an order cannot ship while an item whose entry has a formula is unfilled (docs/compounding.md#the-fill).',
-          params: IdParams,
-          body: FillBody,
-          response: {
-            200: Envelope(OrderView),
-            ...operatorErrors,
-            ...conflictError('The order is not processing or on hold, or an item named is already filled.'),
-          },
-        },
-      },
-      async (request) => {
-        const data = await fillOrder(ctx, request.params.id, request.body, operatorAudit(request));
-        return { success: true as const, data, message: 'Fill recorded' };
-      },
-    );
-
-    app.post(
-      '/api/admin/medication-requests/:id/hold',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'holdOperatorMedicationRequest',
-          summary: 'Put a medication request on hold',
-          description:
-            'Stops a `pending` or `processing` order with a `reason_code` of the catalog (`GET /api/external/hold-reasons`) and a `message` the partner reads (it may hold PHI: it is never in an event). `waiting_on` is the catalog\u2019s, except for `other`, where it is required. Holding an order already on hold changes its reason, message and whose move it is (it keeps the status it resumes to). A shipped or final order is refused with 409 CONFLICT. Writes `order.on_hold`; recorded in the history and the audit trail with who held it.',
-          params: IdParams,
-          body: HoldBody,
-          response: {
-            200: Envelope(OrderView),
-            ...operatorErrors,
-            ...conflictError('The medication request has shipped or is final.'),
-          },
-        },
-      },
-      async (request) => {
-        const data = await holdOrder(ctx, 'all', request.params.id, request.body, 'operator', operatorAudit(request));
-        return { success: true as const, data, message: 'Medication request is now on_hold' };
-      },
-    );
-
-    app.post(
-      '/api/admin/medication-requests/:id/resume',
-      {
-        preValidation: emptyBodyWhenAbsent,
-        schema: {
-          tags,
-          security,
-          operationId: 'resumeOperatorMedicationRequest',
-          summary: 'Resume a medication request on hold',
-          description:
-            'Returns an order on hold to the status it was held from (`pending` or `processing`), with an optional `message` for the history. An order not on hold is refused with 409 CONFLICT (of a resume and a partner\u2019s answer that resumes or cancels, sent together, exactly one succeeds). Writes `order.resumed`.',
-          params: IdParams,
-          body: ResumeBody,
-          response: {
-            200: Envelope(OrderView),
-            ...operatorErrors,
-            ...conflictError('The medication request is not on hold.'),
-          },
-        },
-      },
-      async (request) => {
-        const data = await resumeOrder(ctx, 'all', request.params.id, request.body.message, 'operator', operatorAudit(request));
-        return { success: true as const, data, message: `Medication request resumed (now ${data.status})` };
-      },
-    );
-
-    app.get(
-      '/api/admin/hold-reasons',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'listOperatorHoldReasons',
-          summary: 'List the hold reasons',
-          description:
-            'The catalog partners read at `GET /api/external/hold-reasons`: code, text, whose move it is, what resolves it.',
-          response: { 200: Envelope(HoldReasonList), ...operatorErrors },
-        },
-      },
-      async () => ({ success: true as const, data: HOLD_REASONS.map((r) => ({ ...r })), message: 'Hold reasons' }),
     );
   };
 }

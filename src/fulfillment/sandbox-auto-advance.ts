@@ -1,6 +1,6 @@
 import type { AppContext, ServiceContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { advanceOrder } from '../orders/order-transition.service.js';
+import { advanceOrder } from './order-moves.service.js';
 import * as repo from '../orders/order.repository.js';
 import { setIntervalScheduler, type IntervalScheduler } from '../shared/interval-scheduler.js';
 

@@ -3,10 +3,12 @@ import type { AppContext } from '../context.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { conflictError, Envelope, notFoundError, partnerErrors } from '../contracts/schemas.js';
-import { advanceOrder } from '../orders/order-transition.service.js';
-import { AdvanceBody, IdParams, OrderView } from '../orders/order.schemas.js';
+import { AdvanceBody, IdParams } from '../orders/order.schemas.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
-import { recordShipmentEvent } from '../shipments/shipment-journey.service.js';
+import { recordShipmentEvent } from '../shipments/shipment-commands.service.js';
+import { advanceOrder } from './order-moves.service.js';
+import { loadOrderView } from './order-view.js';
+import { OrderView } from './order-view.schemas.js';
 import { ShipmentEventBody, ShipmentParams } from '../shipments/shipment.schemas.js';
 
 /**
@@ -68,7 +70,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { id, shipmentId } = request.params;
-        const data = await recordShipmentEvent(
+        const order = await recordShipmentEvent(
           ctx,
           { clinicId: partnerOf(request).clinicId },
           id,
@@ -77,6 +79,7 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'sandbox',
           partnerAudit(request),
         );
+        const data = await loadOrderView(ctx.db, order);
         return { success: true as const, data, message: `Shipment event recorded (order ${data.status})` };
       },
     );

@@ -1,52 +1,13 @@
 import { sql, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import { isStoredPosition, newerThan, type PagePosition } from '../db/keyset-page.js';
-import { fieldError } from '../errors.js';
+import { newerThan } from '../db/keyset-page.js';
 import type { OrderTable } from '../orders/order.tables.js';
+import { partOf, type HoldPart, type HoldPosition } from './held-orders-cursor.js';
 
 /*
- * The portal's "Needs your answer" list: one query of its own over the clinic's orders on hold
- * (the list of a use case, not the order feature's repository). The orders waiting on the partner
- * come first, then those waiting on the pharmacy, each part oldest hold first.
+ * The clinic's orders on hold, as the portal's "Needs your answer" lists them (held-orders.service.ts):
+ * the orders waiting on the partner first, then those waiting on the pharmacy, each part oldest hold first.
  */
-
-/** Which part of the list a row is in: the partner's to answer, or the pharmacy's to act on. */
-export type HoldPart = 'partner' | 'pharmacy';
-
-/** The last row a page showed: its part, when its hold began and its id. Opaque to clients. */
-export interface HoldPosition {
-  part: HoldPart;
-  at: PagePosition;
-}
-
-const PART_CODES = { partner: 'a', pharmacy: 'b' } as const;
-
-export function encodeHoldCursor(position: HoldPosition): string {
-  const value = [PART_CODES[position.part], position.at.createdAt, position.at.id];
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-}
-
-/** The position a cursor of this list stands for; anything else is a 400 on `cursor`. */
-export function decodeHoldCursor(cursor: string): HoldPosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 3 &&
-      (value[0] === 'a' || value[0] === 'b') &&
-      isStoredPosition(value[1], value[2])
-    ) {
-      return { part: value[0] === 'a' ? 'partner' : 'pharmacy', at: { createdAt: value[1] as string, id: value[2] as string } };
-    }
-  } catch {
-    // Falls through to the validation error.
-  }
-  throw fieldError('cursor', 'is not a cursor this API returned (pass next_cursor from the previous page)');
-}
-
-/** The part of a held order: anything not waiting on the partner is the pharmacy's. */
-export const partOf = (order: Pick<OrderTable, 'hold_waiting_on'>): HoldPart =>
-  order.hold_waiting_on === 'partner' ? 'partner' : 'pharmacy';
 
 const waitingOnPartner = sql<SqlBool>`${sql.ref('hold_waiting_on')} = ${'partner'}`;
 const notWaitingOnPartner = sql<SqlBool>`(${sql.ref('hold_waiting_on')} is null or ${sql.ref('hold_waiting_on')} <> ${'partner'})`;

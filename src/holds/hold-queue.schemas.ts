@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
-import { HoldReasonCodeSchema, HoldView, WaitingOnSchema } from '../orders/order.schemas.js';
+import { HoldReasonCodeSchema, HoldView, WaitingOnSchema } from './hold.schemas.js';
 
 /** The catalog's enums, described for the pharmacy (their own descriptions speak to partners). */
 const WaitingOnFilter = Type.Unsafe<Static<typeof WaitingOnSchema>>({

@@ -9,7 +9,7 @@ import { substanceKey } from '../patients/allergy-match.js';
 import type { Allergy } from '../patients/allergies.js';
 import type { MedicationTable } from '../medications/medication.tables.js';
 import type { IngredientView } from '../medications/medication.schemas.js';
-import { HOLD_LIMITS } from '../orders/order.schemas.js';
+import { HOLD_LIMITS } from './hold.schemas.js';
 import { isFinal, type OrderStatus } from '../orders/order-status.js';
 
 /** The statuses of an order whose medication the patient has or will have: every one but the final ones. */

@@ -1,5 +1,6 @@
 import { fieldError } from '../errors.js';
-import type { CarrierTrackingUpdate, TrackingEventInput } from './shipment-journey.service.js';
+import type { CarrierTrackingUpdate } from './carrier-tracking.service.js';
+import type { TrackingEventInput } from './shipment-journey.js';
 import type { ShipmentStatus } from '../shipping/shipment-status.js';
 
 /**

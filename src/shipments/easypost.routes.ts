@@ -1,75 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError } from '../errors.js';
 import { Envelope, errorRef } from '../contracts/schemas.js';
 import { toAppError } from '../contracts/error-handler.js';
 import { parseJsonBytes } from '../http/json-body.js';
-import type { applyCarrierTracking } from './shipment-journey.service.js';
-import { readEasyPostEvent } from './easypost-event.js';
-import { EASYPOST_SIGNATURE_HEADER, isEasyPostSignature } from './easypost-signature.js';
+import { EasyPostEventBody, EasyPostReceived, EasyPostUnmatched } from './easypost.schemas.js';
+import { receiveEasyPostEvent, type EasyPostOutcome } from './easypost.service.js';
+import { EASYPOST_SIGNATURE_HEADER } from './easypost-signature.js';
 
 /** An Event is one Tracker with its scans: EasyPost's are a few KiB; 256 KiB holds hundreds of scans. */
 export const EASYPOST_BODY_LIMIT_BYTES = 256 * 1024;
 
 export const EASYPOST_EVENTS_PATH = '/api/carrier-events/easypost';
 
-/** The shipments' entry point for a carrier's update (orders/shipment-journey.service.ts), given by routes.ts. */
-export type ApplyCarrierTracking = typeof applyCarrierTracking;
-
-const Received = Type.Object(
-  {
-    event_id: Type.String({ description: 'The Event\u2019s `id` (`evt_…`).' }),
-    outcome: Type.Union([Type.Literal('applied'), Type.Literal('unchanged'), Type.Literal('ignored')], {
-      description:
-        '`applied`: the shipment\u2019s journey changed; `unchanged`: nothing new (a replayed Event, scans already recorded, a delivered shipment); `ignored`: an Event other than tracker.updated.',
-    }),
+/** The answer's message and the log line of each outcome. */
+const SAID: Record<EasyPostOutcome, { message: string; log: string }> = {
+  applied: { message: 'The shipment\u2019s journey was updated', log: 'carrier event received' },
+  unchanged: { message: 'Nothing new: the shipment is unchanged', log: 'carrier event received' },
+  ignored: { message: 'Ignored: only tracker.updated Events are read', log: 'carrier event ignored' },
+  unknown_tracking_number: {
+    message: 'No shipment has this tracking number: nothing was recorded',
+    log: 'carrier event for an unknown tracking number',
   },
-  { additionalProperties: false },
-);
-const Unmatched = Type.Object(
-  {
-    event_id: Type.String(),
-    outcome: Type.Literal('unknown_tracking_number'),
-  },
-  { additionalProperties: false },
-);
-
-/** The body as documented: what the receiver reads of an EasyPost Event (any other field is allowed and ignored). */
-const EventBody = Type.Object(
-  {
-    id: Type.String({ description: 'The Event\u2019s id, `evt_…`.', examples: ['evt_9f1c2a7b44d04ea1b3c5d6e7f8a9b0c1'] }),
-    description: Type.String({ description: 'The Event type: `tracker.updated` is read, any other is ignored (200).' }),
-    result: Type.Optional(
-      Type.Object(
-        {
-          tracking_code: Type.String({ description: 'Matched to a shipment\u2019s tracking number.' }),
-          status: Type.Optional(Type.String()),
-          est_delivery_date: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-          tracking_details: Type.Optional(
-            Type.Array(
-              Type.Object({
-                status: Type.String({ description: 'Mapped onto the shipment statuses (docs/shipping.md).' }),
-                message: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-                datetime: Type.String({ format: 'date-time' }),
-                tracking_location: Type.Optional(
-                  Type.Object({
-                    city: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-                    state: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-                    country: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-                    zip: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-                  }),
-                ),
-              }),
-            ),
-          ),
-        },
-        { description: 'The Tracker (tracker.updated).' },
-      ),
-    ),
-  },
-  { description: 'An EasyPost Event, signed in X-Hmac-Signature. Read as sent: its raw bytes are checked before it is parsed.' },
-);
+};
 
 /**
  * POST /api/carrier-events/easypost: EasyPost's tracker.updated webhook (docs/shipping.md#the-easypost-receiver).
@@ -77,7 +30,7 @@ const EventBody = Type.Object(
  * on the raw bytes before anything is parsed; in a plugin context of its own, whose JSON parser keeps
  * those bytes and whose body limit is 256 KiB.
  */
-export function easyPostRoutes(ctx: AppContext, apply: ApplyCarrierTracking): FastifyPluginAsyncTypebox {
+export function easyPostRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: EASYPOST_BODY_LIMIT_BYTES }, (_r, body, done) =>
@@ -109,10 +62,10 @@ export function easyPostRoutes(ctx: AppContext, apply: ApplyCarrierTracking): Fa
             'shipment\u2019s journey, statuses mapped as docs/shipping.md says. A replayed Event changes nothing.',
           ].join(' '),
           security: [{ easyPostSignature: [] }],
-          body: EventBody,
+          body: EasyPostEventBody,
           response: {
-            200: Envelope(Received, { description: 'Received: applied, unchanged or ignored.' }),
-            202: Envelope(Unmatched, { description: 'No shipment has this tracking number: nothing recorded (logged).' }),
+            200: Envelope(EasyPostReceived, { description: 'Received: applied, unchanged or ignored.' }),
+            202: Envelope(EasyPostUnmatched, { description: 'No shipment has this tracking number: nothing recorded (logged).' }),
             400: errorRef(
               'Malformed JSON, or a body that is not an EasyPost Event or a readable tracker.updated one: `details` names the field.',
             ),
@@ -128,56 +81,15 @@ export function easyPostRoutes(ctx: AppContext, apply: ApplyCarrierTracking): Fa
         },
       },
       async (request, reply) => {
-        const secret = ctx.config.easyPostWebhookSecret;
-        if (secret === null) {
-          throw new AppError(
-            'SERVICE_UNAVAILABLE',
-            503,
-            'The EasyPost receiver is not configured on this server: set EASYPOST_WEBHOOK_SECRET to the webhook\u2019s secret',
-          );
-        }
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = request.headers[EASYPOST_SIGNATURE_HEADER];
-        if (header === undefined) throw unauthorized('the X-Hmac-Signature header is missing');
-        if (!isEasyPostSignature(raw, header, secret)) {
-          throw unauthorized('X-Hmac-Signature is not the signature of this body under EASYPOST_WEBHOOK_SECRET');
-        }
-        const body = parseJsonBytes(raw);
-        if (body === undefined)
-          throw new AppError('VALIDATION_ERROR', 400, 'Validation failed: body is required', { body: 'is required' });
-        const event = readEasyPostEvent(body);
-        if (event.kind === 'ignored') {
-          request.log.info({ carrier: 'easypost', eventId: event.eventId, outcome: 'ignored' }, 'carrier event ignored');
-          return {
-            success: true as const,
-            data: { event_id: event.eventId, outcome: 'ignored' as const },
-            message: `Ignored: only tracker.updated Events are read`,
-          };
-        }
-        const outcome = await apply(ctx, event.tracking);
-        // No PHI: the Event's id (EasyPost's dashboard finds it) and the tracking number's last four characters.
-        const log = {
-          carrier: 'easypost',
-          eventId: event.eventId,
-          tracking: `…${event.tracking.tracking_number.slice(-4)}`,
-          scans: event.tracking.events.length,
-          skipped: event.skipped,
-          outcome,
-        };
+        const signature = request.headers[EASYPOST_SIGNATURE_HEADER];
+        const { eventId, outcome, log } = await receiveEasyPostEvent(ctx, { raw, signature, parse: parseJsonBytes });
+        request.log.info(log, SAID[outcome].log);
+        const message = SAID[outcome].message;
         if (outcome === 'unknown_tracking_number') {
-          request.log.info(log, 'carrier event for an unknown tracking number');
-          return reply.code(202).send({
-            success: true as const,
-            data: { event_id: event.eventId, outcome },
-            message: 'No shipment has this tracking number: nothing was recorded',
-          });
+          return reply.code(202).send({ success: true as const, data: { event_id: eventId, outcome }, message });
         }
-        request.log.info(log, 'carrier event received');
-        return {
-          success: true as const,
-          data: { event_id: event.eventId, outcome },
-          message: outcome === 'applied' ? 'The shipment\u2019s journey was updated' : 'Nothing new: the shipment is unchanged',
-        };
+        return { success: true as const, data: { event_id: eventId, outcome }, message };
       },
     );
   };

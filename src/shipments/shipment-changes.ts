@@ -9,8 +9,8 @@ import type { ShipmentEventTable, ShipmentTable } from './shipment.tables.js';
 import { trackingUrl } from './tracking-url.js';
 
 /*
- * The steps of a change that touch shipments, for the order's transitions (order-transition.service.ts)
- * and the journey (shipment-journey.service.ts). docs/shipping.md#shipments-and-their-journey.
+ * The steps of a change that touch shipments, for the order's moves (orders/order-transition.ts)
+ * (through fulfillment/order-move.ts) and the journey (shipment-journey.ts). docs/shipping.md#shipments-and-their-journey.
  */
 
 /**
@@ -40,7 +40,7 @@ export async function addShipment(
     created_at: now,
     updated_at: now,
   };
-  await trx.insertInto('shipments').values(row).execute();
+  await shipments.insertShipment(trx, row);
   await shipments.insertNewEvents(trx, [eventRow(row.id, FIRST_SHIPMENT_STATUS, now, now)]);
   return row;
 }

@@ -2,15 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { operatorAudit } from '../http/audit-context.js';
 import { conflictError, Envelope, notFoundError, operatorErrors } from '../contracts/schemas.js';
-import { IdParams, OrderView } from '../orders/order.schemas.js';
-import { addOrderShipment, recordShipmentEvent } from './shipment-journey.service.js';
+import type { OrderAnswer } from '../orders/order-answer.js';
+import { IdParams } from '../orders/order.schemas.js';
+import { addOrderShipment, recordShipmentEvent } from './shipment-commands.service.js';
 import { AddShipmentBody, ShipmentEventBody, ShipmentParams } from './shipment.schemas.js';
 
 const tags = ['Operator'];
 const security = [{ operatorToken: [] }];
 
-/** The pharmacy's shipments of an order (docs/shipping.md#shipments-and-their-journey). */
-export function shipmentOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+/**
+ * The pharmacy's shipments of an order (docs/shipping.md#shipments-and-their-journey), answered with
+ * the order as partners read it (`answer`, given by routes.ts).
+ */
+export function shipmentOperatorRoutes(ctx: AppContext, answer: OrderAnswer): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/admin/medication-requests/:id/shipments',
@@ -25,15 +29,15 @@ export function shipmentOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
           params: IdParams,
           body: AddShipmentBody,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(answer.schema),
             ...operatorErrors,
             ...conflictError('The medication request has not shipped, or is delivered or cancelled.'),
           },
         },
       },
       async (request) => {
-        const data = await addOrderShipment(ctx, request.params.id, request.body, operatorAudit(request));
-        return { success: true as const, data, message: 'Shipment added' };
+        const order = await addOrderShipment(ctx, request.params.id, request.body, operatorAudit(request));
+        return { success: true as const, data: await answer.read(ctx.db, order), message: 'Shipment added' };
       },
     );
 
@@ -49,13 +53,17 @@ export function shipmentOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypeb
             'Records one step of a shipment\u2019s journey, as a carrier would report it. The shipment takes the status of its latest event by `occurred_at` (an older event is kept in the journey without moving the status back); the same event twice (status and time) is recorded once; an event for a `delivered` shipment is ignored (200, nothing changes). A status change sends `shipment.updated`; when every shipment is delivered the order becomes `delivered` (`order.delivered`, `delivered_at` the last delivery\u2019s time); `exception` and `returned_to_sender` put a shipped order on hold (`delivery_exception`, waiting on the partner). A shipment of another order: 404. Answers the order as the partner reads it.',
           params: ShipmentParams,
           body: ShipmentEventBody,
-          response: { 200: Envelope(OrderView), ...operatorErrors, ...notFoundError('Medication request or shipment') },
+          response: { 200: Envelope(answer.schema), ...operatorErrors, ...notFoundError('Medication request or shipment') },
         },
       },
       async (request) => {
         const { id, shipmentId } = request.params;
-        const data = await recordShipmentEvent(ctx, 'all', id, shipmentId, request.body, 'operator', operatorAudit(request));
-        return { success: true as const, data, message: `Shipment event recorded (order ${data.status})` };
+        const order = await recordShipmentEvent(ctx, 'all', id, shipmentId, request.body, 'operator', operatorAudit(request));
+        return {
+          success: true as const,
+          data: await answer.read(ctx.db, order),
+          message: `Shipment event recorded (order ${order.status})`,
+        };
       },
     );
   };

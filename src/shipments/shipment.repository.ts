@@ -1,17 +1,15 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
-import { insertRows } from '../db/row-insert.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import type { Write, WriteTarget } from '../db/write.js';
 import type { ShipmentEventTable, ShipmentTable } from './shipment.tables.js';
 
 /* The shipments of orders and their journeys (migration 027; docs/shipping.md#shipments-and-their-journey). */
 
-export function shipmentInsert(change: WriteTarget, row: ShipmentTable): Write {
-  return insertRows(change.statements, 'shipments', [row]);
-}
-
-export function shipmentEventsInsert(change: WriteTarget, rows: ShipmentEventTable[]): Write {
-  return insertRows(change.statements, 'shipment_events', rows);
+/**
+ * Records a new shipment at once (not at the change's commit): a later step of the same change (the
+ * sandbox's advance to delivered) reads it.
+ */
+export async function insertShipment(trx: Trx, row: ShipmentTable): Promise<void> {
+  await trx.insertInto('shipments').values(row).execute();
 }
 
 /**
@@ -61,6 +59,22 @@ export type ShipmentChanges = Partial<
 
 export async function updateShipment(trx: Trx, shipmentId: string, set: ShipmentChanges): Promise<void> {
   await trx.updateTable('shipments').set(set).where('id', '=', shipmentId).execute();
+}
+
+/** The name of a carrier of the catalog; undefined for an unknown id (a package the operator adds with another carrier). */
+export async function findCarrierName(db: DbOrTrx, carrierId: string): Promise<string | undefined> {
+  return (await db.selectFrom('carriers').select('name').where('id', '=', carrierId).executeTakeFirst())?.name;
+}
+
+/** Whether the catalog has the service of the carrier (a package the operator adds with another service). */
+export async function serviceExists(db: DbOrTrx, carrierId: string, serviceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('shipping_services')
+    .select('id')
+    .where('carrier_id', '=', carrierId)
+    .where('id', '=', serviceId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

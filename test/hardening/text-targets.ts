@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 import { decodeCursor, encodeCursor, type PagePosition } from '../../src/db/keyset-page.js';
 import { decodeQueueCursor, encodeQueueCursor } from '../../src/fulfillment/queue-cursor.js';
-import { decodeHoldCursor, encodeHoldCursor } from '../../src/holds/held-orders.repository.js';
+import { decodeHoldCursor, encodeHoldCursor } from '../../src/holds/held-orders-cursor.js';
 import type { RegisteredRoute } from '../../src/http/routes-index.js';
 import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import {

@@ -1,6 +1,6 @@
 import { totpCode } from '../../src/accounts/totp.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
-import { encodeHoldCursor } from '../../src/holds/held-orders.repository.js';
+import { encodeHoldCursor } from '../../src/holds/held-orders-cursor.js';
 import { expectOk, type OrderSetup } from '../helpers/factories.js';
 import { invitePartnerUserForTest, PORTAL_PASSWORD, portalHeaders, portalSignIn } from '../helpers/portal.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';

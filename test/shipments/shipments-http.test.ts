@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyCarrierTracking } from '../../src/shipments/shipment-journey.service.js';
+import { applyCarrierTracking } from '../../src/shipments/carrier-tracking.service.js';
 import { advanceOrder, createOrder, createOrderSetup, getOrder, outboxEventsOf, type OrderSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';

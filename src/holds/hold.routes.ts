@@ -5,9 +5,13 @@ import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 import { partnerAudit } from '../http/audit-context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { HOLD_REASONS } from './hold-reasons.js';
-import { answerHold, holdOrder, resumeOrder, sandboxHoldInput } from './order-hold.service.js';
-import { HoldReasonList, HoldResponseBody, ResumeBody, SandboxHoldBody } from './order-hold.schemas.js';
-import { IdParams, OrderView } from '../orders/order.schemas.js';
+import { answerHold } from './answer-hold.service.js';
+import { holdOrder } from './place-hold.service.js';
+import { resumeOrder } from './resume-hold.service.js';
+import { sandboxHoldInput } from './sandbox-hold.js';
+import { HoldReasonList, HoldResponseBody, ResumeBody, SandboxHoldBody } from './hold.schemas.js';
+import type { OrderAnswer } from '../orders/order-answer.js';
+import { IdParams } from '../orders/order.schemas.js';
 
 const security = [{ apiKey: [] }];
 
@@ -18,8 +22,11 @@ function answeredMessage(status: string): string {
   return `Answer recorded; medication request resumed (now ${status})`;
 }
 
-/** The partner's side of holds (docs/orders.md#holds): the catalog and the answer. */
-export function orderHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+/**
+ * The partner's side of holds (docs/orders.md#holds): the catalog and the answer, answered with the
+ * order as partners read it (`answer`, given by routes.ts).
+ */
+export function orderHoldRoutes(ctx: AppContext, answer: OrderAnswer): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/external/hold-reasons',
@@ -55,7 +62,7 @@ export function orderHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: IdParams,
           body: HoldResponseBody,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(answer.schema),
             ...partnerErrors,
             ...notFoundError('Medication request'),
             ...conflictError('The medication request is not on hold.'),
@@ -63,15 +70,15 @@ export function orderHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await answerHold(ctx, partnerOf(request).clinicId, request.params.id, request.body, partnerAudit(request));
-        return { success: true as const, data, message: answeredMessage(data.status) };
+        const order = await answerHold(ctx, partnerOf(request).clinicId, request.params.id, request.body, partnerAudit(request));
+        return { success: true as const, data: await answer.read(ctx.db, order), message: answeredMessage(order.status) };
       },
     );
   };
 }
 
 /** The sandbox's holds (development only, mounted beside the sandbox's advance in routes.ts). */
-export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+export function sandboxHoldRoutes(ctx: AppContext, answer: OrderAnswer): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/external/sandbox/medication-order/:id/hold',
@@ -87,7 +94,7 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: IdParams,
           body: SandboxHoldBody,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(answer.schema),
             ...partnerErrors,
             ...notFoundError('Medication request'),
             ...conflictError('The medication request has shipped or is final.'),
@@ -95,7 +102,7 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await holdOrder(
+        const order = await holdOrder(
           ctx,
           { clinicId: partnerOf(request).clinicId },
           request.params.id,
@@ -103,7 +110,7 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'sandbox',
           partnerAudit(request),
         );
-        return { success: true as const, data, message: 'Medication request is now on_hold' };
+        return { success: true as const, data: await answer.read(ctx.db, order), message: 'Medication request is now on_hold' };
       },
     );
 
@@ -122,7 +129,7 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           params: IdParams,
           body: ResumeBody,
           response: {
-            200: Envelope(OrderView),
+            200: Envelope(answer.schema),
             ...partnerErrors,
             ...notFoundError('Medication request'),
             ...conflictError('The medication request is not on hold.'),
@@ -130,7 +137,7 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const data = await resumeOrder(
+        const order = await resumeOrder(
           ctx,
           { clinicId: partnerOf(request).clinicId },
           request.params.id,
@@ -138,7 +145,11 @@ export function sandboxHoldRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'sandbox',
           partnerAudit(request),
         );
-        return { success: true as const, data, message: `Medication request resumed (now ${data.status})` };
+        return {
+          success: true as const,
+          data: await answer.read(ctx.db, order),
+          message: `Medication request resumed (now ${order.status})`,
+        };
       },
     );
   };
