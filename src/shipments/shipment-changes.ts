@@ -1,7 +1,7 @@
 import type { SystemChange } from '../changes/run-change.js';
 import type { Trx } from '../db/database.js';
 import { newId } from '../shared/ids.js';
-import { bumpOrderSequence } from '../orders/order-sequence.js';
+import { bumpOrderSequence } from '../orders/order-sequence.repository.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import * as shipments from './shipment.repository.js';
 import { FIRST_SHIPMENT_STATUS, type ShipmentStatus } from '../shipping/shipment-status.js';

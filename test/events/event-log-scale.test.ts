@@ -2,13 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTrx, DialectName } from '../../src/db/database.js';
 import type { PagePosition } from '../../src/db/keyset-page.js';
-import {
-  EVENT_LOG_LIMIT,
-  encodeEventCursor,
-  eventPageQueries,
-  eventWindowAt,
-  parseTypeFilter,
-} from '../../src/events/event-log.js';
+import { EVENT_LOG_LIMIT, encodeEventCursor, eventWindowAt, parseTypeFilter } from '../../src/events/event-log.service.js';
+import { eventPageQueries } from '../../src/events/event-log.repository.js';
 import { EVENT_TYPES } from '../../src/events/event-types.js';
 import { bulkLoad, postgresScans, sqlitePlan } from '../helpers/million-rows.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';

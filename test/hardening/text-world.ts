@@ -1,6 +1,6 @@
 import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
-import { encodeEventCursor } from '../../src/events/event-log.js';
+import { encodeEventCursor } from '../../src/events/event-log.service.js';
 import {
   advanceOrder,
   createOrder,
