@@ -10,7 +10,8 @@ import type {
   QueueItemRow,
   QueueRow,
 } from '../orders/order-operator.repository.js';
-import type { OperatorOrderDetailData, OperatorOrderSummaryData } from './order-operator.schemas.js';
+import type { OperatorOrderSummaryData } from './order-operator.schemas.js';
+import type { OperatorOrderDetailData } from './order-operator-detail.schemas.js';
 import type { OrderViewData } from './order-view.schemas.js';
 import type { Actor } from '../orders/order-status.js';
 import type { StatusHistoryTable } from '../orders/order.tables.js';

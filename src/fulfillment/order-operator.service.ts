@@ -7,7 +7,8 @@ import { businessHoursBetween, isCalendarDate, nextDate, startOfLocalDay } from 
 import type { OrderStatus } from '../orders/order-status.js';
 import { loadOrderView } from './order-view.js';
 import { toOperatorDetail, toOperatorSummary } from './order-operator-view.js';
-import { QUEUE_SEARCH_MAX_WORDS, type OperatorOrderDetailData, type OperatorOrderSummaryData } from './order-operator.schemas.js';
+import { QUEUE_SEARCH_MAX_WORDS, type OperatorOrderSummaryData } from './order-operator.schemas.js';
+import type { OperatorOrderDetailData } from './order-operator-detail.schemas.js';
 import * as operatorRepo from '../orders/order-operator.repository.js';
 import { decodeQueueCursor, encodeQueueCursor } from './queue-cursor.js';
 import * as repo from '../orders/order.repository.js';

@@ -4,7 +4,8 @@ import { operatorAudit } from '../http/audit-context.js';
 import { operatorErrors, conflictError, Envelope, Page } from '../contracts/schemas.js';
 import { getOrderForOperator, listOrders } from './order-operator.service.js';
 import { transitionOrder } from './order-moves.service.js';
-import { OperatorListQuery, OperatorOrderDetail, OperatorOrderSummary, OperatorStatusBody } from './order-operator.schemas.js';
+import { OperatorListQuery, OperatorOrderSummary, OperatorStatusBody } from './order-operator.schemas.js';
+import { OperatorOrderDetail } from './order-operator-detail.schemas.js';
 import { IdParams } from '../orders/order.schemas.js';
 import { OrderView } from './order-view.schemas.js';
 

@@ -1,7 +1,6 @@
-import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { AuditedReadContext, ServiceContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
@@ -16,7 +15,7 @@ import { initialStatusFields, type OrderStatus } from '../orders/order-status.js
 import { storeNewOrder } from '../orders/new-order.js';
 import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
-import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
+import type { RefillInput } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
 import * as refills from './refill.repository.js';
 
@@ -205,29 +204,6 @@ export async function createRefill(
     throw error;
   }
   return { refill_request_id: refillRequestId, medication_order_id: newOrder.id };
-}
-
-/** GET /api/external/refill-request/{id}: another clinic's refill request is not found. Audited as a read. */
-export async function getRefillRequest(
-  ctx: AuditedReadContext,
-  identity: PartnerIdentity,
-  refillRequestId: string,
-  audit: AuditContext,
-): Promise<RefillRequestViewData> {
-  const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
-  if (!row) throw notFoundIn({ type: 'refill_request', id: refillRequestId }, 'Refill request not found');
-  await ctx.audit.recordReads(audit, [{ type: 'refill_request', id: row.id, clinicId: row.clinic_id }]);
-  const order = await requests.findOrder(ctx.db, identity.clinicId, row.new_medication_request_id);
-  return {
-    refill_request_id: row.id,
-    status: row.status as RefillRequestViewData['status'],
-    medication_request_id: row.medication_request_id,
-    medication_order_id: row.new_medication_request_id,
-    medication_order_status: (order?.status ?? 'pending') as OrderStatus,
-    shipment_group_id: row.shipment_group_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 function exhausted(authorized: MedicationItemTable[]): AppError {

@@ -1,3 +1,4 @@
+// Over 250 lines: one end-to-end story of the compounding record against the built server, told in order.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { patientBody, practitionerBody } from '../helpers/fixtures.js';
 import {

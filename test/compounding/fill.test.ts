@@ -1,3 +1,4 @@
+// Over 250 lines: the fill's rules on both databases (recording, its refusals, shipping with and without it) share one setup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import {

@@ -1,3 +1,4 @@
+// Over 250 lines: the recall's reads (the pharmacy's, JSON and CSV, and the partner's) over one set of filled orders on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRows } from '../audit/support.js';
 import { advanceOrder, createOrder, createOrderSetup, itemBody, type OrderSetup } from '../helpers/factories.js';

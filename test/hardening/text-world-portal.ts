@@ -1,3 +1,4 @@
+// Over 250 lines on purpose: a valid request of every portal route with a text field, in one list the fuzz walks.
 import { totpCode } from '../../src/accounts/totp.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
 import { encodeHoldCursor } from '../../src/holds/held-orders-cursor.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: the holds' rules on both databases share one setup (placing, answering, resuming, bad input, the sandbox); split by use case when it next grows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookWorker } from '../../src/delivery/delivery-worker.js';
 import { HOLD_REASONS } from '../../src/holds/hold-reasons.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: every rule of an order's creation on both databases shares one setup; split by rule when it next grows.
 import { SelectQueryNode, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
