@@ -93,8 +93,9 @@ export interface ShippedItem {
 const GENERATED_LOT_DAYS = 730;
 
 /**
- * The fill check of a move to `shipped` (docs/compounding.md#the-fill), called by the one place
- * orders move (order-transition.service.ts `applyTransition`), inside the move's change:
+ * The fill check of a move to `shipped` (docs/compounding.md#the-fill), a step of the one place
+ * orders move (orders/order-transition.ts `applyTransition`; the step: fulfillment/order-move.ts),
+ * inside the move's change:
  * - production: an item whose entry has a formula and no fill stops the move (409 naming each one);
  *   an item with no formula may ship unfilled;
  * - development: every unfilled item is filled now with generated lots (`DEV-…`, compounded now,

@@ -51,7 +51,7 @@ export async function listLotItems(
   return rows.map((row) => ({ ...row, matched: row.matched === 'preparation' ? 'preparation' : 'ingredient' }));
 }
 
-/** listLotItems's query, unrun (test/orders/recall-scale.test.ts reads its plan). */
+/** listLotItems's query, unrun (test/compounding/recall-scale.test.ts reads its plan). */
 export function lotItemsQuery(db: DbOrTrx, lotNumber: string, before: PagePosition | undefined, limit: number) {
   const matches = db
     .selectFrom('medication_item_fills')
@@ -126,7 +126,7 @@ export async function listLotOrdersOfClinic(
   return lotOrdersOfClinicQuery(db, clinicId, lotNumber, filter).execute();
 }
 
-/** listLotOrdersOfClinic's query, unrun (test/orders/recall-scale.test.ts reads its plan). */
+/** listLotOrdersOfClinic's query, unrun (test/compounding/recall-scale.test.ts reads its plan). */
 export function lotOrdersOfClinicQuery(db: DbOrTrx, clinicId: string, lotNumber: string, filter: ClinicLotFilter) {
   const orderIds = db
     .selectFrom('medication_item_fills')

@@ -54,7 +54,7 @@ export async function listHolds(
 
 function toHoldQueueItem(row: HeldOrderRow, ageBusinessHours: number): HoldQueueItemData {
   const code = row.hold_reason_code ?? 'other';
-  // As the order's own view writes its hold (order-view.ts holdFields).
+  // As the order's own view writes its hold (holds/hold-view.ts holdOf).
   return {
     medication_request_id: row.id,
     clinic_id: row.clinic_id,

@@ -236,7 +236,7 @@ export async function listOrdersToAdvance(db: DbOrTrx, updatedBefore: string, li
 /** What a new order is checked against, read at once (findPartiesAndPricedShipping). */
 export interface PartiesAndPricedShipping {
   patient: Pick<PatientTable, 'id' | 'species' | 'address_line_1' | 'city' | 'state' | 'postal_code' | 'allergies'> | null;
-  /** With the credentials the intake checks (orders/credential-rules.ts), read in the same query. */
+  /** With the credentials the intake checks (orders/destination-check.ts), read in the same query. */
   practitioner: Pick<PractitionerTable, 'id' | 'is_veterinarian' | 'dea_number' | 'licenses'> | null;
   /** Priced for the patient's state (none without a patient). */
   shipping: ShippingChoice;

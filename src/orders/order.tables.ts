@@ -55,7 +55,7 @@ export interface OrderTable {
   ship_to_postal_code?: string | null;
   /**
    * How many events the order has sent (migration 026): each order event carries the value after its
-   * own increment as `sequence` (orders/order-sequence.ts).
+   * own increment as `sequence` (orders/order-sequence.repository.ts).
    */
   event_sequence?: number;
 }

@@ -305,7 +305,7 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     let prod: TestApp;
     let parties: OrderSetup;
     beforeAll(async () => {
-      // The sign-offs production also requires have their own tests (test/orders/signoffs.test.ts).
+      // The sign-offs production also requires have their own tests (test/compounding/signoffs.test.ts).
       prod = await TestApp.start({
         dialect,
         clock: time.clock,

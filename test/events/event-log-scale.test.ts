@@ -13,7 +13,7 @@ import { DIALECTS } from '../helpers/test-db.js';
  * The event log at a million events (issue 31, Performance: "The events read of a clinic with
  * 1,000,000 events reads at most its page: the test counts rows read"). A page reads a range of
  * migration 029's (clinic_id, created_at, id) index, or of (clinic_id, type, created_at, id) per type
- * asked, never the clinic's events, as the recall's test shows its own (test/orders/recall-scale.test.ts,
+ * asked, never the clinic's events, as the recall's test shows its own (test/compounding/recall-scale.test.ts,
  * whose helpers this uses). The clinic's event i happened i × 3 seconds before now, so its oldest
  * seventh is older than the 30 days kept, and its type is EVENT_TYPES[i mod 8]; another clinic has
  * 100,000 events of its own, interleaved.

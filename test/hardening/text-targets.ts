@@ -54,7 +54,7 @@ const ENCODINGS: Record<string, Encoding> = {
           ? { ...position, createdAt: applyEdit(edit, position.createdAt) }
           : { ...position, id: applyEdit(edit, position.id) };
       // The order queue's default sort has a cursor of its own (orders/queue-cursor.ts): [part, time, id];
-      // so has the portal's list of holds (portal/portal-holds.repository.ts), with parts 'a' and 'b'.
+      // so has the portal's list of holds (holds/held-orders-cursor.ts), with parts 'a' and 'b'.
       const raw: unknown = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8'));
       if (Array.isArray(raw) && raw.length === 3 && (raw[0] === 'a' || raw[0] === 'b')) {
         const held = decodeHoldCursor(String(value));

@@ -7,7 +7,7 @@ import { trackerUpdated } from './easypost-support.js';
 /**
  * POST /api/carrier-events/easypost before any shipment is involved: its configuration, signature,
  * body bounds and parsing, the guards of the app around it. Nothing here touches data: SQLite only
- * (test/carrier-events/easypost.test.ts moves shipments on both databases).
+ * (test/shipments/easypost.test.ts moves shipments on both databases).
  */
 const PATH = '/api/carrier-events/easypost';
 const SECRET = 'easypost-test-webhook-secret-0123';

@@ -82,10 +82,13 @@ const trackingUrls = await loadFirst(['shipments/tracking-url.js', 'orders/track
 /** `{ success: true, data, message }` around a data schema (contracts/schemas.ts). */
 export const { Envelope } = httpSchemas;
 
+// The order as partners read it, assembled above the pharmacy's rooms since issue 38; before, beside the body.
+const orderViewSchemas = await loadFirst(['fulfillment/order-view.schemas.js'], orderSchemas);
+
 export const ORDER = {
   body: orderSchemas[ORDER_AREA.names.body],
   created: orderSchemas[ORDER_AREA.names.created],
-  view: orderSchemas[ORDER_AREA.names.view],
+  view: orderViewSchemas[ORDER_AREA.names.view],
   idParams: orderSchemas.IdParams,
 };
 /** The hold reasons catalog, whose texts the order view shows (`hold.reason`). */
