@@ -18,7 +18,7 @@ import { newItemRow, storeNewOrder } from '../orders/new-order.js';
 import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import type { CreateOrderInput } from '../orders/order.schemas.js';
-import * as repo from '../orders/order.repository.js';
+import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
 import { coldChainRefusal, coldChainWarning, needsColdChain } from '../shipping/cold-chain.js';
 import { listColdChainServices } from '../shipping/shipping.repository.js';
 
@@ -40,7 +40,7 @@ export async function createOrder(
 
   const keys = input.medication_requests.map((item) => medicationKey(item.medication));
   const [parties, entries] = await Promise.all([
-    repo.findPartiesAndPricedShipping(ctx.db, clinicId, {
+    findPartiesAndPricedShipping(ctx.db, clinicId, {
       patientId: input.patient_id,
       practitionerId: input.practitioner_id,
       carrierId: input.carrier_id,

@@ -1,7 +1,7 @@
 /**
  * Where an order may go and who may prescribe it: the one check of a destination (issues 30 and 38),
  * in one order, for a new order, a refill and a hold's corrected address alike. Pure: no I/O, no
- * clock (today is given); its facts come with the intake's reads (order.repository.ts
+ * clock (today is given); its facts come with the intake's reads (order-parties.repository.ts
  * findPartiesAndPricedShipping and the formulary entries), or from destination-facts.ts for an
  * address that no intake read (a hold's answer).
  *

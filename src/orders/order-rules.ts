@@ -50,7 +50,7 @@ export function checkShippable(
 }
 
 /**
- * Prices the shipping choice read with the order's parties (repository.findPartiesAndPricedShipping) for the
+ * Prices the shipping choice read with the order's parties (order-parties.repository.ts findPartiesAndPricedShipping) for the
  * patient's state, free shipping applied, or says which id is unknown.
  */
 export function checkShipping(

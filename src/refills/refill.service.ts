@@ -17,6 +17,7 @@ import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
 import type { RefillInput } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
+import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
 import * as refills from './refill.repository.js';
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
@@ -73,7 +74,7 @@ export async function createRefill(
   if (left.length === 0) throw exhausted(authorized);
 
   // The patient and the shipping choice at today's price, in the query a new order's checks use.
-  const parties = await requests.findPartiesAndPricedShipping(ctx.db, clinicId, {
+  const parties = await findPartiesAndPricedShipping(ctx.db, clinicId, {
     patientId: order.patient_id,
     practitionerId: order.practitioner_id,
     carrierId: order.carrier_id,
