@@ -1,3 +1,4 @@
+// Over 250 lines: the hold panel's three parts (the hold form, the resume form, the conversation) belong on one page and share its state.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import type { OperatorBody } from '../api-types';
