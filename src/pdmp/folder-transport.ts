@@ -27,7 +27,7 @@ export function folderTransport(folder: string): PdmpTransport {
         }
         await rename(temporary, target);
       } catch (error) {
-        await rm(temporary, { force: true });
+        await rm(temporary, { force: true }).catch(() => undefined);
         const code = (error as NodeJS.ErrnoException).code ?? 'an error';
         throw new PdmpTransportError('failed', `writing ${file.name} into folder:${folder} failed (${code})`, { cause: error });
       }

@@ -31,6 +31,9 @@ export function parsePdmpTransport(variable: string, value: string): PdmpTranspo
     return { kind: 'folder', path };
   }
   if (!/^sftp:\/\//i.test(text)) return `${variable} ${ACCEPTED}`;
+  // A URL resolves `/a/../b` to `/b` by itself: a folder written with `..` is refused, not rewritten.
+  if (/\/(\.|%2e){1,2}(\/|$)/i.test(text.slice('sftp://'.length)))
+    return `${variable} ${ACCEPTED}: the folder must not hold . or ..`;
   let url: URL;
   try {
     url = new URL(text);
@@ -52,9 +55,7 @@ export function parsePdmpTransport(variable: string, value: string): PdmpTranspo
   } catch {
     return `${variable} ${ACCEPTED}: the user name or folder has a bad %-escape`;
   }
-  if (directory.includes('\0') || directory.split('/').includes('..')) {
-    return `${variable} ${ACCEPTED}: the folder must not go up with ..`;
-  }
+  if (directory.includes('\0')) return `${variable} ${ACCEPTED}: the folder holds a NUL character`;
   return {
     kind: 'sftp',
     username,
