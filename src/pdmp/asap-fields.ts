@@ -42,6 +42,12 @@ export function npi(field: string, value: string): string {
   return trimmed;
 }
 
+/** An NCPDP (NABP) provider id: seven digits. */
+export function ncpdpId(field: string, value: string): string {
+  if (!/^\d{7}$/.test(value.trim())) throw new AsapContentError(field, 'must be an NCPDP provider id of seven digits');
+  return value.trim();
+}
+
 /** A DEA registration number, upper case, with a valid check digit (practitioners/dea-number.ts). */
 export function deaNumber(field: string, value: string): string {
   const problem = deaNumberProblem(value);

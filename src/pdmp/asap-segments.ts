@@ -10,7 +10,18 @@ import {
   SPECIES,
   ZERO_REPORT_NAME,
 } from './asap-codes.js';
-import { asapDate, deaNumber, decimalQuantity, ndc11, npi, phoneNumber, stateCode, wholeNumber, zipCode } from './asap-fields.js';
+import {
+  asapDate,
+  deaNumber,
+  decimalQuantity,
+  ncpdpId,
+  ndc11,
+  npi,
+  phoneNumber,
+  stateCode,
+  wholeNumber,
+  zipCode,
+} from './asap-fields.js';
 import { AsapContentError, type AsapSeparators, freeText, identifier } from './asap-text.js';
 import type { ElementId, SegmentId } from './asap-versions.js';
 import type { PdmpDispensing, PdmpPatient, PdmpPharmacy, PdmpPrescriber, PostalAddress } from './pdmp-report.js';
@@ -45,7 +56,7 @@ export function pharmacySegment(pharmacy: PdmpPharmacy, s: AsapSeparators): Segm
     id: 'PHA',
     values: {
       PHA01: npi(`${field}.npi`, pharmacy.npi),
-      PHA02: pharmacy.ncpdp === undefined ? '' : identifier(`${field}.ncpdp`, pharmacy.ncpdp, s, 7),
+      PHA02: pharmacy.ncpdp === undefined ? '' : ncpdpId(`${field}.ncpdp`, pharmacy.ncpdp),
       PHA03: deaNumber(`${field}.dea`, pharmacy.dea),
       PHA04: freeText(`${field}.name`, pharmacy.name, s, true),
       ...address(`${field}.address`, pharmacy.address, ['PHA05', 'PHA06', 'PHA07', 'PHA08', 'PHA09'], s),

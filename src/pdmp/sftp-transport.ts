@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ConnectConfig, SFTPWrapper } from 'ssh2';
 import { assertFileName, type PdmpFile, type PdmpTransport, PdmpTransportError } from './pdmp-transport.js';
+import { describeTransport } from './transport-config.js';
 
 export interface SftpTransportOptions {
   host: string;
@@ -29,9 +30,8 @@ export interface SftpTransportOptions {
  */
 export function sftpTransport(options: SftpTransportOptions): PdmpTransport {
   const where = `${options.host}:${options.port}`;
-  const description = `sftp://${encodeURIComponent(options.username)}@${where}${options.directory}`;
   return {
-    description,
+    description: describeTransport({ kind: 'sftp', ...options }),
     async send(file: PdmpFile): Promise<void> {
       assertFileName(file.name);
       const { Client: SshClient } = (await import('ssh2')).default;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asapDate, decimalQuantity, ndc11, phoneNumber, wholeNumber, zipCode } from '../../src/pdmp/asap-fields.js';
+import { asapDate, decimalQuantity, ncpdpId, ndc11, phoneNumber, wholeNumber, zipCode } from '../../src/pdmp/asap-fields.js';
 
 describe('ASAP element formats', () => {
   it.each([
@@ -38,6 +38,8 @@ describe('ASAP element formats', () => {
     expect(() => phoneNumber('p', '555-0100')).toThrow('p must be a US phone number');
     expect(zipCode('z', '78701-1234')).toBe('787011234');
     expect(() => zipCode('z', '7870')).toThrow('z must be a ZIP code');
+    expect(ncpdpId('c', ' 4512345 ')).toBe('4512345');
+    expect(() => ncpdpId('c', '451234')).toThrow('c must be an NCPDP provider id of seven digits');
     expect(wholeNumber('n', 5, 0, 99)).toBe('5');
     expect(() => wholeNumber('n', 100, 0, 99)).toThrow('n must be a whole number from 0 to 99');
     expect(() => wholeNumber('n', 1.5, 0, 99)).toThrow('n must be a whole number');
