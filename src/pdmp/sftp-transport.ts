@@ -24,7 +24,7 @@ export interface SftpTransportOptions {
  * `sftp://<user>@<host>:<port>/<dir>`, through the `ssh2` library (loaded on the first send, so that
  * a server that sends nothing by SFTP never loads it). The file is uploaded as `<name>.part` and
  * renamed when whole, so that the PDMP never picks up half a file. A server that refuses the rename
- * because the file is already there, with the same size, already has it: a resend after a lost
+ * because the file is already there, with the same bytes, already has it: a resend after a lost
  * answer is not a failure. Every wait is bounded: a server that accepts the connection and says
  * nothing fails the send as `timeout`.
  */
@@ -95,7 +95,11 @@ export function sftpTransport(options: SftpTransportOptions): PdmpTransport {
   };
 }
 
-/** Uploads under a temporary name, then renames; a rename refused over the same file already there is a success. */
+/**
+ * Uploads under a temporary name, then renames. A rename refused because the target is there is a
+ * success only when the target holds these very bytes (read back; a server that does not let it be
+ * read refuses the resend); either way the temporary file is removed.
+ */
 async function upload(sftp: SFTPWrapper, directory: string, name: string, content: Buffer): Promise<void> {
   const target = path.posix.join(directory, name);
   const partial = `${target}.part`;
@@ -103,11 +107,11 @@ async function upload(sftp: SFTPWrapper, directory: string, name: string, conten
   try {
     await new Promise<void>((resolve, reject) => sftp.rename(partial, target, (error) => (error ? reject(error) : resolve())));
   } catch (renameError) {
-    const size = await new Promise<number | null>((resolve) =>
-      sftp.stat(target, (error, stats) => resolve(error ? null : stats.size)),
+    const there = await new Promise<Buffer | null>((resolve) =>
+      sftp.readFile(target, (error, data) => resolve(error ? null : data)),
     );
-    if (size !== content.length) throw renameError;
     await new Promise<void>((resolve) => sftp.unlink(partial, () => resolve()));
+    if (there === null || !there.equals(content)) throw renameError;
   }
 }
 

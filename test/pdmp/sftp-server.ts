@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import ssh2, { type Connection, type SFTPWrapper } from 'ssh2';
@@ -9,8 +9,8 @@ const { STATUS_CODE } = utils.sftp;
 
 /**
  * A real SFTP server in the test process (the `ssh2` library's Server): a fresh ed25519 host key,
- * one user and password, and the SFTP requests an upload needs (OPEN, WRITE, CLOSE, STAT, FSTAT,
- * REALPATH, RENAME, REMOVE) served from a folder on disk, which is `/` to the client. RENAME refuses
+ * one user and password, and the SFTP requests an upload needs (OPEN, READ, WRITE, CLOSE, STAT,
+ * FSTAT, REALPATH, RENAME, REMOVE) served from a folder on disk, which is `/` to the client. RENAME refuses
  * to replace a file, as SFTP version 3 servers do.
  */
 export interface TestSftpServer {
@@ -104,6 +104,14 @@ function serveFolder(sftp: SFTPWrapper, root: string): void {
       const fd = fdOf(handle);
       writeSync(fd, data, 0, data.length, offset);
       sftp.status(reqId, STATUS_CODE.OK);
+    }),
+  );
+  sftp.on('READ', (reqId, handle, offset, length) =>
+    attempt(reqId, () => {
+      const buffer = Buffer.alloc(length);
+      const read = readSync(fdOf(handle), buffer, 0, length, offset);
+      if (read === 0) sftp.status(reqId, STATUS_CODE.EOF);
+      else sftp.data(reqId, buffer.subarray(0, read));
     }),
   );
   sftp.on('FSTAT', (reqId, handle) =>

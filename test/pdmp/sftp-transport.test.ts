@@ -60,11 +60,12 @@ describe('the SFTP transport, against an SFTP server in the test process', () =>
     expect((await readdir(path.join(root, 'upload'))).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
-  it('when another file of the same name is already there, then the send fails as failed and the file there is kept', async () => {
+  it('when another file of the same name is already there, even of the same size, then the send fails as failed and the file there is kept', async () => {
     await writeFile(path.join(root, 'upload', 'taken.dat'), 'the first file');
-    const sent = sftpTransport(options).send({ name: 'taken.dat', content: 'a different file' });
+    const sent = sftpTransport(options).send({ name: 'taken.dat', content: 'the other file' });
     await expect(sent).rejects.toMatchObject({ failure: 'failed', message: expect.stringContaining('taken.dat') });
     expect(await readFile(path.join(root, 'upload', 'taken.dat'), 'utf8')).toBe('the first file');
+    expect(await readdir(path.join(root, 'upload'))).not.toContain('taken.dat.part');
   });
 
   it('when the password is wrong, then the send fails as authentication, with a message that names the user and not the password', async () => {
