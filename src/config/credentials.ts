@@ -46,7 +46,7 @@ function operatorTokenProblem(token: string, environment: Environment): string |
 
 /**
  * EASYPOST_WEBHOOK_SECRET: unset → null (the receiver is off). Kept as given (EasyPost's libraries
- * NFKD-normalize it when they sign: carrier-events/easypost-signature.ts); never quoted back. In
+ * NFKD-normalize it when they sign: shipments/easypost-signature.ts); never quoted back. In
  * production at least 16 characters: anyone who guesses it can forge carrier events.
  */
 export function parseEasyPostWebhookSecret(
