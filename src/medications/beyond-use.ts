@@ -86,9 +86,7 @@ export function budDays(formula: BudFormula): number {
 export function budProblems(fields: BudFormula & { storage: Storage }): Record<string, string> {
   const problems: Record<string, string> = {};
   const max = maxBeyondUseDays(fields.bud_category);
-  if (fields.preparation === 'sterile' && fields.beyond_use_days === null) {
-    problems.beyond_use_days = 'is required for a sterile preparation';
-  } else if (fields.preparation === 'non_sterile' && fields.beyond_use_days !== null && fields.beyond_use_days > max) {
+  if (fields.preparation === 'non_sterile' && fields.beyond_use_days !== null && fields.beyond_use_days > max) {
     problems.beyond_use_days = `must not be longer than ${max} days for ${fields.bud_category} (USP <795>)`;
   }
   if (fields.preparation === 'non_sterile' && !storageAllowed(fields.bud_category, fields.storage)) {

@@ -103,7 +103,7 @@ export function sterileProblems(
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   if (condition.category === 3 && !condition.sterility_tested) {
-    problems.sterility_tested = 'must be true for a Category 3 CSP (USP <797> requires sterility testing)';
+    problems['sterile_condition.sterility_tested'] = 'must be true for a Category 3 CSP (USP <797> requires sterility testing)';
   }
   const limit = sterileLimit(condition, storage);
   if (limit === null) {

@@ -72,7 +72,9 @@ describe('the rules a sterile entry keeps', () => {
   });
 
   it('when a Category 3 entry is not sterility tested, then sterility_tested is named', () => {
-    expect(Object.keys(sterileProblems(condition({ category: 3 }), 'room', null))).toEqual(['sterility_tested']);
+    expect(Object.keys(sterileProblems(condition({ category: 3 }), 'room', null))).toEqual([
+      'sterile_condition.sterility_tested',
+    ]);
   });
 
   it('when the sandbox testosterone entry (room temperature, 45 days) takes the conservative condition, then 45 days is refused', () => {
