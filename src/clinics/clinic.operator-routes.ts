@@ -24,7 +24,7 @@ import {
   RollApiKeyBody,
   RolledApiKey,
 } from './clinic.schemas.js';
-import { operatorErrors, createErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
+import { operatorErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
 import { ApiKeyParams, ClinicParams } from './clinic.schemas.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
