@@ -2,14 +2,14 @@ import type { ServiceContext } from './context.js';
 import { runChange } from './changes/run-change.js';
 import { clinicInsert, apiKeyInsert } from './clinics/clinic.repository.js';
 import { countClinics, listClinics, newClinicRow, newKeyRow } from './clinics/clinic.service.js';
-import { medicationInsert } from './medications/medication.repository.js';
-import { newMedicationRow, type NewMedication } from './medications/medication.service.js';
-import { applyFormula, formulaOf, NO_FORMULA } from './medications/formula.js';
-import type { MedicationTable } from './medications/medication.tables.js';
+import { newEntry, type NewMedication } from './medications/medication.service.js';
 import { coldChainEligibleUpdate } from './shipping/shipping.repository.js';
 
 const active = (name: string, strength: string, unit: string) => ({ name, strength, unit, active: true });
 const inactive = (name: string, strength: string, unit: string) => ({ name, strength, unit, active: false });
+
+/** USP <797> Category 2, aseptically processed from a non-sterile bulk powder, sterility tested before release. */
+const TESTED_FROM_BULK = { category: 2, preparation: 'aseptic', nonsterile_component: true, sterility_tested: true } as const;
 
 /**
  * A small formulary, each entry with a formula (docs/compounding.md), so that a partner can place an
@@ -31,6 +31,9 @@ export const SANDBOX_FORMULARY: readonly NewMedication[] = [
     bud_category: 'aqueous_preserved',
     storage: 'refrigerated',
     beyond_use_days: 28,
+    sterile_condition: TESTED_FROM_BULK,
+    dispense_unit: 'mL',
+    therapeutic_class: 'glp1_receptor_agonist',
   },
   {
     name: 'Tirzepatide',
@@ -45,6 +48,9 @@ export const SANDBOX_FORMULARY: readonly NewMedication[] = [
     bud_category: 'aqueous_preserved',
     storage: 'refrigerated',
     beyond_use_days: 28,
+    sterile_condition: TESTED_FROM_BULK,
+    dispense_unit: 'mL',
+    therapeutic_class: 'glp1_receptor_agonist',
   },
   {
     name: 'Testosterone Cypionate',
@@ -60,7 +66,10 @@ export const SANDBOX_FORMULARY: readonly NewMedication[] = [
     bud_category: 'non_aqueous',
     storage: 'room',
     controlled_schedule: 'III',
-    beyond_use_days: 45,
+    // USP <797>: Category 2, aseptic from a bulk powder, sterility tested: 30 days at room temperature.
+    sterile_condition: TESTED_FROM_BULK,
+    dispense_unit: 'mL',
+    therapeutic_class: 'testosterone',
   },
   {
     name: 'Progesterone',
@@ -70,6 +79,8 @@ export const SANDBOX_FORMULARY: readonly NewMedication[] = [
     preparation: 'non_sterile',
     bud_category: 'solid',
     storage: 'room',
+    dispense_unit: 'capsule',
+    therapeutic_class: 'progestin',
   },
   {
     name: 'Gabapentin',
@@ -83,6 +94,7 @@ export const SANDBOX_FORMULARY: readonly NewMedication[] = [
     preparation: 'non_sterile',
     bud_category: 'aqueous_preserved',
     storage: 'refrigerated',
+    dispense_unit: 'mL',
   },
   {
     name: 'Methimazole',
@@ -92,15 +104,10 @@ export const SANDBOX_FORMULARY: readonly NewMedication[] = [
     preparation: 'non_sterile',
     bud_category: 'aqueous_preserved',
     storage: 'room',
+    dispense_unit: 'mL',
+    therapeutic_class: 'antithyroid',
   },
 ];
-
-/** A seeded entry's row, its formula applied (the formulas above are known good: a problem is a bug). */
-function seededRow(clinicId: string, medication: NewMedication, at: string): MedicationTable {
-  const formula = applyFormula(formulaOf(NO_FORMULA), medication);
-  if (formula.problems) throw new Error(`Sandbox formula of ${medication.name}: ${JSON.stringify(formula.problems)}`);
-  return { ...newMedicationRow(clinicId, medication, at), ...formula.columns };
-}
 
 export const SANDBOX_CLINIC_NAME = 'Sandbox Clinic';
 
@@ -137,7 +144,8 @@ export async function seedSandbox(ctx: ServiceContext): Promise<SandboxSeed | nu
     const { key, row } = newKeyRow(clinic.id, 'development', null, change.at, null);
     change.write(
       clinicInsert(change, clinic),
-      ...SANDBOX_FORMULARY.map((medication) => medicationInsert(change, seededRow(clinic.id, medication, change.at))),
+      // The formulas above are known good: a refusal of one is a bug, and fails the start.
+      ...SANDBOX_FORMULARY.flatMap((medication) => newEntry(clinic.id, medication, change.at, null).writes(change)),
       apiKeyInsert(change, row),
       coldChainEligibleUpdate(change, SANDBOX_COLD_CHAIN_SERVICES),
     );

@@ -13,7 +13,6 @@ import {
 import type { AppContext } from '../context.js';
 import { Envelope } from '../contracts/schemas.js';
 import { operatorAudit } from '../http/audit-context.js';
-import { addMedication, listFormulary, removeMedication, updateMedication } from '../medications/medication.service.js';
 import {
   ApiKeySummary,
   Clinic,
@@ -25,15 +24,14 @@ import {
   RollApiKeyBody,
   RolledApiKey,
 } from './clinic.schemas.js';
-import { AddMedicationBody, Medication, UpdateMedicationBody } from '../medications/medication.schemas.js';
-import { operatorErrors, createErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
-import { ApiKeyParams, ClinicParams, MedicationParams } from './clinic.schemas.js';
+import { operatorErrors, errorRef, operatorSecurity } from '../contracts/schemas.js';
+import { ApiKeyParams, ClinicParams } from './clinic.schemas.js';
 import { emptyBodyWhenAbsent } from '../contracts/optional-body.js';
 
 const tags = ['Operator'];
 const security = operatorSecurity;
 
-/** Operator routes for clinics, their API keys, formulary and free shipping (behind ADMIN_TOKEN). */
+/** Operator routes for clinics, their API keys and free shipping (behind ADMIN_TOKEN); the formulary's are medications/medication.operator-routes.ts. */
 export function clinicOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -214,111 +212,6 @@ export function clinicOperatorRoutes(ctx: AppContext): FastifyPluginAsyncTypebox
         data: await revokeApiKey(ctx, request.params.apiKeyId, operatorAudit(request)),
         message: 'API key revoked',
       }),
-    );
-
-    app.post(
-      '/api/admin/clinics/:clinicId/medications',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'createOperatorClinicMedication',
-          summary: 'Add a medication to a clinic\u2019s formulary',
-          description: [
-            'Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409.',
-            'A formula (ingredients, preparation, bud_category, storage; optionally controlled_schedule, beyond_use_days,',
-            'restricted_states) is optional; once given it is whole, and follows USP <795> (docs/compounding.md).',
-          ].join(' '),
-          params: ClinicParams,
-          body: AddMedicationBody,
-          response: { 200: Envelope(Medication), ...createErrors('A medication of that name') },
-        },
-      },
-      async (request) => ({
-        success: true as const,
-        data: await addMedication(ctx, request.params.clinicId, request.body, operatorAudit(request)),
-        message: 'Medication added to the formulary',
-      }),
-    );
-
-    app.get(
-      '/api/admin/clinics/:clinicId/medications',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'listOperatorClinicMedications',
-          summary: 'List a clinic\u2019s formulary',
-          params: ClinicParams,
-          response: {
-            200: Envelope(Type.Object({ medications: Type.Array(Medication) }, { additionalProperties: false })),
-            ...operatorErrors,
-          },
-        },
-      },
-      async (request) => ({
-        success: true as const,
-        data: { medications: await listFormulary(ctx, request.params.clinicId) },
-        message: 'Formulary',
-      }),
-    );
-
-    app.patch(
-      '/api/admin/clinics/:clinicId/medications/:medicationId',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'updateOperatorClinicMedication',
-          summary: 'Change a formulary entry, or give it a formula',
-          description: [
-            'Only the fields sent change; the entry that results is checked whole, as on creation (docs/compounding.md).',
-            'A bad field is a 400 naming it and nothing changes; a name another entry has is a 409.',
-          ].join(' '),
-          params: MedicationParams,
-          body: UpdateMedicationBody,
-          response: { 200: Envelope(Medication), ...createErrors('A medication of that name') },
-        },
-      },
-      async (request) => ({
-        success: true as const,
-        data: await updateMedication(
-          ctx,
-          request.params.clinicId,
-          request.params.medicationId,
-          request.body,
-          operatorAudit(request),
-        ),
-        message: 'Medication updated',
-      }),
-    );
-
-    app.delete(
-      '/api/admin/clinics/:clinicId/medications/:medicationId',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'deleteOperatorClinicMedication',
-          summary: 'Remove a medication from a clinic\u2019s formulary',
-          params: MedicationParams,
-          response: {
-            200: Envelope(Type.Object({ medication_id: Type.String() }, { additionalProperties: false })),
-            ...operatorErrors,
-          },
-        },
-      },
-      async (request) => {
-        const { clinicId, medicationId } = request.params;
-        // Tells an unknown clinic apart from an unknown medication.
-        await getClinic(ctx, clinicId);
-        await removeMedication(ctx, clinicId, medicationId, operatorAudit(request));
-        return {
-          success: true as const,
-          data: { medication_id: medicationId },
-          message: 'Medication removed from the formulary',
-        };
-      },
     );
   };
 }

@@ -15,8 +15,16 @@ export interface MedicationItemFillTable {
   medication_id: string | null;
   lot_number: string;
   compounded_at: string;
-  /** YYYY-MM-DD, computed at the fill (medications/beyond-use.ts); null for an entry without a formula. */
+  /** YYYY-MM-DD on the pharmacy's calendar, computed at the fill (medications/fill-beyond-use.ts); null for an entry without a formula. */
   beyond_use_date: string | null;
+  /** The instant, for a preparation whose limit is in hours (a Category 1 CSP; migration 031). */
+  beyond_use_at?: string | null;
+  /** What decided the date (migration 031): usp_795, usp_797, entry or ingredient_lot; null for fills recorded before. */
+  beyond_use_basis?: string | null;
+  /** The ingredient lot whose expiry decided it (basis ingredient_lot). */
+  beyond_use_limiting_lot?: string | null;
+  /** The version of the entry's formula the fill was made from (migration 031); null without a formula, and for fills recorded before. */
+  formula_version?: number | null;
   /** room | refrigerated | frozen (the entry's), null without a formula. */
   storage: string | null;
   /** 1: filled by a development server on shipping, with generated lots. */

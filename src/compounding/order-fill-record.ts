@@ -5,7 +5,8 @@ import { conflict } from '../errors.js';
 import { addDays } from '../medications/beyond-use.js';
 import { newId } from '../shared/ids.js';
 import { fillsInsert, ingredientLotsInsert, listItemsToFill, type ItemToFill } from './order-fill.repository.js';
-import { computedFill, dayOf, formulaOfItem, generatedLot } from './order-fill.rules.js';
+import { computedFill, formulaOfItem, generatedLot } from './order-fill.rules.js';
+import { localDateOf } from '../medications/fill-beyond-use.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import type { FillIngredientLotTable, MedicationItemFillTable } from './compounding.tables.js';
 
@@ -23,7 +24,10 @@ export interface FilledBy {
   name: string | null;
 }
 
-/** The rows of one item's fill, the beyond-use date and storage computed from its entry's formula. */
+/**
+ * The rows of one item's fill, the beyond-use date (on the pharmacy's calendar, `timeZone`), its
+ * basis, the storage and the formula's version computed from its entry.
+ */
 export function fillRows(
   order: OrderTable,
   item: ItemToFill,
@@ -31,13 +35,10 @@ export function fillRows(
   now: string,
   by: FilledBy,
   generated: boolean,
+  timeZone: string,
 ): { fill: MedicationItemFillTable; lots: FillIngredientLotTable[] } {
   const id = newId();
-  const computed = computedFill(
-    formulaOfItem(item),
-    record.compounded_at,
-    record.ingredient_lots.map((lot) => lot.expires_on),
-  );
+  const computed = computedFill(formulaOfItem(item), record.compounded_at, record.ingredient_lots, timeZone);
   return {
     fill: {
       id,
@@ -108,6 +109,7 @@ export async function fillsAtShipping(
   now: string,
   order: OrderTable,
   env: Environment,
+  timeZone: string,
 ): Promise<ShippedItem[]> {
   const items = await listItemsToFill(trx, order.id);
   const unfilled = items.filter((item) => item.fill === null);
@@ -117,7 +119,10 @@ export async function fillsAtShipping(
     return items.map((item) => shippedItem(item, item.fill));
   }
   const made = new Map(
-    unfilled.map((item) => [item.id, fillRows(order, item, generatedRecord(item, now), now, { id: null, name: null }, true)]),
+    unfilled.map((item) => [
+      item.id,
+      fillRows(order, item, generatedRecord(item, now, timeZone), now, { id: null, name: null }, true, timeZone),
+    ]),
   );
   writeFills(change, [...made.values()]);
   return items.map((item) => shippedItem(item, item.fill ?? made.get(item.id)?.fill ?? null));
@@ -132,8 +137,8 @@ function shippedItem(item: ItemToFill, fill: MedicationItemFillTable | null): Sh
 }
 
 /** A development fill: a generated lot, compounded now, a generated lot per ingredient of the formula. */
-function generatedRecord(item: ItemToFill, now: string): FillRecord {
-  const expires = addDays(dayOf(now), GENERATED_LOT_DAYS);
+function generatedRecord(item: ItemToFill, now: string, timeZone: string): FillRecord {
+  const expires = addDays(localDateOf(now, timeZone), GENERATED_LOT_DAYS);
   return {
     lot_number: generatedLot(newId()),
     compounded_at: now,

@@ -42,6 +42,13 @@ export interface ItemToFill {
   bud_category: string | null;
   storage: string | null;
   beyond_use_days: number | null;
+  /** The entry's USP <797> condition (medications/sterile-condition.ts) and its formula's version. */
+  sterile_category: number | null;
+  sterile_preparation: string | null;
+  sterile_nonsterile_component: number | null;
+  sterile_tested: number | null;
+  sterile_defaulted: number | null;
+  formula_version: number | null;
   fill: MedicationItemFillTable | null;
 }
 
@@ -62,6 +69,12 @@ export async function listItemsToFill(db: DbOrTrx, orderId: string): Promise<Ite
     bud_category: row.bud_category,
     storage: row.storage,
     beyond_use_days: row.beyond_use_days,
+    sterile_category: row.sterile_category,
+    sterile_preparation: row.sterile_preparation,
+    sterile_nonsterile_component: row.sterile_nonsterile_component,
+    sterile_tested: row.sterile_tested,
+    sterile_defaulted: row.sterile_defaulted,
+    formula_version: row.formula_version,
     fill:
       row.fill_id === null
         ? null
@@ -74,6 +87,10 @@ export async function listItemsToFill(db: DbOrTrx, orderId: string): Promise<Ite
             lot_number: row.fill_lot_number ?? '',
             compounded_at: row.fill_compounded_at ?? '',
             beyond_use_date: row.fill_beyond_use_date,
+            beyond_use_at: row.fill_beyond_use_at,
+            beyond_use_basis: row.fill_beyond_use_basis,
+            beyond_use_limiting_lot: row.fill_beyond_use_limiting_lot,
+            formula_version: row.fill_formula_version,
             storage: row.fill_storage,
             generated: row.fill_generated ?? 0,
             filled_by_id: row.fill_filled_by_id,
@@ -100,11 +117,21 @@ const itemsToFill = reusableQuery((db, orderId: string) =>
       'medications.bud_category',
       'medications.storage',
       'medications.beyond_use_days',
+      'medications.sterile_category',
+      'medications.sterile_preparation',
+      'medications.sterile_nonsterile_component',
+      'medications.sterile_tested',
+      'medications.sterile_defaulted',
+      'medications.formula_version',
       'medication_item_fills.id as fill_id',
       'medication_item_fills.clinic_id as fill_clinic_id',
       'medication_item_fills.lot_number as fill_lot_number',
       'medication_item_fills.compounded_at as fill_compounded_at',
       'medication_item_fills.beyond_use_date as fill_beyond_use_date',
+      'medication_item_fills.beyond_use_at as fill_beyond_use_at',
+      'medication_item_fills.beyond_use_basis as fill_beyond_use_basis',
+      'medication_item_fills.beyond_use_limiting_lot as fill_beyond_use_limiting_lot',
+      'medication_item_fills.formula_version as fill_formula_version',
       'medication_item_fills.storage as fill_storage',
       'medication_item_fills.generated as fill_generated',
       'medication_item_fills.filled_by_id as fill_filled_by_id',

@@ -3,18 +3,17 @@
  * clock's time are inputs.
  */
 import type { ErrorDetails } from '../errors.js';
-import { beyondUseDate, type BudCategory, type Preparation, type Storage } from '../medications/beyond-use.js';
+import type { BudCategory, Preparation, Storage } from '../medications/beyond-use.js';
+import { fillBeyondUse, localDateOf, type FillBeyondUse, type FillFormula } from '../medications/fill-beyond-use.js';
+import { conditionForLimits, sterileConditionOf } from '../medications/sterile-condition.js';
 import { isCalendarDate } from '../reference/calendar-date.js';
 import type { ItemToFill } from './order-fill.repository.js';
 import type { FillInput } from './order-fill.schemas.js';
 
-/** The formula of an item's formulary entry, as a fill uses it. */
-export interface ItemFormula {
-  preparation: Preparation;
-  bud_category: BudCategory;
-  beyond_use_days: number | null;
-  storage: Storage;
+/** The formula of an item's formulary entry, as a fill uses it (its version: the one the fill is made from). */
+export interface ItemFormula extends FillFormula {
   ingredients: { name: string; active: boolean }[];
+  version: number | null;
 }
 
 /** The item's entry's formula; null when the entry has none (or the item matched no entry). */
@@ -26,24 +25,52 @@ export function formulaOfItem(item: ItemToFill): ItemFormula | null {
     bud_category: item.bud_category as BudCategory,
     beyond_use_days: item.beyond_use_days,
     storage: item.storage as Storage,
+    sterile: item.preparation === 'sterile' ? conditionForLimits(sterileConditionOf(item)) : null,
     ingredients: ingredients.map(({ name, active }) => ({ name, active })),
+    version: item.formula_version,
   };
 }
 
-/** The UTC calendar day of an instant: the day of compounding the USP <795> days count from. */
-export const dayOf = (instant: string): string => new Date(instant).toISOString().slice(0, 10);
+/** What the server records of a fill beside its lot: its beyond-use date and basis, the entry's storage and formula version. */
+export interface ComputedFill {
+  beyond_use_date: string | null;
+  beyond_use_at: string | null;
+  beyond_use_basis: FillBeyondUse['basis'] | null;
+  beyond_use_limiting_lot: string | null;
+  storage: Storage | null;
+  formula_version: number | null;
+}
 
 /**
- * What the server records of a fill beside its lot: the beyond-use date (beyond-use.ts, capped by
- * the ingredient lots' expiry) and the entry's storage; both null without a formula.
+ * The beyond-use date (medications/fill-beyond-use.ts: the standard's limit, the entry's days, the
+ * ingredient lots' expiry, on the pharmacy's calendar `timeZone`) with what decided it, the entry's
+ * storage and its formula's version; all null without a formula.
  */
 export function computedFill(
   formula: ItemFormula | null,
   compoundedAt: string,
-  lotExpiries: readonly string[],
-): { beyond_use_date: string | null; storage: Storage | null } {
-  if (formula === null) return { beyond_use_date: null, storage: null };
-  return { beyond_use_date: beyondUseDate(formula, dayOf(compoundedAt), lotExpiries), storage: formula.storage };
+  lots: readonly { lot_number: string; expires_on: string }[],
+  timeZone: string,
+): ComputedFill {
+  if (formula === null) {
+    return {
+      beyond_use_date: null,
+      beyond_use_at: null,
+      beyond_use_basis: null,
+      beyond_use_limiting_lot: null,
+      storage: null,
+      formula_version: null,
+    };
+  }
+  const bud = fillBeyondUse(formula, compoundedAt, timeZone, lots);
+  return {
+    beyond_use_date: bud.beyond_use_date,
+    beyond_use_at: bud.beyond_use_at,
+    beyond_use_basis: bud.basis,
+    beyond_use_limiting_lot: bud.limiting_lot,
+    storage: formula.storage,
+    formula_version: formula.version,
+  };
 }
 
 /** A date-time as stored (UTC, milliseconds), or null when the calendar has no such instant. */
@@ -63,6 +90,7 @@ export function fillProblems(
   input: FillInput,
   items: readonly ItemToFill[],
   now: Date,
+  timeZone: string,
 ): { invalid: ErrorDetails; filled: ErrorDetails } {
   const invalid: ErrorDetails = {};
   const filled: ErrorDetails = {};
@@ -83,8 +111,8 @@ export function fillProblems(
     (entry.ingredient_lots ?? []).forEach((lot, k) => {
       const field = `${at}.ingredient_lots[${k}].expires_on`;
       if (!isCalendarDate(lot.expires_on)) invalid[field] = 'must be a real calendar date written YYYY-MM-DD';
-      else if (compoundedAt !== null && lot.expires_on < dayOf(compoundedAt))
-        invalid[field] = `is before the day of compounding (${dayOf(compoundedAt)}): the lot had expired`;
+      else if (compoundedAt !== null && lot.expires_on < localDateOf(compoundedAt, timeZone))
+        invalid[field] = `is before the day of compounding (${localDateOf(compoundedAt, timeZone)}): the lot had expired`;
     });
   });
   return { invalid, filled };

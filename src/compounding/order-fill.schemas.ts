@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 import { MAX_INGREDIENTS } from '../medications/medication.schemas.js';
 import { STORAGES } from '../medications/beyond-use.js';
+import { BUD_BASES } from '../medications/fill-beyond-use.js';
 import { LOT_NUMBER_MAX_LENGTH, LotNumber } from './lot-number.js';
 
 /* The fill of an order's items (issue 30, item 3; docs/compounding.md#the-fill). */
@@ -24,6 +25,27 @@ const CalendarDate = (description: string) =>
 
 const Storage = Type.Unsafe<(typeof STORAGES)[number]>({ type: 'string', enum: [...STORAGES] });
 
+const BudBasis = Type.Unsafe<(typeof BUD_BASES)[number]>({
+  type: 'string',
+  enum: [...BUD_BASES],
+  description:
+    'What decided the beyond-use date: `usp_795` or `usp_797` (the standard\u2019s limit), `entry` (the formulary entry\u2019s shorter days) or `ingredient_lot` (an ingredient lot\u2019s expiry).',
+});
+
+/** What a fill says of its beyond-use date beyond the date (issue 39): the time, the basis, the formula version. */
+const beyondUseFields = {
+  beyond_use_at: Nullable(Timestamp, {
+    description: 'The instant, for a preparation whose limit is in hours (a USP <797> Category 1 CSP); null otherwise.',
+  }),
+  beyond_use_basis: Nullable(BudBasis, { description: 'Null with no formula, and for fills recorded before it was kept.' }),
+  formula_version: Nullable(
+    Type.Integer({
+      description:
+        'The version of the entry\u2019s formula the preparation was made from; null with no formula or for fills recorded before.',
+    }),
+  ),
+};
+
 export const IngredientLotBody = Type.Object(
   {
     ingredient: NameText(FILL_LIMITS.ingredient, { description: 'The ingredient, as the formula names it.' }),
@@ -40,7 +62,8 @@ export const FillItemBody = Type.Object(
     compounded_at: Type.String({
       format: 'date-time',
       maxLength: 40,
-      description: 'When it was compounded: an ISO 8601 date-time, not in the future. Its UTC day counts the beyond-use days.',
+      description:
+        'When compounding started: an ISO 8601 date-time, not in the future. The beyond-use days count from its day on the pharmacy\u2019s calendar (PHARMACY_TIME_ZONE); a Category 1 CSP\u2019s hours from the instant.',
     }),
     ingredient_lots: Type.Optional(
       Type.Array(IngredientLotBody, {
@@ -67,6 +90,7 @@ export const ItemFillView = Type.Object(
       description: 'YYYY-MM-DD: do not use after this day. Null for an entry of the formulary with no formula.',
     }),
     storage: Nullable(Storage, { description: '`room`, `refrigerated` or `frozen`; null with no formula.' }),
+    ...beyondUseFields,
   },
   { $id: 'MedicationItemFill', additionalProperties: false },
 );
@@ -78,6 +102,10 @@ export const OperatorItemFillView = Type.Object(
     lot_number: Type.String(),
     compounded_at: Timestamp,
     beyond_use_date: Nullable(Type.String({ format: 'date' })),
+    ...beyondUseFields,
+    beyond_use_limiting_lot: Nullable(
+      Type.String({ description: 'The ingredient lot whose expiry decided the date (basis `ingredient_lot`).' }),
+    ),
     storage: Nullable(Storage),
     generated: Type.Boolean({ description: 'True when a development server filled the item itself on shipping.' }),
     ingredient_lots: Type.Array(

@@ -45,7 +45,8 @@ export async function fillOrder(
         throw notFillable((await repo.findOrderUnscoped(trx, current.id))?.status ?? current.status);
       }
       const items = await listItemsToFill(trx, current.id);
-      const { invalid, filled } = fillProblems(input, items, ctx.clock());
+      const timeZone = ctx.config.pharmacyTimeZone;
+      const { invalid, filled } = fillProblems(input, items, ctx.clock(), timeZone);
       if (Object.keys(invalid).length > 0) throw invalidFields(invalid);
       if (Object.keys(filled).length > 0) throw alreadyFilled(filled);
       const itemOf = new Map(items.map((item) => [item.id, item]));
@@ -64,7 +65,7 @@ export async function fillOrder(
               ingredient: lot.ingredient.trim().replace(/\s+/g, ' '),
             })),
           };
-          return [fillRows(current, item, record, change.at, by, false)];
+          return [fillRows(current, item, record, change.at, by, false, timeZone)];
         }),
       );
       change.audit('update', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });

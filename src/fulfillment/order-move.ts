@@ -1,5 +1,5 @@
 import type { SystemChange } from '../changes/run-change.js';
-import type { Environment } from '../config.js';
+import type { Config } from '../config.js';
 import type { Trx } from '../db/database.js';
 import type { Actor, OrderStatus } from '../orders/order-status.js';
 import { applyTransition, type MoveSteps, type NamedActor } from '../orders/order-transition.js';
@@ -9,25 +9,25 @@ import { addShipment, deliverRemainingShipments } from '../shipments/shipment-ch
 import { generateTrackingNumber, trackingFormatOf } from '../shipments/tracking-number.js';
 
 /**
- * The rooms' part in a move of the pharmacy or the sandbox (orders/order-transition.ts MoveSteps):
+ * The rooms' part in a move (the fill's beyond-use dates count on the pharmacy's calendar, `timeZone`) of the pharmacy or the sandbox (orders/order-transition.ts MoveSteps):
  * - to `delivered` by a status change: the packages not yet delivered are delivered first, so that
  *   their `shipment.updated` events count before `order.delivered` (shipments);
  * - to `shipped`: the fill check of the environment (compounding: production refuses an unfilled
  *   item with a formula, development fills it; docs/compounding.md#the-fill), whose items
  *   `order.fulfilled` names, then the order's first shipment (shipments).
  */
-export const ROOM_STEPS: MoveSteps = {
+export const roomSteps = (timeZone: string): MoveSteps => ({
   async before({ change, trx, now, order, to, deliveredAt }) {
     if (to === 'delivered' && deliveredAt === undefined) await deliverRemainingShipments(change, trx, now, order);
   },
   async after({ change, trx, now, order, to, env, moved }) {
     if (to !== 'shipped') return {};
-    const items = await fillsAtShipping(change, trx, now, order, env);
+    const items = await fillsAtShipping(change, trx, now, order, env, timeZone);
     // The order's first shipment (docs/shipping.md#shipments-and-their-journey).
     await addShipment(trx, now, order, order.carrier_id, order.service_id, moved.tracking_number as string);
     return { items };
   },
-};
+});
 
 /**
  * One move of the pharmacy's or the sandbox's (a status change, a sandbox step) as part of the
@@ -44,11 +44,13 @@ export async function moveOrder(
   trackingNumber: string | undefined,
   named: NamedActor,
   reason: string | null,
-  env: Environment,
+  config: Pick<Config, 'env' | 'pharmacyTimeZone'>,
 ): Promise<OrderTable> {
   const tracking =
     to === 'shipped'
       ? (trackingNumber ?? generateTrackingNumber(trackingFormatOf(order.carrier_id, order.carrier_name)))
       : trackingNumber;
-  return applyTransition(change, trx, now, order, to, actor, tracking, named, reason, env, { steps: ROOM_STEPS });
+  return applyTransition(change, trx, now, order, to, actor, tracking, named, reason, config.env, {
+    steps: roomSteps(config.pharmacyTimeZone),
+  });
 }

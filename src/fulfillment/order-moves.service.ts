@@ -63,7 +63,7 @@ export async function transitionOrder(
       tracking,
       named,
       reason?.trim() ?? null,
-      ctx.config.env,
+      ctx.config,
     );
     const action = actor === 'partner' && to === 'cancelled' ? 'cancel' : 'transition';
     change.audit(action, { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
@@ -124,7 +124,7 @@ export async function advanceOrder(
       // One millisecond apart, so that history rows and events sort in the order they happened
       // (the outbox is delivered in (created_at, id) order).
       const at = new Date(start + i).toISOString();
-      current = await moveOrder(change, trx, at, current, step, 'sandbox', undefined, UNNAMED, null, ctx.config.env);
+      current = await moveOrder(change, trx, at, current, step, 'sandbox', undefined, UNNAMED, null, ctx.config);
     }
     return current;
   };

@@ -17,6 +17,7 @@ import type { Actor } from '../orders/order-status.js';
 import type { StatusHistoryTable } from '../orders/order.tables.js';
 import type { FillIngredientLotTable, OrderSignoffTable } from '../compounding/compounding.tables.js';
 import type { ItemToFill } from '../compounding/order-fill.repository.js';
+import { beyondUseOf } from '../compounding/order-fill-view.js';
 import { formulaOfItem } from '../compounding/order-fill.rules.js';
 import type { OperatorItemFillData } from '../compounding/order-fill.schemas.js';
 import type { Storage } from '../medications/beyond-use.js';
@@ -188,6 +189,8 @@ function fullFill(item: ItemToFill, lots: readonly FillIngredientLotTable[]): Op
     lot_number: fill.lot_number,
     compounded_at: fill.compounded_at,
     beyond_use_date: fill.beyond_use_date,
+    ...beyondUseOf(fill),
+    beyond_use_limiting_lot: fill.beyond_use_limiting_lot ?? null,
     storage: fill.storage as Storage | null,
     generated: fill.generated === 1,
     ingredient_lots: lots

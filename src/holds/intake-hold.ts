@@ -5,7 +5,7 @@
  * order: it is accepted and held at once, waiting on the pharmacy. Pure: no I/O.
  */
 import { allergyMatches } from '../patients/allergy-match.js';
-import { substanceKey } from '../patients/allergy-match.js';
+import { substanceKey } from '../patients/substance-key.js';
 import type { Allergy } from '../patients/allergies.js';
 import type { MedicationTable } from '../medications/medication.tables.js';
 import type { IngredientView } from '../medications/medication.schemas.js';

@@ -41,7 +41,7 @@ export const storageAllowed = (category: BudCategory, storage: Storage): boolean
 export interface BudFormula {
   preparation: Preparation;
   bud_category: BudCategory;
-  /** The entry's override; required for sterile, at most the category's days for non-sterile. */
+  /** The entry's override: at most the category's days for non-sterile (a sterile one's: sterile-beyond-use.ts). */
   beyond_use_days: number | null;
 }
 
@@ -53,42 +53,14 @@ export function addDays(date: string, days: number): string {
 }
 
 /**
- * The beyond-use date of a preparation compounded on `compoundedOn` (YYYY-MM-DD): the entry's
- * override when it has one (a sterile entry always does), else the category's days; and never
- * later than the earliest expiry (YYYY-MM-DD) of an ingredient lot used. The table's days count
- * from the day of compounding, so a solid made on 1 January is beyond use after 30 June.
- */
-export function beyondUseDate(formula: BudFormula, compoundedOn: string, lotExpiries: readonly string[] = []): string {
-  const days = budDays(formula);
-  let date = addDays(compoundedOn, days);
-  for (const expiry of lotExpiries) {
-    if (!isCalendarDate(expiry)) throw new RangeError(`not a calendar date: ${expiry}`);
-    if (expiry < date) date = expiry;
-  }
-  return date;
-}
-
-/** The number of days a preparation stays in use, by the rules above. */
-export function budDays(formula: BudFormula): number {
-  if (formula.preparation === 'sterile') {
-    if (formula.beyond_use_days === null) throw new RangeError('a sterile preparation needs beyond_use_days');
-    return formula.beyond_use_days;
-  }
-  const max = maxBeyondUseDays(formula.bud_category);
-  return formula.beyond_use_days === null ? max : Math.min(formula.beyond_use_days, max);
-}
-
-/**
- * What is wrong with a formula's BUD fields, by field name, or an empty object: a sterile entry
- * without beyond_use_days; a non-sterile override longer than its category allows; a storage
- * under which the category's BUD does not hold.
+ * What is wrong with a non-sterile formula's BUD fields, by field name, or an empty object: an
+ * override longer than its category allows; a storage under which the category's BUD does not hold.
+ * A sterile one's rules are USP <797>'s (sterile-beyond-use.ts sterileProblems).
  */
 export function budProblems(fields: BudFormula & { storage: Storage }): Record<string, string> {
   const problems: Record<string, string> = {};
   const max = maxBeyondUseDays(fields.bud_category);
-  if (fields.preparation === 'sterile' && fields.beyond_use_days === null) {
-    problems.beyond_use_days = 'is required for a sterile preparation';
-  } else if (fields.preparation === 'non_sterile' && fields.beyond_use_days !== null && fields.beyond_use_days > max) {
+  if (fields.preparation === 'non_sterile' && fields.beyond_use_days !== null && fields.beyond_use_days > max) {
     problems.beyond_use_days = `must not be longer than ${max} days for ${fields.bud_category} (USP <795>)`;
   }
   if (fields.preparation === 'non_sterile' && !storageAllowed(fields.bud_category, fields.storage)) {

@@ -6,6 +6,17 @@ import type { ErrorDetails } from '../errors.js';
 import { budProblems, type BudCategory, type Preparation, type Storage } from './beyond-use.js';
 import type { IngredientView } from './medication.schemas.js';
 import type { MedicationTable } from './medication.tables.js';
+import { sterileProblems } from './sterile-beyond-use.js';
+import {
+  conditionForLimits,
+  mergedCondition,
+  NO_STERILE_CONDITION,
+  sterileColumns,
+  sterileConditionOf,
+  type SterileColumns,
+  type SterileConditionInput,
+  type SterileConditionView,
+} from './sterile-condition.js';
 
 export type ControlledSchedule = 'II' | 'III' | 'IV' | 'V';
 
@@ -18,15 +29,20 @@ export interface FormulaFields {
   controlled_schedule: ControlledSchedule | null;
   beyond_use_days: number | null;
   restricted_states: string[] | null;
+  /** A sterile preparation's USP <797> condition (sterile-condition.ts); null for any other. */
+  sterile_condition: SterileConditionView | null;
 }
 
 /** The fields a body may send: absent leaves the field as it was. */
-export type FormulaInput = { [K in keyof FormulaFields]?: FormulaFields[K] | undefined };
+export type FormulaInput = { [K in Exclude<keyof FormulaFields, 'sterile_condition'>]?: FormulaFields[K] | undefined } & {
+  sterile_condition?: SterileConditionInput | null | undefined;
+};
 
-type FormulaColumns = Pick<
+export type FormulaColumns = Pick<
   MedicationTable,
   'ingredients' | 'preparation' | 'bud_category' | 'storage' | 'controlled_schedule' | 'beyond_use_days' | 'restricted_states'
->;
+> &
+  SterileColumns;
 
 export const NO_FORMULA: FormulaColumns = Object.freeze({
   ingredients: null,
@@ -36,6 +52,7 @@ export const NO_FORMULA: FormulaColumns = Object.freeze({
   controlled_schedule: null,
   beyond_use_days: null,
   restricted_states: null,
+  ...NO_STERILE_CONDITION,
 });
 
 /** The formula a row holds (migration 022's columns, JSON text parsed). */
@@ -48,6 +65,7 @@ export function formulaOf(row: FormulaColumns): FormulaFields {
     controlled_schedule: row.controlled_schedule as ControlledSchedule | null,
     beyond_use_days: row.beyond_use_days,
     restricted_states: row.restricted_states === null ? null : (JSON.parse(row.restricted_states) as string[]),
+    sterile_condition: sterileConditionOf(row),
   };
 }
 
@@ -71,9 +89,12 @@ export function applyFormula(
     controlled_schedule: input.controlled_schedule === undefined ? current.controlled_schedule : input.controlled_schedule,
     beyond_use_days: input.beyond_use_days === undefined ? current.beyond_use_days : input.beyond_use_days,
     restricted_states: input.restricted_states === undefined ? current.restricted_states : input.restricted_states,
+    sterile_condition: null,
   };
-  const given = Object.values(merged).some((value) => value !== null);
+  const given = Object.values(merged).some((value) => value !== null) || (input.sterile_condition ?? null) !== null;
   if (!given) return { columns: { ...NO_FORMULA }, problems: null };
+  const sterile = merged.preparation === 'sterile';
+  merged.sterile_condition = mergedCondition(sterile, current.sterile_condition, input.sterile_condition);
 
   const problems: ErrorDetails = {};
   for (const field of REQUIRED) if (merged[field] === null) problems[field] = 'is required once a formula is given';
@@ -89,6 +110,14 @@ export function applyFormula(
         beyond_use_days: merged.beyond_use_days,
       }),
     );
+    if (sterile)
+      Object.assign(
+        problems,
+        sterileProblems(conditionForLimits(merged.sterile_condition), merged.storage, merged.beyond_use_days),
+      );
+  }
+  if (!sterile && input.sterile_condition !== undefined && input.sterile_condition !== null) {
+    problems.sterile_condition = 'is only for a sterile preparation (USP <797>)';
   }
   if (Object.keys(problems).length > 0) return { columns: null, problems };
 
@@ -109,6 +138,7 @@ export function applyFormula(
       controlled_schedule: merged.controlled_schedule,
       beyond_use_days: merged.beyond_use_days,
       restricted_states: JSON.stringify(states),
+      ...sterileColumns(merged.sterile_condition),
     },
     problems: null,
   };

@@ -3,7 +3,7 @@ import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { forUpdate } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import type { MedicationTable } from './medication.tables.js';
+import type { FormulaVersionTable, MedicationTable } from './medication.tables.js';
 
 /** A formulary entry's row, as a change's write (changes/run-change.ts). */
 export function medicationInsert(change: WriteTarget, row: MedicationTable): Write {
@@ -71,4 +71,20 @@ export async function findMedicationForUpdate(
 export async function updateMedicationRow(trx: Trx, row: MedicationTable): Promise<void> {
   const { id, clinic_id, created_at: _createdAt, ...columns } = row;
   await trx.updateTable('medications').set(columns).where('clinic_id', '=', clinic_id).where('id', '=', id).execute();
+}
+
+/** A formula version's snapshot, as a change's write. */
+export function formulaVersionInsert(change: WriteTarget, row: FormulaVersionTable): Write {
+  return change.statements.insertInto('formula_versions').values(row);
+}
+
+/** An entry's formula versions, first first. */
+export async function listFormulaVersions(db: DbOrTrx, clinicId: string, medicationId: string): Promise<FormulaVersionTable[]> {
+  return db
+    .selectFrom('formula_versions')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('medication_id', '=', medicationId)
+    .orderBy('version')
+    .execute();
 }

@@ -7,27 +7,34 @@ import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { MedicationTable } from './medication.tables.js';
+import type { FormulaVersionTable, MedicationTable } from './medication.tables.js';
+import type { Write, WriteTarget } from '../db/write.js';
+import { actorName } from '../audit/audit-actor.js';
+import { dispenseUnitOf, type DispenseUnit } from './dispense-unit.js';
 import { isoNow } from '../clock.js';
 import { blankToNull } from '../shared/text.js';
 import { conflict, invalidFields, notFound } from '../errors.js';
 import { applyFormula, formulaOf, NO_FORMULA, type FormulaInput } from './formula.js';
 import { medicationKey } from './medication-name.js';
 import * as repo from './medication.repository.js';
-import type { FormularyQuery, MedicationView } from './medication.schemas.js';
+import type { FormulaVersionView, FormularyQuery, MedicationView } from './medication.schemas.js';
 
-export interface NewMedication extends FormulaInput {
+export type NewMedication = FormulaInput & {
   name: string;
   strength?: string | undefined;
   dosage_form?: string | undefined;
-}
+  dispense_unit?: DispenseUnit | undefined;
+  therapeutic_class?: string | undefined;
+};
 
-/** A PATCH: only the fields present change (null clears strength or dosage_form). */
-export interface MedicationChanges extends FormulaInput {
+/** A PATCH: only the fields present change (null clears strength, dosage_form, dispense_unit or therapeutic_class). */
+export type MedicationChanges = FormulaInput & {
   name?: string | undefined;
   strength?: string | null | undefined;
   dosage_form?: string | null | undefined;
-}
+  dispense_unit?: DispenseUnit | null | undefined;
+  therapeutic_class?: string | null | undefined;
+};
 
 /**
  * Adds a medication to a clinic's formulary; the same name twice (in any case) is a 409. Audited
@@ -40,12 +47,11 @@ export async function addMedication(
   audit: AuditContext | null,
 ): Promise<MedicationView> {
   await getClinic(ctx, clinicId); // 404 for an unknown clinic
-  const formula = applyFormula(formulaOf(NO_FORMULA), input);
-  if (formula.problems) throw invalidFields(formula.problems);
-  const row = { ...newMedicationRow(clinicId, input, isoNow(ctx.clock)), ...formula.columns };
+  const entry = newEntry(clinicId, input, isoNow(ctx.clock), audit);
+  const row = entry.row;
   try {
     await runChange(ctx, audit, (change) => {
-      change.write(repo.medicationInsert(change, row));
+      change.write(...entry.writes(change));
       change.audit?.('create', medicationResource(row));
     });
   } catch (error) {
@@ -58,12 +64,35 @@ export async function addMedication(
 }
 
 /**
+ * A new formulary entry: its row (formula applied and checked: a bad field is a 400 naming it, see
+ * formula.ts) and the writes that store it with its formula's first version.
+ */
+export function newEntry(
+  clinicId: string,
+  input: NewMedication,
+  at: string,
+  audit: AuditContext | null,
+): { row: MedicationTable; writes: (change: WriteTarget) => Write[] } {
+  const formula = applyFormula(formulaOf(NO_FORMULA), input);
+  if (formula.problems) throw invalidFields(formula.problems);
+  const row = withFormulaVersion({ ...newMedicationRow(clinicId, input, at), ...formula.columns }, 0);
+  const version = formulaVersionRow(row, at, audit);
+  return {
+    row,
+    writes: (change) => [
+      repo.medicationInsert(change, row),
+      ...(version === null ? [] : [repo.formulaVersionInsert(change, version)]),
+    ],
+  };
+}
+
+/**
  * A new formulary entry's row, with no formula: its name tidied, and keyed for the ignoring-case
  * match (medication-name.ts).
  */
 export function newMedicationRow(
   clinicId: string,
-  input: Pick<NewMedication, 'name' | 'strength' | 'dosage_form'>,
+  input: Pick<NewMedication, 'name' | 'strength' | 'dosage_form' | 'dispense_unit' | 'therapeutic_class'>,
   createdAt: string,
 ): MedicationTable {
   return {
@@ -75,6 +104,35 @@ export function newMedicationRow(
     dosage_form: blankToNull(input.dosage_form),
     created_at: createdAt,
     ...NO_FORMULA,
+    dispense_unit: input.dispense_unit ?? null,
+    therapeutic_class: input.therapeutic_class ?? null,
+    formula_version: 0,
+  };
+}
+
+/** The row with its formula's version: one more than `previous` when the formula differs from the last version's, else `previous`. */
+function withFormulaVersion(row: MedicationTable, previous: number, before?: MedicationTable): MedicationTable {
+  if (row.ingredients === null) return { ...row, formula_version: previous };
+  const changed = before === undefined || JSON.stringify(formulaOf(before)) !== JSON.stringify(formulaOf(row));
+  return { ...row, formula_version: changed ? previous + 1 : previous };
+}
+
+/** The snapshot of a new formula version, or null when the row's version is one already kept (or it has no formula). */
+function formulaVersionRow(
+  row: MedicationTable,
+  at: string,
+  audit: AuditContext | null,
+  previous = 0,
+): FormulaVersionTable | null {
+  if (row.ingredients === null || row.formula_version === previous) return null;
+  return {
+    id: newId(),
+    clinic_id: row.clinic_id,
+    medication_id: row.id,
+    version: row.formula_version,
+    formula: JSON.stringify(formulaOf(row)),
+    created_at: at,
+    created_by: audit === null ? null : actorName(audit.actor),
   };
 }
 
@@ -100,14 +158,22 @@ export async function updateMedication(
       if (current === undefined) throw notFound('Medication not found');
       const formula = applyFormula(formulaOf(current), changes);
       if (formula.problems) throw invalidFields(formula.problems);
-      const row: MedicationTable = {
-        ...current,
-        ...(changes.name === undefined ? {} : { name: tidyName(changes.name), name_key: medicationKey(changes.name) }),
-        ...(changes.strength === undefined ? {} : { strength: blankToNull(changes.strength ?? undefined) }),
-        ...(changes.dosage_form === undefined ? {} : { dosage_form: blankToNull(changes.dosage_form ?? undefined) }),
-        ...formula.columns,
-      };
+      const row = withFormulaVersion(
+        {
+          ...current,
+          ...(changes.name === undefined ? {} : { name: tidyName(changes.name), name_key: medicationKey(changes.name) }),
+          ...(changes.strength === undefined ? {} : { strength: blankToNull(changes.strength ?? undefined) }),
+          ...(changes.dosage_form === undefined ? {} : { dosage_form: blankToNull(changes.dosage_form ?? undefined) }),
+          ...(changes.dispense_unit === undefined ? {} : { dispense_unit: changes.dispense_unit }),
+          ...(changes.therapeutic_class === undefined ? {} : { therapeutic_class: changes.therapeutic_class }),
+          ...formula.columns,
+        },
+        current.formula_version,
+        current,
+      );
       await repo.updateMedicationRow(trx, row);
+      const version = formulaVersionRow(row, change.at, audit, current.formula_version);
+      if (version !== null) change.write(repo.formulaVersionInsert(change, version));
       change.audit('update', medicationResource(row));
       return toMedication(row);
     });
@@ -178,5 +244,24 @@ export function toMedication(row: MedicationTable): MedicationView {
     dosage_form: row.dosage_form,
     created_at: row.created_at,
     ...formulaOf(row),
+    dispense_unit: dispenseUnitOf(row).unit,
+    dispense_unit_defaulted: dispenseUnitOf(row).defaulted,
+    therapeutic_class: row.therapeutic_class,
+    formula_version: row.ingredients === null ? null : row.formula_version,
   };
+}
+
+/** Every version of an entry's formula, first first (the compounding record names the one a fill was made from). */
+export async function listFormulaVersions(
+  ctx: ServiceContext,
+  clinicId: string,
+  medicationId: string,
+): Promise<FormulaVersionView[]> {
+  const rows = await repo.listFormulaVersions(ctx.db, clinicId, medicationId);
+  return rows.map((row) => ({
+    version: row.version,
+    formula: JSON.parse(row.formula) as FormulaVersionView['formula'],
+    created_at: row.created_at,
+    created_by: row.created_by,
+  }));
 }

@@ -189,6 +189,14 @@ export async function listItemEntries(db: DbOrTrx, order: Pick<OrderTable, 'id' 
       'e.controlled_schedule',
       'e.beyond_use_days',
       'e.restricted_states',
+      'e.sterile_category',
+      'e.sterile_preparation',
+      'e.sterile_nonsterile_component',
+      'e.sterile_tested',
+      'e.sterile_defaulted',
+      'e.dispense_unit',
+      'e.therapeutic_class',
+      'e.formula_version',
     ])
     .where('s.medication_request_id', '=', order.id)
     .orderBy('i.position')
@@ -198,7 +206,7 @@ export async function listItemEntries(db: DbOrTrx, order: Pick<OrderTable, 'id' 
     entry:
       id === null || clinic_id === null || name === null || name_key === null || created_at === null
         ? null
-        : { id, clinic_id, name, name_key, created_at, ...rest },
+        : { id, clinic_id, name, name_key, created_at, ...rest, formula_version: rest.formula_version ?? 0 },
   }));
 }
 

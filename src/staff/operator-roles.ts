@@ -28,6 +28,7 @@ const PHARMACIST_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/admin/clinics',
   'GET /api/admin/clinics/:clinicId',
   'GET /api/admin/clinics/:clinicId/medications',
+  'GET /api/admin/clinics/:clinicId/medications/:medicationId/formula-versions',
   'POST /api/admin/clinics/:clinicId/medications',
   'PATCH /api/admin/clinics/:clinicId/medications/:medicationId',
   'DELETE /api/admin/clinics/:clinicId/medications/:medicationId',

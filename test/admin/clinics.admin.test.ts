@@ -308,6 +308,11 @@ describe.each(DIALECTS)('operator API for clinics, keys and formulary on %s', (d
           controlled_schedule: null,
           beyond_use_days: null,
           restricted_states: null,
+          sterile_condition: null,
+          dispense_unit: 'each',
+          dispense_unit_defaulted: true,
+          therapeutic_class: null,
+          formula_version: null,
         },
         message: 'Medication added to the formulary',
       });

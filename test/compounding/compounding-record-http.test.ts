@@ -176,7 +176,14 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
         'fill',
       );
       const filled = await ok(partner('GET', `/api/external/medication-order/${orderId}`), 'read');
-      expect(filled.medication_requests[0].fill).toEqual({ lot_number: LOT, beyond_use_date: '2027-04-30', storage: 'room' });
+      expect(filled.medication_requests[0].fill).toEqual({
+        lot_number: LOT,
+        beyond_use_date: '2027-04-30',
+        storage: 'room',
+        beyond_use_at: null,
+        beyond_use_basis: 'usp_795',
+        formula_version: 1,
+      });
 
       const unchecked = await pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, {
         status: 'shipped',

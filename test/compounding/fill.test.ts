@@ -23,6 +23,10 @@ import { autoAdvanceOnce } from '../../src/fulfillment/sandbox-auto-advance.js';
  * with a formula, development fills it with generated lots.
  */
 
+/** What a fill says of its beyond-use date beside the date (issue 39): a <795> table's date, first version of the formula. */
+const USP_795 = { beyond_use_at: null, beyond_use_basis: 'usp_795', formula_version: 1 } as const;
+const NO_FORMULA_FILL = { beyond_use_at: null, beyond_use_basis: null, formula_version: null } as const;
+
 /** USP <795>: aqueous, non-preserved, refrigerated: 14 days. */
 const FORMULA = {
   ingredients: [
@@ -104,9 +108,9 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // aqueous_non_preserved: 14 days from 2026-11-27.
     expect(res.body.data.medication_requests.map((item: any) => item.fill)).toEqual([
-      { lot_number: '24-117', beyond_use_date: '2026-12-11', storage: 'refrigerated' },
+      { ...USP_795, lot_number: '24-117', beyond_use_date: '2026-12-11', storage: 'refrigerated' },
       // No formula: the lot only.
-      { lot_number: 'GAB-3', beyond_use_date: null, storage: null },
+      { ...NO_FORMULA_FILL, lot_number: 'GAB-3', beyond_use_date: null, storage: null },
     ]);
     expect((await getOrder(t, setup.clinic, order.id)).medication_requests[0]).toMatchObject({
       id: order.items[0],
@@ -119,6 +123,8 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
       storage: 'refrigerated',
     });
     expect(detail.medication_requests[0].fill).toEqual({
+      ...USP_795,
+      beyond_use_limiting_lot: null,
       lot_number: '24-117',
       compounded_at: COMPOUNDED,
       beyond_use_date: '2026-12-11',
@@ -256,11 +262,17 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
     const [semaglutide, gabapentin] = shipped.medication_requests;
     // Compounded now (the injected clock): 2026-11-27 + 14 days.
     expect(semaglutide.fill).toEqual({
+      ...USP_795,
       lot_number: expect.stringMatching(/^DEV-[0-9A-F]{8}$/),
       beyond_use_date: '2026-12-11',
       storage: 'refrigerated',
     });
-    expect(gabapentin.fill).toEqual({ lot_number: expect.stringMatching(/^DEV-/), beyond_use_date: null, storage: null });
+    expect(gabapentin.fill).toEqual({
+      ...NO_FORMULA_FILL,
+      lot_number: expect.stringMatching(/^DEV-/),
+      beyond_use_date: null,
+      storage: null,
+    });
     const { fills, lots } = await rowsOf(t, order.id);
     expect(fills.map((f) => f.generated)).toEqual([1, 1]);
     // A generated lot per ingredient of the formula.
@@ -339,7 +351,7 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
       const shipped = await ship(order.id);
       expect(shipped.status, JSON.stringify(shipped.body)).toBe(200);
       expect(shipped.body.data.medication_requests.map((item: any) => item.fill)).toEqual([
-        { lot_number: '24-117', beyond_use_date: '2026-12-11', storage: 'refrigerated' },
+        { ...USP_795, lot_number: '24-117', beyond_use_date: '2026-12-11', storage: 'refrigerated' },
         null,
       ]);
       const fulfilled = (await outboxEventsOf(prod, order.id)).find((e) => e.type === 'order.fulfilled');
@@ -348,5 +360,97 @@ describe.each(DIALECTS)('the fill on %s', (dialect) => {
         { medication: 'Gabapentin', lot_number: null, beyond_use_date: null },
       ]);
     });
+  });
+});
+
+describe.each(DIALECTS)('sterile beyond-use dates and the pharmacy\u2019s day on %s (issue 39, items 7 and 8)', (dialect) => {
+  let t: TestApp;
+  let setup: OrderSetup;
+  // 20:30 in New York on 27 November: already 28 November in UTC.
+  const EVENING = '2026-11-28T01:30:00.000Z';
+  const time = fakeClock(Date.parse('2026-11-28T02:00:00.000Z'));
+
+  beforeAll(async () => {
+    t = await TestApp.start({ dialect, clock: time.clock, env: { PHARMACY_TIME_ZONE: 'America/New_York' } });
+    setup = await createOrderSetup(t, { formulary: ['Sterile Semaglutide', 'Evening Capsules'] });
+    const entries = expectOk(await t.operator.get(`/api/admin/clinics/${setup.clinic.clinicId}/medications`), 'formulary')
+      .medications as { medication_id: string; name: string }[];
+    const idOf = (name: string) => entries.find((m) => m.name === name)?.medication_id ?? '';
+    expectOk(
+      await t.operator.patch(`/api/admin/clinics/${setup.clinic.clinicId}/medications/${idOf('Sterile Semaglutide')}`, {
+        ...FORMULA,
+        preparation: 'sterile',
+        bud_category: 'aqueous_preserved',
+        // USP <797> Category 2, aseptically processed from sterile components, not tested: 10 days refrigerated.
+        sterile_condition: { category: 2, preparation: 'aseptic', nonsterile_component: false, sterility_tested: false },
+      }),
+      'sterile formula',
+    );
+    expectOk(
+      await t.operator.patch(`/api/admin/clinics/${setup.clinic.clinicId}/medications/${idOf('Evening Capsules')}`, {
+        ingredients: [{ name: 'progesterone', strength: '100', unit: 'mg', active: true }],
+        preparation: 'non_sterile',
+        bud_category: 'solid',
+        storage: 'room',
+      }),
+      'solid formula',
+    );
+  });
+  afterAll(async () => t.close());
+
+  it('when a Category 2 aseptic preparation from sterile components kept refrigerated is filled, then it gets 10 days, counted from the pharmacy\u2019s day, and says why', async () => {
+    const patient = await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId });
+    const order = await createOrder(
+      t,
+      { ...setup, patientId: patient },
+      {
+        medication_requests: [itemBody({ medication: 'Sterile Semaglutide' }), itemBody({ medication: 'Evening Capsules' })],
+      },
+    );
+    const detail = await getOrder(t, setup.clinic, order);
+    await advanceOrder(t, setup.clinic, order, 'processing');
+    const res = await t.operator.post(`/api/admin/medication-requests/${order}/fill`, {
+      items: detail.medication_requests.map((item: { id: string }, i: number) => ({
+        item_id: item.id,
+        lot_number: `EVE-${i}`,
+        compounded_at: EVENING,
+      })),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [sterile, capsules] = res.body.data.medication_requests.map((item: any) => item.fill);
+    // 27 November in New York + 10 days; not 28 November + 10, the UTC day.
+    expect(sterile).toMatchObject({ beyond_use_date: '2026-12-07', beyond_use_basis: 'usp_797', beyond_use_at: null });
+    // USP <795> solid: 180 days from 27 November.
+    expect(capsules).toMatchObject({ beyond_use_date: '2027-05-26', beyond_use_basis: 'usp_795' });
+  });
+
+  it('when an ingredient lot expires before the standard\u2019s date, then the fill\u2019s date is the lot\u2019s and the pharmacy reads which lot', async () => {
+    const patient = await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId });
+    const order = await createOrder(
+      t,
+      { ...setup, patientId: patient },
+      {
+        medication_requests: [itemBody({ medication: 'Evening Capsules' })],
+      },
+    );
+    const detail = await getOrder(t, setup.clinic, order);
+    await advanceOrder(t, setup.clinic, order, 'processing');
+    const res = await t.operator.post(`/api/admin/medication-requests/${order}/fill`, {
+      items: [
+        {
+          item_id: detail.medication_requests[0].id,
+          lot_number: 'CAP-1',
+          compounded_at: EVENING,
+          ingredient_lots: [{ ingredient: 'progesterone', lot_number: 'API-77', expires_on: '2027-01-15' }],
+        },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.medication_requests[0].fill).toMatchObject({
+      beyond_use_date: '2027-01-15',
+      beyond_use_basis: 'ingredient_lot',
+    });
+    const operator = expectOk(await t.operator.get(`/api/admin/medication-requests/${order}`), 'order');
+    expect(operator.medication_requests[0].fill).toMatchObject({ beyond_use_limiting_lot: 'API-77', formula_version: 1 });
   });
 });

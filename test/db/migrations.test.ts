@@ -104,6 +104,78 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
     expect((await getOrder(t, setup.clinic, id)).status).toBe('pending');
   });
 
+  it('when a database from before 030_formulary_safety holds sterile and other entries, then upgrading gives sterile ones the most conservative USP <797> condition, units from their dosage form, and version 1 of each formula', async () => {
+    for (const name of Object.keys(migrations)
+      .filter((n) => n >= '030_formulary_safety')
+      .reverse()) {
+      await migrations[name]?.down?.(t.ctx.db);
+      await sql`delete from kysely_migration where name = ${name}`.execute(t.ctx.db);
+    }
+    const clinicId = setup.clinic.clinicId;
+    const entry = (name: string, columns: Record<string, unknown>) => ({
+      id: crypto.randomUUID(),
+      clinic_id: clinicId,
+      name,
+      name_key: name.toLowerCase(),
+      strength: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      ingredients: JSON.stringify([{ name: 'x', strength: '1', unit: 'mg/mL', active: true }]),
+      bud_category: 'aqueous_preserved',
+      controlled_schedule: null,
+      restricted_states: '[]',
+      ...columns,
+    });
+    const rows = [
+      entry('Old sterile room 45', {
+        preparation: 'sterile',
+        storage: 'room',
+        beyond_use_days: 45,
+        dosage_form: 'injectable solution',
+      }),
+      entry('Old sterile frozen 30', { preparation: 'sterile', storage: 'frozen', beyond_use_days: 30, dosage_form: null }),
+      entry('Old capsule', {
+        preparation: 'non_sterile',
+        bud_category: 'solid',
+        storage: 'room',
+        beyond_use_days: null,
+        dosage_form: 'Capsule',
+      }),
+      entry('Old cream', { preparation: 'non_sterile', storage: 'room', beyond_use_days: null, dosage_form: 'topical cream' }),
+    ];
+    await (t.ctx.db as any).insertInto('medications').values(rows).execute();
+
+    await migrateToLatest(t.ctx.db, dialect === 'postgres' ? await currentSchema() : undefined);
+
+    const list = await t.operator.get(`/api/admin/clinics/${clinicId}/medications`);
+    const byName = new Map<string, any>(list.body.data.medications.map((m: any) => [m.name, m]));
+    const conservative = {
+      category: 2,
+      preparation: 'aseptic',
+      nonsterile_component: true,
+      sterility_tested: false,
+      defaulted: true,
+    };
+    expect(byName.get('Old sterile room 45')).toMatchObject({
+      sterile_condition: conservative,
+      // Longer than the conservative condition allows at room temperature (1 day): the standard's limit applies.
+      beyond_use_days: null,
+      dispense_unit: 'mL',
+      formula_version: 1,
+    });
+    expect(byName.get('Old sterile frozen 30')).toMatchObject({
+      sterile_condition: conservative,
+      beyond_use_days: 30,
+      dispense_unit: 'each',
+      dispense_unit_defaulted: true,
+    });
+    expect(byName.get('Old capsule')).toMatchObject({ sterile_condition: null, dispense_unit: 'capsule', formula_version: 1 });
+    expect(byName.get('Old cream')).toMatchObject({ dispense_unit: 'g' });
+    const versions = await t.operator.get(`/api/admin/clinics/${clinicId}/medications/${rows[0]!.id}/formula-versions`);
+    expect(versions.body.data.versions).toMatchObject([
+      { version: 1, formula: { preparation: 'sterile', sterile_condition: conservative } },
+    ]);
+  });
+
   async function currentSchema(): Promise<string> {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.ctx.db);
     return rows[0]?.schema ?? 'public';

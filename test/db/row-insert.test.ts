@@ -98,6 +98,7 @@ describe.each(DIALECTS)('inserts compiled once per shape, on %s', (dialect) => {
             strength: null,
             dosage_form: null,
             created_at: AT,
+            formula_version: 0,
           },
         ]),
       ),

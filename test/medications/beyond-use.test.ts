@@ -2,18 +2,27 @@ import { describe, expect, it } from 'vitest';
 import {
   BUD_TABLE,
   addDays,
-  beyondUseDate,
   budProblems,
   maxBeyondUseDays,
   storageAllowed,
   type BudCategory,
 } from '../../src/medications/beyond-use.js';
+import { fillBeyondUse } from '../../src/medications/fill-beyond-use.js';
 
 const nonSterile = (bud_category: BudCategory, beyond_use_days: number | null = null) => ({
   preparation: 'non_sterile' as const,
   bud_category,
   beyond_use_days,
 });
+
+/** A non-sterile fill's beyond-use date, compounded at noon UTC on `day`, on the UTC calendar (medications/fill-beyond-use.ts). */
+const beyondUseDate = (formula: ReturnType<typeof nonSterile>, day: string, lotExpiries: readonly string[] = []): string =>
+  fillBeyondUse(
+    { ...formula, storage: 'refrigerated', sterile: null },
+    `${day}T12:00:00.000Z`,
+    'UTC',
+    lotExpiries.map((expires_on, i) => ({ lot_number: `L${i}`, expires_on })),
+  ).beyond_use_date;
 
 describe('USP <795> table, one row each', () => {
   it('when a solid is compounded on 2026-01-01, then its BUD is 180 days later, 2026-06-30', () => {
@@ -59,30 +68,13 @@ describe('beyond-use rules', () => {
     expect(beyondUseDate(nonSterile('aqueous_non_preserved', 60), '2026-01-01')).toBe('2026-01-15');
   });
 
-  it('when the preparation is sterile, then the entry beyond_use_days counts, whatever the category', () => {
-    expect(beyondUseDate({ preparation: 'sterile', bud_category: 'solid', beyond_use_days: 9 }, '2026-01-01')).toBe('2026-01-10');
-  });
-
-  it('when a sterile preparation has a lot expiring sooner, then the lot expiry counts', () => {
-    expect(
-      beyondUseDate({ preparation: 'sterile', bud_category: 'solid', beyond_use_days: 9 }, '2026-01-01', ['2026-01-05']),
-    ).toBe('2026-01-05');
-  });
-
-  it('when a sterile preparation has no beyond_use_days, then it throws', () => {
-    expect(() => beyondUseDate({ preparation: 'sterile', bud_category: 'solid', beyond_use_days: null }, '2026-01-01')).toThrow(
-      RangeError,
-    );
-  });
-
   it('when the count crosses a leap day, then it is counted on the calendar', () => {
     expect(addDays('2028-02-15', 14)).toBe('2028-02-29');
     expect(addDays('2027-02-15', 14)).toBe('2027-03-01');
   });
 
-  it('when the compounding date is not a calendar date, then it throws', () => {
-    expect(() => beyondUseDate(nonSterile('solid'), '2026-02-30')).toThrow(RangeError);
-    expect(() => beyondUseDate(nonSterile('solid'), '2026-01-01', ['soon'])).toThrow(RangeError);
+  it('when a date that is not on the calendar is counted from, then it throws', () => {
+    expect(() => addDays('2026-02-30', 1)).toThrow(RangeError);
   });
 
   it('when the maximum days are asked per category, then they are the table rows', () => {
@@ -111,9 +103,8 @@ describe('storage per category', () => {
     expect(budProblems({ ...nonSterile('solid', 181), storage: 'room' })).toEqual({
       beyond_use_days: 'must not be longer than 180 days for solid (USP <795>)',
     });
-    expect(budProblems({ preparation: 'sterile', bud_category: 'solid', beyond_use_days: null, storage: 'frozen' })).toEqual({
-      beyond_use_days: 'is required for a sterile preparation',
-    });
+    // A sterile preparation's days are USP <797>'s (sterile-beyond-use.ts): <795>'s rules say nothing of it.
+    expect(budProblems({ preparation: 'sterile', bud_category: 'solid', beyond_use_days: null, storage: 'frozen' })).toEqual({});
     expect(budProblems({ ...nonSterile('solid', 180), storage: 'refrigerated' })).toEqual({});
   });
 });

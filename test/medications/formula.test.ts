@@ -32,6 +32,8 @@ const NO_FORMULA = {
   controlled_schedule: null,
   beyond_use_days: null,
   restricted_states: null,
+  sterile_condition: null,
+  formula_version: null,
 };
 
 describe.each(DIALECTS)('formulary entries with a formula on %s', (dialect) => {
@@ -109,7 +111,42 @@ describe.each(DIALECTS)('formulary entries with a formula on %s', (dialect) => {
         'ingredients',
       ],
       ['no ingredient at all', { ingredients: [] }, 'ingredients'],
-      ['a sterile preparation without beyond_use_days', { preparation: 'sterile', beyond_use_days: null }, 'beyond_use_days'],
+      [
+        'a sterile preparation asking for more days than its USP <797> condition allows',
+        { preparation: 'sterile', beyond_use_days: 30 },
+        'beyond_use_days',
+      ],
+      [
+        'a sterile condition on a non-sterile preparation',
+        { sterile_condition: { category: 2, preparation: 'aseptic', nonsterile_component: false, sterility_tested: true } },
+        'sterile_condition',
+      ],
+      [
+        'a Category 3 preparation that is not sterility tested',
+        {
+          preparation: 'sterile',
+          beyond_use_days: null,
+          sterile_condition: { category: 3, preparation: 'aseptic', nonsterile_component: false, sterility_tested: false },
+        },
+        'sterile_condition.sterility_tested',
+      ],
+      [
+        'a Category 1 preparation stored frozen',
+        {
+          preparation: 'sterile',
+          storage: 'frozen',
+          beyond_use_days: null,
+          sterile_condition: { category: 1, preparation: 'aseptic', nonsterile_component: false, sterility_tested: false },
+        },
+        'storage',
+      ],
+      [
+        'an unknown sterile category',
+        { preparation: 'sterile', sterile_condition: { category: 4 } },
+        'sterile_condition.category',
+      ],
+      ['an unknown dispense unit', { dispense_unit: 'spoonful' }, 'dispense_unit'],
+      ['a therapeutic class not written in lower-case words', { therapeutic_class: 'GLP-1 agonist' }, 'therapeutic_class'],
       [
         'an override longer than the category allows',
         { bud_category: 'aqueous_preserved', beyond_use_days: 36 },
@@ -165,6 +202,75 @@ describe.each(DIALECTS)('formulary entries with a formula on %s', (dialect) => {
     });
   });
 
+  describe('sterile preparations (USP <797>), units, classes and versions (issue 39)', () => {
+    const STERILE = { ...FORMULA, preparation: 'sterile', beyond_use_days: null } as const;
+    const CONDITION = { category: 2, preparation: 'aseptic', nonsterile_component: false, sterility_tested: false } as const;
+
+    it('when a sterile entry gives no condition, then it takes the most conservative Category 2 one and its read says so', async () => {
+      const clinic = await t.createClinic();
+      const data = await addEntry(clinic.clinicId, STERILE);
+      expect(data.sterile_condition).toEqual({
+        category: 2,
+        preparation: 'aseptic',
+        nonsterile_component: true,
+        sterility_tested: false,
+        defaulted: true,
+      });
+    });
+
+    it('when a sterile entry gives its condition, then it is kept, and days up to the condition\u2019s limit are accepted', async () => {
+      const clinic = await t.createClinic();
+      const data = await addEntry(clinic.clinicId, { ...STERILE, sterile_condition: CONDITION, beyond_use_days: 10 });
+      expect(data).toMatchObject({ sterile_condition: { ...CONDITION, defaulted: false }, beyond_use_days: 10 });
+      const refused = await t.operator.post(medications(clinic.clinicId), {
+        name: newName(),
+        ...STERILE,
+        sterile_condition: CONDITION,
+        beyond_use_days: 11,
+      });
+      expectRefused(refused, 'beyond_use_days');
+    });
+
+    it('when an entry sets its dispense unit and class, then they are read back, and null clears them', async () => {
+      const clinic = await t.createClinic();
+      const data = await addEntry(clinic.clinicId, { dispense_unit: 'mL', therapeutic_class: 'glp1_receptor_agonist' });
+      expect(data).toMatchObject({
+        dispense_unit: 'mL',
+        dispense_unit_defaulted: false,
+        therapeutic_class: 'glp1_receptor_agonist',
+      });
+      const cleared = await t.operator.patch(`${medications(clinic.clinicId)}/${data.medication_id}`, {
+        dispense_unit: null,
+        therapeutic_class: null,
+      });
+      expect(cleared.body.data).toMatchObject({ dispense_unit: 'each', dispense_unit_defaulted: true, therapeutic_class: null });
+    });
+
+    it('when a formula changes, then a new version is kept; a change of anything else keeps the version', async () => {
+      const clinic = await t.createClinic();
+      const entry = await addEntry(clinic.clinicId, FORMULA);
+      const url = `${medications(clinic.clinicId)}/${entry.medication_id}`;
+      expect(entry.formula_version).toBe(1);
+      expect((await t.operator.patch(url, { name: newName(), dispense_unit: 'mL' })).body.data.formula_version).toBe(1);
+      expect((await t.operator.patch(url, { storage: 'room' })).body.data.formula_version).toBe(2);
+      expect((await t.operator.patch(url, { storage: 'room' })).body.data.formula_version).toBe(2);
+      const versions = await t.operator.get(`${url}/formula-versions`);
+      expect(versions.status).toBe(200);
+      expect(versions.body.data.versions.map((v: any) => [v.version, v.formula.storage, v.created_by])).toEqual([
+        [1, 'refrigerated', 'Operator token'],
+        [2, 'room', 'Operator token'],
+      ]);
+    });
+
+    it('when the versions of an entry of another clinic are asked for, then none are listed', async () => {
+      const clinic = await t.createClinic();
+      const other = await t.createClinic();
+      const entry = await addEntry(clinic.clinicId, FORMULA);
+      const res = await t.operator.get(`${medications(other.clinicId)}/${entry.medication_id}/formula-versions`);
+      expect(res.body.data.versions).toEqual([]);
+    });
+  });
+
   describe('PATCH', () => {
     it('when an entry made without a formula is given one, then only the sent fields change, and the change is audited as update', async () => {
       const clinic = await t.createClinic();
@@ -183,6 +289,7 @@ describe.each(DIALECTS)('formulary entries with a formula on %s', (dialect) => {
         bud_category: 'solid',
         storage: 'room',
         restricted_states: [],
+        formula_version: 1,
       });
       const audit = (await auditRows(t.ctx)).filter((r) => r.resource_id === entry.medication_id);
       expect(audit.map((r) => [r.action, r.resource_type])).toEqual([
@@ -197,7 +304,7 @@ describe.each(DIALECTS)('formulary entries with a formula on %s', (dialect) => {
       const url = `${medications(clinic.clinicId)}/${entry.medication_id}`;
       const stored = await t.operator.patch(url, { storage: 'room', strength: null });
       expect(stored.status, JSON.stringify(stored.body)).toBe(200);
-      expect(stored.body.data).toEqual({ ...entry, storage: 'room' });
+      expect(stored.body.data).toEqual({ ...entry, storage: 'room', formula_version: 2 });
       // The kept beyond_use_days (30) is longer than the new category allows (14): refused, nothing changes.
       const refused = await t.operator.patch(url, { bud_category: 'aqueous_non_preserved', storage: 'refrigerated' });
       expectRefused(refused, 'beyond_use_days');
@@ -221,7 +328,7 @@ describe.each(DIALECTS)('formulary entries with a formula on %s', (dialect) => {
       const res = await t.operator.patch(`${medications(clinic.clinicId)}/${entry.medication_id}`, {
         name: newName(),
         preparation: 'sterile',
-        beyond_use_days: null,
+        beyond_use_days: 30,
       });
       expectRefused(res, 'beyond_use_days');
       expect(await storedRow(entry.medication_id)).toEqual(before);

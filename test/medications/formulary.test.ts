@@ -34,6 +34,12 @@ describe.each(DIALECTS)('GET /api/external/medications on %s', (dialect) => {
       controlled_schedule: null,
       beyond_use_days: null,
       restricted_states: null,
+      sterile_condition: null,
+      // Issue 39: an entry that sets no dispense unit counts `each`, and says so.
+      dispense_unit: 'each',
+      dispense_unit_defaulted: true,
+      therapeutic_class: null,
+      formula_version: null,
     });
     const created = res.body.data.items.map((m: any) => m.created_at);
     expect([...created].sort().reverse()).toEqual(created);

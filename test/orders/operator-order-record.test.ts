@@ -165,6 +165,8 @@ describe.each(DIALECTS)(
             bud_category: 'aqueous_preserved',
             storage: 'refrigerated',
             beyond_use_days: 28,
+            // USP <797>: Category 2, aseptic, sterility tested: up to 45 days refrigerated.
+            sterile_condition: { category: 2, preparation: 'aseptic', nonsterile_component: true, sterility_tested: true },
           }),
           'formula',
         );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allergyMatches, SALT_WORDS, substanceKey } from '../../src/patients/allergy-match.js';
+import { allergyMatches } from '../../src/patients/allergy-match.js';
+import { SALT_WORDS, substanceKey } from '../../src/patients/substance-key.js';
 import { intakeHoldOf, type ItemInUse } from '../../src/holds/intake-hold.js';
 
 describe('the allergy name rule', () => {
@@ -39,7 +40,7 @@ describe('the allergy name rule', () => {
         ['Naltrexone Hydrochloride', 'Microcrystalline cellulose', 'naltrexone HCl'],
         [{ substance: 'naltrexone', severity: 'severe' }, { substance: 'Latex' }],
       ),
-    ).toEqual([{ ingredient: 'Naltrexone Hydrochloride', substance: 'naltrexone', severity: 'severe' }]);
+    ).toEqual([{ ingredient: 'Naltrexone Hydrochloride', substance: 'naltrexone', severity: 'severe', allergy_class: null }]);
     expect(allergyMatches(['Semaglutide'], [{ substance: 'naltrexone' }])).toEqual([]);
   });
 });

@@ -396,7 +396,7 @@ export interface paths {
     put?: never;
     /**
      * Add a medication to a clinic’s formulary
-     * @description Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409. A formula (ingredients, preparation, bud_category, storage; optionally controlled_schedule, beyond_use_days, restricted_states) is optional; once given it is whole, and follows USP <795> (docs/compounding.md).
+     * @description Orders are checked against the formulary by name, ignoring case and extra spaces; a name already present is a 409. A formula (ingredients, preparation, bud_category, storage; optionally controlled_schedule, beyond_use_days, restricted_states, and for a sterile preparation its sterile_condition) is optional; once given it is whole, and follows USP <795> or <797> (docs/compounding.md). Each change of a formula is a new version.
      */
     post: operations['createOperatorClinicMedication'];
     delete?: never;
@@ -424,6 +424,26 @@ export interface paths {
      * @description Only the fields sent change; the entry that results is checked whole, as on creation (docs/compounding.md). A bad field is a 400 naming it and nothing changes; a name another entry has is a 409.
      */
     patch: operations['updateOperatorClinicMedication'];
+    trace?: never;
+  };
+  '/api/admin/clinics/{clinicId}/medications/{medicationId}/formula-versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the versions of a formulary entry’s formula
+     * @description Each change of a formula makes a new version (docs/compounding.md#formula-versions); a fill records the version it was made from. First first.
+     */
+    get: operations['listOperatorFormulaVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/admin/clinics/{clinicId}/oauth-clients': {
@@ -1034,6 +1054,11 @@ export interface components {
       beyond_use_date: string | null;
       /** @description `room`, `refrigerated` or `frozen`; null with no formula. */
       storage: ('room' | 'refrigerated' | 'frozen') | null;
+      /** @description The instant, for a preparation whose limit is in hours (a USP <797> Category 1 CSP); null otherwise. */
+      beyond_use_at: string | null;
+      /** @description Null with no formula, and for fills recorded before it was kept. */
+      beyond_use_basis: ('usp_795' | 'usp_797' | 'entry' | 'ingredient_lot') | null;
+      formula_version: number | null;
     };
     MedicationOrderHold: {
       /** @description A code of `GET /api/external/hold-reasons`. */
@@ -1124,7 +1149,7 @@ export interface components {
         lot_number: string;
         /**
          * Format: date-time
-         * @description When it was compounded: an ISO 8601 date-time, not in the future. Its UTC day counts the beyond-use days.
+         * @description When compounding started: an ISO 8601 date-time, not in the future. The beyond-use days count from its day on the pharmacy’s calendar (PHARMACY_TIME_ZONE); a Category 1 CSP’s hours from the instant.
          */
         compounded_at: string;
         /** @description The ingredient lots used: the beyond-use date is never later than the earliest `expires_on`. */
@@ -1683,6 +1708,12 @@ export interface operations {
                   /** @description ISO-8601 UTC. */
                   compounded_at: string;
                   beyond_use_date: string | null;
+                  /** @description The instant, for a preparation whose limit is in hours (a USP <797> Category 1 CSP); null otherwise. */
+                  beyond_use_at: string | null;
+                  /** @description Null with no formula, and for fills recorded before it was kept. */
+                  beyond_use_basis: ('usp_795' | 'usp_797' | 'entry' | 'ingredient_lot') | null;
+                  formula_version: number | null;
+                  beyond_use_limiting_lot: string | null;
                   storage: ('room' | 'refrigerated' | 'frozen') | null;
                   /** @description True when a development server filled the item itself on shipping. */
                   generated: boolean;
@@ -1729,6 +1760,25 @@ export interface operations {
                   beyond_use_days: number | null;
                   /** @description Upper-case state codes; null with no formula. */
                   restricted_states: string[] | null;
+                  /** @description The USP <797> condition of a sterile preparation; null for any other. */
+                  sterile_condition: {
+                    /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+                    category: 1 | 2 | 3;
+                    /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+                    preparation: 'aseptic' | 'terminally_sterilized';
+                    /** @description True when one or more starting components is non-sterile (a bulk powder). */
+                    nonsterile_component: boolean;
+                    /** @description True when the preparation is sterility tested (USP <71>) before release. */
+                    sterility_tested: boolean;
+                    /** @description True when the entry gave no condition: the most conservative Category 2 row applies (1 day room, 4 refrigerated, 45 frozen). */
+                    defaulted: boolean;
+                  } | null;
+                  /** @description What an order’s `quantity` of this entry counts (`each` when the entry sets none). */
+                  dispense_unit: string;
+                  /** @description True when the entry sets no unit and `each` is taken. */
+                  dispense_unit_defaulted: boolean;
+                  therapeutic_class: string | null;
+                  formula_version: number | null;
                 } | null;
                 medication_id: string | null;
                 /** @description The formula of the item’s formulary entry; null for an entry with none (filled as before, with no beyond-use date). */
@@ -4473,6 +4523,25 @@ export interface operations {
                 beyond_use_days: number | null;
                 /** @description Upper-case state codes; null with no formula. */
                 restricted_states: string[] | null;
+                /** @description The USP <797> condition of a sterile preparation; null for any other. */
+                sterile_condition: {
+                  /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+                  category: 1 | 2 | 3;
+                  /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+                  preparation: 'aseptic' | 'terminally_sterilized';
+                  /** @description True when one or more starting components is non-sterile (a bulk powder). */
+                  nonsterile_component: boolean;
+                  /** @description True when the preparation is sterility tested (USP <71>) before release. */
+                  sterility_tested: boolean;
+                  /** @description True when the entry gave no condition: the most conservative Category 2 row applies (1 day room, 4 refrigerated, 45 frozen). */
+                  defaulted: boolean;
+                } | null;
+                /** @description What an order’s `quantity` of this entry counts (`each` when the entry sets none). */
+                dispense_unit: string;
+                /** @description True when the entry sets no unit and `each` is taken. */
+                dispense_unit_defaulted: boolean;
+                therapeutic_class: string | null;
+                formula_version: number | null;
               }[];
             };
             message: string;
@@ -4575,6 +4644,22 @@ export interface operations {
           strength?: string;
           /** @description e.g. `injectable solution`. */
           dosage_form?: string;
+          /** @description What an order’s `quantity` of this entry counts: the unit an order takes when it gives no `unit_of_measure`. */
+          dispense_unit?:
+            | 'mL'
+            | 'g'
+            | 'capsule'
+            | 'tablet'
+            | 'troche'
+            | 'suppository'
+            | 'syringe'
+            | 'vial'
+            | 'pen'
+            | 'patch'
+            | 'packet'
+            | 'each';
+          /** @description The therapeutic class duplicate therapy compares: two active orders of one class for one patient are held (docs/compounding.md#allergies-and-duplicate-therapy). Lower-case words joined by `_`, e.g. `glp1_receptor_agonist`, `testosterone`, `estrogen`, `progestin`, `thyroid_hormone`, `opioid_antagonist`, `pde5_inhibitor`, `peptide_growth_hormone_secretagogue`. */
+          therapeutic_class?: string;
           ingredients?: {
             /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
             name: string;
@@ -4593,10 +4678,21 @@ export interface operations {
           storage?: 'room' | 'refrigerated' | 'frozen';
           /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
           controlled_schedule?: ('II' | 'III' | 'IV' | 'V') | null;
-          /** @description Days from compounding to the beyond-use date: required for a sterile preparation; for a non-sterile one, an optional override no longer than its category allows (null: the category’s). */
+          /** @description Days from compounding to the beyond-use date: an optional override no longer than the standard allows (null: the standard’s), USP <795>’s category for a non-sterile preparation, USP <797>’s `sterile_condition` for a sterile one (docs/compounding.md#beyond-use-dates). */
           beyond_use_days?: number | null;
           /** @description Two-letter US state codes where the pharmacy may not ship this preparation. */
           restricted_states?: string[];
+          /** @description A sterile preparation’s USP <797> condition, which sets its longest beyond-use date; only with `preparation: sterile`. Left out (or null), the most conservative Category 2 condition applies (aseptic, from a non-sterile component, not tested) and the read says `defaulted: true`. */
+          sterile_condition?: {
+            /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+            category: 1 | 2 | 3;
+            /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+            preparation: 'aseptic' | 'terminally_sterilized';
+            /** @description True when one or more starting components is non-sterile (a bulk powder). */
+            nonsterile_component: boolean;
+            /** @description True when the preparation is sterility tested (USP <71>) before release. */
+            sterility_tested: boolean;
+          } | null;
         };
       };
     };
@@ -4641,6 +4737,25 @@ export interface operations {
               beyond_use_days: number | null;
               /** @description Upper-case state codes; null with no formula. */
               restricted_states: string[] | null;
+              /** @description The USP <797> condition of a sterile preparation; null for any other. */
+              sterile_condition: {
+                /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+                category: 1 | 2 | 3;
+                /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+                preparation: 'aseptic' | 'terminally_sterilized';
+                /** @description True when one or more starting components is non-sterile (a bulk powder). */
+                nonsterile_component: boolean;
+                /** @description True when the preparation is sterility tested (USP <71>) before release. */
+                sterility_tested: boolean;
+                /** @description True when the entry gave no condition: the most conservative Category 2 row applies (1 day room, 4 refrigerated, 45 frozen). */
+                defaulted: boolean;
+              } | null;
+              /** @description What an order’s `quantity` of this entry counts (`each` when the entry sets none). */
+              dispense_unit: string;
+              /** @description True when the entry sets no unit and `each` is taken. */
+              dispense_unit_defaulted: boolean;
+              therapeutic_class: string | null;
+              formula_version: number | null;
             };
             message: string;
           };
@@ -4876,6 +4991,23 @@ export interface operations {
           name?: string;
           strength?: string | null;
           dosage_form?: string | null;
+          dispense_unit?:
+            | (
+                | 'mL'
+                | 'g'
+                | 'capsule'
+                | 'tablet'
+                | 'troche'
+                | 'suppository'
+                | 'syringe'
+                | 'vial'
+                | 'pen'
+                | 'patch'
+                | 'packet'
+                | 'each'
+              )
+            | null;
+          therapeutic_class?: string | null;
           ingredients?: {
             /** @description The ingredient, e.g. `semaglutide sodium`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
             name: string;
@@ -4894,10 +5026,21 @@ export interface operations {
           storage?: 'room' | 'refrigerated' | 'frozen';
           /** @description The DEA schedule, `II` to `V`, or null for a preparation that is not controlled. */
           controlled_schedule?: ('II' | 'III' | 'IV' | 'V') | null;
-          /** @description Days from compounding to the beyond-use date: required for a sterile preparation; for a non-sterile one, an optional override no longer than its category allows (null: the category’s). */
+          /** @description Days from compounding to the beyond-use date: an optional override no longer than the standard allows (null: the standard’s), USP <795>’s category for a non-sterile preparation, USP <797>’s `sterile_condition` for a sterile one (docs/compounding.md#beyond-use-dates). */
           beyond_use_days?: number | null;
           /** @description Two-letter US state codes where the pharmacy may not ship this preparation. */
           restricted_states?: string[];
+          /** @description A sterile preparation’s USP <797> condition, which sets its longest beyond-use date; only with `preparation: sterile`. Left out (or null), the most conservative Category 2 condition applies (aseptic, from a non-sterile component, not tested) and the read says `defaulted: true`. */
+          sterile_condition?: {
+            /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+            category: 1 | 2 | 3;
+            /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+            preparation: 'aseptic' | 'terminally_sterilized';
+            /** @description True when one or more starting components is non-sterile (a bulk powder). */
+            nonsterile_component: boolean;
+            /** @description True when the preparation is sterility tested (USP <71>) before release. */
+            sterility_tested: boolean;
+          } | null;
         };
       };
     };
@@ -4942,6 +5085,25 @@ export interface operations {
               beyond_use_days: number | null;
               /** @description Upper-case state codes; null with no formula. */
               restricted_states: string[] | null;
+              /** @description The USP <797> condition of a sterile preparation; null for any other. */
+              sterile_condition: {
+                /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+                category: 1 | 2 | 3;
+                /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+                preparation: 'aseptic' | 'terminally_sterilized';
+                /** @description True when one or more starting components is non-sterile (a bulk powder). */
+                nonsterile_component: boolean;
+                /** @description True when the preparation is sterility tested (USP <71>) before release. */
+                sterility_tested: boolean;
+                /** @description True when the entry gave no condition: the most conservative Category 2 row applies (1 day room, 4 refrigerated, 45 frozen). */
+                defaulted: boolean;
+              } | null;
+              /** @description What an order’s `quantity` of this entry counts (`each` when the entry sets none). */
+              dispense_unit: string;
+              /** @description True when the entry sets no unit and `each` is taken. */
+              dispense_unit_defaulted: boolean;
+              therapeutic_class: string | null;
+              formula_version: number | null;
             };
             message: string;
           };
@@ -5012,6 +5174,122 @@ export interface operations {
       };
       /** @description The body is not sent as application/json. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listOperatorFormulaVersions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /** @description The clinic’s id. */
+        clinicId: string;
+        /** @description The medication’s id. */
+        medicationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              versions: {
+                version: number;
+                /** @description The formula’s fields as the entry showed them then. */
+                formula: {
+                  [key: string]: unknown;
+                };
+                /** @description ISO-8601 UTC. */
+                created_at: string;
+                created_by: string | null;
+              }[];
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A pharmacist calling an admin-only route, or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };

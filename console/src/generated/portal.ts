@@ -742,6 +742,11 @@ export interface components {
       beyond_use_date: string | null;
       /** @description `room`, `refrigerated` or `frozen`; null with no formula. */
       storage: ('room' | 'refrigerated' | 'frozen') | null;
+      /** @description The instant, for a preparation whose limit is in hours (a USP <797> Category 1 CSP); null otherwise. */
+      beyond_use_at: string | null;
+      /** @description Null with no formula, and for fills recorded before it was kept. */
+      beyond_use_basis: ('usp_795' | 'usp_797' | 'entry' | 'ingredient_lot') | null;
+      formula_version: number | null;
     };
     MedicationOrderHold: {
       /** @description A code of `GET /api/external/hold-reasons`. */

@@ -28,6 +28,8 @@ import * as m026 from './026_order_event_sequence.js';
 import * as m027 from './027_shipments.js';
 import * as m028 from './028_delivery_options.js';
 import * as m029 from './029_event_types_and_log.js';
+import * as m030 from './030_formulary_safety.js';
+import * as m031 from './031_fill_beyond_use.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -63,4 +65,6 @@ export const migrations: Record<string, Migration> = {
   '027_shipments': m027,
   '028_delivery_options': m028,
   '029_event_types_and_log': m029,
+  '030_formulary_safety': m030,
+  '031_fill_beyond_use': m031,
 };

@@ -1845,6 +1845,11 @@ export interface components {
       beyond_use_date: string | null;
       /** @description `room`, `refrigerated` or `frozen`; null with no formula. */
       storage: ('room' | 'refrigerated' | 'frozen') | null;
+      /** @description The instant, for a preparation whose limit is in hours (a USP <797> Category 1 CSP); null otherwise. */
+      beyond_use_at: string | null;
+      /** @description Null with no formula, and for fills recorded before it was kept. */
+      beyond_use_basis: ('usp_795' | 'usp_797' | 'entry' | 'ingredient_lot') | null;
+      formula_version: number | null;
     };
     MedicationOrderHold: {
       /** @description A code of `GET /api/external/hold-reasons`. */
@@ -2028,7 +2033,7 @@ export interface components {
         lot_number: string;
         /**
          * Format: date-time
-         * @description When it was compounded: an ISO 8601 date-time, not in the future. Its UTC day counts the beyond-use days.
+         * @description When compounding started: an ISO 8601 date-time, not in the future. The beyond-use days count from its day on the pharmacy’s calendar (PHARMACY_TIME_ZONE); a Category 1 CSP’s hours from the instant.
          */
         compounded_at: string;
         /** @description The ingredient lots used: the beyond-use date is never later than the earliest `expires_on`. */
@@ -3844,6 +3849,25 @@ export interface operations {
                 beyond_use_days: number | null;
                 /** @description Upper-case state codes; null with no formula. */
                 restricted_states: string[] | null;
+                /** @description The USP <797> condition of a sterile preparation; null for any other. */
+                sterile_condition: {
+                  /** @description USP <797> category: 1 (segregated compounding area), 2 (cleanroom suite) or 3 (Category 2 plus the tests Category 3 requires). */
+                  category: 1 | 2 | 3;
+                  /** @description `aseptic` (filtered and filled aseptically) or `terminally_sterilized` (sterilized in its final container). */
+                  preparation: 'aseptic' | 'terminally_sterilized';
+                  /** @description True when one or more starting components is non-sterile (a bulk powder). */
+                  nonsterile_component: boolean;
+                  /** @description True when the preparation is sterility tested (USP <71>) before release. */
+                  sterility_tested: boolean;
+                  /** @description True when the entry gave no condition: the most conservative Category 2 row applies (1 day room, 4 refrigerated, 45 frozen). */
+                  defaulted: boolean;
+                } | null;
+                /** @description What an order’s `quantity` of this entry counts (`each` when the entry sets none). */
+                dispense_unit: string;
+                /** @description True when the entry sets no unit and `each` is taken. */
+                dispense_unit_defaulted: boolean;
+                therapeutic_class: string | null;
+                formula_version: number | null;
               }[];
               next_cursor: string | null;
             };
