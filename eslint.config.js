@@ -89,7 +89,7 @@ export default tseslint.config(
               message: 'A change is run by runChange (src/changes/run-change.ts): it alone hands its writes to the database.',
             },
             {
-              group: ['**/changes/change-rows.js'],
+              group: ['**/changes/change-rows.repository.js'],
               message: 'Only runChange writes a change’s audit rows, events and idempotency mark.',
             },
             {

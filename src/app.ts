@@ -132,7 +132,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return guardPortalRequest(ctx, request, reply).then(() => checkContentNegotiation(request));
     }
     // A carrier's webhook is not a versioned API and has no key (its route checks the carrier's
-    // signature): HTTPS behind a proxy, then JSON (carrier-events/easypost.routes.ts).
+    // signature): HTTPS behind a proxy, then JSON (shipments/easypost.routes.ts).
     if (area === 'carrier') {
       if (behindProxy) requireHttps(request, isTrustedProxy);
       checkContentNegotiation(request);

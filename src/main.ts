@@ -9,7 +9,7 @@ import { licensedStatesSet } from './shipping/licensed-states.repository.js';
 import { logDestination } from './log-format.js';
 import { loadHttpsOptions } from './http/tls.js';
 import { shutDown } from './shutdown.js';
-import { startSandboxAutoAdvance } from './orders/sandbox-auto-advance.js';
+import { startSandboxAutoAdvance } from './fulfillment/sandbox-auto-advance.js';
 import { startIdempotencyKeyPurge } from './idempotency/idempotency-purge.js';
 import { startDeprecationUsageFlush } from './deprecations/usage-flush.js';
 import { startRequestLogPurge } from './request-log/request-log-purge.js';

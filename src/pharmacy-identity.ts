@@ -1,6 +1,7 @@
 /**
  * The pharmacy's name, address and phone, as its labels print them (PHARMACY_NAME and the
- * PHARMACY_ADDRESS_* variables: docs/configuration.md). Parsed once by config.ts; pure.
+ * PHARMACY_ADDRESS_* variables: docs/configuration.md, declared in config/pharmacy.settings.ts).
+ * Parsed once by the configuration; pure.
  */
 
 export interface PharmacyIdentity {
@@ -39,20 +40,20 @@ const MAX_LENGTH = 100;
 // Printable text only: no control, bidi or zero-width characters on a label.
 const PRINTABLE = /^[^\p{Cc}\p{Cf}]+$/u;
 
+/** The variables as configuration read them: trimmed, undefined when unset or empty. */
+export type PharmacyVariables = Readonly<Record<(typeof VARIABLES)[keyof typeof VARIABLES], string | undefined>>;
+
 /**
  * The pharmacy of the labels: the variables when PHARMACY_NAME is set (then its address is
  * required); else, in development, DEVELOPMENT_PHARMACY, and in production null (the label says
  * the setting is missing). Every bad variable is pushed onto `problems`.
  */
 export function parsePharmacyIdentity(
-  env: NodeJS.ProcessEnv,
+  variables: PharmacyVariables,
   environment: 'development' | 'production',
   problems: string[],
 ): PharmacyIdentity | null {
-  const read = (key: keyof typeof VARIABLES): string | null => {
-    const value = env[VARIABLES[key]]?.trim() ?? '';
-    return value === '' ? null : value;
-  };
+  const read = (key: keyof typeof VARIABLES): string | null => variables[VARIABLES[key]] ?? null;
   if (read('name') === null) return environment === 'development' ? DEVELOPMENT_PHARMACY : null;
 
   const found = Object.fromEntries(

@@ -3,17 +3,20 @@ import type { AppContext } from './context.js';
 import { auditOperatorRoutes } from './audit/audit.operator-routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { metricsRoutes } from './health/metrics.routes.js';
-import { holdQueueOperatorRoutes } from './orders/hold-queue.operator-routes.js';
-import { recallOperatorRoutes } from './orders/recall.operator-routes.js';
-import { orderOperatorRoutes } from './orders/order.operator-routes.js';
-import { signoffOperatorRoutes } from './orders/signoff.operator-routes.js';
-import { shipmentOperatorRoutes } from './orders/shipment.operator-routes.js';
-import { orderRoutes } from './orders/order.routes.js';
-import { orderHoldRoutes, sandboxHoldRoutes } from './orders/order-hold.routes.js';
+import { holdQueueOperatorRoutes } from './holds/hold-queue.operator-routes.js';
+import { holdOperatorRoutes } from './holds/hold.operator-routes.js';
+import { fillOperatorRoutes } from './compounding/order-fill.operator-routes.js';
+import { ORDER_ANSWER } from './fulfillment/order-view.js';
+import { recallOperatorRoutes } from './compounding/recall.operator-routes.js';
+import { orderOperatorRoutes } from './fulfillment/order.operator-routes.js';
+import { signoffOperatorRoutes } from './compounding/signoff.operator-routes.js';
+import { shipmentOperatorRoutes } from './shipments/shipment.operator-routes.js';
+import { orderRoutes } from './fulfillment/order.routes.js';
+import { orderHoldRoutes, sandboxHoldRoutes } from './holds/hold.routes.js';
 import { refillRoutes } from './refills/refill.routes.js';
 import { requestLogRoutes } from './request-log/request-log.routes.js';
 import { eventLogRoutes } from './events/event-log.routes.js';
-import { sandboxRoutes } from './orders/sandbox.routes.js';
+import { sandboxRoutes } from './fulfillment/sandbox.routes.js';
 import { medicationRoutes } from './medications/medication.routes.js';
 import { patientRoutes } from './patients/patient.routes.js';
 import { practitionerRoutes } from './practitioners/practitioner.routes.js';
@@ -38,13 +41,16 @@ import { portalHoldRoutes } from './portal/portal-holds.routes.js';
 import { portalOrderRoutes } from './portal/portal-orders.routes.js';
 import { portalSandboxRoutes } from './portal/portal-sandbox.routes.js';
 import { portalWebhookRoutes } from './portal/portal-webhooks.routes.js';
-import { easyPostRoutes } from './carrier-events/easypost.routes.js';
-import { applyCarrierTracking } from './orders/shipment-journey.service.js';
+import { easyPostRoutes } from './shipments/easypost.routes.js';
 import { FHIR_BASE_PATH } from './fhir/fhir-base.js';
 import { fhirRoutes } from './fhir/fhir.routes.js';
 import { FHIR_RESOURCES } from './fhir/fhir-resources.js';
 
-/** Every feature's routes, mounted in one visible list. */
+/**
+ * Every feature's routes, mounted in one visible list. The rooms of the pharmacy's work (holds,
+ * compounding, shipments) answer with the order as partners read it, which is assembled above them:
+ * their routes are handed it here (ORDER_ANSWER, fulfillment/order-view.ts).
+ */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes(ctx));
   await app.register(metricsRoutes(ctx));
@@ -54,16 +60,18 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(licensedStatesRoutes(ctx));
   await app.register(medicationRoutes(ctx));
   await app.register(orderRoutes(ctx));
-  await app.register(orderHoldRoutes(ctx));
+  await app.register(orderHoldRoutes(ctx, ORDER_ANSWER));
   await app.register(refillRoutes(ctx));
   // Development only: in production the sandbox routes do not exist (404).
   if (ctx.config.env !== 'production') {
     await app.register(sandboxRoutes(ctx));
-    await app.register(sandboxHoldRoutes(ctx));
+    await app.register(sandboxHoldRoutes(ctx, ORDER_ANSWER));
   }
   await app.register(orderOperatorRoutes(ctx));
+  await app.register(fillOperatorRoutes(ctx, ORDER_ANSWER));
+  await app.register(holdOperatorRoutes(ctx, ORDER_ANSWER));
   await app.register(signoffOperatorRoutes(ctx));
-  await app.register(shipmentOperatorRoutes(ctx));
+  await app.register(shipmentOperatorRoutes(ctx, ORDER_ANSWER));
   await app.register(holdQueueOperatorRoutes(ctx));
   await app.register(recallOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
@@ -82,7 +90,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(dashboardOperatorRoutes(ctx));
   await app.register(staffRoutes(ctx));
   // POST /api/carrier-events/easypost: EasyPost's signed tracking webhook (its own parser and body limit).
-  await app.register(easyPostRoutes(ctx, applyCarrierTracking));
+  await app.register(easyPostRoutes(ctx));
   // The FHIR R4 API (docs/fhir.md): its own error handler answers OperationOutcomes.
   await app.register(fhirRoutes(ctx, FHIR_RESOURCES), { prefix: FHIR_BASE_PATH });
   await app.register(partnerUserOperatorRoutes(ctx));

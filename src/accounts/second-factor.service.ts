@@ -1,9 +1,10 @@
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
-import type { DbOrTrx } from '../db/database.js';
 import { conflict, fieldError } from '../errors.js';
 import { acceptTotp, newTotpSecret, openTotpSecret, sealTotpSecret, totpUri } from './totp.js';
+import * as repo from './second-factor.repository.js';
+import type { AccountTable, SecondFactorColumns } from './second-factor.repository.js';
 
 /**
  * Enrolling and checking the TOTP second factor of an account, a staff member's or a portal user's
@@ -15,42 +16,6 @@ import { acceptTotp, newTotpSecret, openTotpSecret, sealTotpSecret, totpUri } fr
 /** What a sign-in that needs the second factor's code says of `totp_code` (401). */
 export const SECOND_FACTOR_MISSING = 'enter the 6-digit code of your authenticator app';
 export const SECOND_FACTOR_WRONG = 'is not the current code of your authenticator app (or was already used)';
-
-export type AccountTable = 'staff_members' | 'partner_users';
-
-/** The columns of either table this module reads and writes. */
-export interface SecondFactorColumns {
-  id: string;
-  email: string;
-  totp_secret: string | null;
-  totp_secret_key_id: string | null;
-  totp_enabled_at: string | null;
-  totp_last_step: number | null;
-}
-
-/** What either table's row offers: both have the same TOTP columns (migration 018). */
-async function findAccount(db: DbOrTrx, table: AccountTable, id: string): Promise<SecondFactorColumns | undefined> {
-  const row = await db
-    // The two tables share these columns: the query is the same on either.
-    .selectFrom(table as 'partner_users')
-    .select(['id', 'email', 'totp_secret', 'totp_secret_key_id', 'totp_enabled_at', 'totp_last_step'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row;
-}
-
-async function updateAccount(
-  db: DbOrTrx,
-  table: AccountTable,
-  id: string,
-  values: Partial<Omit<SecondFactorColumns, 'id' | 'email'>>,
-): Promise<void> {
-  await db
-    .updateTable(table as 'partner_users')
-    .set(values)
-    .where('id', '=', id)
-    .execute();
-}
 
 const resourceOf = (table: AccountTable, id: string, clinicId: string | null) =>
   table === 'staff_members'
@@ -66,11 +31,11 @@ export async function startTotpEnrollment(
   table: AccountTable,
   accountId: string,
 ): Promise<{ secret: string; otpauth_uri: string }> {
-  const account = await findAccount(ctx.db, table, accountId);
+  const account = await repo.findAccount(ctx.db, table, accountId);
   if (!account) throw new Error(`No ${table} row ${accountId}`);
   if (account.totp_enabled_at !== null) throw alreadyOn();
   const secret = newTotpSecret();
-  await updateAccount(ctx.db, table, accountId, {
+  await repo.updateAccount(ctx.db, table, accountId, {
     ...sealTotpSecret(ctx.keyring, table, accountId, secret),
     totp_last_step: null,
   });
@@ -88,7 +53,7 @@ export async function confirmTotpEnrollment(
   audit: AuditContext,
   clinicId: string | null,
 ): Promise<void> {
-  const account = await findAccount(ctx.db, table, accountId);
+  const account = await repo.findAccount(ctx.db, table, accountId);
   if (!account) throw new Error(`No ${table} row ${accountId}`);
   if (account.totp_enabled_at !== null) throw alreadyOn();
   if (account.totp_secret === null) {
@@ -97,7 +62,7 @@ export async function confirmTotpEnrollment(
   const step = checkCode(ctx, table, account, code);
   await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
-    await updateAccount(trx, table, accountId, { totp_enabled_at: ctx.clock().toISOString(), totp_last_step: step });
+    await repo.updateAccount(trx, table, accountId, { totp_enabled_at: ctx.clock().toISOString(), totp_last_step: step });
     change.audit('update', resourceOf(table, accountId, clinicId));
   });
 }
@@ -111,13 +76,13 @@ export async function disableTotp(
   audit: AuditContext,
   clinicId: string | null,
 ): Promise<void> {
-  const account = await findAccount(ctx.db, table, accountId);
+  const account = await repo.findAccount(ctx.db, table, accountId);
   if (!account) throw new Error(`No ${table} row ${accountId}`);
   if (account.totp_enabled_at === null || account.totp_secret === null) throw conflict('Two-step sign-in is not on');
   checkCode(ctx, table, account, code);
   await runChange(ctx, audit, async (change) => {
     const trx = await change.transaction();
-    await updateAccount(trx, table, accountId, {
+    await repo.updateAccount(trx, table, accountId, {
       totp_secret: null,
       totp_secret_key_id: null,
       totp_enabled_at: null,
@@ -161,13 +126,7 @@ export async function checkSignInCode(
   });
   const step = acceptTotp(secret, code, ctx.clock(), account.totp_last_step);
   if (step === null) return false;
-  const result = await ctx.db
-    .updateTable(table as 'partner_users')
-    .set({ totp_last_step: step })
-    .where('id', '=', account.id)
-    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return repo.useTotpStep(ctx.db, table, account.id, step);
 }
 
 /**
@@ -184,12 +143,7 @@ export async function rotateTotpSecrets(
     // Not audited: the secrets are the same, only the data key they are sealed under changes.
     await runChange(ctx, null, async (change) => {
       const trx = await change.transaction();
-      const rows = await trx
-        .selectFrom(table as 'partner_users')
-        .select(['id', 'totp_secret', 'totp_secret_key_id'])
-        .where('totp_secret', 'is not', null)
-        .where((eb) => eb.or([eb('totp_secret_key_id', 'is', null), eb('totp_secret_key_id', '!=', ctx.keyring.currentKeyId)]))
-        .execute();
+      const rows = await repo.listSecretsNotUnder(trx, table, ctx.keyring.currentKeyId);
       for (const row of rows) {
         let secret: string;
         try {
@@ -201,7 +155,7 @@ export async function rotateTotpSecrets(
           unreadable.push({ account_id: row.id, reason: error instanceof Error ? error.message : String(error) });
           continue;
         }
-        await updateAccount(trx, table, row.id, sealTotpSecret(ctx.keyring, table, row.id, secret));
+        await repo.updateAccount(trx, table, row.id, sealTotpSecret(ctx.keyring, table, row.id, secret));
         reencrypted += 1;
       }
     });

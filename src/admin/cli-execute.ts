@@ -15,7 +15,7 @@ import { AppError } from '../errors.js';
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from '../oauth/oauth-client.service.js';
 import { MAX_JWKS_KEYS } from '../oauth/jwks.js';
 import type { OrderStatus } from '../orders/order-status.js';
-import { transitionOrder } from '../orders/order-transition.service.js';
+import { transitionOrder } from '../fulfillment/order-moves.service.js';
 import { addMedication, listFormulary, removeMedication } from '../medications/medication.service.js';
 import { addService, createCarrier, listCatalogue, updateService } from '../shipping/catalogue.service.js';
 import { invitationUrl } from '../portal/partner-user.operator-routes.js';

@@ -9,7 +9,7 @@ import type { StatementBuilder, Write, WriteTarget } from '../db/write.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import { WAKEUP_CHANNEL, type OutboxNotifier } from '../events/outbox-notifier.js';
 import { newId } from '../shared/ids.js';
-import { eventInsert, keyExecutedWrite } from './change-rows.js';
+import { eventInsert, keyExecutedWrite } from './change-rows.repository.js';
 
 /** What running a change needs: the database, the clock, and the in-process wake-up of the delivery worker. */
 export interface ChangeContext extends ChangeDatabase {
@@ -19,7 +19,7 @@ export interface ChangeContext extends ChangeDatabase {
 
 /**
  * One change to the data, all or nothing: the only way to write rows together, record outbox events
- * and record changes in the audit trail (nothing else exports their inserts: change-rows.ts).
+ * and record changes in the audit trail (nothing else exports their inserts: change-rows.repository.ts).
  *
  * - `transaction()` opens the change's transaction (once) for what must run at once: reads, and
  *   writes whose result the change needs (a conditional update, a counted refill).

@@ -63,6 +63,10 @@ export const operatorErrors = {
 export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
   Type.Union([schema, Type.Null()], options);
 
+/** A string enum as `{type: string, enum}`, so that a bad value gets one "must be one of" message listing the valid ones. */
+export const StringEnum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+
 export const Timestamp = Type.String({ description: 'ISO-8601 UTC.' });
 
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });

@@ -1,5 +1,5 @@
 import type { AppContext, ReadContext } from '../context.js';
-import { HOLD_REASONS } from '../orders/hold-reasons.js';
+import { HOLD_REASONS } from '../holds/hold-reasons.js';
 import { ORDER_STATUSES, type OrderStatus } from '../orders/order-status.js';
 import * as repo from './dashboard.repository.js';
 import {

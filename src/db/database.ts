@@ -7,7 +7,8 @@ import type { IdempotencyTables } from '../idempotency/idempotency.tables.js';
 import type { MedicationTables } from '../medications/medication.tables.js';
 import type { OAuthTables } from '../oauth/oauth.tables.js';
 import type { OrderTables } from '../orders/order.tables.js';
-import type { ShipmentTables } from '../orders/shipment.tables.js';
+import type { CompoundingTables } from '../compounding/compounding.tables.js';
+import type { ShipmentTables } from '../shipments/shipment.tables.js';
 import type { RefillTables } from '../refills/refill.tables.js';
 import type { RequestLogTables } from '../request-log/request-log.tables.js';
 import type { PartnerUserTables } from '../portal/partner-user.tables.js';
@@ -33,6 +34,7 @@ export interface Database
     LicensingTables,
     OutboxTables,
     OrderTables,
+    CompoundingTables,
     ShipmentTables,
     RefillTables,
     WebhookTables,

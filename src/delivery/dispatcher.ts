@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { newId } from '../shared/ids.js';
 import type { OutboxEventTable } from '../events/outbox.tables.js';
+import { storedEventBody } from '../events/event-body.js';
 import * as deliveries from './delivery.repository.js';
 import { lockEndpoints, lowerNextDue } from './queue.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -11,14 +12,6 @@ import type { WebhookDeliveryTable } from './webhook.tables.js';
 
 /** Outbox events fanned out per look at the queue. */
 export const FAN_OUT_BATCH = 200;
-
-/**
- * The body of every attempt of an event, serialized once: `{type, timestamp, data}`
- * (Standard Webhooks' payload structure; `timestamp` is when the event happened).
- */
-export function eventBody(type: string, timestamp: string, data: unknown): string {
-  return JSON.stringify({ type, timestamp, data });
-}
 
 /** A fan-out read and decided, not yet written: the endpoints it will touch must be locked first. */
 export interface FanOut {
@@ -98,7 +91,8 @@ function newDelivery(event: OutboxEventTable, endpointId: string, now: string, f
     event_type: event.type,
     clinic_id: event.clinic_id,
     endpoint_id: endpointId,
-    body: eventBody(event.type, event.created_at, JSON.parse(event.payload) as unknown),
+    // The body of every attempt of the event, serialized once (events/event-body.ts).
+    body: JSON.stringify(storedEventBody(event)),
     status: 'pending',
     attempt_count: 0,
     next_attempt_at: firstDue,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { setIntervalScheduler, type IntervalScheduler } from '../shared/interval-scheduler.js';
+import { deleteDispatchedBefore } from './event-log.repository.js';
 
 /** How often each server purges the event log's expired events. */
 export const EVENT_LOG_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -21,13 +22,7 @@ export async function purgeEventLog(
   const cutoff = new Date(ctx.clock().getTime() - ctx.config.eventRetentionDays * 86_400_000).toISOString();
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch += 1) {
-    const result = await ctx.db
-      .deleteFrom('outbox_events')
-      .where('id', 'in', (q) =>
-        q.selectFrom('outbox_events').select('id').where('dispatched_at', '<', cutoff).orderBy('dispatched_at').limit(batchSize),
-      )
-      .executeTakeFirst();
-    const count = Number(result.numDeletedRows);
+    const count = await deleteDispatchedBefore(ctx.db, cutoff, batchSize);
     deleted += count;
     if (count < batchSize) break;
   }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, notFoundError, partnerErrors } from '../contracts/schemas.js';
-import { EVENT_LOG_LIMIT, listEvents } from './event-log.js';
+import { EVENT_LOG_LIMIT, listEvents } from './event-log.service.js';
 
 export const EVENTS_ROUTE = '/api/external/events';
 

@@ -142,7 +142,7 @@ export const EVENT_PAYLOADS = {
 
 export type WebhookEventType = keyof typeof EVENT_PAYLOADS;
 
-/** What is sent for an event: `{type, timestamp, data}` (dispatcher.ts eventBody). */
+/** What is sent for an event: `{type, timestamp, data}` (event-body.ts, the one builder of the body). */
 export const WebhookEvent = <T extends TSchema>(type: WebhookEventType, data: T) =>
   Type.Object(
     {

@@ -1,5 +1,5 @@
 import type { CodeableConcept } from '@medplum/fhirtypes';
-import { holdReasonOf } from '../orders/hold-reasons.js';
+import { holdReasonOf } from '../holds/hold-reasons.js';
 
 /** The code system of our hold reasons (GET /api/external/hold-reasons, docs/orders.md). */
 export const HOLD_REASON_SYSTEM = 'urn:fulfillment:hold-reason';

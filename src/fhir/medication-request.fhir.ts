@@ -160,7 +160,7 @@ export function medicationRequestOf(row: MedicationRequestRow): MedicationReques
     dosageInstruction: [{ text: row.direction }],
     dispenseRequest: {
       quantity: quantityOf(row.quantity, row.unit_of_measure),
-      // A do-not-refill item authorizes none, whatever its count said (orders/order-view.ts itemRefills).
+      // A do-not-refill item authorizes none, whatever its count said (orders/order-core-view.ts itemRefills).
       numberOfRepeatsAllowed: row.do_not_refill === 1 ? 0 : row.refills,
       ...(row.days_supply === null ? {} : { expectedSupplyDuration: daysOf(row.days_supply) }),
     },

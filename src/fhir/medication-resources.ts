@@ -3,7 +3,7 @@ import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { IngredientView } from '../medications/medication.schemas.js';
 import type { MedicationTable } from '../medications/medication.tables.js';
-import type { FillIngredientLotTable } from '../orders/order.tables.js';
+import type { FillIngredientLotTable } from '../compounding/compounding.tables.js';
 import { countableUnitOf, strengthRatioOf } from './fhir-quantity.js';
 import * as repo from './medication.repository.js';
 

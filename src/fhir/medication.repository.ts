@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { MedicationTable } from '../medications/medication.tables.js';
-import type { FillIngredientLotTable } from '../orders/order.tables.js';
+import type { FillIngredientLotTable } from '../compounding/compounding.tables.js';
 
 /*
  * What the FHIR Medication resource is read from (medication.fhir.ts): a clinic's formulary entries

@@ -1,12 +1,10 @@
-import { sql, type SqlBool } from 'kysely';
 import type { Address, ContactPoint, Patient } from '@medplum/fhirtypes';
 import type { AuditedResource } from '../audit/audit-vocabulary.js';
-import type { DbOrTrx } from '../db/database.js';
 import { findPatient } from '../patients/patient.repository.js';
 import type { PatientTable } from '../patients/patient.tables.js';
-import { criterionOf, idCodesOf, tablePage, dateMatch, ownIdentifier, ownIdsOf, stringMatch } from './fhir-page.js';
-import type { FhirResourceKind, SearchPaging } from './fhir-resource.js';
-import type { SearchQuery } from './fhir-search.js';
+import { criterionOf, idCodesOf, ownIdentifier, ownIdsOf } from './fhir-page.js';
+import { searchPatients } from './patient.repository.js';
+import type { FhirResourceKind } from './fhir-resource.js';
 import { FHIR_RESOURCE_SCOPES } from './smart-scopes.js';
 
 /*
@@ -59,36 +57,20 @@ export const patientKind: FhirResourceKind<Patient> = {
     return row === undefined ? undefined : { resource: toPatient(row), audit: [audited(row)] };
   },
   async search(ctx, clinicId, query, paging) {
-    const page = await searchPatients(ctx.db, clinicId, query, paging);
+    const identifier = criterionOf(query.criteria, 'identifier', 'token');
+    const search = {
+      ids: idCodesOf(query.criteria),
+      ownIds: identifier && ownIdsOf(identifier.values),
+      name: criterionOf(query.criteria, 'name', 'string'),
+      birthdate: criterionOf(query.criteria, 'birthdate', 'date'),
+      genders: criterionOf(query.criteria, 'gender', 'token')?.values.map((token) => token.code),
+    };
+    const page = await searchPatients(ctx.db, clinicId, search, paging);
     return { matches: page.rows.map(toPatient), total: page.total, hasMore: page.hasMore, audit: page.rows.map(audited) };
   },
 };
 
 const audited = (row: PatientTable): AuditedResource => ({ type: 'patient', id: row.id, clinicId: row.clinic_id });
-
-function searchPatients(db: DbOrTrx, clinicId: string, query: SearchQuery, paging: SearchPaging) {
-  let base = db.selectFrom('patients').where('clinic_id', '=', clinicId);
-  const ids = idCodesOf(query.criteria);
-  if (ids) base = base.where('id', 'in', ids);
-  const identifier = criterionOf(query.criteria, 'identifier', 'token');
-  if (identifier) {
-    const own = ownIdsOf(identifier.values);
-    // No id in our system: nothing matches (an empty IN is not valid SQL).
-    base = own.length === 0 ? base.where(sql<SqlBool>`1 = 0`) : base.where('id', 'in', own);
-  }
-  const name = criterionOf(query.criteria, 'name', 'string');
-  if (name) base = base.where(stringMatch(['first_name', 'middle_name', 'last_name'], name));
-  const birthdate = criterionOf(query.criteria, 'birthdate', 'date');
-  if (birthdate) base = base.where(dateMatch('dob', birthdate));
-  const gender = criterionOf(query.criteria, 'gender', 'token');
-  if (gender)
-    base = base.where(
-      'gender',
-      'in',
-      gender.values.map((token) => token.code),
-    );
-  return tablePage(base, paging);
-}
 
 /** The patient as FHIR's Patient: our id, names, gender, birth date, contacts and address. */
 export function toPatient(row: PatientTable): Patient {

@@ -1,12 +1,11 @@
-import { sql, type SqlBool } from 'kysely';
 import type { ContactPoint, Identifier, Practitioner } from '@medplum/fhirtypes';
 import type { AuditedResource } from '../audit/audit-vocabulary.js';
-import type { DbOrTrx } from '../db/database.js';
 import { findPractitioner } from '../practitioners/practitioner.repository.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
-import { criterionOf, idCodesOf, tablePage, ownIdentifier, stringMatch, URI_SYSTEM } from './fhir-page.js';
-import type { FhirResourceKind, SearchPaging } from './fhir-resource.js';
-import type { SearchQuery, TokenValue } from './fhir-search.js';
+import { criterionOf, idCodesOf, ownIdentifier, URI_SYSTEM } from './fhir-page.js';
+import { searchPractitioners } from './practitioner.repository.js';
+import type { FhirResourceKind } from './fhir-resource.js';
+import type { TokenValue } from './fhir-search.js';
 import { addressOf } from './patient.fhir.js';
 import { FHIR_RESOURCE_SCOPES } from './smart-scopes.js';
 
@@ -45,7 +44,13 @@ export const practitionerKind: FhirResourceKind<Practitioner> = {
     return row === undefined ? undefined : { resource: toPractitioner(row), audit: [audited(row)] };
   },
   async search(ctx, clinicId, query, paging) {
-    const page = await searchPractitioners(ctx.db, clinicId, query, paging);
+    const identifier = criterionOf(query.criteria, 'identifier', 'token');
+    const search = {
+      ids: idCodesOf(query.criteria),
+      identified: identifier && identifiersOf(identifier.values),
+      name: criterionOf(query.criteria, 'name', 'string'),
+    };
+    const page = await searchPractitioners(ctx.db, clinicId, search, paging);
     return { matches: page.rows.map(toPractitioner), total: page.total, hasMore: page.hasMore, audit: page.rows.map(audited) };
   },
 };
@@ -62,27 +67,6 @@ function identifiersOf(tokens: readonly TokenValue[]): { npis: string[]; ids: st
     if (token.system === URI_SYSTEM || token.system === undefined) ids.push(uuid);
   }
   return { npis, ids };
-}
-
-function searchPractitioners(db: DbOrTrx, clinicId: string, query: SearchQuery, paging: SearchPaging) {
-  let base = db.selectFrom('practitioners').where('clinic_id', '=', clinicId);
-  const ids = idCodesOf(query.criteria);
-  if (ids) base = base.where('id', 'in', ids);
-  const identifier = criterionOf(query.criteria, 'identifier', 'token');
-  if (identifier) {
-    const named = identifiersOf(identifier.values);
-    base = base.where((eb) =>
-      eb.or([
-        ...(named.npis.length > 0 ? [eb('npi', 'in', named.npis)] : []),
-        ...(named.ids.length > 0 ? [eb('id', 'in', named.ids)] : []),
-        // Another system only: nothing matches.
-        sql<SqlBool>`1 = 0`,
-      ]),
-    );
-  }
-  const name = criterionOf(query.criteria, 'name', 'string');
-  if (name) base = base.where(stringMatch(['first_name', 'last_name'], name));
-  return tablePage(base, paging);
 }
 
 /** The practitioner as FHIR's Practitioner: NPI and our id, name, email and phone, practice address. */

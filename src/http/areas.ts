@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
  * (a portal user's session: http/portal-guard.ts), the OAuth token endpoint
  * (HTTPS behind a proxy, but its client authenticates in the route: oauth/oauth.routes.ts), a
  * carrier's webhook (`/api/carrier-events`: HTTPS behind a proxy, JSON, but no key: the route checks
- * the carrier's signature itself, carrier-events/easypost.routes.ts), the FHIR API (`/fhir`: a
+ * the carrier's signature itself, shipments/easypost.routes.ts), the FHIR API (`/fhir`: a
  * partner's credential as on the partner API, FHIR JSON, OperationOutcome refusals: fhir/fhir.routes.ts)
  * or none.
  */

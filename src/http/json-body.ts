@@ -25,7 +25,7 @@ export function registerJsonParser(app: FastifyInstance): void {
  * A JSON body's bytes as the API reads every JSON body (above): undefined when blank; an AppError
  * (400 naming the field) for bytes that are not UTF-8, a shape over the bounds, malformed JSON or
  * prototype-poisoning keys. For a route that must see the raw bytes first (a signed body:
- * carrier-events/easypost.routes.ts), then parses them the same way.
+ * shipments/easypost.routes.ts), then parses them the same way.
  */
 export function parseJsonBytes(bytes: Buffer): unknown {
   const text = decodeUtf8(bytes);

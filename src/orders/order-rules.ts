@@ -1,8 +1,6 @@
 import type { PatientTable } from '../patients/patient.tables.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
-import { AppError, type ErrorDetails } from '../errors.js';
-import type { Environment } from '../config.js';
-import { isLicensed, type StateLicence } from '../shipping/licensed-states.js';
+import type { ErrorDetails } from '../errors.js';
 import { medicationKey } from '../medications/medication-name.js';
 import type { ShippingChoice } from '../shipping/shipping.repository.js';
 import {
@@ -52,7 +50,7 @@ export function checkShippable(
 }
 
 /**
- * Prices the shipping choice read with the order's parties (repository.findPartiesAndPricedShipping) for the
+ * Prices the shipping choice read with the order's parties (order-parties.repository.ts findPartiesAndPricedShipping) for the
  * patient's state, free shipping applied, or says which id is unknown.
  */
 export function checkShipping(
@@ -102,20 +100,3 @@ export function checkFormulary(items: readonly { medication: unknown }[], formul
 
 /** A formulary miss says where the names an order accepts are listed: no guessing, no support ticket. */
 const FORMULARY_MISS = 'is not in the clinic\u2019s formulary; see GET /api/external/medications';
-
-/**
- * The pharmacy ships only to the states it holds a permit in (docs/shipping.md#licensed-states): an
- * order for a patient elsewhere is refused with STATE_NOT_LICENSED and `details.state`, so that the
- * partner can route it to another pharmacy at once. Checked after the order's other rules: a patient
- * without an address is a VALIDATION_ERROR first. Null when the state is licensed.
- */
-export function stateNotLicensed(patient: Pick<PatientTable, 'state'>, licence: StateLicence, env: Environment): AppError | null {
-  if (isLicensed(patient.state, licence, env)) return null;
-  const state = patient.state ?? '';
-  return new AppError(
-    'STATE_NOT_LICENSED',
-    400,
-    `The pharmacy is not licensed to ship to ${state}: route this order to another pharmacy (see GET /api/external/licensed-states)`,
-    { state },
-  );
-}

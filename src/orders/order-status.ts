@@ -7,7 +7,7 @@
  *   shipped → on_hold (delivery_exception only) → shipped (resumed; never cancelled)
  *
  * A status move (`ALLOWED`) never goes backwards. A hold is not a move: it needs a reason and is
- * made by the hold routes (order-hold.service.ts), and a resume returns the order to the status it
+ * made by the holds (holds/place-hold.service.ts), and a resume returns the order to the status it
  * was held from (see docs/orders.md).
  */
 export const ORDER_STATUSES = ['pending', 'processing', 'on_hold', 'shipped', 'delivered', 'cancelled'] as const;

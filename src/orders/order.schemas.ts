@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NameText, Nullable, OpaqueId, Page, PageQuery, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
+import { NameText, Nullable, OpaqueId, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
-import { HOLD_REASON_CODES, WAITING_ON } from './hold-reasons.js';
-import { LotNumber } from './lot-number.js';
-import { ItemFillView } from './order-fill.schemas.js';
-import { SHIPMENT_STATUSES } from '../shipping/shipment-status.js';
+
+/*
+ * The order's own contract: the bodies that create and move an order, and the fields of its read
+ * that the order's core holds. The read partners get (MedicationOrder) adds each room's fields to
+ * these: fulfillment/order-view.schemas.ts.
+ */
 
 /** Limits the spec leaves open (documented in docs/orders.md). */
 export const ORDER_LIMITS = {
@@ -39,62 +41,6 @@ export const StatusSchema = Type.Union(
     description:
       'pending → processing → shipped → delivered; pending or processing → cancelled; pending or processing → on_hold (the pharmacy stopped it: see `hold`) → back where it was, or cancelled.',
   },
-);
-
-/** A string enum as `{type: string, enum}`, so that a bad value gets one "must be one of" message listing the valid ones. */
-const StringEnum = <T extends string>(values: readonly T[], description: string) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
-
-export const HoldReasonCodeSchema = StringEnum(
-  HOLD_REASON_CODES,
-  'A code of the hold reasons catalog (`GET /api/external/hold-reasons`).',
-);
-export const WaitingOnSchema = StringEnum(
-  WAITING_ON,
-  '`partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.',
-);
-
-/** Limits of a hold's texts (docs/orders.md#holds). */
-export const HOLD_LIMITS = { message: 2000 } as const;
-
-/** A hold's, an answer's or a resume's message: free text over several lines, the rules of notes. */
-export const HoldMessage = (description: string) =>
-  Text(HOLD_LIMITS.message, { description: textDoc('free', description), 'x-free-text': true });
-
-/** The current hold of an order, as a partner reads it. */
-export const HoldView = Type.Object(
-  {
-    reason_code: Type.String({ description: 'A code of `GET /api/external/hold-reasons`.' }),
-    reason: Type.String({ description: 'The catalog\u2019s text for the code.' }),
-    message: Type.String({ description: 'The pharmacy\u2019s message to you.' }),
-    waiting_on: WaitingOnSchema,
-    since: Timestamp,
-  },
-  { $id: 'MedicationOrderHold', additionalProperties: false },
-);
-
-/** One step of a hold's conversation (the partner's view; the operator's adds who by name). */
-export const HoldHistoryEntryFields = {
-  kind: Type.Union([Type.Literal('hold'), Type.Literal('answer'), Type.Literal('resume')], {
-    description: '`hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed.',
-  }),
-  reason_code: Nullable(Type.String()),
-  waiting_on: Nullable(WaitingOnSchema),
-  message: Nullable(Type.String()),
-  actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
-  at: Timestamp,
-};
-
-/** The address a hold answer gave an order, in the patient's shape. */
-export const OrderShippingAddress = Type.Object(
-  {
-    addressLine1: Type.String(),
-    addressLine2: Nullable(Type.String()),
-    city: Type.String(),
-    state: Type.String(),
-    postalCode: Type.String(),
-  },
-  { additionalProperties: false },
 );
 
 export const MedicationItemBody = Type.Object(
@@ -191,162 +137,97 @@ export const CreateOrderData = Type.Object(
 
 export const IdParams = Type.Object({ id: Uuid() });
 
-export const MedicationItemView = Type.Object(
-  {
-    id: Uuid('The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).'),
-    medication: Type.String(),
-    dose: Type.String(),
-    unit_of_measure: Nullable(Type.String()),
-    quantity: Type.Number(),
-    refills: Type.String({
-      description: 'Refills this prescription authorized, as ordered (a refill\u2019s prescription carries what was left).',
-    }),
-    direction: Type.String(),
-    days_supply: Nullable(Type.Integer()),
-    flavor: Nullable(Type.String()),
-    notes: Nullable(Type.String()),
-    do_not_refill: Type.Boolean(),
-    do_not_fill: Type.Boolean(),
-    patient_contact_requested: Type.Boolean(),
-    reason_for_compounding: Nullable(Type.String()),
-    reason_for_compounding_additional_context: Nullable(Type.String()),
-    refills_authorized: Type.Integer({
-      description: 'Refills the chain\u2019s first prescription authorized for this medication.',
-    }),
-    refills_used: Type.Integer(),
-    refills_remaining: Type.Integer(),
-    fill: Nullable(ItemFillView, {
-      description:
-        'What the pharmacy dispensed: the lot, the beyond-use date and the storage (docs/compounding.md#the-fill); null until the item is filled.',
-    }),
-  },
-  { additionalProperties: false },
-);
+/** The fields of an item of the order as partners read it; the read adds the item's `fill` (compounding). */
+export const MedicationItemViewFields = {
+  id: Uuid('The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).'),
+  medication: Type.String(),
+  dose: Type.String(),
+  unit_of_measure: Nullable(Type.String()),
+  quantity: Type.Number(),
+  refills: Type.String({
+    description: 'Refills this prescription authorized, as ordered (a refill\u2019s prescription carries what was left).',
+  }),
+  direction: Type.String(),
+  days_supply: Nullable(Type.Integer()),
+  flavor: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  do_not_refill: Type.Boolean(),
+  do_not_fill: Type.Boolean(),
+  patient_contact_requested: Type.Boolean(),
+  reason_for_compounding: Nullable(Type.String()),
+  reason_for_compounding_additional_context: Nullable(Type.String()),
+  refills_authorized: Type.Integer({
+    description: 'Refills the chain\u2019s first prescription authorized for this medication.',
+  }),
+  refills_used: Type.Integer(),
+  refills_remaining: Type.Integer(),
+};
 
-/** One status change as a partner sees it (the operator's view adds who, by name: orders/order-operator.schemas.ts). */
+/** One status change as a partner sees it (the operator's view adds who, by name: fulfillment/order-operator.schemas.ts). */
 export const StatusHistoryEntryFields = {
   from: Nullable(Type.String()),
   to: Type.String(),
   at: Timestamp,
   actor: Type.Union(ACTORS.map((a) => Type.Literal(a))),
 };
-export const ShipmentStatusSchema = StringEnum(
-  SHIPMENT_STATUSES,
-  'label_created → in_transit → out_for_delivery → delivered; exception and returned_to_sender put a shipped order on hold (`delivery_exception`). The status of the latest event by `occurred_at`.',
-);
 
-/** One step of a shipment's journey, as the carrier (or the pharmacy) reported it. */
-export const ShipmentEventView = Type.Object(
-  {
-    status: ShipmentStatusSchema,
-    occurred_at: Timestamp,
-    location: Nullable(Type.String({ description: 'Where, as the carrier says it (a city, a facility).' })),
-    description: Nullable(Type.String({ description: 'The carrier\u2019s words for the event.' })),
-  },
-  { additionalProperties: false },
-);
-
-/** One package of an order (issue 31). */
-export const ShipmentView = Type.Object(
-  {
-    shipment_id: Uuid(),
-    carrier_id: Type.String(),
-    service_id: Type.String(),
-    tracking_number: Type.String(),
-    tracking_url: Nullable(
-      Type.String({
-        format: 'uri',
-        description: 'The carrier\u2019s public tracking page (UPS, FedEx, USPS); null for another carrier.',
+/**
+ * The fields of the order as partners read it that the core holds, in the read's order. The read
+ * (fulfillment/order-view.schemas.ts) gives `medication_requests` its items with their fill, and
+ * adds the holds' fields and the shipments after `status_history`.
+ */
+export const OrderCoreViewFields = {
+  medication_request_id: Uuid(),
+  clinic_id: Uuid(),
+  patient_id: Uuid(),
+  practitioner_id: Uuid(),
+  status: StatusSchema,
+  prescription_id: Uuid(),
+  is_refrigerated: Type.Boolean(),
+  signature_required: Type.Boolean({ description: 'Delivery option: a signature is obtained on delivery.' }),
+  saturday_delivery: Type.Boolean({ description: 'Delivery option: the parcel may be delivered on a Saturday.' }),
+  shipment_group_id: Nullable(Type.String()),
+  medication_requests: Type.Array(Type.Object(MedicationItemViewFields, { additionalProperties: false })),
+  refills: Type.Object(
+    {
+      authorized: Type.Integer(),
+      used: Type.Integer(),
+      remaining: Type.Integer({ description: 'A refill may be requested while this is above 0.' }),
+    },
+    { additionalProperties: false },
+  ),
+  shipping: Type.Object(
+    {
+      carrier_id: Type.String(),
+      carrier_name: Type.String(),
+      service_id: Type.String(),
+      service_name: Type.String(),
+      original_cost: Type.Number({
+        description: 'US dollars (0 to 100000, at most two decimals), the service\u2019s price when ordered.',
       }),
-    ),
-    status: ShipmentStatusSchema,
-    estimated_delivery_date: Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD, the carrier\u2019s estimate.' })),
-    events: Type.Array(ShipmentEventView, { description: 'The journey, oldest first.' }),
-  },
-  { $id: 'Shipment', additionalProperties: false },
-);
+      total_cost: Type.Number({ description: 'US dollars charged (at most two decimals); 0 with free shipping.' }),
+      is_free_shipment: Type.Boolean(),
+      free_shipment_type: Nullable(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  tracking_number: Nullable(Type.String()),
+  shipped_at: Nullable(Timestamp),
+  delivered_at: Nullable(Timestamp),
+  cancelled_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  refill_of: Nullable(Type.String({ format: 'uuid', description: 'The medication request this one refills.' })),
+  chain_origin_id: Nullable(Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' })),
+  refill_request_id: Nullable(Type.String({ format: 'uuid', description: 'The refill request that created this one.' })),
+  status_history: Type.Array(Type.Object(StatusHistoryEntryFields, { additionalProperties: false }), {
+    description: 'Every status change, oldest first (a state may be entered again after a hold).',
+  }),
+};
 
-export const OrderView = Type.Object(
-  {
-    medication_request_id: Uuid(),
-    clinic_id: Uuid(),
-    patient_id: Uuid(),
-    practitioner_id: Uuid(),
-    status: StatusSchema,
-    prescription_id: Uuid(),
-    is_refrigerated: Type.Boolean(),
-    signature_required: Type.Boolean({ description: 'Delivery option: a signature is obtained on delivery.' }),
-    saturday_delivery: Type.Boolean({ description: 'Delivery option: the parcel may be delivered on a Saturday.' }),
-    shipment_group_id: Nullable(Type.String()),
-    medication_requests: Type.Array(MedicationItemView),
-    refills: Type.Object(
-      {
-        authorized: Type.Integer(),
-        used: Type.Integer(),
-        remaining: Type.Integer({ description: 'A refill may be requested while this is above 0.' }),
-      },
-      { additionalProperties: false },
-    ),
-    shipping: Type.Object(
-      {
-        carrier_id: Type.String(),
-        carrier_name: Type.String(),
-        service_id: Type.String(),
-        service_name: Type.String(),
-        original_cost: Type.Number({
-          description: 'US dollars (0 to 100000, at most two decimals), the service\u2019s price when ordered.',
-        }),
-        total_cost: Type.Number({ description: 'US dollars charged (at most two decimals); 0 with free shipping.' }),
-        is_free_shipment: Type.Boolean(),
-        free_shipment_type: Nullable(Type.String()),
-      },
-      { additionalProperties: false },
-    ),
-    tracking_number: Nullable(Type.String()),
-    shipped_at: Nullable(Timestamp),
-    delivered_at: Nullable(Timestamp),
-    cancelled_at: Nullable(Timestamp),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    refill_of: Nullable(Type.String({ format: 'uuid', description: 'The medication request this one refills.' })),
-    chain_origin_id: Nullable(Type.String({ format: 'uuid', description: 'The first medication request of the refill chain.' })),
-    refill_request_id: Nullable(Type.String({ format: 'uuid', description: 'The refill request that created this one.' })),
-    status_history: Type.Array(Type.Object(StatusHistoryEntryFields, { additionalProperties: false }), {
-      description: 'Every status change, oldest first (a state may be entered again after a hold).',
-    }),
-    hold: Nullable(HoldView, { description: 'Why the order is on hold and whose move it is; null when it is not on hold.' }),
-    hold_history: Type.Array(Type.Object(HoldHistoryEntryFields, { additionalProperties: false }), {
-      description: 'Every hold of the order, your answers and each resume, oldest first (empty for an order never held).',
-    }),
-    shipping_address: Nullable(OrderShippingAddress, {
-      description: 'The address your hold answer gave this order; null: it ships to the patient\u2019s address.',
-    }),
-    shipments: Type.Array(ShipmentView, {
-      description:
-        'The packages of the order, first first, each with its journey (docs/shipping.md#shipments-and-their-journey); empty before shipping. The first one\u2019s tracking number is `tracking_number`. Added in issue 31.',
-    }),
-  },
-  { $id: 'MedicationOrder', additionalProperties: false },
-);
-export type OrderViewData = Static<typeof OrderView>;
-
-/** `GET /api/external/medication-orders`: filters and page of the clinic's orders. */
-export const ListOrdersQuery = Type.Object(
-  {
-    status: Type.Optional(StatusSchema),
-    patient_id: Type.Optional(Uuid('Only this patient\u2019s orders.')),
-    lot_number: Type.Optional(
-      LotNumber(
-        'Only the orders that received this lot: an item\u2019s own lot, or an ingredient lot its fill names (a recall).',
-      ),
-    ),
-    ...PageQuery,
-  },
-  { additionalProperties: false },
-);
-export type ListOrdersQuery = Static<typeof ListOrdersQuery>;
-
-export const OrderPage = Page(OrderView);
+/** The order's core fields as the core reads them (orders/order-core-view.ts). */
+export const OrderCoreView = Type.Object(OrderCoreViewFields, { additionalProperties: false });
+export type OrderCoreViewData = Static<typeof OrderCoreView>;
 
 /** Sandbox: the optional target of an advance. */
 export const AdvanceBody = Type.Object(

@@ -55,7 +55,7 @@ export interface OrderTable {
   ship_to_postal_code?: string | null;
   /**
    * How many events the order has sent (migration 026): each order event carries the value after its
-   * own increment as `sequence` (orders/order-sequence.ts).
+   * own increment as `sequence` (orders/order-sequence.repository.ts).
    */
   event_sequence?: number;
 }
@@ -124,58 +124,9 @@ export interface StatusHistoryTable {
   message?: string | null;
 }
 
-/** What the pharmacy made for one item of an order (migration 024; docs/compounding.md#the-fill). */
-export interface MedicationItemFillTable {
-  id: string;
-  medication_request_id: string;
-  /** At most one fill per item. */
-  medication_item_id: string;
-  clinic_id: string;
-  /** The formulary entry the item matched (null: none). */
-  medication_id: string | null;
-  lot_number: string;
-  compounded_at: string;
-  /** YYYY-MM-DD, computed at the fill (medications/beyond-use.ts); null for an entry without a formula. */
-  beyond_use_date: string | null;
-  /** room | refrigerated | frozen (the entry's), null without a formula. */
-  storage: string | null;
-  /** 1: filled by a development server on shipping, with generated lots. */
-  generated: number;
-  /** Who recorded the fill: a staff member's id and name (null for the operator token or the sandbox). */
-  filled_by_id: string | null;
-  filled_by_name: string | null;
-  created_at: string;
-}
-
-/** One ingredient lot a fill names (migration 024). */
-export interface FillIngredientLotTable {
-  id: string;
-  fill_id: string;
-  medication_request_id: string;
-  clinic_id: string;
-  position: number;
-  ingredient: string;
-  lot_number: string;
-  /** YYYY-MM-DD */
-  expires_on: string;
-}
-
-/** A pharmacist's sign-off of an order (migration 024): `prescription_review` or `product_check`, at most one of each. */
-export interface OrderSignoffTable {
-  id: string;
-  medication_request_id: string;
-  kind: string;
-  pharmacist_id: string;
-  pharmacist_name: string;
-  at: string;
-}
-
 export interface OrderTables {
   medication_requests: OrderTable;
   prescriptions: PrescriptionTable;
   medication_items: MedicationItemTable;
   medication_request_status_history: StatusHistoryTable;
-  medication_item_fills: MedicationItemFillTable;
-  fill_ingredient_lots: FillIngredientLotTable;
-  order_signoffs: OrderSignoffTable;
 }

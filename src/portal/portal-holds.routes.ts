@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { Envelope, errorRef } from '../contracts/schemas.js';
 import { portalAudit } from '../http/audit-context.js';
-import { HoldReasonList, HoldResponseBody } from '../orders/order-hold.schemas.js';
+import { HoldReasonList, HoldResponseBody } from '../holds/hold.schemas.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 import { portalChangeErrors, portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 import { PortalHoldAnswer, PortalHoldPage, PortalHoldParams, PortalHoldsQuery } from './portal-holds.schemas.js';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
-import { HoldHistoryEntryFields, HoldView, StatusSchema } from '../orders/order.schemas.js';
+import { StatusSchema } from '../orders/order.schemas.js';
+import { HoldHistoryEntryFields, HoldView } from '../holds/hold.schemas.js';
 
 /* The portal's "Needs your answer" (docs/portal.md): the clinic's orders on hold, and its answers. */
 

@@ -1,17 +1,14 @@
 import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
-import { HOLD_REASONS, holdReasonOf, type HoldReason } from '../orders/hold-reasons.js';
-import { answerHold } from '../orders/order-hold.service.js';
-import { loadOrderViews } from '../orders/order-view.js';
-import type { HoldResponseInput } from '../orders/order-hold.schemas.js';
+import type { OrderStatus } from '../orders/order-status.js';
+import { HOLD_REASONS, holdReasonOf, type HoldReason } from '../holds/hold-reasons.js';
+import { answerHold } from '../holds/answer-hold.service.js';
+import { decodeHoldCursor, encodeHoldCursor, partOf } from '../holds/held-orders-cursor.js';
+import { listHeldOrders } from '../holds/held-orders.service.js';
+import { holdOf } from '../holds/hold-view.js';
+import { loadOrderViews } from '../fulfillment/order-view.js';
+import type { HoldResponseInput } from '../holds/hold.schemas.js';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
-import {
-  countHeldOrdersOfClinic,
-  decodeHoldCursor,
-  encodeHoldCursor,
-  listHeldOrdersOfClinic,
-  partOf,
-} from './portal-holds.repository.js';
 import type { PortalHoldAnswerView, PortalHoldPageView, PortalHoldsQuery, PortalHoldView } from './portal-holds.schemas.js';
 
 /*
@@ -28,10 +25,7 @@ export async function listHolds(
 ): Promise<PortalHoldPageView> {
   const limit = query.limit ?? 50;
   const after = query.cursor === undefined ? undefined : decodeHoldCursor(query.cursor);
-  const [rows, counts] = await Promise.all([
-    listHeldOrdersOfClinic(ctx.db, user.clinicId, { after, limit: limit + 1 }),
-    countHeldOrdersOfClinic(ctx.db, user.clinicId),
-  ]);
+  const { rows, counts } = await listHeldOrders(ctx, user.clinicId, { after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const views = await loadOrderViews(ctx.db, page);
   const items: PortalHoldView[] = [];
@@ -74,7 +68,7 @@ export async function answerHoldInPortal(
   audit: AuditContext,
 ): Promise<PortalHoldAnswerView> {
   const order = await answerHold(ctx, user.clinicId, orderId, input, audit);
-  return { medication_request_id: order.medication_request_id, status: order.status, hold: order.hold };
+  return { medication_request_id: order.id, status: order.status as OrderStatus, hold: holdOf(order) };
 }
 
 /** The catalog of hold reasons, as the partner API's GET /api/external/hold-reasons answers it. */

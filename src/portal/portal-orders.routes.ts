@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import { Envelope, Uuid } from '../contracts/schemas.js';
 import { portalAudit } from '../http/audit-context.js';
-import { getOrder } from '../orders/order-read.service.js';
-import { OrderView } from '../orders/order.schemas.js';
+import { getOrder } from '../fulfillment/order-read.service.js';
+import { OrderView } from '../fulfillment/order-view.schemas.js';
 import { partnerUserOf } from './partner-user-identity.js';
 import { portalNotFound, portalReadErrors, portalSecurity, portalTags } from './portal-common.schemas.js';
 

@@ -18,8 +18,8 @@ import {
   resumeSandboxOrder,
 } from './portal-sandbox.service.js';
 import { portalAudit } from '../http/audit-context.js';
-import { SandboxHoldBody } from '../orders/order-hold.schemas.js';
-import { ShipmentEventBody } from '../orders/shipment.schemas.js';
+import { SandboxHoldBody } from '../holds/hold.schemas.js';
+import { ShipmentEventBody } from '../shipments/shipment.schemas.js';
 import { portalDeveloperOf, partnerUserOf } from './partner-user-identity.js';
 
 const tags = portalTags;

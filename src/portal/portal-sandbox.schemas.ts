@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_STATUSES } from '../orders/order-status.js';
-import { HoldView, StatusSchema } from '../orders/order.schemas.js';
+import { StatusSchema } from '../orders/order.schemas.js';
+import { HoldView } from '../holds/hold.schemas.js';
 import { Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
 
 /* The portal's sandbox (development only; docs/portal.md): the clinic's orders and their next states. */

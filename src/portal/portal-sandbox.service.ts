@@ -2,14 +2,17 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import { allowedNext, type OrderStatus } from '../orders/order-status.js';
-import { holdOrder, resumeOrder, sandboxHoldInput } from '../orders/order-hold.service.js';
-import { advanceOrder } from '../orders/order-transition.service.js';
+import { holdOrder } from '../holds/place-hold.service.js';
+import { resumeOrder } from '../holds/resume-hold.service.js';
+import { sandboxHoldInput } from '../holds/sandbox-hold.js';
+import { holdOf } from '../holds/hold-view.js';
+import { advanceOrder } from '../fulfillment/order-moves.service.js';
+import type { OrderViewData } from '../fulfillment/order-view.schemas.js';
 import { listOrdersOfClinic } from '../orders/order.repository.js';
-import { holdFields } from '../orders/order-view.js';
-import type { OrderViewData } from '../orders/order.schemas.js';
+import type { OrderTable } from '../orders/order.tables.js';
 import type { PortalSandboxOrdersQuery, PortalSandboxOrderView } from './portal-sandbox.schemas.js';
-import type { SandboxHoldBody } from '../orders/order-hold.schemas.js';
-import { recordShipmentEvent, type ShipmentEventInput } from '../orders/shipment-journey.service.js';
+import type { SandboxHoldBody } from '../holds/hold.schemas.js';
+import { recordShipmentEvent, type ShipmentEventInput } from '../shipments/shipment-commands.service.js';
 import type { Static } from '@sinclair/typebox';
 import type { PartnerUserIdentity } from './partner-user-identity.js';
 
@@ -30,19 +33,7 @@ export async function listSandboxOrders(
     before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
   });
-  return toPage(rows, limit, (items) =>
-    items.map((row) =>
-      sandboxView({
-        id: row.id,
-        status: row.status as OrderStatus,
-        patientId: row.patient_id,
-        createdAt: row.created_at,
-        trackingNumber: row.tracking_number,
-        // The list reads no history: the hold itself is on the order's row.
-        hold: holdFields(row, []).hold,
-      }),
-    ),
-  );
+  return toPage(rows, limit, (items) => items.map(sandboxViewOfRow));
 }
 
 /**
@@ -72,7 +63,7 @@ export async function holdSandboxOrder(
   body: Static<typeof SandboxHoldBody>,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  return sandboxViewOf(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, sandboxHoldInput(body), 'sandbox', audit));
+  return sandboxViewOfRow(await holdOrder(ctx, { clinicId: user.clinicId }, orderId, sandboxHoldInput(body), 'sandbox', audit));
 }
 
 /** Resumes an order of the user's clinic on hold (the core's resumeOrder, actor `sandbox`); 409 when it is not on hold. */
@@ -82,7 +73,7 @@ export async function resumeSandboxOrder(
   orderId: string,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  return sandboxViewOf(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, undefined, 'sandbox', audit));
+  return sandboxViewOfRow(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, undefined, 'sandbox', audit));
 }
 
 /**
@@ -98,7 +89,21 @@ export async function recordSandboxShipmentEvent(
   input: ShipmentEventInput,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  return sandboxViewOf(await recordShipmentEvent(ctx, { clinicId: user.clinicId }, orderId, shipmentId, input, 'sandbox', audit));
+  return sandboxViewOfRow(
+    await recordShipmentEvent(ctx, { clinicId: user.clinicId }, orderId, shipmentId, input, 'sandbox', audit),
+  );
+}
+
+/** An order's row as the page shows it: it reads no history, the hold itself is on the order's row. */
+function sandboxViewOfRow(row: OrderTable): PortalSandboxOrderView {
+  return sandboxView({
+    id: row.id,
+    status: row.status as OrderStatus,
+    patientId: row.patient_id,
+    createdAt: row.created_at,
+    trackingNumber: row.tracking_number,
+    hold: holdOf(row),
+  });
 }
 
 function sandboxViewOf(order: OrderViewData): PortalSandboxOrderView {

@@ -5,7 +5,8 @@ import { partnerOf } from '../http/partner-guard.js';
 import { Envelope, notFoundError, partnerErrors } from '../contracts/schemas.js';
 import { IdParams } from '../orders/order.schemas.js';
 import { RefillBody, RefillData, RefillRequestView } from './refill.schemas.js';
-import { createRefill, getRefillRequest } from './refill.service.js';
+import { createRefill } from './refill.service.js';
+import { getRefillRequest } from './refill-read.service.js';
 
 const security = [{ apiKey: [] }];
 

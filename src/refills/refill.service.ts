@@ -1,7 +1,6 @@
-import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { AuditedReadContext, ServiceContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import { constraintViolation } from '../db/constraints.js';
@@ -10,14 +9,15 @@ import { type AppError, validationError } from '../errors.js';
 import { blankToNull } from '../shared/text.js';
 import { medicationKey } from '../medications/medication-name.js';
 import { findFormularyEntries } from '../medications/medication.service.js';
-import { checkShippable, checkShipping, stateNotLicensed } from '../orders/order-rules.js';
-import { checkCredentialsAndDestination } from '../orders/credential-rules.js';
+import { checkShippable, checkShipping } from '../orders/order-rules.js';
+import { checkDestination, destinationRules } from '../orders/destination-check.js';
 import { initialStatusFields, type OrderStatus } from '../orders/order-status.js';
-import { storeNewOrder } from '../orders/order-create.service.js';
-import { intakeHold } from '../orders/intake-hold.service.js';
+import { storeNewOrder } from '../orders/new-order.js';
+import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
 import type { OrderTable, MedicationItemTable } from '../orders/order.tables.js';
-import type { RefillInput, RefillRequestViewData } from './refill.schemas.js';
+import type { RefillInput } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
+import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
 import * as refills from './refill.repository.js';
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
@@ -74,7 +74,7 @@ export async function createRefill(
   if (left.length === 0) throw exhausted(authorized);
 
   // The patient and the shipping choice at today's price, in the query a new order's checks use.
-  const parties = await requests.findPartiesAndPricedShipping(ctx.db, clinicId, {
+  const parties = await findPartiesAndPricedShipping(ctx.db, clinicId, {
     patientId: order.patient_id,
     practitionerId: order.practitioner_id,
     carrierId: order.carrier_id,
@@ -85,8 +85,6 @@ export async function createRefill(
     throw refillError(REFILL_MESSAGES.notFound, 'the patient of this medication request no longer exists');
   const address = checkShippable(patient, 'medication_request_id');
   if (address) throw validationError(address.message, address.details);
-  const unlicensed = stateNotLicensed(patient, parties.licence, ctx.config.env);
-  if (unlicensed) throw unlicensed;
   const formulary = new Map(
     (
       await findFormularyEntries(
@@ -103,15 +101,18 @@ export async function createRefill(
       'a medication of its prescription is no longer in the clinic\u2019s formulary',
     );
   }
-  const credentials = checkCredentialsAndDestination({
-    state: patient.state,
-    prescriber: parties.practitioner,
-    items: left.map((i) => ({ field: 'medication_request_id', entry: formulary.get(medicationKey(i.medication)) })),
-    requireStateLicense: ctx.config.requirePrescriberStateLicense,
-    today: isoNow(ctx.clock).slice(0, 10),
-  });
-  if (credentials.problem) throw validationError(credentials.problem.message, credentials.problem.details);
-  if (credentials.refusal) throw credentials.refusal;
+  // Where the refill may go and who may prescribe it, as a new order's (orders/destination-check.ts).
+  const destination = checkDestination(
+    {
+      state: patient.state,
+      licence: parties.licence,
+      prescriber: parties.practitioner,
+      items: left.map((i) => ({ field: 'medication_request_id', entry: formulary.get(medicationKey(i.medication)) })),
+    },
+    destinationRules(ctx, isoNow(ctx.clock)),
+  );
+  if (destination.problem) throw validationError(destination.problem.message, destination.problem.details);
+  if (destination.refusal) throw destination.refusal;
   const shipping = checkShipping(parties.shipping, patient, order.carrier_id, order.service_id);
   if ('message' in shipping) {
     throw refillError(
@@ -162,7 +163,7 @@ export async function createRefill(
         newOrder,
         { id: prescriptionId, original_prescription_id: originPrescription?.id ?? null },
         after.map((item, position) => copyItem(item, position, prescriptionId)),
-        hold,
+        hold && heldAtIntake(newOrder, hold),
         1,
       );
       // A millisecond later, so that partners receive order.created first (the outbox is delivered in (created_at, id) order).
@@ -204,29 +205,6 @@ export async function createRefill(
     throw error;
   }
   return { refill_request_id: refillRequestId, medication_order_id: newOrder.id };
-}
-
-/** GET /api/external/refill-request/{id}: another clinic's refill request is not found. Audited as a read. */
-export async function getRefillRequest(
-  ctx: AuditedReadContext,
-  identity: PartnerIdentity,
-  refillRequestId: string,
-  audit: AuditContext,
-): Promise<RefillRequestViewData> {
-  const row = await refills.findRefillRequest(ctx.db, identity.clinicId, refillRequestId);
-  if (!row) throw notFoundIn({ type: 'refill_request', id: refillRequestId }, 'Refill request not found');
-  await ctx.audit.recordReads(audit, [{ type: 'refill_request', id: row.id, clinicId: row.clinic_id }]);
-  const order = await requests.findOrder(ctx.db, identity.clinicId, row.new_medication_request_id);
-  return {
-    refill_request_id: row.id,
-    status: row.status as RefillRequestViewData['status'],
-    medication_request_id: row.medication_request_id,
-    medication_order_id: row.new_medication_request_id,
-    medication_order_status: (order?.status ?? 'pending') as OrderStatus,
-    shipment_group_id: row.shipment_group_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 function exhausted(authorized: MedicationItemTable[]): AppError {

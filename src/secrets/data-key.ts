@@ -45,22 +45,26 @@ export interface DataKeySettings {
 }
 
 /**
- * Reads DATA_ENCRYPTION_KEY (required in production) and DATA_ENCRYPTION_KEY_PREVIOUS (a comma-separated
- * list of keys still accepted for decryption), adding every problem to `problems`.
+ * DATA_ENCRYPTION_KEY (required in production) and DATA_ENCRYPTION_KEY_PREVIOUS (a comma-separated
+ * list of keys still accepted for decryption), as configuration read them; every problem is added to `problems`.
  */
-export function parseDataKeySettings(env: NodeJS.ProcessEnv, production: boolean, problems: string[]): DataKeySettings {
+export function parseDataKeySettings(
+  currentText: string | undefined,
+  previousText: string | undefined,
+  production: boolean,
+  problems: string[],
+): DataKeySettings {
   let current: DataKey | null = null;
-  const raw = env.DATA_ENCRYPTION_KEY ?? '';
-  if (raw.trim() === '') {
+  if (currentText === undefined) {
     if (production) problems.push('DATA_ENCRYPTION_KEY is required in production (generate one with `openssl rand -base64 32`)');
   } else {
-    const parsed = parseDataKey(raw, 'DATA_ENCRYPTION_KEY');
+    const parsed = parseDataKey(currentText, 'DATA_ENCRYPTION_KEY');
     if ('problem' in parsed) problems.push(parsed.problem);
     else current = parsed;
   }
 
   const previous: DataKey[] = [];
-  const items = (env.DATA_ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((item) => item.trim());
+  const items = (previousText ?? '').split(',').map((item) => item.trim());
   items.forEach((item, index) => {
     if (item === '') return;
     const parsed = parseDataKey(item, `DATA_ENCRYPTION_KEY_PREVIOUS (key ${index + 1})`);

@@ -60,7 +60,7 @@ export const licenceOfRow = (row: { licence_listed: number; licence_list_set: nu
 
 /**
  * The licence of one state, outside a patient's query: a partner's corrected address
- * (orders/order-hold.service.ts). The same two primary-key lookups as LICENCE_COLUMNS.
+ * (orders/destination-facts.ts). The same two primary-key lookups as LICENCE_COLUMNS.
  */
 export async function findStateLicence(db: DbOrTrx, state: string): Promise<StateLicence> {
   const [listed, marker] = await Promise.all([

@@ -6,7 +6,7 @@ import type { Environment } from '../config.js';
 import type { DbOrTrx } from '../db/database.js';
 import { fieldError } from '../errors.js';
 import { isUsStateCode } from '../reference/us-states.js';
-import { licensedStatesWhenUnset } from './licensed-states.js';
+import { licensedStatesWhenUnset, type StateLicence } from './licensed-states.js';
 import * as repo from './licensed-states.repository.js';
 import type { LicensedStatesView } from './licensed-states.schemas.js';
 
@@ -18,6 +18,14 @@ export async function getLicensedStates(ctx: { db: DbOrTrx; config: { env: Envir
   const set = await repo.findLicensedStates(ctx.db);
   if (!set) return { states: [...licensedStatesWhenUnset(ctx.config.env)].sort(), is_default: true, updated_at: null };
   return { states: set.states, is_default: false, updated_at: set.updatedAt };
+}
+
+/**
+ * What the licensed states say of one state, for a destination no intake read has (a hold's
+ * corrected address: orders/destination-facts.ts); the intake reads it with the order's parties.
+ */
+export async function findStateLicence(ctx: { db: DbOrTrx }, state: string): Promise<StateLicence> {
+  return repo.findStateLicence(ctx.db, state);
 }
 
 /**

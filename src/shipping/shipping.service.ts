@@ -32,7 +32,7 @@ export interface UnknownShippingChoice {
 
 /**
  * Prices a shipping choice read with its clinic's free shipping and the service's own price for
- * `stateCode` (an order's checks read it in one query: orders/order.repository.ts findPartiesAndPricedShipping), or says which id is
+ * `stateCode` (an order's checks read it in one query: orders/order-parties.repository.ts findPartiesAndPricedShipping), or says which id is
  * unknown.
  */
 export function priceShippingChoice(choice: ShippingChoice, stateCode: string): ShippingQuote | UnknownShippingChoice {

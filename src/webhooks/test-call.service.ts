@@ -4,11 +4,11 @@ import { assertClinicScope } from '../clinics/clinic.service.js';
 import { isoNow } from '../clock.js';
 import type { KeyringContext, ServiceContext } from '../context.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
+import { eventBody } from '../events/event-body.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { newId } from '../shared/ids.js';
 import * as deliveries from '../delivery/delivery.repository.js';
 import { sendSigned } from '../delivery/delivery.service.js';
-import { eventBody } from '../delivery/dispatcher.js';
 import { openSigningSecrets } from '../delivery/endpoint-secret.js';
 import { createHttpSender } from '../delivery/http-sender.js';
 import type { WebhookSender } from '../delivery/types.js';
@@ -39,11 +39,13 @@ export async function testEndpoint(
   const secrets = openSigningSecrets(ctx.keyring, endpoint, ctx.clock().getTime());
 
   const eventId = newId();
-  const body = eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
-    webhook_id: endpoint.id,
-    clinic_id: endpoint.clinic_id,
-    message: 'This is a test event sent from the webhook test call.',
-  });
+  const body = JSON.stringify(
+    eventBody(TEST_EVENT_TYPE, isoNow(ctx.clock), {
+      webhook_id: endpoint.id,
+      clinic_id: endpoint.clinic_id,
+      message: 'This is a test event sent from the webhook test call.',
+    }),
+  );
   const http = sender ?? createHttpSender({ policy: urlPolicyOf(ctx.config), timeoutMs: ctx.config.webhookTimeoutMs });
   let result: Awaited<ReturnType<typeof sendSigned>>;
   try {

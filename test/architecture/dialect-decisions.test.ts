@@ -10,10 +10,10 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
  * repository asks for what it needs (lock these rows, this time plus that) and a change is handed to
  * db/execute-change.ts. Elsewhere the dialect may be passed on, never compared or switched on.
  *
- * The one file outside src/db/ allowed to: config.ts reads DATABASE_URL into the kind of database,
- * which is where the dialect comes from.
+ * The one file outside src/db/ allowed to: config/urls.ts reads DATABASE_URL into the kind of
+ * database, which is where the dialect comes from.
  */
-const ALLOWED = new Set(['config.ts']);
+const ALLOWED = new Set(['config/urls.ts']);
 
 const DIALECT_NAMES = new Set(['postgres', 'sqlite']);
 const DIALECT_CLASSES = /^(Postgres|Sqlite)(Adapter|Dialect|Driver|QueryCompiler)$/;

@@ -2,13 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTrx, DialectName } from '../../src/db/database.js';
 import type { PagePosition } from '../../src/db/keyset-page.js';
-import {
-  EVENT_LOG_LIMIT,
-  encodeEventCursor,
-  eventPageQueries,
-  eventWindowAt,
-  parseTypeFilter,
-} from '../../src/events/event-log.js';
+import { EVENT_LOG_LIMIT, encodeEventCursor, eventWindowAt, parseTypeFilter } from '../../src/events/event-log.service.js';
+import { eventPageQueries } from '../../src/events/event-log.repository.js';
 import { EVENT_TYPES } from '../../src/events/event-types.js';
 import { bulkLoad, postgresScans, sqlitePlan } from '../helpers/million-rows.js';
 import { TestApp, type TestClinic } from '../helpers/test-app.js';
@@ -18,7 +13,7 @@ import { DIALECTS } from '../helpers/test-db.js';
  * The event log at a million events (issue 31, Performance: "The events read of a clinic with
  * 1,000,000 events reads at most its page: the test counts rows read"). A page reads a range of
  * migration 029's (clinic_id, created_at, id) index, or of (clinic_id, type, created_at, id) per type
- * asked, never the clinic's events, as the recall's test shows its own (test/orders/recall-scale.test.ts,
+ * asked, never the clinic's events, as the recall's test shows its own (test/compounding/recall-scale.test.ts,
  * whose helpers this uses). The clinic's event i happened i × 3 seconds before now, so its oldest
  * seventh is older than the 30 days kept, and its type is EVENT_TYPES[i mod 8]; another clinic has
  * 100,000 events of its own, interleaved.

@@ -1,9 +1,10 @@
+// Over 250 lines on purpose: every text field of every route, with how each fuzzed value is put into it, in one table.
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 import { decodeCursor, encodeCursor, type PagePosition } from '../../src/db/keyset-page.js';
-import { decodeQueueCursor, encodeQueueCursor } from '../../src/orders/queue-cursor.js';
-import { decodeHoldCursor, encodeHoldCursor } from '../../src/portal/portal-holds.repository.js';
+import { decodeQueueCursor, encodeQueueCursor } from '../../src/fulfillment/queue-cursor.js';
+import { decodeHoldCursor, encodeHoldCursor } from '../../src/holds/held-orders-cursor.js';
 import type { RegisteredRoute } from '../../src/http/routes-index.js';
 import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
 import {
@@ -53,7 +54,7 @@ const ENCODINGS: Record<string, Encoding> = {
           ? { ...position, createdAt: applyEdit(edit, position.createdAt) }
           : { ...position, id: applyEdit(edit, position.id) };
       // The order queue's default sort has a cursor of its own (orders/queue-cursor.ts): [part, time, id];
-      // so has the portal's list of holds (portal/portal-holds.repository.ts), with parts 'a' and 'b'.
+      // so has the portal's list of holds (holds/held-orders-cursor.ts), with parts 'a' and 'b'.
       const raw: unknown = JSON.parse(Buffer.from(String(value), 'base64url').toString('utf8'));
       if (Array.isArray(raw) && raw.length === 3 && (raw[0] === 'a' || raw[0] === 'b')) {
         const held = decodeHoldCursor(String(value));

@@ -1,6 +1,7 @@
+// Over 250 lines on purpose: a valid request of every portal route with a text field, in one list the fuzz walks.
 import { totpCode } from '../../src/accounts/totp.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
-import { encodeHoldCursor } from '../../src/portal/portal-holds.repository.js';
+import { encodeHoldCursor } from '../../src/holds/held-orders-cursor.js';
 import { expectOk, type OrderSetup } from '../helpers/factories.js';
 import { invitePartnerUserForTest, PORTAL_PASSWORD, portalHeaders, portalSignIn } from '../helpers/portal.js';
 import type { TestApp, TestClinic } from '../helpers/test-app.js';

@@ -1,6 +1,7 @@
+// Over 250 lines on purpose: one valid request of every partner and operator route with a text field, in one list the fuzz walks.
 import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import { encodeCursor } from '../../src/db/keyset-page.js';
-import { encodeEventCursor } from '../../src/events/event-log.js';
+import { encodeEventCursor } from '../../src/events/event-log.service.js';
 import {
   advanceOrder,
   createOrder,

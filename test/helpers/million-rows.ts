@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Compilable } from 'kysely';
 import type { DbOrTrx, DialectName } from '../../src/db/database.js';
 
 /*
- * Tests at a million rows (test/dashboard/dashboard-scale.test.ts, test/orders/recall-scale.test.ts):
+ * Tests at a million rows (test/dashboard/dashboard-scale.test.ts, test/compounding/recall-scale.test.ts):
  * a bulk load of the seed, and what each database says a query reads. Asserted on rows read, never
  * on time: PostgreSQL's EXPLAIN ANALYZE counts the rows its scans produced and filtered out;
  * SQLite's query plan says whether it SEARCHes a table by an index or SCANs it whole.

@@ -133,9 +133,10 @@ async function compileInto(target: string): Promise<void> {
 
 /**
  * Packages left out of the bundles, loaded from node_modules as `npm start` loads them: those that
- * find files of their own next to their modules (better-sqlite3's native addon, the Swagger UI's
- * and @fastify/static's files, pino's and thread-stream's worker threads, ioredis' and
- * @fastify/swagger's package.json), which a bundle would move away from them.
+ * find files of their own next to their modules (better-sqlite3's native addon and ssh2's optional
+ * ones, pdfkit's font metrics, the Swagger UI's and @fastify/static's files, pino's and
+ * thread-stream's worker threads, ioredis' and @fastify/swagger's package.json), which a bundle would
+ * move away from them.
  */
 const UNBUNDLED = [
   'better-sqlite3',
@@ -143,8 +144,10 @@ const UNBUNDLED = [
   '@fastify/swagger',
   '@fastify/swagger-ui',
   'ioredis',
+  'pdfkit',
   'pino',
   'pino-pretty',
+  'ssh2',
   'thread-stream',
 ];
 

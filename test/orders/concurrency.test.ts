@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { runChange } from '../../src/changes/run-change.js';
-import { applyTransition } from '../../src/orders/order-transition.service.js';
+import { applyTransition } from '../../src/orders/order-transition.js';
 import { findOrderUnscoped } from '../../src/orders/order.repository.js';
 import {
   advanceOrder,

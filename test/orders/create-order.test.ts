@@ -1,8 +1,9 @@
+// Over 250 lines: every rule of an order's creation on both databases shares one setup; split by rule when it next grows.
 import { SelectQueryNode, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import type { CreateOrderInput } from '../../src/orders/order.schemas.js';
-import { createOrder as createThroughService } from '../../src/orders/order-create.service.js';
+import { createOrder as createThroughService } from '../../src/fulfillment/order-intake.service.js';
 import {
   createOrder,
   createOrderSetup,

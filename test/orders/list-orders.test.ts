@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import { partnerAuditContext } from '../../src/audit/audit-actor.js';
 import { issueApiKey } from '../../src/clinics/clinic.service.js';
-import { listOrders } from '../../src/orders/order-read.service.js';
+import { listOrders } from '../../src/fulfillment/order-read.service.js';
 import { auditRows } from '../audit/support.js';
 import {
   advanceOrder,

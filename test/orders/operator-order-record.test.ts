@@ -12,7 +12,7 @@ import {
 } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
-import { trackingNumberProblem } from '../../src/orders/tracking-number.js';
+import { trackingNumberProblem } from '../../src/shipments/tracking-number.js';
 
 /** The setup with a patient of its own: a second active order of one formula for a patient is held as duplicate therapy. */
 const ownPatient = async <T extends OrderSetup>(t: TestApp, setup: T): Promise<T> => ({

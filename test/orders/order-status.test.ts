@@ -17,7 +17,7 @@ const LEGAL: [OrderStatus, OrderStatus][] = [
   ['processing', 'shipped'],
   ['processing', 'cancelled'],
   ['shipped', 'delivered'],
-  // A hold is not a move (order-hold.service.ts): from on_hold a plain status change can only cancel.
+  // A hold is not a move (holds/place-hold.service.ts): from on_hold a plain status change can only cancel.
   ['on_hold', 'cancelled'],
 ];
 const isLegal = (from: OrderStatus, to: OrderStatus) => LEGAL.some(([f, t]) => f === from && t === to);

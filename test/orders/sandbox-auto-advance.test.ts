@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autoAdvanceOnce, startSandboxAutoAdvance, type IntervalScheduler } from '../../src/orders/sandbox-auto-advance.js';
+import { autoAdvanceOnce, startSandboxAutoAdvance, type IntervalScheduler } from '../../src/fulfillment/sandbox-auto-advance.js';
 import { createOrder, createOrderSetup, getOrder, type OrderSetup } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allergyMatches, SALT_WORDS, substanceKey } from '../../src/patients/allergy-match.js';
-import { intakeHoldOf, type ItemInUse } from '../../src/orders/intake-hold.js';
+import { intakeHoldOf, type ItemInUse } from '../../src/holds/intake-hold.js';
 
 describe('the allergy name rule', () => {
   it('when names differ only by case, spacing or salt words, then they are one substance', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyCarrierTracking } from '../../src/orders/shipment-journey.service.js';
+import { applyCarrierTracking } from '../../src/shipments/carrier-tracking.service.js';
 import { advanceOrder, createOrder, createOrderSetup, createPatient, getOrder, type OrderSetup } from '../helpers/factories.js';
 import { portalSignIn } from '../helpers/portal.js';
 import { TestApp, type Reply } from '../helpers/test-app.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_OF_MOVE, moveNotice } from '../../console/src/portal/sandbox-events.js';
-import { EVENT_OF } from '../../src/orders/order-transition.service.js';
+import { EVENT_OF } from '../../src/orders/order-transition.js';
 import { ORDER_STATUSES } from '../../src/orders/order-status.js';
 
 /** Issue 28: the portal's sandbox said "its webhook event is on its way" after a move that sends none. */

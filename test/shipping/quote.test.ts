@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkShipping } from '../../src/orders/order-rules.js';
-import { findPartiesAndPricedShipping } from '../../src/orders/order.repository.js';
+import { findPartiesAndPricedShipping } from '../../src/orders/order-parties.repository.js';
 import type { DbOrTrx } from '../../src/db/database.js';
 import { createPatient, createPractitioner } from '../helpers/factories.js';
 import { patientBody } from '../helpers/fixtures.js';

@@ -137,7 +137,7 @@ export function StatusPanel({
   );
 }
 
-/** The longest reason the API keeps (CANCEL_REASON_MAX_LENGTH in src/orders/order-operator.schemas.ts). */
+/** The longest reason the API keeps (CANCEL_REASON_MAX_LENGTH in src/fulfillment/order-operator.schemas.ts). */
 const REASON_MAX_LENGTH = 500;
 
 /**

@@ -5,7 +5,7 @@ import { handler } from '../components/events';
 import { ErrorMessage, Time } from '../components/feedback';
 import { calendarDate, type OrderDetail, type OrderItem } from './order-shared';
 
-/** The statuses in which the API takes a fill (src/orders/order-fill.service.ts FILLABLE_STATUSES). */
+/** The statuses in which the API takes a fill (src/compounding/order-fill.service.ts FILLABLE_STATUSES). */
 const FILLABLE: readonly string[] = ['processing', 'on_hold'];
 
 const STORAGE_LABEL: Record<string, string> = { room: 'Room temperature', refrigerated: 'Refrigerated', frozen: 'Frozen' };

@@ -1,3 +1,4 @@
+// Over 250 lines: the hold panel's three parts (the hold form, the resume form, the conversation) belong on one page and share its state.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import type { OperatorBody } from '../api-types';
@@ -104,7 +105,7 @@ function HoldForm({ orderId, onHeld }: { orderId: string; onHeld: (answer: Order
       const answer = await api('POST', '/api/admin/medication-requests/{id}/hold', {
         path: { id: orderId },
         body: {
-          // The catalog's codes are the body's enum (both from src/orders/hold-reasons.ts); the server checks it.
+          // The catalog's codes are the body's enum (both from src/holds/hold-reasons.ts); the server checks it.
           reason_code: reason.code as HoldBody['reason_code'],
           message: message.trim(),
           ...(asksWaitingOn && waitingOn !== '' ? { waiting_on: waitingOn } : {}),

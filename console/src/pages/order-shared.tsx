@@ -1,5 +1,5 @@
 /**
- * What the operator API answers about orders (generated from src/orders/order-operator.schemas.ts by
+ * What the operator API answers about orders (generated from src/fulfillment/order-operator.schemas.ts by
  * way of the OpenAPI document), and how the Orders pages write it.
  */
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';

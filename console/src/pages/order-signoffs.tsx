@@ -3,7 +3,7 @@ import { api } from '../api';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
 import { useSession } from '../session';
-import { SIGNOFF_KINDS, signoffRefusal, type SignoffKind } from '../../../src/orders/signoff.js';
+import { SIGNOFF_KINDS, signoffRefusal, type SignoffKind } from '../../../src/compounding/signoff.js';
 import type { OrderDetail } from './order-shared';
 
 /** A sign-off as GET /api/admin/medication-requests/{id} lists it. */

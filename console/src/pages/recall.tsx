@@ -13,7 +13,7 @@ import { shortId } from './order-shared';
 type RecalledItem = OperatorData<'listOperatorLotOrders'>['items'][number];
 
 const FILTERS = ['lot'] as const;
-/** The longest lot number a fill records (src/orders/lot-number.ts). */
+/** The longest lot number a fill records (src/compounding/lot-number.ts). */
 const LOT_MAX_LENGTH = 40;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The webhook event each sandbox move sends, as the server's order transitions send them
- * (src/orders/order-transition.service.ts, EVENT_OF; test/portal/sandbox-events.test.ts holds the two
+ * (src/orders/order-transition.ts, EVENT_OF; test/portal/sandbox-events.test.ts holds the two
  * together): a move to `processing` sends none, so the page must not say one is on its way. No import:
  * the main suite's type check compiles this module too, under Node's resolution.
  */

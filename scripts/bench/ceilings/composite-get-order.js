@@ -10,7 +10,7 @@ import { readAuditBuffer } from './composite-audit.js';
 import { partnerOf, startComposite } from './composite-front.js';
 import { AppError, clientAddress, Envelope, HOLD_REASONS, ORDER, trackingUrl } from './project-modules.js';
 
-/** The catalog's texts, as the project shows them in `hold.reason` (src/orders/hold-reasons.ts). */
+/** The catalog's texts, as the project shows them in `hold.reason` (src/holds/hold-reasons.ts). */
 const HOLD_REASON_TEXT = new Map(HOLD_REASONS.map((reason) => [reason.code, reason.reason]));
 const inOrder = (a, b) => (a.at === b.at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.at < b.at ? -1 : 1);
 const dollars = (cents) => Math.round(cents) / 100;

@@ -63,18 +63,32 @@ const [
   load('practitioners/npi.js'),
   load('reference/calendar-date.js'),
 ]);
+/** The first of `files` a build has (its rooms moved in issue 38), or `fallback` when it has none. */
+async function loadFirst(files, fallback) {
+  for (const file of files) {
+    try {
+      return await load(file);
+    } catch {
+      // Not in this build's layout: the next one.
+    }
+  }
+  return fallback;
+}
 // A build from before holds (issue 29) has none: the same scripts bench it too.
-const holdReasons = await load('orders/hold-reasons.js').catch(() => ({ HOLD_REASONS: [] }));
+const holdReasons = await loadFirst(['holds/hold-reasons.js', 'orders/hold-reasons.js'], { HOLD_REASONS: [] });
 // A build from before shipments (issue 31) has no tracking pages.
-const trackingUrls = await load('orders/tracking-url.js').catch(() => ({ trackingUrl: () => null }));
+const trackingUrls = await loadFirst(['shipments/tracking-url.js', 'orders/tracking-url.js'], { trackingUrl: () => null });
 
 /** `{ success: true, data, message }` around a data schema (contracts/schemas.ts). */
 export const { Envelope } = httpSchemas;
 
+// The order as partners read it, assembled above the pharmacy's rooms since issue 38; before, beside the body.
+const orderViewSchemas = await loadFirst(['fulfillment/order-view.schemas.js'], orderSchemas);
+
 export const ORDER = {
   body: orderSchemas[ORDER_AREA.names.body],
   created: orderSchemas[ORDER_AREA.names.created],
-  view: orderSchemas[ORDER_AREA.names.view],
+  view: orderViewSchemas[ORDER_AREA.names.view],
   idParams: orderSchemas.IdParams,
 };
 /** The hold reasons catalog, whose texts the order view shows (`hold.reason`). */
