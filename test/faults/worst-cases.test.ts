@@ -40,8 +40,16 @@ const PASSWORD_HASHING_ROUTES = new Set([
 /** The answer of a request the server could not read as HTTP (src/http/framework-errors.ts). */
 const MALFORMED_HTTP = 'Malformed HTTP request';
 
-/** Each case is sent this many times; its median time is the one asserted. */
+/** Each case is sent up to this many times; its median time is the one asserted. */
 const TRIES = 5;
+/**
+ * The median of 5 tries is under the limit exactly when 3 of them are: the tries of a case stop once
+ * 3 are under it (or 3 are not), since the others cannot change the verdict. Each case gets the
+ * verdict it got from 5 tries with 3 sends where they take under the limit (the usual case), 5 at
+ * most. Each answer's bounds are checked as before: a case's bytes are the same at every try, and so
+ * is its answer, so fewer tries check the same bounds.
+ */
+const DECIDING_TRIES = Math.ceil(TRIES / 2);
 const MEDIAN_LIMIT_MS = 100;
 /** A /healthz request of the bystander not answered within this is a failure (the unbounded validation held it 10 s). */
 const BYSTANDER_TIMEOUT_MS = 1_000;
@@ -152,22 +160,23 @@ describe.each(DIALECTS)('worst cases against a server process on %s', (dialect) 
     // can lose tens of milliseconds to things that are not that work (a garbage collection of the
     // previous megabyte, in the server or in this test process, or the machine's other processes
     // taking the core). The median of 5 ignores two such tries, and is still over 100 ms whenever
-    // the work itself is.
+    // the work itself is. (The tries stop once the median is known: DECIDING_TRIES.)
     const slow: string[] = [];
     const unparsed: string[] = [];
     let cases = 0;
     for (const route of routes) {
       for (const worstCase of worstCasesOfRoute(route, fixture)) {
         const times: number[] = [];
-        for (let i = 0; i < TRIES; i++) {
+        const under = () => times.filter((ms) => ms < MEDIAN_LIMIT_MS).length;
+        while (under() < DECIDING_TRIES && times.length - under() < DECIDING_TRIES) {
           const answer = await client.send(worstCase);
           expectBoundedAnswer(worstCase, answer);
           // Each case is valid HTTP whose content is the problem: the route must be the one to refuse it.
           if (answer.body.includes(MALFORMED_HTTP)) unparsed.push(worstCase.name);
           times.push(answer.ms);
         }
-        if (median(times) >= MEDIAN_LIMIT_MS && !PASSWORD_HASHING_ROUTES.has(route.key))
-          slow.push(`${worstCase.name}: median ${median(times).toFixed(0)} ms`);
+        if (under() < DECIDING_TRIES && !PASSWORD_HASHING_ROUTES.has(route.key))
+          slow.push(`${worstCase.name}: ${times.map((ms) => ms.toFixed(0)).join(', ')} ms`);
         cases += 1;
       }
     }

@@ -73,7 +73,8 @@ export class TestApp {
   ) {}
 
   static async start(options: TestAppOptions): Promise<TestApp> {
-    const database = await createTestDatabase(options.dialect);
+    // Migrated already (PostgreSQL: a replay of the migrations' statements): the runtime finds nothing to do.
+    const database = await createTestDatabase(options.dialect, { migrated: true });
     const config = loadConfig({
       ADMIN_TOKEN: OPERATOR_TOKEN,
       DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runInBackground } from '../../src/background.js';
-import { buildServer } from '../helpers/server-process.js';
+import { buildCompiledServer } from '../helpers/server-build.js';
 
 /**
  * The README's quick start, for real: the built server as a child process on a real port, called
@@ -15,7 +15,8 @@ import { buildServer } from '../helpers/server-process.js';
 /**
  * `npm start` builds (`tsc -p tsconfig.json` and the console) then runs `node dist/main.js`. This
  * suite runs the suite's one build of the same sources (test/helpers/server-build.ts: inside
- * node_modules, so that packages resolve as from dist/), shared with every other file of the run.
+ * node_modules, so that packages resolve as from dist/), shared with every other file of the run:
+ * tsc's output, as `npm start` runs it, where the other suites' child processes run its bundle.
  */
 let serverMain = '';
 const OPERATOR_TOKEN = 'startup-test-operator-token-0123456789';
@@ -114,7 +115,7 @@ const partnerHeaders = (key: string) => ({ 'x-api-key': key, accept: 'applicatio
 
 beforeAll(async () => {
   // `npm start` builds first (prestart); so does this suite.
-  serverMain = await buildServer();
+  serverMain = await buildCompiledServer();
   expect(existsSync(serverMain)).toBe(true);
 }, 180_000);
 
