@@ -3,7 +3,7 @@ import { api } from '../api';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
 import { useSession } from '../session';
-import { SIGNOFF_KINDS, signoffRefusal, type SignoffKind } from '../../../src/compounding/signoff.js';
+import { REVIEW_CHECKS, SIGNOFF_KINDS, signoffRefusal, type SignoffKind } from '../../../src/compounding/signoff.js';
 import type { OrderDetail } from './order-shared';
 
 /** A sign-off as GET /api/admin/medication-requests/{id} lists it. */
@@ -11,7 +11,7 @@ export type Signoff = OrderDetail['signoffs'][number];
 
 const TITLE: Record<SignoffKind, string> = {
   prescription_review: 'Prescription review',
-  product_check: 'Product check',
+  final_check: 'Final check',
 };
 
 /**
@@ -33,7 +33,7 @@ export function SignoffPanel({ order, onSigned }: { order: OrderDetail; onSigned
     try {
       const signoff = await api('POST', '/api/admin/medication-requests/{id}/signoffs', {
         path: { id: order.medication_request_id },
-        body: { kind },
+        body: kind === 'prescription_review' ? { kind, checked: [...REVIEW_CHECKS] } : { kind },
       });
       onSigned(signoff);
       setDone(`${TITLE[kind]} signed off.`);
