@@ -152,4 +152,22 @@ describe.each(DIALECTS)('operator command line usage (%s)', (dialect) => {
       expect(JSON.stringify(list.json())).not.toContain('nobody@pharmacy.example');
     });
   });
+
+  it('when create-staff gets --role technician (issue 39), then the account is a technician', async () => {
+    const res = await cli(
+      ['create-staff', '--email', 'tech@pharmacy.example', '--name', 'Terry Tech', '--role', 'technician', '--password-stdin'],
+      {},
+      'technician passphrase 2026\n',
+    );
+    expect(res.code, res.stderr).toBe(0);
+    await database.withApp(async (app) => {
+      const list = await app.inject({
+        method: 'GET',
+        url: '/api/admin/staff',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
+      const staff = list.json<{ data: { staff: { email: string; role: string }[] } }>().data.staff;
+      expect(staff.find((member) => member.email === 'tech@pharmacy.example')?.role).toBe('technician');
+    });
+  });
 });
