@@ -94,6 +94,8 @@ export interface Config {
   readonly coldChainPolicy: ColdChainPolicy;
   /** REQUIRE_PHARMACIST_SIGNOFF (docs/compounding.md#sign-offs). */
   readonly requirePharmacistSignoff: boolean;
+  /** REQUIRE_INDEPENDENT_CHECK (docs/compounding.md#sign-offs): the final check by someone who did not fill. */
+  readonly requireIndependentCheck: boolean;
   /** REQUEST_LOG_RETENTION_DAYS (docs/request-log.md). */
   readonly requestLogRetentionDays: number;
   /** EVENT_RETENTION_DAYS (docs/webhooks.md#the-event-log). */
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requirePrescriberStateLicense: values.REQUIRE_PRESCRIBER_STATE_LICENSE,
     coldChainPolicy: values.COLD_CHAIN_POLICY,
     requirePharmacistSignoff: values.REQUIRE_PHARMACIST_SIGNOFF,
+    requireIndependentCheck: values.REQUIRE_INDEPENDENT_CHECK,
     passwordHashing: PASSWORD_HASHING,
     easyPostWebhookSecret: derived.easyPostWebhookSecret,
   });

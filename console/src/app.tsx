@@ -14,6 +14,7 @@ import { SignInPage } from './pages/sign-in';
 import { StaffPage } from './pages/staff';
 import { WebhooksPage } from './pages/webhooks';
 import { SessionContext, SetSessionContext } from './session';
+import { roleMayCall } from '../../src/staff/operator-roles.js';
 
 /** The console's shell: who is signed in, the navigation, and the page of the current path. */
 export function App() {
@@ -36,15 +37,17 @@ export function App() {
   );
 }
 
+/** The pages, each with the operator route it reads first: a link shows only to the roles that route answers. */
 const NAVIGATION = [
-  { href: '/console/dashboard', label: 'Dashboard' },
-  { href: '/console/orders', label: 'Orders' },
-  { href: '/console/holds', label: 'Holds' },
-  { href: '/console/recall', label: 'Recall' },
-  { href: '/console/clinics', label: 'Clinics' },
-  { href: '/console/carriers', label: 'Carriers' },
-  { href: '/console/webhooks', label: 'Webhooks' },
-  { href: '/console/audit', label: 'Audit' },
+  { href: '/console/dashboard', label: 'Dashboard', route: '/api/admin/dashboard' },
+  { href: '/console/orders', label: 'Orders', route: '/api/admin/medication-requests' },
+  { href: '/console/holds', label: 'Holds', route: '/api/admin/holds' },
+  { href: '/console/recall', label: 'Recall', route: '/api/admin/lots/:lot_number/orders' },
+  { href: '/console/clinics', label: 'Clinics', route: '/api/admin/clinics/:clinicId' },
+  { href: '/console/carriers', label: 'Carriers', route: '/api/admin/carriers' },
+  { href: '/console/webhooks', label: 'Webhooks', route: '/api/admin/webhook-deliveries' },
+  { href: '/console/audit', label: 'Audit', route: '/api/admin/audit-events' },
+  { href: '/console/staff', label: 'Staff', route: '/api/admin/staff' },
 ] as const;
 
 function ConsoleShell({ session, onSessionChange }: { session: Session; onSessionChange: (session: Session | null) => void }) {
@@ -52,8 +55,7 @@ function ConsoleShell({ session, onSessionChange }: { session: Session; onSessio
   const links = session.totp_required
     ? [{ href: '/console/account', label: 'Account' }]
     : [
-        ...NAVIGATION,
-        ...(session.role === 'admin' ? [{ href: '/console/staff', label: 'Staff' }] : []),
+        ...NAVIGATION.filter(({ route }) => roleMayCall(session.role, 'GET', route)).map(({ href, label }) => ({ href, label })),
         { href: '/console/account', label: 'Account' },
       ];
   return (

@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Session } from './api';
+import { roleMayCall } from '../../src/staff/operator-roles.js';
 
 export const SessionContext = createContext<Session | null>(null);
 
@@ -16,4 +17,14 @@ export function useSession(): Session {
 
 export function useSetSession(): (session: Session | null) => void {
   return useContext(SetSessionContext);
+}
+
+/**
+ * Whether the signed-in staff member's role may call an operator route (`'POST',
+ * '/api/admin/medication-requests/:id/status'`): the server's own table (src/staff/operator-roles.ts),
+ * so that the console shows a form only to those the route would answer.
+ */
+export function useMayCall(): (method: string, route: string) => boolean {
+  const { role } = useSession();
+  return (method, route) => roleMayCall(role, method, route);
 }

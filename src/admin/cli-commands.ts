@@ -5,6 +5,7 @@ import { ORDER_STATUSES } from '../orders/order-status.js';
 import { PARTNER_USER_ROLES } from '../portal/partner-user.tables.js';
 import { STAFF_ROLES } from '../staff/staff.tables.js';
 import { checkText } from '../shared/text.js';
+import { orList } from '../shared/words.js';
 
 /*
  * The operator command line's commands and their parsing: pure, so that bad usage is refused before
@@ -133,7 +134,7 @@ export const COMMANDS = {
   },
   'rotate-encryption-key': { summary: '', required: [], optional: [] },
   'create-staff': {
-    summary: '--email <email> --name <name> --role admin|pharmacist [--password-stdin]',
+    summary: `--email <email> --name <name> --role ${STAFF_ROLES.join('|')} [--password-stdin]`,
     required: ['email', 'name', 'role'],
     optional: ['password-stdin'],
   },
@@ -148,6 +149,18 @@ export const COMMANDS = {
 } satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * Commands the command line refuses on purpose, with why: a sign-off is recorded only by the
+ * pharmacist signed in to the console as themselves (issue 39; docs/compounding.md#sign-offs), and
+ * the command line signs no one in.
+ */
+const REFUSED_COMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['sign-off', 'signoff', 'sign-off-order'].map((name) => [
+    name,
+    'The command line cannot sign off: a sign-off is recorded only by the pharmacist signed in to the console as themselves (the order\u2019s page, or POST /api/admin/medication-requests/{id}/signoffs with their session; docs/compounding.md#sign-offs)',
+  ]),
+);
 
 export interface ParsedCommand {
   command: CommandName;
@@ -206,6 +219,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   const [name, ...extra] = positionals;
   if (help) return { command: 'help', flags: {} };
   if (name === undefined) throw new UsageError(problem ?? 'Give a command');
+  if (Object.hasOwn(REFUSED_COMMANDS, name)) throw new UsageError(REFUSED_COMMANDS[name] ?? '');
   if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`Unknown command "${name}"`);
   const command = name as CommandName;
   const refuse = (message: string): never => {
@@ -312,7 +326,7 @@ export function parseScopes(text: string): Scope[] {
 function oneOf(flags: ParsedCommand['flags'], flag: ValueFlag, allowed: readonly string[]): void {
   const value = flags[flag];
   if (value !== undefined && !allowed.includes(value)) {
-    throw new UsageError(`--${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1) ?? ''}, got "${value}"`);
+    throw new UsageError(`--${flag} must be ${orList(allowed)}, got "${value}"`);
   }
 }
 

@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PageQuery, Timestamp, Uuid } from '../contracts/schemas.js';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from './audit-vocabulary.js';
+import { orList } from '../shared/words.js';
 
 const ActionSchema = Type.Union(
   AUDIT_ACTIONS.map((a) => Type.Literal(a)),
-  { description: `${AUDIT_ACTIONS.slice(0, -1).join(', ')} or ${AUDIT_ACTIONS.at(-1) ?? ''} (see docs/audit.md).` },
+  { description: `${orList(AUDIT_ACTIONS)} (see docs/audit.md).` },
 );
 
 /** The kinds of actor the trail records (audit/audit-actor.ts). */

@@ -48,11 +48,13 @@ export interface FillIngredientLotTable {
   expires_on: string;
 }
 
-/** A pharmacist's sign-off of an order (migration 024): `prescription_review` or `product_check`, at most one of each. */
+/** A pharmacist's sign-off of an order (migration 024): `prescription_review` or `final_check` (`product_check` until migration 033), at most one of each. */
 export interface OrderSignoffTable {
   id: string;
   medication_request_id: string;
   kind: string;
+  /** What a review checked, JSON text (`["allergies","duplicate_therapy","dose"]`; migration 033); null for a final check and for older reviews. */
+  checked: string | null;
   pharmacist_id: string;
   pharmacist_name: string;
   at: string;

@@ -8,7 +8,7 @@ import { findSignoff } from './signoff.repository.js';
 
 /**
  * The sign-off gate of a pharmacy's move (REQUIRE_PHARMACIST_SIGNOFF): a move to `processing` needs
- * the prescription's review, a move to `shipped` the product's check; without it, 409 naming it.
+ * the prescription's review, a move to `shipped` the final check; without it, 409 naming it.
  * Does nothing when sign-offs are not required, the move needs none, or is not allowed at all (its
  * own 409 says so).
  */

@@ -3,29 +3,29 @@ import { runChange } from '../changes/run-change.js';
 import type { ReadContext, ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { Trx } from '../db/database.js';
-import { conflict, fieldError } from '../errors.js';
+import { AppError, conflict, fieldError } from '../errors.js';
 import { newId } from '../shared/ids.js';
-import { findStaffMember } from '../staff/staff.service.js';
+import { signedInPharmacist, type ActingPharmacist } from '../staff/acting-staff.js';
 import type { OrderStatus } from '../orders/order-status.js';
 import { loadForUpdate } from '../orders/order-transition.js';
+import type { OrderTable } from '../orders/order.tables.js';
 import type { OrderSignoffTable } from './compounding.tables.js';
-import { SIGNOFF_LABELS, signoffRefusal, type SignoffKind } from './signoff.js';
+import { filledBy, namedItems, unfilledItems } from './final-check.js';
+import { listItemsToFill } from './order-fill.repository.js';
+import { checkedProblem, REVIEW_CHECKS, SIGNOFF_LABELS, signoffKindOf, signoffRefusal, type SignoffKind } from './signoff.js';
 import type { SignoffInput, SignoffViewData } from './signoff.schemas.js';
 import { toSignoffView } from './signoff-view.js';
 import * as repo from './signoff.repository.js';
 
-/** Who signs: the staff member's id and name as the sign-off keeps them. */
-interface Pharmacist {
-  readonly id: string;
-  readonly name: string;
-}
-
 /**
  * Records a pharmacist's sign-off of an order (docs/compounding.md#sign-offs), with the audit row
- * `sign_off`, in one change. A pharmacist signed in to the console signs as themselves; the operator
- * token, the command line and an admin name the pharmacist with `pharmacist_id` (an enabled account
- * with the pharmacist role): the token alone cannot sign, a sign-off always names a person. 409 when
- * the order already has that sign-off or is past the point where it is given.
+ * `sign_off`, in one change. Only the pharmacist signed in to the console as themselves signs
+ * (staff/acting-staff.ts): the operator token, the command line, an admin and a technician are
+ * refused with 403, and `pharmacist_id`, if given, must be the signer's own (400). A review records
+ * its three checks (400 naming `checked` without them). The final check waits for every item's fill
+ * (409 naming the unfilled ones) and, with REQUIRE_INDEPENDENT_CHECK, is refused to the pharmacist
+ * who recorded a fill (403). 409 when the order already has that sign-off or is past the point where
+ * it is given. `kind` may be `product_check`, the final check's 1.2.0 name.
  */
 export async function signOffOrder(
   ctx: ServiceContext,
@@ -33,23 +33,31 @@ export async function signOffOrder(
   input: SignoffInput,
   audit: AuditContext,
 ): Promise<SignoffViewData> {
+  const kind = signoffKindOf(input.kind);
   try {
     return await runChange(ctx, audit, async (change) => {
       const trx = await change.transaction();
-      const pharmacist = await signerOf(trx, audit, input.pharmacist_id);
+      const pharmacist = await signedInPharmacist(trx, audit, 'sign off an order');
+      if (input.pharmacist_id !== undefined && input.pharmacist_id !== pharmacist.id) {
+        throw fieldError('pharmacist_id', 'must be your own staff id: a pharmacist signs off as themselves');
+      }
+      const problem = checkedProblem(kind, input.checked);
+      if (problem !== null) throw fieldError('checked', problem);
       const order = await loadForUpdate(trx, 'all', orderId);
-      const refusal = signoffRefusal(input.kind, order.status as OrderStatus, order.held_from ?? null);
+      const refusal = signoffRefusal(kind, order.status as OrderStatus, order.held_from ?? null);
       if (refusal !== null) {
-        throw conflict(`The ${SIGNOFF_LABELS[input.kind]} cannot be signed off now: the medication request ${refusal}`, {
+        throw conflict(`The ${SIGNOFF_LABELS[kind]} cannot be signed off now: the medication request ${refusal}`, {
           status: refusal,
         });
       }
-      const existing = await repo.findSignoff(trx, order.id, input.kind);
-      if (existing) throw alreadySigned(input.kind, existing);
+      if (kind === 'final_check') await requireFinalCheckReady(trx, order, pharmacist, ctx.config.requireIndependentCheck);
+      const existing = await repo.findSignoff(trx, order.id, kind);
+      if (existing) throw alreadySigned(kind, existing);
       const row: OrderSignoffTable = {
         id: newId(),
         medication_request_id: order.id,
-        kind: input.kind,
+        kind,
+        checked: kind === 'prescription_review' ? JSON.stringify(REVIEW_CHECKS) : null,
         pharmacist_id: pharmacist.id,
         pharmacist_name: pharmacist.name,
         at: change.at,
@@ -60,38 +68,39 @@ export async function signOffOrder(
     });
   } catch (error) {
     // Two sign-offs of one kind sent together: the unique key lets one in.
-    if (constraintViolation(error) === 'unique') throw alreadySigned(input.kind, null);
+    if (constraintViolation(error) === 'unique') throw alreadySigned(kind, null);
     throw error;
   }
 }
 
 /**
- * The person a sign-off names. A pharmacist's own session signs as them (`pharmacist_id`, if given,
- * must be theirs); anyone else (the operator token, an admin, the command line) must name an enabled
- * pharmacist by `pharmacist_id`.
+ * The final check's conditions on the fills, read in the sign-off's transaction (the order's row is
+ * locked: a fill, which updates it first, is either seen or waits): 409 naming each item without a
+ * fill; with `independent` (REQUIRE_INDEPENDENT_CHECK), 403 when the signer recorded any of them.
  */
-async function signerOf(trx: Trx, audit: AuditContext, pharmacistId: string | undefined): Promise<Pharmacist> {
-  const { actor } = audit;
-  if (actor.type === 'staff') {
-    const self = await findStaffMember(trx, actor.staffId);
-    if (self?.role === 'pharmacist') {
-      if (pharmacistId !== undefined && pharmacistId !== actor.staffId) {
-        throw fieldError('pharmacist_id', 'must be your own staff id: a pharmacist signs off as themselves');
-      }
-      return { id: self.staff_id, name: self.name };
-    }
-  }
-  if (pharmacistId === undefined) {
-    throw fieldError(
-      'pharmacist_id',
-      'is required: a sign-off names the pharmacist who made it (the staff id of an account with the pharmacist role)',
+async function requireFinalCheckReady(trx: Trx, order: OrderTable, pharmacist: ActingPharmacist, independent: boolean) {
+  const items = await listItemsToFill(trx, order.id);
+  const unfilled = unfilledItems(items);
+  if (unfilled.length > 0) {
+    throw conflict(
+      `The final check is given once every item is filled: ${namedItems(unfilled.map(({ item }) => item))} ${unfilled.length === 1 ? 'has' : 'have'} no fill. Record it with POST /api/admin/medication-requests/${order.id}/fill`,
+      Object.fromEntries(
+        unfilled.map(({ index, item }) => [
+          `medication_requests[${index}].fill`,
+          `is not recorded: ${item.medication} (item ${item.id}) must be filled before the final check`,
+        ]),
+      ),
     );
   }
-  const named = await findStaffMember(trx, pharmacistId);
-  if (named?.role !== 'pharmacist' || named.disabled_at !== null) {
-    throw fieldError('pharmacist_id', 'must be the staff id of an enabled staff member with the pharmacist role');
+  const own = filledBy(items, pharmacist.id);
+  if (independent && own.length > 0) {
+    throw new AppError(
+      'FORBIDDEN',
+      403,
+      `The final check must be given by another pharmacist (REQUIRE_INDEPENDENT_CHECK): you recorded the fill of ${namedItems(own)}`,
+      { kind: 'final_check is given by a pharmacist who recorded none of the order’s fills' },
+    );
   }
-  return { id: named.staff_id, name: named.name };
 }
 
 function alreadySigned(kind: SignoffKind, existing: OrderSignoffTable | null) {

@@ -1,3 +1,4 @@
+import { markdownRow, withGeneratedSection } from '../shared/markdown.js';
 import { isPerEnvironment, valuesOf, type Setting, type Settings } from './setting.js';
 import { SETTING_GROUPS } from './settings.js';
 
@@ -21,7 +22,7 @@ export function settingsSection(groups: readonly { title: string; settings: Sett
       '| Variable | Default | Accepted | Meaning |',
       '|---|---|---|---|',
       ...Object.entries(settings).map(([name, declaration]) =>
-        row([`\`${name}\``, defaultOf(declaration), acceptedOf(declaration), declaration.doc]),
+        markdownRow([`\`${name}\``, defaultOf(declaration), acceptedOf(declaration), declaration.doc]),
       ),
     ].join('\n'),
   );
@@ -30,14 +31,7 @@ export function settingsSection(groups: readonly { title: string; settings: Sett
 
 /** The page with its section replaced by `section`; throws when the markers are missing. */
 export function withSettingsSection(page: string, section: string = settingsSection()): string {
-  const begin = page.indexOf(BEGIN_MARKER);
-  const end = page.indexOf(END_MARKER);
-  if (begin < 0 || end < begin) throw new Error(`${DOCS_PAGE} must hold the markers ${BEGIN_MARKER} and ${END_MARKER}`);
-  return page.slice(0, begin + BEGIN_MARKER.length) + section + page.slice(end);
-}
-
-function row(cells: string[]): string {
-  return `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
+  return withGeneratedSection(page, { begin: BEGIN_MARKER, end: END_MARKER, pageName: DOCS_PAGE }, section);
 }
 
 function code(value: unknown): string {

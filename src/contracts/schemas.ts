@@ -51,7 +51,9 @@ export const conflictError = (what: string) => ({ 409: errorRef(what) }) as cons
 export const operatorErrors = {
   400: errorRef('Validation error.'),
   401: errorRef('Missing or wrong operator bearer token, or a console session that has ended.'),
-  403: errorRef('A pharmacist calling an admin-only route, or a console request from another origin.'),
+  403: errorRef(
+    'A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin.',
+  ),
   404: errorRef('Not found.'),
   500: errorRef('Internal error.'),
 } as const;

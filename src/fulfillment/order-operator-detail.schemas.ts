@@ -109,7 +109,7 @@ export const OperatorOrderDetail = Type.Object(
     signoffs: Type.Array(SignoffView, {
       maxItems: 2,
       description:
-        'The pharmacist\u2019s sign-offs, oldest first: `prescription_review` and `product_check`, each at most once, naming who and when.',
+        'The pharmacist\u2019s sign-offs, oldest first: `prescription_review` (with what it checked) and `final_check`, each at most once, naming who and when.',
     }),
     clinic_name: Type.String(),
     patient: Type.Object(

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
-import { roleMayCall } from '../staff/operator-roles.js';
+import { orList } from '../shared/words.js';
+import { rolesFor } from '../staff/operator-roles.js';
 import { staffOfSession, type StaffIdentity } from '../staff/staff.service.js';
 import type { StaffRole } from '../staff/staff.tables.js';
 import { addressBucketOf, clientAddress } from './client-address.js';
@@ -77,8 +78,9 @@ export async function guardOperatorRequest(ctx: AppContext, request: FastifyRequ
       'Two-step sign-in is required for admins here: turn it on first (Account in the console, or POST /api/admin/account/totp)',
     );
   }
-  if (!roleMayCall(roleOf(operator), request.method, request.routeOptions.url ?? '')) {
-    throw forbidden(`This action needs the admin role; you are signed in as ${roleOf(operator)}`);
+  const allowed = rolesFor(request.method, request.routeOptions.url ?? '');
+  if (!allowed.includes(roleOf(operator))) {
+    throw forbidden(`This action needs the ${orList(allowed)} role; you are signed in as ${roleOf(operator)}`);
   }
 }
 

@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { NameText, Nullable, Timestamp, Uuid } from '../contracts/schemas.js';
+import { NameText, Nullable, StringEnum, Timestamp, Uuid } from '../contracts/schemas.js';
 import { STAFF_ROLES } from './staff.tables.js';
 import { Email, Password, SignInPassword, TotpCode } from '../accounts/account.schemas.js';
 
-export const StaffRoleSchema = Type.Union(
-  STAFF_ROLES.map((role) => Type.Literal(role)),
-  {
-    description:
-      '`admin`: everything, staff and API keys included. `pharmacist`: the order queue and its transitions, formularies, webhook deliveries and their retries; reads clinics, carriers and the audit trail.',
-  },
+/** As `{type: string, enum}`: a bad role gets one "must be one of" message listing the three. */
+export const StaffRoleSchema = StringEnum(
+  STAFF_ROLES,
+  '`admin`: everything, staff and API keys included. `pharmacist`: the order queue and its transitions, holds, sign-offs (as themselves), fills, shipments, formularies, webhook deliveries and their retries; reads clinics, carriers, the dashboard and the audit trail. `technician`: reads the queue, orders, holds and the recall of a lot; records fills, adds shipments and tracking events, prints labels; no sign-off, move, hold, formulary, staff or audit trail. The roles table of docs/console.md lists every route.',
 );
 
 export const CreateStaffBody = Type.Object(

@@ -1,6 +1,7 @@
 /** Row types of the staff accounts (migration 008). Column conventions: see db/database.ts. */
 
-export const STAFF_ROLES = ['admin', 'pharmacist'] as const;
+/** The staff roles (src/staff/operator-roles.ts says what each may call; `technician` since migration 033). */
+export const STAFF_ROLES = ['admin', 'pharmacist', 'technician'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 /** A person of the pharmacy who signs in to the console. */

@@ -52,6 +52,12 @@ describe.each(DIALECTS)('operator command line usage (%s)', (dialect) => {
     [['list-clinics', '--name', 'x'], 2, 'list-clinics does not take --name'],
     [['list-clinics', '--bogus'], 2, 'Error: Unknown flag --bogus\nUsage: npm run admin -- list-clinics\n'],
     [['launch-rockets', '--now'], 2, 'Unknown command "launch-rockets"'],
+    // A sign-off is the pharmacist's own (issue 39): the command line says so rather than "unknown".
+    [
+      ['sign-off', '--order', '00000000-0000-4000-8000-000000000000'],
+      2,
+      'The command line cannot sign off: a sign-off is recorded only by the pharmacist signed in to the console as themselves',
+    ],
     [
       ['add-medication', '--clinic'],
       2,
@@ -130,7 +136,7 @@ describe.each(DIALECTS)('operator command line usage (%s)', (dialect) => {
       'an unknown role',
       ['--role', 'owner', '--password-stdin'],
       'long enough passphrase\n',
-      /--role must be admin or pharmacist/,
+      /--role must be admin, pharmacist or technician/,
     ],
     ['no --password-stdin and no terminal', ['--role', 'admin'], 'long enough passphrase\n', /--password-stdin/],
   ])('when create-staff gets %s, then exit 2 and no account', async (_what, flags, input, message) => {
@@ -144,6 +150,24 @@ describe.each(DIALECTS)('operator command line usage (%s)', (dialect) => {
         headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
       });
       expect(JSON.stringify(list.json())).not.toContain('nobody@pharmacy.example');
+    });
+  });
+
+  it('when create-staff gets --role technician (issue 39), then the account is a technician', async () => {
+    const res = await cli(
+      ['create-staff', '--email', 'tech@pharmacy.example', '--name', 'Terry Tech', '--role', 'technician', '--password-stdin'],
+      {},
+      'technician passphrase 2026\n',
+    );
+    expect(res.code, res.stderr).toBe(0);
+    await database.withApp(async (app) => {
+      const list = await app.inject({
+        method: 'GET',
+        url: '/api/admin/staff',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
+      const staff = list.json<{ data: { staff: { email: string; role: string }[] } }>().data.staff;
+      expect(staff.find((member) => member.email === 'tech@pharmacy.example')?.role).toBe('technician');
     });
   });
 });

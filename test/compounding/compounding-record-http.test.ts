@@ -16,7 +16,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.js';
  * The compounding record of issue 30 as the pharmacy and a partner live it, end to end: the built
  * server as a process on a real port (sign-offs required), plain HTTP, a real receiver of the signed
  * events. A formula is added; an order for a patient allergic to its active ingredient is held at
- * intake and resumed by a pharmacist; both sign-offs are given by a named pharmacist; the order is
+ * intake and resumed by a pharmacist; both sign-offs are given by the pharmacist signed in as herself (the
+ * operator token cannot sign, and the final check waits for the fill); the order is
  * filled with its lots and the beyond-use date the USP <795> table gives; it ships with its lots in
  * `order.fulfilled`; the lot is recalled by the pharmacy and by the partner. An unlicensed state and
  * a controlled preparation without a DEA number are refused.
@@ -151,15 +152,27 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       const unsigned = await pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, { status: 'processing' });
       expect(unsigned.status).toBe(409);
       expect(unsigned.body.error?.details).toHaveProperty('prescription_review');
+      // Nobody signs for her: the operator token naming her is refused (issue 39).
+      const forged = await pharmacy('POST', `/api/admin/medication-requests/${orderId}/signoffs`, {
+        kind: 'prescription_review',
+        checked: ['allergies', 'duplicate_therapy', 'dose'],
+        pharmacist_id: pharmacist.staff_id,
+      });
+      expect(forged.status).toBe(403);
       const review = await ok(
-        pharmacy('POST', `/api/admin/medication-requests/${orderId}/signoffs`, {
+        asPharmacist('POST', `/api/admin/medication-requests/${orderId}/signoffs`, {
           kind: 'prescription_review',
-          pharmacist_id: pharmacist.staff_id,
+          checked: ['allergies', 'duplicate_therapy', 'dose'],
         }),
         'review',
       );
       expect(review).toMatchObject({ kind: 'prescription_review', pharmacist_name: 'Rita Pharmacist' });
       await ok(pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, { status: 'processing' }), 'processing');
+
+      // The final check waits for the fill (409 naming the item).
+      const early = await asPharmacist('POST', `/api/admin/medication-requests/${orderId}/signoffs`, { kind: 'final_check' });
+      expect(early.status).toBe(409);
+      expect(early.body.error?.details).toHaveProperty(['medication_requests[0].fill']);
 
       // The fill: compounded on 2026-11-01, a solid is beyond use 180 days later (2027-04-30).
       await ok(
@@ -190,9 +203,9 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
         tracking_number: '123456789012',
       });
       expect(unchecked.status).toBe(409);
-      expect(unchecked.body.error?.details).toHaveProperty('product_check');
+      expect(unchecked.body.error?.details).toHaveProperty('final_check');
       // The check from the pharmacist's own session names them without a pharmacist_id.
-      await ok(asPharmacist('POST', `/api/admin/medication-requests/${orderId}/signoffs`, { kind: 'product_check' }), 'check');
+      await ok(asPharmacist('POST', `/api/admin/medication-requests/${orderId}/signoffs`, { kind: 'final_check' }), 'check');
       await ok(
         pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, {
           status: 'shipped',
@@ -203,7 +216,7 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       const detail = await ok(pharmacy('GET', `/api/admin/medication-requests/${orderId}`), 'detail');
       expect(detail.signoffs.map((s: any) => [s.kind, s.pharmacist_name])).toEqual([
         ['prescription_review', 'Rita Pharmacist'],
-        ['product_check', 'Rita Pharmacist'],
+        ['final_check', 'Rita Pharmacist'],
       ]);
 
       // order.fulfilled names the lot and its date, and nothing of the patient.

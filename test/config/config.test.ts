@@ -85,6 +85,23 @@ describe('REQUIRE_PHARMACIST_SIGNOFF', () => {
   });
 });
 
+describe('REQUIRE_INDEPENDENT_CHECK', () => {
+  const production = { FULFILLMENT_ENV: 'production', ADMIN_TOKEN: PROD_TOKEN, DATA_ENCRYPTION_KEY: PROD_KEY };
+
+  it('when it is unset, then production requires another pharmacist for the final check and development does not', () => {
+    expect(loadConfig(production).requireIndependentCheck).toBe(true);
+    expect(loadConfig({}).requireIndependentCheck).toBe(false);
+  });
+
+  it('when it is set, then it wins over the environment, and a value not true or false stops the start', () => {
+    expect(loadConfig({ ...production, REQUIRE_INDEPENDENT_CHECK: 'false' }).requireIndependentCheck).toBe(false);
+    expect(loadConfig({ REQUIRE_INDEPENDENT_CHECK: 'true' }).requireIndependentCheck).toBe(true);
+    expect(problemsOf({ REQUIRE_INDEPENDENT_CHECK: 'maybe' })).toEqual([
+      'REQUIRE_INDEPENDENT_CHECK must be true or false, got "maybe"',
+    ]);
+  });
+});
+
 describe('configuration variables', () => {
   it('when PORT is set, then it is used, 0 included (any free port)', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);

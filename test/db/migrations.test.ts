@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/create-db.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createOrder, createOrderSetup, getOrder, type OrderSetup } from '../helpers/factories.js';
+import { createSignedInStaff } from '../helpers/staff.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -174,6 +175,44 @@ describe.each(DIALECTS)('migrations of a deployed database on %s', (dialect) => 
     expect(versions.body.data.versions).toMatchObject([
       { version: 1, formula: { preparation: 'sterile', sterile_condition: conservative } },
     ]);
+  });
+
+  it('when a database from before 033_signoffs_by_the_person holds sign-offs and signed-in staff, then upgrading renames product_check to final_check, keeps the sessions and takes technicians', async () => {
+    const pharmacist = await createSignedInStaff(t, 'pharmacist', 'Otto Oldcheck');
+    const id = await createOrder(t, setup);
+    for (const name of Object.keys(migrations)
+      .filter((n) => n >= '033_signoffs_by_the_person')
+      .reverse()) {
+      await migrations[name]?.down?.(t.ctx.db);
+      await sql`delete from kysely_migration where name = ${name}`.execute(t.ctx.db);
+    }
+    const signoff = (kind: string, at: string) => ({
+      id: crypto.randomUUID(),
+      medication_request_id: id,
+      kind,
+      pharmacist_id: pharmacist.staffId,
+      pharmacist_name: pharmacist.name,
+      at,
+    });
+    await (t.ctx.db as any)
+      .insertInto('order_signoffs')
+      .values([signoff('prescription_review', '2026-01-01T00:00:00.000Z'), signoff('product_check', '2026-01-02T00:00:00.000Z')])
+      .execute();
+
+    await migrateToLatest(t.ctx.db, dialect === 'postgres' ? await currentSchema() : undefined);
+
+    const detail = await pharmacist.get(`/api/admin/medication-requests/${id}`);
+    expect(detail.status, 'the session made before the upgrade still works').toBe(200);
+    expect(detail.body.data.signoffs.map((s: any) => [s.kind, s.checked])).toEqual([
+      ['prescription_review', null],
+      ['final_check', null],
+    ]);
+    const technician = await createSignedInStaff(t, 'technician', 'Tina Newrole');
+    expect((await technician.get('/api/admin/session')).body.data.role).toBe('technician');
+    // The rebuilt table keeps its check: a role of none of the three is refused by the database.
+    await expect(sql`update staff_members set role = 'owner' where id = ${technician.staffId}`.execute(t.ctx.db)).rejects.toThrow(
+      /check/i,
+    );
   });
 
   async function currentSchema(): Promise<string> {

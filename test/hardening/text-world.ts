@@ -151,6 +151,20 @@ async function freshStaff(world: TextWorld): Promise<{ email: string; staffId: s
   return { email, staffId: expectOk(created, 'staff member').staff_id };
 }
 
+/** A new pharmacist signed in to the console: their id and the headers of the session (its cookie, its own origin). */
+async function signedInStaff(world: TextWorld): Promise<{ staffId: string; headers: Record<string, string> }> {
+  const { email, staffId } = await freshStaff(world);
+  const origin = 'http://fuzz.console';
+  const signedIn = await world.t.request('POST', '/api/admin/session', {
+    headers: { host: 'fuzz.console', origin, 'content-type': 'application/json' },
+    body: { email, password: STAFF_PASSWORD },
+    remoteAddress: freshAddress(),
+  });
+  expectOk(signedIn, 'staff sign-in');
+  const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+  return { staffId, headers: { host: 'fuzz.console', origin, cookie } };
+}
+
 /** A new portal user of the setup's clinic, invited (its id): for bases that re-invite or disable. */
 async function freshPartnerUser(world: TextWorld): Promise<string> {
   const invited = await world.t.operator.post(`/api/admin/clinics/${world.setup.clinic.clinicId}/partner-users`, {
@@ -165,16 +179,7 @@ async function freshPartnerUser(world: TextWorld): Promise<string> {
  * the headers of that session and a code its next check accepts (the next step's, within the window).
  */
 async function staffWithTotp(world: TextWorld, confirmed: boolean): Promise<{ headers: Record<string, string>; code: string }> {
-  const { email } = await freshStaff(world);
-  const origin = 'http://fuzz.console';
-  const signedIn = await world.t.request('POST', '/api/admin/session', {
-    headers: { host: 'fuzz.console', origin, 'content-type': 'application/json' },
-    body: { email, password: STAFF_PASSWORD },
-    remoteAddress: freshAddress(),
-  });
-  expectOk(signedIn, 'staff sign-in');
-  const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
-  const headers = { host: 'fuzz.console', origin, cookie };
+  const { headers } = await signedInStaff(world);
   const started = expectOk(
     await world.t.request('POST', '/api/admin/account/totp', {
       headers: { ...headers, 'content-type': 'application/json' },
@@ -382,10 +387,15 @@ export const BASES: Record<string, BaseRequest> = {
     params: { id: await orderIn(w, 'pending') },
     body: { reason_code: 'other', message: 'Please call the pharmacy.', waiting_on: 'pharmacy' },
   }),
-  'POST /api/admin/medication-requests/:id/signoffs': async (w) => ({
-    params: { id: await orderIn(w, 'pending') },
-    body: { kind: 'prescription_review', pharmacist_id: (await freshStaff(w)).staffId },
-  }),
+  // Only the pharmacist signed in as themselves signs (issue 39): the session's, naming themselves.
+  'POST /api/admin/medication-requests/:id/signoffs': async (w) => {
+    const { staffId, headers } = await signedInStaff(w);
+    return {
+      params: { id: await orderIn(w, 'pending') },
+      headers,
+      body: { kind: 'prescription_review', checked: ['allergies', 'duplicate_therapy', 'dose'], pharmacist_id: staffId },
+    };
+  },
   'POST /api/admin/medication-requests/:id/shipments': async (w) => ({
     params: { id: await orderIn(w, 'shipped') },
     body: { tracking_number: '794612345678', carrier_id: 'fedex', service_id: 'fedex_ground' },

@@ -223,9 +223,13 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
       message: 'Please call the pharmacy.',
       waiting_on: 'pharmacy',
     }),
-  // No pharmacist in the fixture: an unknown staff id (400 naming pharmacist_id when the rest is valid).
+  // Sent with the operator token, which cannot sign (403 when the rest is valid; issue 39).
   'POST /api/admin/medication-requests/{id}/signoffs': (f) =>
-    post(`/api/admin/medication-requests/${f.orderId}/signoffs`, { kind: 'prescription_review', pharmacist_id: NO_WEBHOOK }),
+    post(`/api/admin/medication-requests/${f.orderId}/signoffs`, {
+      kind: 'prescription_review',
+      checked: ['allergies', 'duplicate_therapy', 'dose'],
+      pharmacist_id: NO_WEBHOOK,
+    }),
   'POST /api/admin/medication-requests/{id}/shipments': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/shipments`, {
       tracking_number: '794612345678',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pharmacistRoutes } from '../../src/staff/operator-roles.js';
+import { routesOf } from '../../src/staff/operator-roles.js';
 import { SESSION_MAX_AGE_MS, SIGN_IN_LOCK_MS } from '../../src/staff/staff.service.js';
 import { createOrder, createOrderSetup } from '../helpers/factories.js';
 import { OPERATOR_TOKEN, TestApp, type Reply } from '../helpers/test-app.js';
@@ -310,7 +310,7 @@ describe.each(DIALECTS)('staff accounts and console sessions on %s', (dialect) =
 
     it('when the role table is read, then every route it opens to pharmacists exists', () => {
       const registered = new Set(t.app.registeredRoutes().map((r) => `${r.method} ${r.url}`));
-      for (const route of pharmacistRoutes()) expect(registered.has(route), route).toBe(true);
+      for (const route of routesOf('pharmacist')) expect(registered.has(route), route).toBe(true);
     });
   });
 

@@ -3,6 +3,7 @@ import { api } from '../api';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
 import { allowedNext } from '../../../src/orders/order-status.js';
+import { useMayCall } from '../session';
 import { StatusBadge, type OrderStatus, type OrderDetail, type OrderView } from './order-shared';
 
 /** The button of each status an order can move to (nothing moves back to pending). */
@@ -14,8 +15,9 @@ const ACTION_LABEL: Partial<Record<OrderStatus, string>> = {
 };
 
 /**
- * The status and the changes the lifecycle allows from it (the server's own rule table). The page
- * shows the API's answer at once: no reload.
+ * The status and the changes the lifecycle allows from it (the server's own rule table), for a role
+ * that may move orders (a technician sees the status only). The page shows the API's answer at once:
+ * no reload.
  */
 export function StatusPanel({
   order,
@@ -30,7 +32,8 @@ export function StatusPanel({
   const [confirming, setConfirming] = useState(false);
   const [tracking, setTracking] = useState('');
   const summary = useRef<HTMLDivElement>(null);
-  const next = allowedNext(order.status);
+  const mayMove = useMayCall()('POST', '/api/admin/medication-requests/:id/status');
+  const next = mayMove ? allowedNext(order.status) : [];
 
   const change = async (to: OrderStatus, details: { trackingNumber?: string; reason?: string } = {}) => {
     setBusy(true);

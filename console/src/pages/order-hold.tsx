@@ -4,6 +4,7 @@ import { api } from '../api';
 import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
+import { useMayCall } from '../session';
 import { ActorName, useHoldReasons, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
 
 /** The longest message a hold or a resume takes (the API's rule; it refuses longer ones, naming `message`). */
@@ -21,6 +22,7 @@ const WAITING_ON_LABEL: Record<WaitingOn, string> = { partner: 'the partner', ph
  * the API's answer at once.
  */
 export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
+  const mayCall = useMayCall();
   const [done, setDone] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const changed = (answer: OrderView, notice: string) => {
@@ -56,14 +58,17 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
             <Time iso={hold.since} />
           </dd>
         </dl>
-        <ResumeForm
-          orderId={order.medication_request_id}
-          onResumed={(answer) => changed(answer, `Resumed: the order is ${answer.status} again.`)}
-        />
+        {mayCall('POST', '/api/admin/medication-requests/:id/resume') && (
+          <ResumeForm
+            orderId={order.medication_request_id}
+            onResumed={(answer) => changed(answer, `Resumed: the order is ${answer.status} again.`)}
+          />
+        )}
       </section>
     );
   }
   if (order.status !== 'pending' && order.status !== 'processing') return null;
+  if (!mayCall('POST', '/api/admin/medication-requests/:id/hold')) return null;
   return (
     <section aria-labelledby="hold-heading" class="hold-actions">
       <h2 id="hold-heading" ref={heading} tabIndex={-1} class="visually-hidden">

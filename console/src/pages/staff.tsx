@@ -166,6 +166,7 @@ function NewStaffForm({ onCancel, onCreated }: { onCancel: () => void; onCreated
           Role
           <select value={fields.role} onChange={(event) => setFields({ ...fields, role: event.currentTarget.value as Role })}>
             <option value="pharmacist">Pharmacist</option>
+            <option value="technician">Technician</option>
             <option value="admin">Admin</option>
           </select>
         </label>

@@ -2079,13 +2079,15 @@ export interface components {
     };
     MedicationRequestSignoffRequest: {
       /**
-       * @description `prescription_review`: the pharmacist verified the prescription (needed before `processing`); `product_check`: the pharmacist checked the finished product (needed before `shipped`).
+       * @description `prescription_review`: the pharmacist verified the prescription, checking the patient’s allergies, duplicate therapy and the dose (needed before `processing`); `final_check`: the pharmacist checked the finished product, once every item is filled (needed before `shipped`). `product_check`: 1.2.0’s name of the final check, still accepted and answered as `final_check`.
        * @enum {string}
        */
-      kind: 'prescription_review' | 'product_check';
+      kind: 'prescription_review' | 'final_check' | 'product_check';
+      /** @description What the prescription review checked: `allergies`, `duplicate_therapy` and `dose`, all three required on a `prescription_review` (400 naming `checked` otherwise); not given with a `final_check`. */
+      checked?: ('allergies' | 'duplicate_therapy' | 'dose')[];
       /**
        * Format: uuid
-       * @description The staff id of the pharmacist who signs: required with the operator token or an admin’s session (an enabled account with the pharmacist role); a pharmacist signed in to the console signs as themselves (if given, it must be their own id).
+       * @description The pharmacist’s own staff id, which may be left out: a sign-off is recorded only by the pharmacist signed in as themselves (400 when it names someone else). Nobody signs for a pharmacist: the operator token, an admin and a technician are refused with 403.
        */
       pharmacist_id?: string;
     };
