@@ -450,6 +450,14 @@ export const BASES: Record<string, BaseRequest> = {
     };
   },
   'GET /api/admin/clinics/:clinicId/medications': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
+  'GET /api/admin/clinics/:clinicId/medications/:medicationId/formula-versions': async (w) => {
+    const clinicId = w.setup.clinic.clinicId;
+    const added = await w.t.operator.post(`/api/admin/clinics/${clinicId}/medications`, {
+      name: `Fuzzamycin ${unique()}`,
+      ...FUZZ_FORMULA,
+    });
+    return { params: { clinicId, medicationId: expectOk(added, 'medication').medication_id } };
+  },
   'DELETE /api/admin/clinics/:clinicId/medications/:medicationId': async (w) => {
     const clinicId = w.setup.clinic.clinicId;
     const added = await w.t.operator.post(`/api/admin/clinics/${clinicId}/medications`, { name: `Fuzzamycin ${unique()}` });
