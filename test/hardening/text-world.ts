@@ -474,6 +474,20 @@ export const BASES: Record<string, BaseRequest> = {
     body: { name: 'Fuzz Ground', state_prices: { HI: 24.99 } },
   }),
   'PUT /api/admin/licensed-states': () => ({ body: { states: [...STATES_AND_DC] } }),
+  'PUT /api/admin/allergy-classes/:code': () => ({
+    params: { code: `fuzz_${unique()}` },
+    body: { label: 'Fuzz class', names: ['fuzzamycins'], members: ['fuzzamycin'] },
+  }),
+  'DELETE /api/admin/allergy-classes/:code': async (w) => {
+    const code = `fuzz_${unique()}`;
+    const set = await w.t.operator.put(`/api/admin/allergy-classes/${code}`, {
+      label: 'Fuzz class',
+      names: ['fuzzamycins'],
+      members: ['fuzzamycin'],
+    });
+    expectOk(set, 'allergy class');
+    return { params: { code } };
+  },
   'GET /api/admin/webhook-deliveries': (w) => ({
     query: {
       status: 'failed',

@@ -277,6 +277,15 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     url: '/api/admin/carriers/fedex/services/fedex_2day',
     body: { name: 'FedEx 2Day®', price: 4595, state_prices: { AK: 7450, HI: 7450 } },
   }),
+  'PUT /api/admin/allergy-classes/{code}': () => ({
+    method: 'PUT',
+    url: '/api/admin/allergy-classes/worst_case_class',
+    body: {
+      label: 'Worst case',
+      names: Array.from({ length: 50 }, (_, i) => `worst case allergy ${i}`),
+      members: Array.from({ length: 100 }, (_, i) => `worst case ingredient ${i}`),
+    },
+  }),
   'PUT /api/admin/licensed-states': () => ({
     method: 'PUT',
     url: '/api/admin/licensed-states',
