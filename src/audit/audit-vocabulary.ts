@@ -64,6 +64,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'shipping_service',
   /** The states the pharmacy may ship to, as one resource with id `pharmacy` (replaced). */
   'licensed_states',
+  /** An allergy class of the pharmacy's, by its code (the operator's row set or removed: docs/compounding.md#allergy-classes). */
+  'allergy_class',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

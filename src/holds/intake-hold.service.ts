@@ -1,28 +1,48 @@
-import type { ReadContext } from '../context.js';
+import type { DialectName, Trx } from '../db/database.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import { allergiesOf } from '../patients/allergies.js';
+import { DEFAULT_ALLERGY_CLASSES } from '../patients/allergy-classes.js';
+import { allergyClassesIn } from '../patients/allergy-classes.service.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import { newId } from '../shared/ids.js';
-import { hasActiveIngredients, intakeHoldOf, type IntakeHold, type OrderedEntry } from './intake-hold.js';
-import { findItemsInUse } from './intake-hold.repository.js';
+import { hasSomethingToCompare, intakeHoldOf, type IntakeHold, type OrderedEntry } from './intake-hold.js';
+import { findItemsInUse, lockPatientIntake } from './intake-hold.repository.js';
 import type { OrderTable, StatusHistoryTable } from '../orders/order.tables.js';
 
 /**
+ * Whether a new order's intake needs its transaction: when some ordered entry has a formula or a
+ * therapeutic class (there is something to compare), or it replaces another order. Otherwise the
+ * order is stored without one (a single statement on PostgreSQL).
+ */
+export const intakeNeedsTransaction = (entries: readonly (OrderedEntry | undefined)[], replaces: number): boolean =>
+  replaces > 0 || hasSomethingToCompare(entries);
+
+/**
  * The hold a new order (an original or a refill, of chain `chainOriginId`) takes at intake, or null
- * (intake-hold.ts). Reads nothing when no ordered entry has a formula; otherwise reads the patient's
- * items in use in one query. The patient's allergies come with the order's parties' read.
+ * (intake-hold.ts), inside the order's transaction `trx`. First takes the patient's intake lock, so
+ * that two orders of one patient at the same moment are compared one after the other (the second
+ * sees the first); then reads the patient's items in use, and the allergy classes when the patient
+ * has allergies. Reads nothing, and takes no lock, when there is nothing to compare and nothing
+ * replaced. The patient's allergies come with the order's parties' read. `replaced`: the orders this
+ * one replaces, never duplicates of it.
  */
 export async function intakeHold(
-  ctx: ReadContext,
+  ctx: { dialect: DialectName },
+  trx: Trx,
   clinicId: string,
   patient: Pick<PatientTable, 'id' | 'allergies'>,
   entries: readonly (OrderedEntry | undefined)[],
   chainOriginId: string | null,
   now: string,
+  replaced: ReadonlySet<string> = new Set(),
 ): Promise<IntakeHold | null> {
-  if (!hasActiveIngredients(entries)) return null;
-  const inUse = await findItemsInUse(ctx.db, clinicId, patient.id);
-  return intakeHoldOf({ entries, allergies: allergiesOf(patient), inUse, chainOriginId, now });
+  if (!intakeNeedsTransaction(entries, replaced.size)) return null;
+  await lockPatientIntake(trx, ctx.dialect, patient.id);
+  if (!hasSomethingToCompare(entries)) return null;
+  const allergies = allergiesOf(patient);
+  const inUse = await findItemsInUse(trx, clinicId, patient.id);
+  const classes = allergies !== null && allergies.length > 0 ? await allergyClassesIn(trx) : DEFAULT_ALLERGY_CLASSES;
+  return intakeHoldOf({ entries, allergies, inUse, chainOriginId, now, classes, replaced });
 }
 
 /** Who holds an order at intake, in its history: the pharmacy's check, not a person. */

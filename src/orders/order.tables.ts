@@ -96,6 +96,8 @@ export interface MedicationItemTable {
   patient_contact_requested: number;
   reason_for_compounding: string | null;
   reason_for_compounding_additional_context: string | null;
+  /** Migration 035: the patient's order this item replaces (a titration step, a switch); null for none. */
+  replaces_medication_request_id?: string | null;
 }
 
 /** Every status change of an order, its creation included (from_status null). */

@@ -101,6 +101,9 @@ export const OPERATOR_ROUTE_AREAS: readonly { readonly area: string; readonly ro
         what: 'Remove a formulary entry',
         openTo: PHARMACISTS,
       },
+      'GET /api/admin/allergy-classes': { what: 'The allergy classes intake compares allergies with', openTo: STAFF },
+      'PUT /api/admin/allergy-classes/:code': { what: 'Set an allergy class', openTo: PHARMACISTS },
+      'DELETE /api/admin/allergy-classes/:code': { what: 'Remove the operator’s allergy class', openTo: PHARMACISTS },
     },
   },
   {

@@ -446,6 +446,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/allergy-classes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The allergy classes intake compares allergies with
+     * @description The documented defaults (docs/compounding.md#allergy-classes) with the operator’s classes applied: one replaces the default of its code, or adds a class.
+     */
+    get: operations['listOperatorAllergyClasses'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/allergy-classes/{code}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set an allergy class (replacing the default of its code, or adding one)
+     * @description Audited. Orders are compared with the table as it is at their intake, from the next request on, on every server; orders already held or accepted are not checked again. A name or member with no letter or digit is a 400 naming it; a new code past the table’s 200 classes is a 409.
+     */
+    put: operations['putOperatorAllergyClass'];
+    post?: never;
+    /**
+     * Remove the operator’s allergy class of a code
+     * @description Audited. The default of the same code, if there is one, applies again (`data.class`); a default the operator never set cannot be removed (409); an unknown code is a 404.
+     */
+    delete: operations['deleteOperatorAllergyClass'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/clinics/{clinicId}/oauth-clients': {
     parameters: {
       query?: never;
@@ -1214,6 +1258,26 @@ export interface components {
       carrier_id?: string;
       /** @description Default: the order’s service (when the carrier is the order’s). */
       service_id?: string;
+    };
+    AllergyClass: {
+      code: string;
+      label: string;
+      names: string[];
+      members: string[];
+      /** @description `default`: the documented table’s; `operator`: set with PUT (replacing the default of its code, if any). */
+      source: 'default' | 'operator';
+      /** @description True when an operator’s class replaces a default of the same code. */
+      replaces_default: boolean;
+      /** @description When the operator set it; null for a default. */
+      updated_at: string | null;
+    };
+    AllergyClassRequest: {
+      /** @description The class as staff read it, e.g. `Penicillins`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+      label: string;
+      /** @description Words a recorded allergy may use for the class (`penicillin`, `penicillins`): an allergy whose substance is one of them, ignoring case, spaces and salt words, is of the class. */
+      names: string[];
+      /** @description Ingredient names the class covers, active or inactive (`amoxicillin`, `cottonseed`): an ingredient whose name holds one of them as whole consecutive words is covered. */
+      members: string[];
     };
     WebhookRecovered: {
       /** @description Deliveries (failed, or waiting for a retry) now due for an attempt at once. */
@@ -5332,6 +5396,358 @@ export interface operations {
       };
     };
   };
+  listOperatorAllergyClasses: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              classes: components['schemas']['AllergyClass'][];
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  putOperatorAllergyClass: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /** @description The class’s code: lower-case words joined by `_` (`sulfonamides`, `penicillins`). */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AllergyClassRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['AllergyClass'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A new class past the table’s limit. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteOperatorAllergyClass: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        /** @description The class’s code: lower-case words joined by `_` (`sulfonamides`, `penicillins`). */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              code: string;
+              /** @description The default that applies again; null when none. */
+              class: components['schemas']['AllergyClass'] | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A default class the operator never set: it cannot be removed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listOperatorClinicOAuthClients: {
     parameters: {
       query?: never;
@@ -7165,7 +7581,8 @@ export interface operations {
           | 'medication'
           | 'carrier'
           | 'shipping_service'
-          | 'licensed_states';
+          | 'licensed_states'
+          | 'allergy_class';
         /** @description Only this resource (a shipping service: `<carrier id>/<service id>`). */
         resource_id?: string;
         /** @description Only rows of this clinic (its partners’, and the operator’s on its resources). */
@@ -7311,7 +7728,8 @@ export interface operations {
                   | 'medication'
                   | 'carrier'
                   | 'shipping_service'
-                  | 'licensed_states';
+                  | 'licensed_states'
+                  | 'allergy_class';
                 resource_id: string;
                 request_id: string | null;
                 client_request_id: string | null;

@@ -1723,6 +1723,11 @@ export interface components {
         reason_for_compounding?: string;
         /** @description NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
         reason_for_compounding_additional_context?: string;
+        /**
+         * Format: uuid
+         * @description The patient’s order this item replaces: a titration step, or a switch of drug in the same therapeutic class. The new order is not duplicate therapy of it; the replaced order, if it has not shipped, is cancelled in the same transaction (`order.cancelled`), its history naming its replacement. An order that is not this patient’s in your clinic is a 400, a delivered or cancelled one a 409, each naming this field (docs/compounding.md#replacing-an-order).
+         */
+        replaces_medication_request_id?: string;
       }[];
     };
     MedicationOrderCreated: {
@@ -2098,6 +2103,26 @@ export interface components {
       carrier_id?: string;
       /** @description Default: the order’s service (when the carrier is the order’s). */
       service_id?: string;
+    };
+    AllergyClass: {
+      code: string;
+      label: string;
+      names: string[];
+      members: string[];
+      /** @description `default`: the documented table’s; `operator`: set with PUT (replacing the default of its code, if any). */
+      source: 'default' | 'operator';
+      /** @description True when an operator’s class replaces a default of the same code. */
+      replaces_default: boolean;
+      /** @description When the operator set it; null for a default. */
+      updated_at: string | null;
+    };
+    AllergyClassRequest: {
+      /** @description The class as staff read it, e.g. `Penicillins`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+      label: string;
+      /** @description Words a recorded allergy may use for the class (`penicillin`, `penicillins`): an allergy whose substance is one of them, ignoring case, spaces and salt words, is of the class. */
+      names: string[];
+      /** @description Ingredient names the class covers, active or inactive (`amoxicillin`, `cottonseed`): an ingredient whose name holds one of them as whole consecutive words is covered. */
+      members: string[];
     };
     TokenRequest: {
       /** @description `client_credentials`, the only grant. */
