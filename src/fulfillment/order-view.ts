@@ -3,6 +3,7 @@ import type { OrderAnswer } from '../orders/order-answer.js';
 import { readOrderCores } from '../orders/order-core-view.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import { holdFields } from '../holds/hold-view.js';
+import { listOpenHoldsOfOrders } from '../holds/order-holds.repository.js';
 import { listFillsOfOrders } from '../compounding/order-fill.repository.js';
 import { itemFillView } from '../compounding/order-fill-view.js';
 import { listShipmentsWithEvents } from '../shipments/shipment.repository.js';
@@ -25,23 +26,29 @@ export async function loadOrderView(db: DbOrTrx, order: OrderTable): Promise<Ord
 }
 
 /**
- * Loads everything the partner sees of several orders, in their order: at most six indexed
+ * Loads everything the partner sees of several orders, in their order: at most seven indexed
  * queries whatever their number (the core's four: items, history, refill requests of refill
  * orders, the origin items of chains; the items' fills; the shipments with their events in one
- * left join), never one set per order.
+ * left join), and the open holds of those on hold (a seventh, only when one is), never one set per order.
  */
 export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[]): Promise<OrderViewData[]> {
   const ids = orders.map((o) => o.id);
-  const [cores, fills, shipmentsOf] = await Promise.all([
+  const held = orders.filter((o) => o.status === 'on_hold').map((o) => o.id);
+  const [cores, fills, shipmentsOf, openHolds] = await Promise.all([
     readOrderCores(db, orders),
     listFillsOfOrders(db, ids),
     listShipmentsWithEvents(db, ids),
+    listOpenHoldsOfOrders(db, held),
   ]);
   const fillOf = new Map(fills.map((f) => [f.medication_item_id, f]));
   return cores.map(({ order, history, view }) => ({
     ...view,
     medication_requests: view.medication_requests.map((item) => ({ ...item, fill: itemFillView(fillOf.get(item.id)) })),
-    ...holdFields(order, history),
+    ...holdFields(
+      order,
+      history,
+      openHolds.filter((h) => h.medication_request_id === order.id),
+    ),
     shipments: shipmentViews(shipmentsOf.get(order.id) ?? [], order.carrier_name),
   }));
 }
