@@ -49,7 +49,11 @@ export function holdOf(order: OrderTable, open: readonly OrderHoldTable[] = []):
 }
 
 /** The holds, their conversation and the order's own address, as a partner reads them. */
-export function holdFields(order: OrderTable, history: readonly StatusHistoryTable[], open: readonly OrderHoldTable[]): HoldViewData {
+export function holdFields(
+  order: OrderTable,
+  history: readonly StatusHistoryTable[],
+  open: readonly OrderHoldTable[],
+): HoldViewData {
   const stillOpen = order.status === 'on_hold' ? open : [];
   return {
     hold: holdOf(order, stillOpen),

@@ -36,10 +36,7 @@ export const INTAKE_CHECK = 'Intake check';
  * pending), the hold's own row (a clinical one: only a pharmacist's override resolves it), the
  * history row of the hold, and `order.on_hold` (ids and codes only, never the message).
  */
-export function heldAtIntake(
-  request: OrderTable,
-  hold: IntakeHold,
-): HeldAtCreation {
+export function heldAtIntake(request: OrderTable, hold: IntakeHold): HeldAtCreation {
   const at = new Date(Date.parse(request.created_at) + 1).toISOString();
   const holdRow: OrderHoldTable = {
     id: newId(),

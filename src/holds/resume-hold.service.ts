@@ -54,11 +54,19 @@ export async function resumeOrder(
     const current = await loadForUpdate(trx, scope, orderId);
     const open = await lockOpenHolds(trx, current, change.at);
     const override = await clinicalOverride(trx, audit, actor, clinicalOf(open), input.override_reason);
-    const resumed = await resolveHolds(change, trx, current, open, open, { actor, named: namedActorOf(audit) }, {
-      how: 'resume',
-      message: blankToNull(input.message),
-      overrideReason: override,
-    });
+    const resumed = await resolveHolds(
+      change,
+      trx,
+      current,
+      open,
+      open,
+      { actor, named: namedActorOf(audit) },
+      {
+        how: 'resume',
+        message: blankToNull(input.message),
+        overrideReason: override,
+      },
+    );
     change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
     if (override !== null) change.audit('override', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
     return resumed;
@@ -87,11 +95,19 @@ export async function resolveHold(
     const chosen = open.find((h) => h.id === holdId);
     if (chosen === undefined) throw alreadyResolved(hold);
     const override = await clinicalOverride(trx, audit, 'operator', clinicalOf([chosen]), input.override_reason);
-    const resolved = await resolveHolds(change, trx, current, open, [chosen], { actor: 'operator', named: namedActorOf(audit) }, {
-      how: 'resume',
-      message: blankToNull(input.message),
-      overrideReason: override,
-    });
+    const resolved = await resolveHolds(
+      change,
+      trx,
+      current,
+      open,
+      [chosen],
+      { actor: 'operator', named: namedActorOf(audit) },
+      {
+        how: 'resume',
+        message: blankToNull(input.message),
+        overrideReason: override,
+      },
+    );
     const resource = { type: 'medication_request', id: current.id, clinicId: current.clinic_id } as const;
     change.audit(override === null ? 'resume' : 'override', resource);
     return resolved;
@@ -115,7 +131,10 @@ export async function clinicalOverride(
 ): Promise<string | null> {
   if (clinical.length === 0) {
     if (overrideReason !== undefined) {
-      throw fieldError('override_reason', 'is only for a clinical hold (allergy_conflict, duplicate_therapy), and none is resolved here');
+      throw fieldError(
+        'override_reason',
+        'is only for a clinical hold (allergy_conflict, duplicate_therapy), and none is resolved here',
+      );
     }
     return null;
   }
@@ -242,7 +261,10 @@ function step(h: OrderHoldTable, resolution: HowResolved, overrideReason: string
 }
 
 function alreadyResolved(hold: OrderHoldTable) {
-  return conflict(`The hold (${hold.reason_code}) is already resolved (${hold.resolution ?? 'resolved'} at ${hold.resolved_at ?? '?'})`, {
-    hold_id: `is resolved (${hold.resolution ?? 'resolved'}); the order's open holds are in its holds`,
-  });
+  return conflict(
+    `The hold (${hold.reason_code}) is already resolved (${hold.resolution ?? 'resolved'} at ${hold.resolved_at ?? '?'})`,
+    {
+      hold_id: `is resolved (${hold.resolution ?? 'resolved'}); the order's open holds are in its holds`,
+    },
+  );
 }
