@@ -52,6 +52,7 @@ const ITEM_COLUMNS = columns<MedicationItemTable>()([
   'patient_contact_requested',
   'reason_for_compounding',
   'reason_for_compounding_additional_context',
+  'replaces_medication_request_id',
 ]);
 
 const FILL_COLUMNS = columns<MedicationItemFillTable>()([

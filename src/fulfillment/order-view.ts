@@ -4,6 +4,7 @@ import { readOrderCores } from '../orders/order-core-view.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import { holdFields } from '../holds/hold-view.js';
 import type { MedicationItemFillTable } from '../compounding/compounding.tables.js';
+import { listOpenHoldsOfOrders } from '../holds/order-holds.repository.js';
 import { itemFillView } from '../compounding/order-fill-view.js';
 import { listShipmentsWithEvents } from '../shipments/shipment.repository.js';
 import { shipmentViews } from '../shipments/shipment-view.js';
@@ -29,18 +30,28 @@ export async function loadOrderView(db: DbOrTrx, order: OrderTable, read?: Items
  * Loads everything the partner sees of several orders, in their order: at most five indexed
  * queries whatever their number (the items with their fills in one left join; the core's history,
  * refill requests of refill orders and origin items of chains; the shipments with their events in
- * one left join), never one set per order. `read`: the items and fills already read with the order
- * (`findOrderWithItems`, the GET by id), so that they are not read again.
+ * one left join), and the open holds of those on hold (a sixth, only when one is), never one set
+ * per order. `read`: the items and fills already read with the order (`findOrderWithItems`, the
+ * GET by id), so that they are not read again.
  */
 export async function loadOrderViews(db: DbOrTrx, orders: OrderTable[], read?: ItemsAndFills): Promise<OrderViewData[]> {
   const ids = orders.map((o) => o.id);
   const rows = read ?? (await listItemsWithFills(db, ids));
-  const [cores, shipmentsOf] = await Promise.all([readOrderCores(db, orders, rows.items), listShipmentsWithEvents(db, ids)]);
+  const held = orders.filter((o) => o.status === 'on_hold').map((o) => o.id);
+  const [cores, shipmentsOf, openHolds] = await Promise.all([
+    readOrderCores(db, orders, rows.items),
+    listShipmentsWithEvents(db, ids),
+    listOpenHoldsOfOrders(db, held),
+  ]);
   const fillOf = new Map<string, MedicationItemFillTable>(rows.fills.map((f) => [f.medication_item_id, f]));
   return cores.map(({ order, history, view }) => ({
     ...view,
     medication_requests: view.medication_requests.map((item) => ({ ...item, fill: itemFillView(fillOf.get(item.id)) })),
-    ...holdFields(order, history),
+    ...holdFields(
+      order,
+      history,
+      openHolds.filter((h) => h.medication_request_id === order.id),
+    ),
     shipments: shipmentViews(shipmentsOf.get(order.id) ?? [], order.carrier_name),
   }));
 }
