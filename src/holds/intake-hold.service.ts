@@ -1,5 +1,4 @@
 import type { DialectName, Trx } from '../db/database.js';
-import type { NewOutboxEvent } from '../events/event-types.js';
 import { allergiesOf } from '../patients/allergies.js';
 import { DEFAULT_ALLERGY_CLASSES } from '../patients/allergy-classes.js';
 import { allergyClassesIn } from '../patients/allergy-classes.service.js';
@@ -7,7 +6,10 @@ import type { PatientTable } from '../patients/patient.tables.js';
 import { newId } from '../shared/ids.js';
 import { hasSomethingToCompare, intakeHoldOf, type IntakeHold, type OrderedEntry } from './intake-hold.js';
 import { findItemsInUse, lockPatientIntake } from './intake-hold.repository.js';
-import type { OrderTable, StatusHistoryTable } from '../orders/order.tables.js';
+import type { OrderTable } from '../orders/order.tables.js';
+import type { HeldAtCreation } from '../orders/new-order.js';
+import type { OrderHoldTable } from './hold.tables.js';
+import { holdInsert } from './order-holds.repository.js';
 
 /**
  * Whether a new order's intake needs its transaction: when some ordered entry has a formula or a
@@ -51,14 +53,31 @@ export const INTAKE_CHECK = 'Intake check';
 /**
  * A new order held at intake, a millisecond after it was created so that its history and events
  * read created, then held: the order's row as stored (on hold, waiting on the pharmacy, resuming to
- * pending), the history row of the hold, and `order.on_hold` (ids and codes only, never the message).
+ * pending), the hold's own row (a clinical one: only a pharmacist's override resolves it), the
+ * history row of the hold, and `order.on_hold` (ids and codes only, never the message).
  */
-export function heldAtIntake(
-  request: OrderTable,
-  hold: IntakeHold,
-): { order: OrderTable; history: StatusHistoryTable; event: NewOutboxEvent; at: string } {
+export function heldAtIntake(request: OrderTable, hold: IntakeHold): HeldAtCreation {
   const at = new Date(Date.parse(request.created_at) + 1).toISOString();
+  const holdRow: OrderHoldTable = {
+    id: newId(),
+    medication_request_id: request.id,
+    reason_code: hold.reason_code,
+    waiting_on: 'pharmacy',
+    message: hold.message,
+    opened_at: at,
+    opened_by: 'operator',
+    opened_by_id: null,
+    opened_by_name: INTAKE_CHECK,
+    answered_at: null,
+    resolved_at: null,
+    resolution: null,
+    resolved_by: null,
+    resolved_by_id: null,
+    resolved_by_name: null,
+    override_reason: null,
+  };
   return {
+    writes: (target) => [holdInsert(target, holdRow)],
     order: {
       ...request,
       status: 'on_hold',
@@ -83,6 +102,7 @@ export function heldAtIntake(
       reason_code: hold.reason_code,
       waiting_on: 'pharmacy',
       message: hold.message,
+      hold_id: holdRow.id,
     },
     event: {
       clinicId: request.clinic_id,

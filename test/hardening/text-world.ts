@@ -22,6 +22,7 @@ import {
   failedDelivery,
   freshAddress,
   freshClinic,
+  clinicalHoldIn,
   heldOrderIn,
   orderIn,
   REFUSING_URL,
@@ -408,6 +409,15 @@ export const BASES: Record<string, BaseRequest> = {
     params: { id: await heldOrderIn(w) },
     body: { message: 'Resumed.' },
   }),
+  // A clinical hold: only the pharmacist signed in as themselves overrides it, with a reason (issue 39).
+  'POST /api/admin/medication-requests/:id/holds/:hold_id/resolve': async (w) => {
+    const { headers } = await signedInStaff(w);
+    return {
+      params: await clinicalHoldIn(w),
+      headers,
+      body: { message: 'Reviewed.', override_reason: 'The prescriber confirmed the reaction was a rash years ago.' },
+    };
+  },
   'POST /api/admin/clinics': () => ({ body: { name: 'Fuzz Clinic' } }),
   'GET /api/admin/clinics/:clinicId': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
   'PUT /api/admin/clinics/:clinicId/shipping': (w) => ({
