@@ -144,7 +144,10 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       const asPharmacist = (method: string, path: string, body?: unknown) =>
         send(method, path, body, { cookie, origin: server.baseUrl });
       await ok(
-        asPharmacist('POST', `/api/admin/medication-requests/${orderId}/resume`, { message: 'Prescriber confirmed.' }),
+        asPharmacist('POST', `/api/admin/medication-requests/${orderId}/resume`, {
+          message: 'Prescriber confirmed.',
+          override_reason: 'Prescriber confirmed the patient tolerates it.',
+        }),
         'resume',
       );
       const resumed = await ok(pharmacy('GET', `/api/admin/medication-requests/${orderId}`), 'detail');

@@ -73,6 +73,7 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
         'delivered_at',
         'cancelled_at',
         'created_at',
+        'holds',
         'updated_at',
         'refill_of',
         'chain_origin_id',
