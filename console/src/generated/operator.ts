@@ -116,7 +116,7 @@ export interface paths {
     put?: never;
     /**
      * Put a medication request on hold
-     * @description Stops a `pending` or `processing` order with a `reason_code` of the catalog (`GET /api/external/hold-reasons`) and a `message` the partner reads (it may hold PHI: it is never in an event). `waiting_on` is the catalog’s, except for `other`, where it is required. Holding an order already on hold changes its reason, message and whose move it is (it keeps the status it resumes to). A shipped or final order is refused with 409 CONFLICT. Writes `order.on_hold`; recorded in the history and the audit trail with who held it.
+     * @description Stops a `pending` or `processing` order with a `reason_code` of the catalog (`GET /api/external/hold-reasons`) and a `message` the partner reads (it may hold PHI: it is never in an event). `waiting_on` is the catalog’s, except for `other`, where it is required. Holding an order already on hold adds a hold (holds stack: the order resumes when the last is resolved, and keeps the status it resumes to); a reason already open on the order is refused with 409 CONFLICT naming `reason_code`. A shipped or final order is refused with 409 CONFLICT. Writes `order.on_hold` when the order goes on hold, and when the new hold waits on the partner while others are open; recorded in the history and the audit trail with who held it.
      */
     post: operations['holdOperatorMedicationRequest'];
     delete?: never;
@@ -136,9 +136,29 @@ export interface paths {
     put?: never;
     /**
      * Resume a medication request on hold
-     * @description Returns an order on hold to the status it was held from (`pending` or `processing`), with an optional `message` for the history. An order not on hold is refused with 409 CONFLICT (of a resume and a partner’s answer that resumes or cancels, sent together, exactly one succeeds). Writes `order.resumed`.
+     * @description Resolves every open hold of an order and returns it to the status it was held from (`pending`, `processing`, or `shipped` after a `delivery_exception` hold), with an optional `message` for the history. A clinical hold among them (`allergy_conflict`, `duplicate_therapy`: `clinical` in the catalog) is overridden only by a pharmacist signed in as themselves, with `override_reason` (400 naming it when missing; the `message` is not one): the operator token, an admin or a technician is refused with 403 FORBIDDEN naming why, and nothing changes. To resolve one hold and leave the others, `POST …/holds/{hold_id}/resolve`. An order not on hold is refused with 409 CONFLICT (of a resume and a partner’s answer that resumes or cancels, sent together, exactly one succeeds). Writes `order.resumed`; audited as `resume`, and `override` for a clinical hold.
      */
     post: operations['resumeOperatorMedicationRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/medication-requests/{id}/holds/{hold_id}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve one hold of a medication request
+     * @description Resolves one open hold (`holds[].hold_id` of the order), with an optional `message` for the history: the order stays on hold while others are open (history `resolve`) and returns to the status it was held from with the last (`resume`, `order.resumed`). A clinical hold (`allergy_conflict`, `duplicate_therapy`) is overridden only by a pharmacist signed in as themselves, with `override_reason` (400 naming it when missing; given for a hold that is not clinical, 400 too): the operator token, an admin or a technician is refused with 403 FORBIDDEN naming why. A hold not of this order: 404; one already resolved, or an order not on hold: 409 CONFLICT (of two resolutions sent together, one succeeds). Audited as `resume`, or `override` for a clinical hold.
+     */
+    post: operations['resolveOperatorMedicationRequestHold'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1024,18 +1044,24 @@ export interface components {
         at: string;
         actor: 'operator' | 'partner' | 'sandbox';
       }[];
-      /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+      /** @description Why the order is on hold and whose move it is: the open hold that waits on you, else the oldest open one (all of them are in `holds`); null when it is not on hold. */
       hold: components['schemas']['MedicationOrderHold'] | null;
+      /** @description Every open hold of the order, oldest first (empty when it is not on hold). The order resumes when the last is resolved. */
+      holds: components['schemas']['MedicationOrderOpenHold'][];
       /** @description Every hold of the order, your answers and each resume, oldest first (empty for an order never held). */
       hold_history: {
-        /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
-        kind: 'hold' | 'answer' | 'resume';
+        /** @description `hold`: a hold opened (an order may have several); `answer`: your answer; `resolve`: one hold resolved while others stay open (the order stays on hold); `resume`: the last open hold resolved, the order resumed. */
+        kind: 'hold' | 'answer' | 'resolve' | 'resume';
         reason_code: string | null;
         waiting_on: ('partner' | 'pharmacy') | null;
         message: string | null;
         actor: 'operator' | 'partner' | 'sandbox';
         /** @description ISO-8601 UTC. */
         at: string;
+        /** @description The hold the row is about (`holds[].hold_id`); null for rows written before holds stacked. */
+        hold_id: string | null;
+        /** @description On `resolve` and `resume` rows: `answer` (your address answered it), `resume` (the pharmacy resolved it), `override` (a pharmacist overrode a clinical hold); null otherwise. */
+        resolution: ('answer' | 'resume' | 'override') | null;
       }[];
       /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
       shipping_address: {
@@ -1075,6 +1101,30 @@ export interface components {
       /** @description ISO-8601 UTC. */
       since: string;
     };
+    MedicationOrderOpenHold: {
+      /**
+       * Format: uuid
+       * @description The hold’s id (the history’s rows about it name it).
+       */
+      hold_id: string;
+      /** @description A code of `GET /api/external/hold-reasons`. */
+      reason_code: string;
+      /** @description The catalog’s text for the code. */
+      reason: string;
+      /** @description The pharmacy’s message to you. */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on: 'partner' | 'pharmacy';
+      /** @description `true` for a clinical check (`allergy_conflict`, `duplicate_therapy`): only a pharmacist’s override resolves it; your answer is recorded, it does not resolve it. */
+      clinical: boolean;
+      /** @description ISO-8601 UTC. */
+      since: string;
+      /** @description When you last answered while it was open; null: not answered. */
+      answered_at: string | null;
+    };
     Shipment: {
       /** Format: uuid */
       shipment_id: string;
@@ -1109,6 +1159,8 @@ export interface components {
       waiting_on: 'partner' | 'pharmacy' | null;
       /** @description What resolves the hold. */
       answer: string;
+      /** @description `true` for a clinical check: only a pharmacist’s override resolves it (docs/orders.md#clinical-holds). */
+      clinical: boolean;
     };
     ShipmentEventRequest: {
       /**
@@ -1130,10 +1182,6 @@ export interface components {
        * @description YYYY-MM-DD, the carrier’s new estimate.
        */
       estimated_delivery_date?: string;
-    };
-    MedicationOrderResumeRequest: {
-      /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
-      message?: string;
     };
     MedicationRequestFillRequest: {
       items: {
@@ -1192,6 +1240,18 @@ export interface components {
        * @enum {string}
        */
       waiting_on?: 'partner' | 'pharmacy';
+    };
+    MedicationOrderResumeRequest: {
+      /** @description A note for the history (the partner reads it; not an override reason). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+      /** @description Required to resolve a clinical hold (`allergy_conflict`, `duplicate_therapy`), and only then: why the pharmacist lets the order proceed (the pharmacy’s record: the history and the audit trail). Only a pharmacist signed in as themselves gives one. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      override_reason?: string;
+    };
+    MedicationOrderResolveHoldRequest: {
+      /** @description A note for the history (the partner reads it; not an override reason). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+      /** @description Required to resolve a clinical hold (`allergy_conflict`, `duplicate_therapy`), and only then: why the pharmacist lets the order proceed (the pharmacy’s record: the history and the audit trail). Only a pharmacist signed in as themselves gives one. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      override_reason?: string;
     };
     MedicationRequestSignoffRequest: {
       /**
@@ -1272,7 +1332,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1379,7 +1439,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1581,7 +1641,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1835,20 +1895,27 @@ export interface operations {
                 actor_name: string | null;
                 reason: string | null;
               }[];
-              /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+              /** @description Why the order is on hold and whose move it is: the open hold that waits on you, else the oldest open one (all of them are in `holds`); null when it is not on hold. */
               hold: components['schemas']['MedicationOrderHold'] | null;
-              /** @description Every hold, the partner’s answers and each resume, oldest first, naming who. */
+              /** @description Every open hold of the order, oldest first (empty when it is not on hold). The order resumes when the last is resolved. */
+              holds: components['schemas']['MedicationOrderOpenHold'][];
+              /** @description Every hold, the partner’s answers, each resolution and resume, oldest first, naming who. */
               hold_history: {
-                /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
-                kind: 'hold' | 'answer' | 'resume';
+                /** @description `hold`: a hold opened (an order may have several); `answer`: your answer; `resolve`: one hold resolved while others stay open (the order stays on hold); `resume`: the last open hold resolved, the order resumed. */
+                kind: 'hold' | 'answer' | 'resolve' | 'resume';
                 reason_code: string | null;
                 waiting_on: ('partner' | 'pharmacy') | null;
                 message: string | null;
                 actor: 'operator' | 'partner' | 'sandbox';
                 /** @description ISO-8601 UTC. */
                 at: string;
+                /** @description The hold the row is about (`holds[].hold_id`); null for rows written before holds stacked. */
+                hold_id: string | null;
+                /** @description On `resolve` and `resume` rows: `answer` (your address answered it), `resume` (the pharmacy resolved it), `override` (a pharmacist overrode a clinical hold); null otherwise. */
+                resolution: ('answer' | 'resume' | 'override') | null;
                 actor_id: string | null;
                 actor_name: string | null;
+                override_reason: string | null;
               }[];
               /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
               shipping_address: {
@@ -1970,7 +2037,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2086,7 +2153,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2219,7 +2286,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2352,7 +2419,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2485,7 +2552,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2513,6 +2580,140 @@ export interface operations {
         };
       };
       /** @description The medication request is not on hold. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too many failed operator authentications from this address (20 a minute): `retry_after` and Retry-After say when to retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The server is shutting down (send the request again: the connection is closed, so a retry reaches another instance); or, for reads of PHI, the audit trail cannot be written right now. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resolveOperatorMedicationRequestHold: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        'Api-Version'?: string;
+      };
+      path: {
+        id: string;
+        hold_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['MedicationOrderResolveHoldRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['MedicationOrder'];
+            message: string;
+          };
+        };
+      };
+      /** @description Validation error. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing or wrong operator bearer token, or a console session that has ended. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Accept header does not allow application/json. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The hold is already resolved, or the medication request is not on hold. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2612,7 +2813,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2737,7 +2938,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2870,7 +3071,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3004,7 +3205,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3164,7 +3365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3313,7 +3514,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3422,7 +3623,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3538,7 +3739,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3666,7 +3867,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3783,7 +3984,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3941,7 +4142,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4107,7 +4308,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4282,7 +4483,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4417,7 +4618,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4572,7 +4773,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4785,7 +4986,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4919,7 +5120,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5133,7 +5334,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5276,7 +5477,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5413,7 +5614,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5578,7 +5779,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5704,7 +5905,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5826,7 +6027,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5955,7 +6156,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6116,7 +6317,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6277,7 +6478,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6426,7 +6627,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6560,7 +6761,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6682,7 +6883,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6819,7 +7020,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6946,7 +7147,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7059,7 +7260,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7170,7 +7371,7 @@ export interface operations {
         resource_id?: string;
         /** @description Only rows of this clinic (its partners’, and the operator’s on its resources). */
         clinic_id?: string;
-        /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, sign_off, resume, retry, test or access_denied (see docs/audit.md). */
+        /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, sign_off, resume, override, retry, test or access_denied (see docs/audit.md). */
         action?:
           | 'create'
           | 'read'
@@ -7184,6 +7385,7 @@ export interface operations {
           | 'hold_response'
           | 'sign_off'
           | 'resume'
+          | 'override'
           | 'retry'
           | 'test'
           | 'access_denied';
@@ -7279,7 +7481,7 @@ export interface operations {
                     };
                 actor_name: string | null;
                 clinic_id: string | null;
-                /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, sign_off, resume, retry, test or access_denied (see docs/audit.md). */
+                /** @description create, read, update, cancel, delete, revoke, roll, transition, hold, hold_response, sign_off, resume, override, retry, test or access_denied (see docs/audit.md). */
                 action:
                   | 'create'
                   | 'read'
@@ -7293,6 +7495,7 @@ export interface operations {
                   | 'hold_response'
                   | 'sign_off'
                   | 'resume'
+                  | 'override'
                   | 'retry'
                   | 'test'
                   | 'access_denied';
@@ -7342,7 +7545,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7479,7 +7682,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7669,7 +7872,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7784,7 +7987,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7919,7 +8122,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8062,7 +8265,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8187,7 +8390,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8414,7 +8617,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8519,7 +8722,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8651,7 +8854,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8801,7 +9004,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8948,7 +9151,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9084,7 +9287,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9235,7 +9438,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9362,7 +9565,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
