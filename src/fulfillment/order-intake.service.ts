@@ -15,6 +15,7 @@ import { checkFormulary, checkShippable, checkShipping, checkSpecies } from '../
 import { checkDestination, destinationRules } from '../orders/destination-check.js';
 import { initialStatusFields } from '../orders/order-status.js';
 import { newItemRow, storeNewOrder } from '../orders/new-order.js';
+import { DEFAULT_DISPENSE_UNIT, dispenseUnitOf } from '../medications/dispense-unit.js';
 import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import type { CreateOrderInput } from '../orders/order.schemas.js';
@@ -122,7 +123,11 @@ export async function createOrder(
   const ordered = keys.map((key) => formulary.get(key));
   const items = input.medication_requests.map((item, position) => {
     const entry = ordered[position];
-    return newItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
+    return newItemRow(item, position, prescriptionId, {
+      id: entry?.id ?? null,
+      name: entry?.name ?? item.medication.trim(),
+      dispenseUnit: entry === undefined ? DEFAULT_DISPENSE_UNIT : dispenseUnitOf(entry).unit,
+    });
   });
   // Allergies and duplicate therapy hold the order (waiting on the pharmacy); they never refuse it.
   const hold = await intakeHold(ctx, clinicId, patient, ordered, null, now);

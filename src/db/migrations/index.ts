@@ -31,6 +31,7 @@ import * as m029 from './029_event_types_and_log.js';
 import * as m030 from './030_formulary_safety.js';
 import * as m031 from './031_fill_beyond_use.js';
 import * as m033 from './033_signoffs_by_the_person.js';
+import * as m036 from './036_quantity_units.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '030_formulary_safety': m030,
   '031_fill_beyond_use': m031,
   '033_signoffs_by_the_person': m033,
+  '036_quantity_units': m036,
 };
