@@ -4,8 +4,9 @@ import { api } from '../api';
 import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
+import { labelOf } from '../components/labels';
 import { useMayCall } from '../session';
-import { ActorName, useHoldReasons, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
+import { ActorName, useHoldReasons, useOrderNotice, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
 
 /** The longest message a hold or a resume takes (the API's rule; it refuses longer ones, naming `message`). */
 const MESSAGE_MAX = 2000;
@@ -23,11 +24,12 @@ const WAITING_ON_LABEL: Record<WaitingOn, string> = { partner: 'the partner', ph
  */
 export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
   const mayCall = useMayCall();
-  const [done, setDone] = useState<string | null>(null);
+  // Shown while the order is as the hold or resume left it: the next action clears it.
+  const [done, setDone] = useOrderNotice(order);
   const heading = useRef<HTMLHeadingElement>(null);
   const changed = (answer: OrderView, notice: string) => {
     onChanged(answer);
-    setDone(notice);
+    setDone(answer, notice);
   };
   // The form used is gone: keyboard users continue from the hold's heading (or the hidden one after a resume).
   useEffect(() => {
@@ -45,7 +47,7 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
         <dl class="facts">
           <dt>Reason</dt>
           <dd>
-            {hold.reason} <code class="muted">{hold.reason_code}</code>
+            <strong>{labelOf(hold.reason_code)}</strong>: {hold.reason}
           </dd>
           <dt>Message</dt>
           <dd class="hold-message">{hold.message}</dd>
@@ -61,7 +63,7 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
         {mayCall('POST', '/api/admin/medication-requests/:id/resume') && (
           <ResumeForm
             orderId={order.medication_request_id}
-            onResumed={(answer) => changed(answer, `Resumed: the order is ${answer.status} again.`)}
+            onResumed={(answer) => changed(answer, `Resumed: the order is ${labelOf(answer.status).toLowerCase()} again.`)}
           />
         )}
       </section>
