@@ -17,7 +17,8 @@ describe('the lot number pattern (pure)', () => {
   });
 
   it('when the form’s old pattern is compiled with the v flag, then it throws (what the browser silently skipped)', () => {
-    expect(() => new RegExp('^(?:[A-Za-z0-9][A-Za-z0-9./\\-]*)$', 'v')).toThrow(SyntaxError);
+    const old = '[A-Za-z0-9][A-Za-z0-9./\\-]*';
+    expect(() => new RegExp(`^(?:${old})$`, 'v')).toThrow(SyntaxError);
   });
 
   it.each(['24-117', 'LOT-A', 'gb-2611-07', '24/117', 'A.1', '9'])(

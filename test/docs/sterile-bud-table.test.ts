@@ -70,7 +70,8 @@ function limitOf(cell: string): ReturnType<typeof sterileLimit> {
   return { unit: match[2]?.startsWith('hour') ? 'hours' : 'days', amount: Number(match[1]) };
 }
 
-const key = (c: SterileCondition) => `${c.category}/${c.sterilization}/${c.nonsterile_component}/${c.sterility_tested}`;
+const key = (c: SterileCondition) =>
+  [c.category, c.sterilization, c.nonsterile_component, c.sterility_tested].map(String).join('/');
 
 describe('docs/compounding.md’s USP <797> table and the code (pure)', () => {
   const rows = tableRows();
