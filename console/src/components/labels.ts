@@ -39,11 +39,11 @@ const words = (code: string): string => {
 
 const LABELS: ReadonlyMap<string, string> = new Map([...Object.entries(STATUS_LABEL), ...Object.entries(HOLD_REASON_LABEL)]);
 
-/**
- * A status as its badge writes it: the label in lower case ("on hold", "processing"), as badges
- * always were, so a badge reads as a word of the sentence beside it.
- */
-export const statusBadgeText = (status: OrderStatus): string => STATUS_LABEL[status].toLowerCase();
-
 /** The label of a status or hold reason code. */
 export const labelOf = (code: string): string => LABELS.get(code) ?? words(code);
+
+/**
+ * A status as a badge or the status history writes it: the label in lower case ("on hold",
+ * "processing"), as they always were, so it reads as a word of the sentence beside it.
+ */
+export const statusWord = (status: string): string => labelOf(status).toLowerCase();

@@ -6,7 +6,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-stat
 import { useState } from 'preact/hooks';
 import { api, type Session } from '../api';
 import type { OperatorData } from '../api-types';
-import { statusBadgeText } from '../components/labels';
+import { statusWord } from '../components/labels';
 import { useResource } from '../components/use-resource';
 
 export { ORDER_STATUSES, type OrderStatus };
@@ -136,7 +136,7 @@ const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'U
 export const dollars = (amount: number): string => DOLLARS.format(amount);
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
-  return <span class={`status status-${status}`}>{statusBadgeText(status)}</span>;
+  return <span class={`status status-${status}`}>{statusWord(status)}</span>;
 }
 
 /** Who made a step of an order's history: by name when the operator API knows it, with the kind of actor. */
