@@ -9,10 +9,17 @@ import type { OrderStatus } from '../orders/order-status.js';
  * own lot or as the lot of an ingredient it was made from. Each starts from the lot, by the indexes
  * migration 024 made for it (`(lot_number, medication_request_id)` for the pharmacy,
  * `(clinic_id, lot_number, medication_request_id)` for a partner), and reaches the orders by primary
- * key: the rows read are the lot's, whatever the size of the tables. The lot's rows come first in a
+ * key: the rows read are the lot's, whatever the size of the tables. A lot is compared whatever its case,
+ * on `upper(lot_number)`, which the indexes hold (migration 036). The lot's rows come first in a
  * CROSS JOIN, which SQLite never reorders (PostgreSQL plans it as an inner join, from its
  * statistics): otherwise SQLite may prefer walking every order newest first to skip the sort.
  */
+
+/**
+ * A lot compared whatever its case (`gb-2611-07` finds `GB-2611-07`): `upper(lot_number)`, which is
+ * what the four lot indexes hold since migration 036.
+ */
+const lotIs = (lotNumber: string) => sql<boolean>`upper(lot_number) = ${lotNumber.toUpperCase()}`;
 
 /** One item that received the lot, with its order, clinic and patient (the pharmacy's recall). */
 export interface RecallRow {
@@ -31,6 +38,14 @@ export interface RecallRow {
   patient_id: string;
   patient_first_name: string;
   patient_last_name: string;
+  /** The patient's contacts as stored (JSON `[{key, value}]`): the CSV's phone. */
+  patient_contacts: string;
+  /** Where the order shipped: its own address (a hold's answer), else the patient's. */
+  address_line_1: string | null;
+  address_line_2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
   status: string;
   shipped_at: string | null;
   created_at: string;
@@ -56,12 +71,12 @@ export function lotItemsQuery(db: DbOrTrx, lotNumber: string, before: PagePositi
   const matches = db
     .selectFrom('medication_item_fills')
     .select(['id as fill_id', sql<string>`'preparation'`.as('matched'), sql<string | null>`null`.as('ingredient')])
-    .where('lot_number', '=', lotNumber)
+    .where(lotIs(lotNumber))
     .unionAll(
       db
         .selectFrom('fill_ingredient_lots')
         .select(['fill_id', sql<string>`'ingredient'`.as('matched'), 'ingredient'])
-        .where('lot_number', '=', lotNumber),
+        .where(lotIs(lotNumber)),
     );
   // 'preparation' sorts after 'ingredient': max() keeps a preparation match, which names no
   // ingredient; otherwise min() names the first ingredient by name.
@@ -96,6 +111,19 @@ export function lotItemsQuery(db: DbOrTrx, lotNumber: string, before: PagePositi
       'm.patient_id',
       'p.first_name as patient_first_name',
       'p.last_name as patient_last_name',
+      'p.contacts as patient_contacts',
+      // An order's own address is whole or absent (holds/answer-hold.service.ts): one test picks the set.
+      sql<string | null>`case when m.ship_to_address_line1 is null then p.address_line_1 else m.ship_to_address_line1 end`.as(
+        'address_line_1',
+      ),
+      sql<string | null>`case when m.ship_to_address_line1 is null then p.address_line_2 else m.ship_to_address_line2 end`.as(
+        'address_line_2',
+      ),
+      sql<string | null>`case when m.ship_to_address_line1 is null then p.city else m.ship_to_city end`.as('city'),
+      sql<string | null>`case when m.ship_to_address_line1 is null then p.state else m.ship_to_state end`.as('state'),
+      sql<string | null>`case when m.ship_to_address_line1 is null then p.postal_code else m.ship_to_postal_code end`.as(
+        'postal_code',
+      ),
       'm.status',
       'm.shipped_at',
       'm.created_at',
@@ -132,13 +160,13 @@ export function lotOrdersOfClinicQuery(db: DbOrTrx, clinicId: string, lotNumber:
     .selectFrom('medication_item_fills')
     .select('medication_request_id')
     .where('clinic_id', '=', clinicId)
-    .where('lot_number', '=', lotNumber)
+    .where(lotIs(lotNumber))
     .union(
       db
         .selectFrom('fill_ingredient_lots')
         .select('medication_request_id')
         .where('clinic_id', '=', clinicId)
-        .where('lot_number', '=', lotNumber),
+        .where(lotIs(lotNumber)),
     );
   let q = db
     .selectFrom(orderIds.as('lot'))

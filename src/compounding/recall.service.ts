@@ -3,6 +3,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import { decodeCursor, encodeCursor, type Page, type PagePosition } from '../db/keyset-page.js';
 import { csvLine } from '../shared/csv.js';
+import { phoneOf } from '../patients/patient-phone.js';
 import type { OrderStatus } from '../orders/order-status.js';
 import { listLotItems, type RecallRow } from './recall.repository.js';
 import type { RecallItemData } from './recall.schemas.js';
@@ -34,7 +35,12 @@ export async function listLotOrders(
   return { items, next_cursor: next ? encodeCursor(next) : null };
 }
 
-/** The CSV's columns, in order: the JSON item's fields, the patient's flattened. */
+/**
+ * The CSV's columns, in order: the JSON item's fields, the patient's flattened, then how to reach
+ * the patient (issue 39, item 11): their phone (first `phone` contact, else `sms`) and the address
+ * the order shipped to (the order's own, given by a hold's answer, else the patient's). The JSON page
+ * leaves these out: a recall's list on screen names whom; the export is what the pharmacy calls from.
+ */
 export const RECALL_CSV_COLUMNS = [
   'medication_request_id',
   'clinic_id',
@@ -52,6 +58,12 @@ export const RECALL_CSV_COLUMNS = [
   'fill_lot_number',
   'compounded_at',
   'beyond_use_date',
+  'patient_phone',
+  'address_line_1',
+  'address_line_2',
+  'city',
+  'state',
+  'postal_code',
 ] as const;
 
 /**
@@ -68,8 +80,8 @@ export async function* recallCsv(
   yield csvLine(RECALL_CSV_COLUMNS);
   let position = from;
   do {
-    const { items, next } = await readPage(ctx, lotNumber, position, CSV_PAGE_ROWS, audit);
-    yield items.map(csvRow).join('');
+    const { rows, next } = await readPage(ctx, lotNumber, position, CSV_PAGE_ROWS, audit);
+    yield rows.map(csvRow).join('');
     position = next;
   } while (position);
 }
@@ -80,13 +92,17 @@ async function readPage(
   before: PagePosition | undefined,
   limit: number,
   audit: AuditContext,
-): Promise<{ items: RecallItemData[]; next: PagePosition | undefined }> {
+): Promise<{ rows: RecallRow[]; items: RecallItemData[]; next: PagePosition | undefined }> {
   const rows = await listLotItems(ctx.db, lotNumber, before, limit + 1);
   const listed = rows.slice(0, limit);
   const items = listed.map(toRecallItem);
   await ctx.audit.recordReads(audit, auditedReads(items));
   const last = listed[listed.length - 1];
-  return { items, next: rows.length > limit && last ? { createdAt: last.created_at, id: last.medication_item_id } : undefined };
+  return {
+    rows: listed,
+    items,
+    next: rows.length > limit && last ? { createdAt: last.created_at, id: last.medication_item_id } : undefined,
+  };
 }
 
 function auditedReads(items: RecallItemData[]): AuditedResource[] {
@@ -117,7 +133,8 @@ function toRecallItem(row: RecallRow): RecallItemData {
   };
 }
 
-function csvRow(item: RecallItemData): string {
+function csvRow(row: RecallRow): string {
+  const item = toRecallItem(row);
   return csvLine([
     item.medication_request_id,
     item.clinic_id,
@@ -135,5 +152,11 @@ function csvRow(item: RecallItemData): string {
     item.fill_lot_number,
     item.compounded_at,
     item.beyond_use_date,
+    phoneOf(row.patient_contacts),
+    row.address_line_1,
+    row.address_line_2,
+    row.city,
+    row.state,
+    row.postal_code,
   ]);
 }

@@ -17,6 +17,7 @@ import { initialStatusFields } from '../orders/order-status.js';
 import { newItemRow, storeNewOrder } from '../orders/new-order.js';
 import { heldAtIntake, intakeHold, intakeNeedsTransaction } from '../holds/intake-hold.service.js';
 import { replaceOrders, replacementsOf } from './order-replacement.js';
+import { DEFAULT_DISPENSE_UNIT, dispenseUnitOf } from '../medications/dispense-unit.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import type { CreateOrderInput } from '../orders/order.schemas.js';
 import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
@@ -124,7 +125,11 @@ export async function createOrder(
   const replacing = replacementsOf(input.medication_requests);
   const items = input.medication_requests.map((item, position) => {
     const entry = ordered[position];
-    const row = newItemRow(item, position, prescriptionId, entry?.id ?? null, entry?.name ?? item.medication.trim());
+    const row = newItemRow(item, position, prescriptionId, {
+      id: entry?.id ?? null,
+      name: entry?.name ?? item.medication.trim(),
+      dispenseUnit: entry === undefined ? DEFAULT_DISPENSE_UNIT : dispenseUnitOf(entry).unit,
+    });
     // Every item of a replacing order has the column (one row shape); other orders' rows leave it out.
     return replacing.length === 0 ? row : { ...row, replaces_medication_request_id: item.replaces_medication_request_id ?? null };
   });

@@ -1,4 +1,5 @@
 import { fromFlag } from '../db/columns.js';
+import { phoneOf } from '../patients/patient-phone.js';
 import { centsToDollars } from '../shared/money.js';
 import type { OrderStatus } from '../orders/order-status.js';
 import { toMedication } from '../medications/medication.service.js';
@@ -76,12 +77,6 @@ function queueHold(order: QueueRow): OperatorOrderSummaryData['hold'] {
     waiting_on: (order.hold_waiting_on ?? 'pharmacy') as WaitingOn,
     since: order.hold_since ?? order.updated_at,
   };
-}
-
-/** The patient's phone: their first `phone` contact, else their first `sms` one. */
-function phoneOf(contactsJson: string): string | null {
-  const contacts = JSON.parse(contactsJson) as { key: string; value: string }[];
-  return (contacts.find((c) => c.key === 'phone') ?? contacts.find((c) => c.key === 'sms'))?.value ?? null;
 }
 
 /** What the pharmacy reads of an order besides the partner's view and its parties. */

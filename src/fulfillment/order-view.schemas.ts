@@ -43,7 +43,7 @@ export const ListOrdersQuery = Type.Object(
     patient_id: Type.Optional(Uuid('Only this patient\u2019s orders.')),
     lot_number: Type.Optional(
       LotNumber(
-        'Only the orders that received this lot: an item\u2019s own lot, or an ingredient lot its fill names (a recall).',
+        'Only the orders that received this lot: an item\u2019s own lot, or an ingredient lot its fill names (a recall), compared whatever its case.',
       ),
     ),
     ...PageQuery,

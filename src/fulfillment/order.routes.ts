@@ -28,7 +28,7 @@ export function orderRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           'x-required-scope': 'orders:write',
           summary: 'Create a medication request',
           description:
-            'Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic\u2019s formulary; `unit_of_measure` is derived from `dose` when omitted; `refills` is a whole number written as a string. The shipping choice is priced for the patient\u2019s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.',
+            'Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic\u2019s formulary; `unit_of_measure`, when omitted, is the formulary entry\u2019s `dispense_unit` (`each` when it sets none), never derived from `dose`; `refills` is a whole number written as a string. The shipping choice is priced for the patient\u2019s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.',
           body: CreateOrderBody,
           response: {
             200: Envelope(CreateOrderData),

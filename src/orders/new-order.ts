@@ -4,7 +4,6 @@ import { toFlag } from '../db/columns.js';
 import type { NewOutboxEvent } from '../events/event-types.js';
 import type { Write, WriteTarget } from '../db/write.js';
 import { blankToNull } from '../shared/text.js';
-import { deriveUnitOfMeasure } from './dose-unit.js';
 import type { OrderTable, MedicationItemTable, StatusHistoryTable } from './order.tables.js';
 import type { MedicationItemInput } from './order.schemas.js';
 import * as repo from './order.repository.js';
@@ -111,23 +110,27 @@ function orderCreated(request: OrderTable): NewOutboxEvent {
   };
 }
 
-/** The row of an item of a new order, as the partner ordered it (named as the formulary names its entry). */
+/**
+ * The row of an item of a new order, as the partner ordered it (named as the formulary names its
+ * entry). The quantity's unit is the partner's, else the entry's dispense unit (`dispenseUnit`:
+ * medications/dispense-unit.ts, `each` for an entry without one); never the dose's unit, since a
+ * dose says how much the patient takes and the quantity how much is dispensed (issue 39, item 9).
+ */
 export function newItemRow(
   item: MedicationItemInput,
   position: number,
   prescriptionId: string,
-  medicationId: string | null,
-  medicationName: string,
+  entry: { id: string | null; name: string; dispenseUnit: string },
 ): MedicationItemTable {
   const id = newId();
-  const unit = blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose);
+  const unit = blankToNull(item.unit_of_measure) ?? entry.dispenseUnit;
   return {
     id,
     prescription_id: prescriptionId,
     position,
     origin_item_id: id,
-    medication_id: medicationId,
-    medication: medicationName,
+    medication_id: entry.id,
+    medication: entry.name,
     dose: item.dose.trim(),
     unit_of_measure: unit,
     quantity: item.quantity,

@@ -69,6 +69,21 @@ export const allowedNext = (from: OrderStatus): readonly OrderStatus[] => ALLOWE
 
 export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => ALLOWED[from].includes(to);
 
+/**
+ * Whether an order was put on hold after it shipped (a `delivery_exception`: it is on hold and has
+ * a `shipped_at`): the parcel has left, so it is only ever resumed to shipped, never cancelled.
+ */
+export const heldAfterShipping = (order: { status: string; shipped_at: string | null }): boolean =>
+  order.status === 'on_hold' && order.shipped_at !== null;
+
+/**
+ * The statuses this order may move to now: `allowedNext` of its status, and nothing for an order
+ * held after it shipped. The server refuses any other move (orders/order-transition.ts), and the
+ * console offers these only, so that no button ends in a 409 (issue 39, item 11).
+ */
+export const movesOf = (order: { status: OrderStatus; shipped_at: string | null }): readonly OrderStatus[] =>
+  heldAfterShipping(order) ? [] : allowedNext(order.status);
+
 /** delivered and cancelled are final. */
 export const isFinal = (status: OrderStatus): boolean => ALLOWED[status].length === 0;
 

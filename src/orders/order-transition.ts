@@ -5,7 +5,14 @@ import type { Trx } from '../db/database.js';
 import { conflict } from '../errors.js';
 import type { OutboxEventType } from '../events/event-types.js';
 import type { Environment } from '../config.js';
-import { allowedNext, canTransition, illegalTransitionMessage, type Actor, type OrderStatus } from './order-status.js';
+import {
+  allowedNext,
+  canTransition,
+  heldAfterShipping,
+  illegalTransitionMessage,
+  type Actor,
+  type OrderStatus,
+} from './order-status.js';
 import type { OrderTable } from './order.tables.js';
 import * as repo from './order.repository.js';
 import { closeRefillRequest } from './refill-request-of-order.repository.js';
@@ -99,7 +106,7 @@ export async function applyTransition(
 ): Promise<OrderTable> {
   const from = order.status as OrderStatus;
   if (!canTransition(from, to)) throw illegalTransition(from, to);
-  if (from === 'on_hold' && order.held_from === 'shipped') throw shippedHoldNotCancellable();
+  if (heldAfterShipping(order) || (from === 'on_hold' && order.held_from === 'shipped')) throw shippedHoldNotCancellable();
   // A programming error, not a request's: only the layer above the rooms ships an order (with its steps).
   if (to === 'shipped' && (trackingNumber === undefined || steps === NO_STEPS)) {
     throw new Error(`A move of order ${order.id} to shipped needs its tracking number and the rooms' steps (moveOrder)`);

@@ -51,7 +51,8 @@ export const MedicationItemBody = Type.Object(
     dose: Text(ORDER_LIMITS.dose, { description: 'e.g. `10mg`, `0.5 mL`, `1 tablet`.' }),
     unit_of_measure: Type.Optional(
       Text(ORDER_LIMITS.unitOfMeasure, {
-        description: 'Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…).',
+        description:
+          'What `quantity` counts (`mL`, `capsule`, `vial`). When omitted, the formulary entry\u2019s `dispense_unit`, or `each` for an entry without one; never derived from `dose` (a deliberate deviation from the spec: a dose\u2019s unit misstates the amount dispensed; docs/compounding.md#quantities-and-their-unit).',
       }),
     ),
     quantity: Type.Number({
@@ -147,8 +148,13 @@ export const MedicationItemViewFields = {
   id: Uuid('The medication item: what a fill names (`POST /api/admin/medication-requests/{id}/fill`, `item_id`).'),
   medication: Type.String(),
   dose: Type.String(),
-  unit_of_measure: Nullable(Type.String()),
-  quantity: Type.Number(),
+  unit_of_measure: Nullable(
+    Type.String({
+      description:
+        'What `quantity` counts: the partner\u2019s unit, else the formulary entry\u2019s `dispense_unit` (`each` when it sets none). Null only for an item stored without one before this rule whose entry sets no unit (migration 036 gave the others their entry\u2019s unit).',
+    }),
+  ),
+  quantity: Type.Number({ description: 'How much is dispensed, in `unit_of_measure`.' }),
   refills: Type.String({
     description: 'Refills this prescription authorized, as ordered (a refill\u2019s prescription carries what was left).',
   }),

@@ -17,6 +17,8 @@ import { fakeClock } from '../webhooks/support.js';
 
 const ADMIN = (lot: string, query = '') => `/api/admin/lots/${encodeURIComponent(lot)}/orders${query}`;
 const PARTNER = '/api/external/medication-orders';
+/** The factory patient's phone (test/helpers/fixtures.ts patientBody), as stored. */
+const PHONE = '555-555-0101';
 
 describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
   let t: TestApp;
@@ -156,7 +158,7 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
     const lines = text.slice(0, -2).split('\r\n');
     const cells = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]).slice(0, 16);
     expect(lines[0]).toBe(
-      'medication_request_id,clinic_id,clinic_name,patient_id,patient_first_name,patient_last_name,status,shipped_at,created_at,medication_item_id,medication,match,ingredient,fill_lot_number,compounded_at,beyond_use_date',
+      'medication_request_id,clinic_id,clinic_name,patient_id,patient_first_name,patient_last_name,status,shipped_at,created_at,medication_item_id,medication,match,ingredient,fill_lot_number,compounded_at,beyond_use_date,patient_phone,address_line_1,address_line_2,city,state,postal_code',
     );
     const json = (await admin('LOT-A')).items;
     expect(lines.slice(1).map((line) => cells(line)[9])).toEqual(json.map((item) => item.medication_item_id));
@@ -179,8 +181,44 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
         'LOT-B',
         '2030-01-02T15:00:00.000Z',
         '2030-02-06',
+        PHONE,
+        '2 Elm St',
+        'Apt 3',
+        'Sacramento',
+        'CA',
+        '95814',
       ].join(','),
     );
+  });
+
+  it('when an order shipped to an address of its own, then the CSV gives that address to reach the patient, and the patient’s phone', async () => {
+    await t.ctx.db
+      .updateTable('medication_requests')
+      .set({
+        ship_to_address_line1: '9 Harbor Way',
+        ship_to_address_line2: null,
+        ship_to_city: 'Fresno',
+        ship_to_state: 'CA',
+        ship_to_postal_code: '93721',
+      })
+      .where('id', '=', o1)
+      .execute();
+    const lines = ((await csv('LOT-A')).body as string).split('\r\n');
+    expect(
+      lines
+        .find((line) => line.startsWith(o1))
+        ?.split(',')
+        .slice(-6),
+    ).toEqual([PHONE, '9 Harbor Way', '', 'Fresno', 'CA', '93721']);
+  });
+
+  it('when a lot is recalled in another case than it was recorded, then the same orders are found, for the pharmacy and a partner', async () => {
+    const upper = (await admin('LOT-A')).items.map((item) => item.medication_item_id);
+    expect(upper.length).toBeGreaterThan(0);
+    expect((await admin('lot-a')).items.map((item) => item.medication_item_id)).toEqual(upper);
+    expect((await admin('Lot-A')).items.map((item) => item.medication_item_id)).toEqual(upper);
+    expect(await partnerIds(north, 'lot-a')).toEqual(await partnerIds(north, 'LOT-A'));
+    expect(await partnerIds(harbor, 'lot-c')).toEqual([o2]);
   });
 
   it('when the CSV export runs past one page of reads, then it holds the whole list, and a bad cursor is refused before any line', async () => {

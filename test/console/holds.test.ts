@@ -81,7 +81,7 @@ describe('holds: a pharmacist holds an order, the partner answers, the pharmacis
     await form.getByRole('button', { name: 'Put on hold' }).click();
 
     await holdPanel().waitFor();
-    await badge('on_hold').waitFor();
+    await badge('on hold').waitFor();
     expect(await holdPanel().textContent()).toContain(MESSAGE);
     expect(await holdPanel().textContent()).toContain('the partner');
     const history = page.getByRole('region', { name: 'Hold history' });

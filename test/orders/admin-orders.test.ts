@@ -99,7 +99,7 @@ describe.each(DIALECTS)('operator order list on %s', (dialect) => {
       practitioner_is_veterinarian: false,
       status: 'pending',
       item_count: 1,
-      medications: [{ medication: 'Semaglutide', dose: '0.25mg', unit_of_measure: 'mg', quantity: 1 }],
+      medications: [{ medication: 'Semaglutide', dose: '0.25mg', unit_of_measure: 'each', quantity: 1 }],
       age_business_hours: expect.any(Number),
       carrier_id: 'fedex',
       carrier_name: 'FedEx',

@@ -104,7 +104,7 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     expect(order.medication_requests[0]).toMatchObject({
       medication: 'Semaglutide',
       dose: '0.25mg',
-      unit_of_measure: 'mg',
+      unit_of_measure: 'each',
       quantity: 1,
       refills: '2',
       days_supply: 28,
@@ -195,7 +195,7 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     expect(await countOrders()).toBe(before);
   });
 
-  it('when unit_of_measure is omitted, then it is derived from the dose; when given, it is kept; when underivable, it is empty', async () => {
+  it('when unit_of_measure is omitted, then it is the entry’s dispense unit (`each` here, the entries set none), never the dose’s; when given, it is kept', async () => {
     const id = await createOrder(t, setup, {
       medication_requests: [
         itemBody({ dose: '0.5 mL' }),
@@ -207,7 +207,7 @@ describe.each(DIALECTS)('POST /api/external/medication-order on %s', (dialect) =
     const units = (await getOrder(t, setup.clinic, id)).medication_requests.map(
       (i: { unit_of_measure: string | null }) => i.unit_of_measure,
     );
-    expect(units).toEqual(['mL', 'mg/mL', null, 'IU']);
+    expect(units).toEqual(['each', 'mg/mL', 'each', 'each']);
   });
 
   it('when refills is omitted, then the item authorizes 0 refills', async () => {

@@ -73,7 +73,6 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
         'delivered_at',
         'cancelled_at',
         'created_at',
-        'holds',
         'updated_at',
         'refill_of',
         'chain_origin_id',

@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Recall a lot: the orders that received it
-     * @description Every item of every order, in every clinic, that received the lot: as the preparation’s own lot (`match: preparation`) or as an ingredient lot its fill names (`match: ingredient`), newest order first; pass `next_cursor` back as `cursor` for the next page. Each item names its order, clinic, patient, status and shipping date. With `Accept: text/csv` the answer is the whole list from `cursor` (or the start) as CSV (RFC 4180, a header line of 16 columns, cells starting with = + - @ prefixed with `'`), streamed 500 rows at a time; `limit` is the JSON page's only. Every order and patient listed is recorded as read in the audit trail.
+     * @description Every item of every order, in every clinic, that received the lot (compared whatever its case: `lot-a` finds `LOT-A`): as the preparation’s own lot (`match: preparation`) or as an ingredient lot its fill names (`match: ingredient`), newest order first; pass `next_cursor` back as `cursor` for the next page. Each item names its order, clinic, patient, status and shipping date. With `Accept: text/csv` the answer is the whole list from `cursor` (or the start) as CSV (RFC 4180, a header line of 22 columns, the JSON item’s then the patient’s phone and the address the order shipped to (`patient_phone`, `address_line_1`, `address_line_2`, `city`, `state`, `postal_code`), cells starting with = + - @ prefixed with `'`), streamed 500 rows at a time; `limit` is the JSON page's only. Every order and patient listed is recorded as read in the audit trail.
      */
     get: operations['listOperatorLotOrders'];
     put?: never;
@@ -1032,6 +1032,7 @@ export interface components {
         medication: string;
         dose: string;
         unit_of_measure: string | null;
+        /** @description How much is dispensed, in `unit_of_measure`. */
         quantity: number;
         /** @description Refills this prescription authorized, as ordered (a refill’s prescription carries what was left). */
         refills: string;
@@ -1812,6 +1813,7 @@ export interface operations {
                 medication: string;
                 dose: string;
                 unit_of_measure: string | null;
+                /** @description How much is dispensed, in `unit_of_measure`. */
                 quantity: number;
                 /** @description Refills this prescription authorized, as ordered (a refill’s prescription carries what was left). */
                 refills: string;

@@ -656,6 +656,7 @@ export interface components {
         medication: string;
         dose: string;
         unit_of_measure: string | null;
+        /** @description How much is dispensed, in `unit_of_measure`. */
         quantity: number;
         /** @description Refills this prescription authorized, as ordered (a refill’s prescription carries what was left). */
         refills: string;

@@ -5,6 +5,7 @@ import { api } from '../api';
 import type { Check, ListsAll, OperatorData } from '../api-types';
 import { ChartCanvas } from '../components/chart';
 import { ErrorMessage, Loading, Time } from '../components/feedback';
+import { labelOf, STATUS_LABEL } from '../components/labels';
 import { useResource } from '../components/use-resource';
 
 /** The operator API's dashboard (src/dashboard/dashboard.schemas.ts). */
@@ -192,7 +193,11 @@ function Charts({ data }: { data: Dashboard }) {
         <tbody>
           {holds.by_reason.map((reason) => (
             <tr key={reason.reason_code}>
-              <th scope="row">{reason.reason}</th>
+              <th scope="row">
+                {labelOf(reason.reason_code)}
+                <br />
+                <span class="muted">{reason.reason}</span>
+              </th>
               <td class="number">{reason.count}</td>
             </tr>
           ))}
@@ -415,7 +420,8 @@ function chartConfigs(data: Dashboard) {
   const holds: ChartConfiguration = {
     type: 'bar',
     data: {
-      labels: data.holds.by_reason.map((reason) => reason.reason),
+      // The short labels: the catalog's sentences are cut off on the axis (issue 39, item 11).
+      labels: data.holds.by_reason.map((reason) => labelOf(reason.reason_code)),
       datasets: [
         bar(
           'On hold',
@@ -435,7 +441,6 @@ function chartConfigs(data: Dashboard) {
 
 const zero = (): Record<Status, number> => ({ pending: 0, processing: 0, shipped: 0, delivered: 0, cancelled: 0, on_hold: 0 });
 const total = (day: Record<Status, number>) => sum(STATUSES.map((status) => day[status]));
-const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-const statusLabel = (status: Status) => (status === 'on_hold' ? 'On hold' : capital(status));
+const statusLabel = (status: Status) => STATUS_LABEL[status];
 /** "2030-04-17T09:00:00.000Z" as "04-17 09:00" (in the table) or "09:00" (on the axis, 48 of them). */
 const hourLabel = (iso: string, withDay: boolean) => (withDay ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16));

@@ -5,6 +5,7 @@ import { Empty, ErrorMessage, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
+import { labelOf } from '../components/labels';
 import { hours, shortId, useHoldReasons } from './order-shared';
 
 /** A row of GET /api/admin/holds. */
@@ -37,7 +38,7 @@ export function HoldsPage() {
           all="All reasons"
           value={filters.reason_code}
           keepUnknown
-          options={reasons.data?.map((reason) => ({ value: reason.code, label: reason.reason }))}
+          options={reasons.data?.map((reason) => ({ value: reason.code, label: labelOf(reason.code) }))}
           onChange={(reason_code) => setFilters({ reason_code })}
         />
       </div>
@@ -111,7 +112,7 @@ function HoldTable({ caption, items }: { caption: string; items: HeldOrder[] }) 
               </td>
               <td>{order.clinic_name}</td>
               <td>
-                {order.hold.reason}
+                <strong>{labelOf(order.hold.reason_code)}</strong>
                 {order.hold.message && (
                   <>
                     <br />
@@ -122,7 +123,7 @@ function HoldTable({ caption, items }: { caption: string; items: HeldOrder[] }) 
               <td>
                 <Time iso={order.hold.since} />
                 <br />
-                <span class="muted">from {order.held_from}</span>
+                <span class="muted">from {labelOf(order.held_from)}</span>
               </td>
               <td class="number">{hours(order.age_business_hours)}</td>
               <td>

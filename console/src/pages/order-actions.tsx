@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
-import { allowedNext } from '../../../src/orders/order-status.js';
+import { movesOf } from '../../../src/orders/order-status.js';
+import { STATUS_LABEL } from '../components/labels';
 import { useMayCall } from '../session';
-import { StatusBadge, type OrderStatus, type OrderDetail, type OrderView } from './order-shared';
+import { StatusBadge, useOrderNotice, type OrderStatus, type OrderDetail, type OrderView } from './order-shared';
 
 /** The button of each status an order can move to (nothing moves back to pending). */
 const ACTION_LABEL: Partial<Record<OrderStatus, string>> = {
@@ -27,18 +28,20 @@ export function StatusPanel({
   onChanged: (answer: OrderView, cancelReason?: string) => void;
 }) {
   const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<string | null>(null);
+  // Shown while the order is as this move left it: the next action (a hold, a fill…) clears it.
+  const [done, setDone] = useOrderNotice(order);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [tracking, setTracking] = useState('');
   const summary = useRef<HTMLDivElement>(null);
   const mayMove = useMayCall()('POST', '/api/admin/medication-requests/:id/status');
-  const next = mayMove ? allowedNext(order.status) : [];
+  // The server's rule (an order held after it shipped cannot be cancelled), not the status's alone.
+  const next = mayMove ? movesOf(order) : [];
 
   const change = async (to: OrderStatus, details: { trackingNumber?: string; reason?: string } = {}) => {
     setBusy(true);
     setError(null);
-    setDone(null);
+    setDone(order, null);
     try {
       const answer = await api('POST', '/api/admin/medication-requests/{id}/status', {
         path: { id: order.medication_request_id },
@@ -51,7 +54,7 @@ export function StatusPanel({
       setConfirming(false);
       setTracking('');
       onChanged(answer, details.reason);
-      setDone(`The order is now ${answer.status}.`);
+      setDone(answer, `The order is now ${STATUS_LABEL[answer.status].toLowerCase()}.`);
       // The button pressed is gone: keyboard users continue from the new status.
       summary.current?.focus();
     } catch (failure) {

@@ -3,12 +3,41 @@ import { api } from '../api';
 import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Time } from '../components/feedback';
+import { LOT_NUMBER_MAX_LENGTH, LOT_NUMBER_PATTERN } from '../../../src/compounding/lot-pattern.js';
 import { calendarDate, type OrderDetail, type OrderItem } from './order-shared';
 
 /** The statuses in which the API takes a fill (src/compounding/order-fill.service.ts FILLABLE_STATUSES). */
 const FILLABLE: readonly string[] = ['processing', 'on_hold'];
 
 const STORAGE_LABEL: Record<string, string> = { room: 'Room temperature', refrigerated: 'Refrigerated', frozen: 'Frozen' };
+
+type Fill = NonNullable<OrderItem['fill']>;
+
+/**
+ * What decided a fill's beyond-use date, in words (docs/compounding.md#the-fill): the standard's
+ * limit, the formula's own shorter days, or an ingredient lot expiring first, named with its
+ * ingredient and expiry (issue 39, item 11: a date capped by a lot must say so). Null for a fill
+ * recorded before the basis was kept.
+ */
+export function beyondUseBasisText(fill: Fill): string | null {
+  switch (fill.beyond_use_basis) {
+    case null:
+      return null;
+    case 'usp_795':
+      return 'the USP <795> limit for the formula';
+    case 'usp_797':
+      return 'the USP <797> limit for the formula';
+    case 'entry':
+      return 'the formula\u2019s own beyond-use days';
+    case 'ingredient_lot': {
+      const lot = fill.beyond_use_limiting_lot;
+      const used = fill.ingredient_lots.find((row) => row.lot_number === lot);
+      return used
+        ? `capped by ingredient lot ${used.lot_number} (${used.ingredient}), which expires ${calendarDate(used.expires_on)}`
+        : `capped by ingredient lot ${lot ?? ''}`;
+    }
+  }
+}
 
 /**
  * An item's fill (docs/compounding.md#the-fill): the one recorded (lot, when compounded, beyond-use
@@ -34,11 +63,33 @@ export function ItemFill({ order, item, onFilled }: { order: OrderDetail; item: 
           <dt>Beyond-use date</dt>
           <dd>
             {fill.beyond_use_date ? (
-              <strong>{calendarDate(fill.beyond_use_date)}</strong>
+              <>
+                <strong>{calendarDate(fill.beyond_use_date)}</strong>
+                {fill.beyond_use_at && (
+                  <>
+                    {' '}
+                    at <Time iso={fill.beyond_use_at} />
+                  </>
+                )}
+                {beyondUseBasisText(fill) && (
+                  <span class={fill.beyond_use_basis === 'ingredient_lot' ? 'bud-basis capped' : 'bud-basis muted'}>
+                    {' '}
+                    ({beyondUseBasisText(fill)})
+                  </span>
+                )}
+              </>
             ) : (
               <span class="muted">none (no formula)</span>
             )}
           </dd>
+          {fill.formula_version !== null && (
+            <>
+              <dt>Formula version</dt>
+              <dd>
+                Made from version <strong>{fill.formula_version}</strong> of the formula
+              </dd>
+            </>
+          )}
           <dt>Storage</dt>
           <dd>{fill.storage ? STORAGE_LABEL[fill.storage] : <span class="muted">not set (no formula)</span>}</dd>
           {fill.ingredient_lots.length > 0 && (
@@ -130,8 +181,8 @@ function FillForm({ orderId, item, onFilled }: { orderId: string; item: OrderIte
         <input
           name="lot_number"
           required
-          maxLength={40}
-          pattern="[A-Za-z0-9][A-Za-z0-9./\-]*"
+          maxLength={LOT_NUMBER_MAX_LENGTH}
+          pattern={LOT_NUMBER_PATTERN}
           autocomplete="off"
           spellcheck={false}
           value={lot}
@@ -164,7 +215,8 @@ function FillForm({ orderId, item, onFilled }: { orderId: string; item: OrderIte
               Ingredient lot
               <input
                 value={row.lot_number}
-                maxLength={40}
+                maxLength={LOT_NUMBER_MAX_LENGTH}
+                pattern={LOT_NUMBER_PATTERN}
                 autocomplete="off"
                 spellcheck={false}
                 onInput={(event) => setRow(index, { lot_number: event.currentTarget.value })}

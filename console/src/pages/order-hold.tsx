@@ -4,8 +4,9 @@ import { api } from '../api';
 import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
+import { labelOf } from '../components/labels';
 import { useMayCall, useSession } from '../session';
-import { ActorName, useHoldReasons, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
+import { ActorName, useHoldReasons, useOrderNotice, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
 
 /** The longest message a hold or a resume takes (the API's rule; it refuses longer ones, naming `message`). */
 const MESSAGE_MAX = 2000;
@@ -24,11 +25,12 @@ const WAITING_ON_LABEL: Record<WaitingOn, string> = { partner: 'the partner', ph
  */
 export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
   const mayCall = useMayCall();
-  const [done, setDone] = useState<string | null>(null);
+  // Shown while the order is as the hold or resume left it: the next action clears it.
+  const [done, setDone] = useOrderNotice(order);
   const heading = useRef<HTMLHeadingElement>(null);
   const changed = (answer: OrderView, notice: string) => {
     onChanged(answer);
-    setDone(notice);
+    setDone(answer, notice);
   };
   // The form used is gone: keyboard users continue from the hold's heading (or the hidden one after a resume).
   useEffect(() => {
@@ -55,8 +57,8 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
                 changed(
                   answer,
                   answer.status === 'on_hold'
-                    ? `Hold resolved: ${open.reason_code}. The order stays on hold for its other holds.`
-                    : `Resolved: the order is ${answer.status} again.`,
+                    ? `Hold resolved: ${labelOf(open.reason_code)}. The order stays on hold for its other holds.`
+                    : `Resolved: the order is ${labelOf(answer.status).toLowerCase()} again.`,
                 )
               }
             />
@@ -65,7 +67,7 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
         {!clinicalOpen && holds.length > 1 && mayCall('POST', '/api/admin/medication-requests/:id/resume') && (
           <ResumeForm
             orderId={order.medication_request_id}
-            onResumed={(answer) => changed(answer, `Resumed: the order is ${answer.status} again.`)}
+            onResumed={(answer) => changed(answer, `Resumed: the order is ${labelOf(answer.status).toLowerCase()} again.`)}
           />
         )}
         {mayCall('POST', '/api/admin/medication-requests/:id/hold') && (
@@ -114,7 +116,7 @@ function OpenHold({
       <dl class="facts">
         <dt>Reason</dt>
         <dd>
-          <code class="muted">{hold.reason_code}</code>
+          <strong>{labelOf(hold.reason_code)}</strong>
         </dd>
         <dt>{hold.clinical ? 'Conflict' : 'Message'}</dt>
         <dd class="hold-message">{hold.message}</dd>

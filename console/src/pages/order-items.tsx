@@ -1,5 +1,5 @@
 import { ItemFill } from './order-fill';
-import type { OrderDetail, OrderItem } from './order-shared';
+import { quantityText, type OrderDetail, type OrderItem } from './order-shared';
 
 type FormularyEntry = NonNullable<OrderItem['formulary_entry']>;
 
@@ -45,6 +45,12 @@ function Formula({ entry }: { entry: FormularyEntry | null }) {
         </dd>
         <dt>Storage</dt>
         <dd>{entry.storage ? STORAGE[entry.storage] : '—'}</dd>
+        {entry.formula_version !== null && (
+          <>
+            <dt>Version</dt>
+            <dd>{entry.formula_version} (the formula now; a fill names the version it was made from)</dd>
+          </>
+        )}
         <dt>Schedule</dt>
         <dd>{entry.controlled_schedule ? `C-${entry.controlled_schedule} (controlled)` : 'Not controlled'}</dd>
         {entry.beyond_use_days !== null && (
@@ -80,13 +86,12 @@ export function OrderItems({ order, onFilled }: { order: OrderDetail; onFilled: 
               {item.patient_contact_requested && <span class="flag">Contact the patient</span>}
             </h3>
             <p class="dose-line">
-              Ordered dose: <strong>{item.dose}</strong>
-              {item.unit_of_measure && <> ({item.unit_of_measure})</>} <FormularyStrength entry={item.formulary_entry} />
+              Ordered dose: <strong>{item.dose}</strong> <FormularyStrength entry={item.formulary_entry} />
             </p>
             <div class="item-columns">
               <dl class="facts">
                 <dt>Quantity</dt>
-                <dd>{item.quantity}</dd>
+                <dd>{quantityText(item)}</dd>
                 <dt>Directions</dt>
                 <dd class="prewrap">{item.direction}</dd>
                 <dt>Days’ supply</dt>

@@ -1,6 +1,6 @@
 import JsBarcode from 'jsbarcode';
 import { useEffect, useRef } from 'preact/hooks';
-import { calendarDate, shortId, type OrderDetail, type OrderItem } from './order-shared';
+import { calendarDate, quantityText, shortId, type OrderDetail, type OrderItem } from './order-shared';
 import { PostalAddress } from './order-items';
 
 const STORAGE_TEXT: Record<string, string> = {
@@ -101,7 +101,7 @@ export function OrderLabel({ order }: { order: OrderDetail }) {
                   <td>
                     {item.medication} {item.dose}
                   </td>
-                  <td>{item.quantity}</td>
+                  <td>{quantityText(item)}</td>
                   <td class="prewrap">{item.direction}</td>
                   <td>{storageOf(item) ?? <Blank />}</td>
                   <td>{fill ? fill.lot_number : <Blank />}</td>

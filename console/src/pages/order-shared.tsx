@@ -3,8 +3,10 @@
  * way of the OpenAPI document), and how the Orders pages write it.
  */
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/orders/order-status.js';
+import { useState } from 'preact/hooks';
 import { api, type Session } from '../api';
 import type { OperatorData } from '../api-types';
+import { statusWord } from '../components/labels';
 import { useResource } from '../components/use-resource';
 
 export { ORDER_STATUSES, type OrderStatus };
@@ -84,6 +86,23 @@ export function withNewState(
   };
 }
 
+/** The order as one action left it: its status and when it last changed. */
+type OrderState = Pick<OrderView, 'status' | 'updated_at'>;
+const stateOf = (order: OrderState): string => `${order.status}@${order.updated_at}`;
+
+/**
+ * A notice of what an action did to the order ("Resumed: …", "The order is now shipped."), shown
+ * only while the order is as that action left it: the next action, this panel's or another's (a
+ * status move, a hold, a fill, a re-read), changes the order and the notice goes (issue 39, item 11).
+ * Returns the notice to show, and the setter taking the API's answer and the text.
+ */
+export function useOrderNotice(order: OrderState): [string | null, (answer: OrderState, text: string | null) => void] {
+  const [notice, setNotice] = useState<{ text: string; state: string } | null>(null);
+  const shown = notice !== null && notice.state === stateOf(order) ? notice.text : null;
+  const show = (answer: OrderState, text: string | null) => setNotice(text === null ? null : { text, state: stateOf(answer) });
+  return [shown, show];
+}
+
 /** True when the answer shows a fill the page does not have yet: the page reads the order again. */
 export const hasNewFill = (order: OrderDetail, answer: OrderView): boolean =>
   answer.medication_requests.some(
@@ -97,9 +116,13 @@ export const calendarDate = (date: string): string => {
   return Number.isNaN(at.getTime()) ? date : DAY.format(at);
 };
 
-/** What an order holds, on one line: Semaglutide 0.25mg × 1. */
-export const medicationLine = (item: Pick<OrderItem, 'medication' | 'dose' | 'quantity'>): string =>
-  `${item.medication} ${item.dose} × ${item.quantity}`;
+/** How much is dispensed, with its unit: `150 mL`, `30 capsule` (just the number for an item stored without one). */
+export const quantityText = (item: Pick<OrderItem, 'quantity' | 'unit_of_measure'>): string =>
+  item.unit_of_measure ? `${item.quantity} ${item.unit_of_measure}` : String(item.quantity);
+
+/** What an order holds, on one line: Semaglutide 0.25mg × 2 mL. */
+export const medicationLine = (item: Pick<OrderItem, 'medication' | 'dose' | 'quantity' | 'unit_of_measure'>): string =>
+  `${item.medication} ${item.dose} × ${quantityText(item)}`;
 
 /**
  * The short reference of an order: the last 8 characters of its id. A UUIDv7 starts with its
@@ -114,7 +137,7 @@ const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'U
 export const dollars = (amount: number): string => DOLLARS.format(amount);
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
-  return <span class={`status status-${status}`}>{status}</span>;
+  return <span class={`status status-${status}`}>{statusWord(status)}</span>;
 }
 
 /** Who made a step of an order's history: by name when the operator API knows it, with the kind of actor. */

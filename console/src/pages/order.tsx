@@ -3,6 +3,7 @@ import { api } from '../api';
 import { ErrorMessage, Loading, Time } from '../components/feedback';
 import { useResource } from '../components/use-resource';
 import { useSession } from '../session';
+import { statusWord } from '../components/labels';
 import { StatusPanel } from './order-actions';
 import { HoldHistory, HoldPanel } from './order-hold';
 import { OrderItems, PostalAddress } from './order-items';
@@ -208,8 +209,8 @@ function OrderBody({
           <tbody>
             {order.status_history.map((step) => (
               <tr key={`${step.to}-${step.at}`}>
-                <td>{step.from ?? <span class="muted">created</span>}</td>
-                <td>{step.to}</td>
+                <td>{step.from ? statusWord(step.from) : <span class="muted">created</span>}</td>
+                <td>{statusWord(step.to)}</td>
                 <td>
                   <Time iso={step.at} />
                 </td>

@@ -4,6 +4,7 @@ import { ClinicSelect, useClinics } from '../components/clinics';
 import { FilterSelect } from '../components/filter-select';
 import { ErrorMessage, Empty, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
+import { STATUS_LABEL } from '../components/labels';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
 import { calendarDate, hours, medicationLine, ORDER_STATUSES, shortId, StatusBadge, type QueueItem } from './order-shared';
@@ -38,7 +39,7 @@ export function OrdersPage() {
           label="Status"
           all="All statuses"
           value={filters.status}
-          options={ORDER_STATUSES}
+          options={ORDER_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL[status] }))}
           onChange={(status) => set({ status })}
         />
         <ClinicSelect clinics={clinics.clinics} value={filters.clinic_id} onChange={(clinicId) => set({ clinic_id: clinicId })} />

@@ -7,7 +7,7 @@ import { Empty, ErrorMessage, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
-import { shortId } from './order-shared';
+import { shortId, StatusBadge } from './order-shared';
 
 /** A row of GET /api/admin/lots/{lot_number}/orders: an item of an order that received the lot. */
 type RecalledItem = OperatorData<'listOperatorLotOrders'>['items'][number];
@@ -127,7 +127,9 @@ function RecallTable({ items }: { items: RecalledItem[] }) {
                 <span class="muted">lot {item.fill_lot_number}</span>
               </td>
               <td>{item.match === 'preparation' ? 'Preparation' : `Ingredient: ${item.ingredient ?? ''}`}</td>
-              <td>{item.status}</td>
+              <td>
+                <StatusBadge status={item.status} />
+              </td>
               <td>
                 <Time iso={item.shipped_at} />
               </td>

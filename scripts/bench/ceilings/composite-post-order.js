@@ -13,7 +13,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { AUDIT_INSERT, auditRow } from './composite-audit.js';
 import { assertClinicScope, partnerOf, startComposite } from './composite-front.js';
-import { AppError, clientAddress, deriveUnitOfMeasure, Envelope, ORDER } from './project-modules.js';
+import { AppError, clientAddress, Envelope, ORDER } from './project-modules.js';
 
 const PARTIES = `SELECT patients.id AS patient_id, patients.species, patients.address_line_1, patients.city,
     patients.state, patients.postal_code, practitioners.id AS practitioner_id, practitioners.is_veterinarian,
@@ -125,7 +125,8 @@ function itemRow(item, position, prescriptionId, entry) {
     entry?.id ?? null,
     entry?.name ?? item.medication.trim(),
     item.dose.trim(),
-    blankToNull(item.unit_of_measure) ?? deriveUnitOfMeasure(item.dose),
+    // The partner's unit, else the entry's dispense unit, else `each` (medications/dispense-unit.ts).
+    blankToNull(item.unit_of_measure) ?? entry?.dispense_unit ?? 'each',
     item.quantity,
     Number(item.refills ?? '0'),
     0,

@@ -14,12 +14,10 @@ if (!DIST) throw new Error('BENCH_DIST (the compiled server’s folder) is not s
 const ORDER_AREAS = {
   'medication-requests': {
     schemas: 'medication-requests/medication-request.schemas.js',
-    doseUnit: 'medication-requests/dose-unit.js',
     names: { body: 'CreateMedicationRequestBody', created: 'CreateMedicationRequestData', view: 'MedicationRequestView' },
   },
   orders: {
     schemas: 'orders/order.schemas.js',
-    doseUnit: 'orders/dose-unit.js',
     names: { body: 'CreateOrderBody', created: 'CreateOrderData', view: 'OrderView' },
   },
 };
@@ -28,9 +26,8 @@ const ORDER_AREA = ORDER_AREAS.orders;
 
 const load = (file) => import(pathToFileURL(path.join(DIST, file)).href);
 
-const [orderSchemas, doseUnit, carrierSchemas, practitionerSchemas, patientSchemas, httpSchemas] = await Promise.all([
+const [orderSchemas, carrierSchemas, practitionerSchemas, patientSchemas, httpSchemas] = await Promise.all([
   load(ORDER_AREA.schemas),
-  load(ORDER_AREA.doseUnit),
   load('shipping/carrier.schemas.js'),
   load('practitioners/practitioner.schemas.js'),
   load('patients/patient.schemas.js'),
@@ -118,4 +115,3 @@ export const { addressBucketOf, clientAddress } = address;
 export const { stateName } = states;
 export const { isValidNpi } = npi;
 export const { dobProblem } = dates;
-export const { deriveUnitOfMeasure } = doseUnit;

@@ -33,6 +33,7 @@ import * as m031 from './031_fill_beyond_use.js';
 import * as m033 from './033_signoffs_by_the_person.js';
 import * as m034 from './034_holds_stack.js';
 import * as m035 from './035_allergy_classes_and_replacements.js';
+import * as m036 from './036_quantity_units.js';
 
 /**
  * Every migration, in order. Listed here (not read from a folder) so that the built server and
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '033_signoffs_by_the_person': m033,
   '034_holds_stack': m034,
   '035_allergy_classes_and_replacements': m035,
+  '036_quantity_units': m036,
 };

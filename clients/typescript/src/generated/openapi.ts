@@ -266,7 +266,7 @@ export interface paths {
     put?: never;
     /**
      * Create a medication request
-     * @description Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic’s formulary; `unit_of_measure` is derived from `dose` when omitted; `refills` is a whole number written as a string. The shipping choice is priced for the patient’s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.
+     * @description Creates a medication request in status `pending` for a patient and practitioner of the clinic. Every medication must be in the clinic’s formulary; `unit_of_measure`, when omitted, is the formulary entry’s `dispense_unit` (`each` when it sets none), never derived from `dose`; `refills` is a whole number written as a string. The shipping choice is priced for the patient’s state when ordering (free shipping applied). At most 20 medications. Writes the `order.created` event.
      *
      *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -1702,7 +1702,7 @@ export interface components {
         medication: string;
         /** @description e.g. `10mg`, `0.5 mL`, `1 tablet`. */
         dose: string;
-        /** @description Derived from `dose` when omitted (mg, mcg, g, mL, L, IU, units, tablets, capsules…). */
+        /** @description What `quantity` counts (`mL`, `capsule`, `vial`). When omitted, the formulary entry’s `dispense_unit`, or `each` for an entry without one; never derived from `dose` (a deliberate deviation from the spec: a dose’s unit misstates the amount dispensed; docs/compounding.md#quantities-and-their-unit). */
         unit_of_measure?: string;
         /** @description How much to dispense, in `unit_of_measure`: a JSON number from 0.001 to 100000 with at most 3 decimal places (`2.5` mL, `0.125` g; `1.0005` and `5e-324` are refused). */
         quantity: number;
@@ -1764,6 +1764,7 @@ export interface components {
         medication: string;
         dose: string;
         unit_of_measure: string | null;
+        /** @description How much is dispensed, in `unit_of_measure`. */
         quantity: number;
         /** @description Refills this prescription authorized, as ordered (a refill’s prescription carries what was left). */
         refills: string;
@@ -4308,7 +4309,7 @@ export interface operations {
         /** @description Only this patient’s orders. */
         patient_id?: string;
         /**
-         * @description Only the orders that received this lot: an item’s own lot, or an ingredient lot its fill names (a recall).
+         * @description Only the orders that received this lot: an item’s own lot, or an ingredient lot its fill names (a recall), compared whatever its case.
          * @example 24-117
          */
         lot_number?: string;

@@ -135,6 +135,7 @@ function OrderBody({ order }: { order: PortalOrder }) {
               {order.medication_requests.map((item) => (
                 <li key={item.id}>
                   {item.medication} {item.dose} × {item.quantity}
+                  {item.unit_of_measure ? ` ${item.unit_of_measure}` : ''}
                 </li>
               ))}
             </ul>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deriveUnitOfMeasure } from '../../src/orders/dose-unit.js';
+import { unitOfDose } from '../../src/db/migrations/036_quantity_units.js';
 
-describe('unit of measure derived from the dose (pure)', () => {
+describe('the unit migration 036 recognises as the one the old intake derived from the dose (pure)', () => {
   it.each([
     ['10mg', 'mg'],
     ['10 mg', 'mg'],
@@ -26,11 +26,11 @@ describe('unit of measure derived from the dose (pure)', () => {
     ['5 mg per kg', 'mg/kg'],
     ['2%', '%'],
     ['20 mEq', 'mEq'],
-  ])('when the dose is "%s", then the unit is %s', (dose, unit) => {
-    expect(deriveUnitOfMeasure(dose)).toBe(unit);
+  ])('when the dose is "%s", then the unit it gave was %s', (dose, unit) => {
+    expect(unitOfDose(dose)).toBe(unit);
   });
 
-  it.each(['as directed', 'one', '10', '', '10 widgets', 'mg 10'])('when the dose is "%s", then no unit is derived', (dose) => {
-    expect(deriveUnitOfMeasure(dose)).toBeNull();
+  it.each(['as directed', 'one', '10', '', '10 widgets', 'mg 10'])('when the dose is "%s", then it gave no unit', (dose) => {
+    expect(unitOfDose(dose)).toBeNull();
   });
 });
