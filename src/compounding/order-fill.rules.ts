@@ -6,7 +6,7 @@ import type { ErrorDetails } from '../errors.js';
 import type { BudCategory, Preparation, Storage } from '../medications/beyond-use.js';
 import { fillBeyondUse, localDateOf, type FillBeyondUse, type FillFormula } from '../medications/fill-beyond-use.js';
 import { conditionForLimits, sterileConditionOf } from '../medications/sterile-condition.js';
-import { isCalendarDate } from '../reference/calendar-date.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 import type { ItemToFill } from './order-fill.repository.js';
 import type { FillInput } from './order-fill.schemas.js';
 

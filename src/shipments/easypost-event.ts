@@ -1,4 +1,5 @@
 import { fieldError } from '../errors.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 import type { CarrierTrackingUpdate } from './carrier-tracking.service.js';
 import type { TrackingEventInput } from './shipment-journey.js';
 import type { ShipmentStatus } from '../shipping/shipment-status.js';
@@ -139,16 +140,9 @@ function trackingEventOf(detail: Record<string, unknown>): CarrierTrackingEvent 
 export function instantOf(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return null;
-  if (!isCalendarDay(value.slice(0, 10))) return null;
+  if (!isCalendarDate(value.slice(0, 10))) return null;
   const time = Date.parse(value);
   return Number.isFinite(time) ? new Date(time).toISOString() : null;
-}
-
-/** `YYYY-MM-DD` naming a day of the calendar (not 2030-02-30, which Date.parse rolls over). */
-function isCalendarDay(text: string): boolean {
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /**
@@ -158,7 +152,7 @@ function isCalendarDay(text: string): boolean {
 export function deliveryDateOf(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   const day = /^\d{4}-\d{2}-\d{2}(?=T|$)/.exec(value)?.[0];
-  return day !== undefined && isCalendarDay(day) ? day : null;
+  return day !== undefined && isCalendarDate(day) ? day : null;
 }
 
 /**

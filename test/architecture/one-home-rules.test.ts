@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname, '../../src');
+
+/**
+ * Small rules with one home each (issue 38, item 3; STYLE.md, "A helper copied where it was
+ * needed"): a copy of one elsewhere in src/ drifts from it. Each entry names the rule, its home (the
+ * files allowed to write it) and the shapes a copy takes. A new exception is added here with its
+ * reason, or the copy calls the home.
+ */
+interface Rule {
+  readonly rule: string;
+  readonly home: readonly string[];
+  readonly copies: readonly RegExp[];
+}
+
+const RULES: readonly Rule[] = [
+  {
+    rule: 'a calendar date (YYYY-MM-DD naming a day of the calendar)',
+    home: ['shared/calendar-date.ts'],
+    copies: [/getUTCDate\(\)\s*===/, /\.toISOString\(\)\.slice\(0, 10\)\s*!==/, /\bisLeapYear\b/, /function isCalendar/],
+  },
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.relative(SRC, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+}
+
+const FILES = sourceFiles(SRC).map((file) => ({ file, lines: readFileSync(path.join(SRC, file), 'utf8').split('\n') }));
+
+describe('small rules have one home', () => {
+  it.each(RULES.map((rule) => [rule.rule, rule] as const))(
+    'when src/ is read, then %s is written only in its home',
+    (_, rule) => {
+      const copies = FILES.filter(({ file }) => !rule.home.includes(file)).flatMap(({ file, lines }) =>
+        lines.flatMap((line, index) =>
+          rule.copies.some((copy) => copy.test(line)) ? [`${file}:${String(index + 1)}: ${line.trim()}`] : [],
+        ),
+      );
+      expect(copies, `call ${rule.home.join(' or ')} instead`).toEqual([]);
+    },
+  );
+
+  it('when a copy is written, then the check finds it', () => {
+    const [calendar] = RULES;
+    expect(calendar?.copies.some((copy) => copy.test('return at.getUTCDate() === d;'))).toBe(true);
+  });
+});
