@@ -10,8 +10,9 @@ import { applyTransition, loadForUpdate, namedActorOf, type NamedActor } from '.
 import type { OrderTable } from '../orders/order.tables.js';
 import type * as repo from '../orders/order.repository.js';
 import { RESUMED_BY_ADDRESS } from './hold-reasons.js';
-import { later, moveOrRefuse, notOnHold, recordHold } from './hold-change.js';
+import { moveOrRefuse, notOnHold, recordHold } from './hold-change.js';
 import { resume } from './resume-hold.service.js';
+import { oneMsLater } from '../shared/instants.js';
 
 /** The patient's address shape, as a hold answer corrects it. */
 export interface AnswerAddress {
@@ -77,11 +78,11 @@ export async function answerHold(
     if (input.cancel === true) {
       change.audit('cancel', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
       // A cancellation: no room takes part in it (orders/order-transition.ts NO_STEPS).
-      return applyTransition(change, trx, later(now), answered, 'cancelled', 'partner', undefined, named);
+      return applyTransition(change, trx, oneMsLater(now), answered, 'cancelled', 'partner', undefined, named);
     }
     if (input.address !== undefined && RESUMED_BY_ADDRESS.has(current.hold_reason_code ?? '')) {
       change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
-      return resume(change, trx, answered, 'partner', named, null, later(now));
+      return resume(change, trx, answered, 'partner', named, null, oneMsLater(now));
     }
     return answered;
   });

@@ -6,6 +6,7 @@ import { newId } from '../shared/ids.js';
 import { hasActiveIngredients, intakeHoldOf, type IntakeHold, type OrderedEntry } from './intake-hold.js';
 import { findItemsInUse } from './intake-hold.repository.js';
 import type { OrderTable, StatusHistoryTable } from '../orders/order.tables.js';
+import { oneMsLater } from '../shared/instants.js';
 
 /**
  * The hold a new order (an original or a refill, of chain `chainOriginId`) takes at intake, or null
@@ -37,7 +38,7 @@ export function heldAtIntake(
   request: OrderTable,
   hold: IntakeHold,
 ): { order: OrderTable; history: StatusHistoryTable; event: NewOutboxEvent; at: string } {
-  const at = new Date(Date.parse(request.created_at) + 1).toISOString();
+  const at = oneMsLater(request.created_at);
   return {
     order: {
       ...request,

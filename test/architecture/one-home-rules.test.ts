@@ -22,6 +22,11 @@ const RULES: readonly Rule[] = [
     home: ['shared/calendar-date.ts'],
     copies: [/getUTCDate\(\)\s*===/, /\.toISOString\(\)\.slice\(0, 10\)\s*!==/, /\bisLeapYear\b/, /function isCalendar/],
   },
+  {
+    rule: 'one millisecond later (the next step of one change)',
+    home: ['shared/instants.ts'],
+    copies: [/Date\.parse\([^)]*\)\s*\+\s*1\)/, /getTime\(\)\s*\+\s*1\)/],
+  },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -46,7 +51,8 @@ describe('small rules have one home', () => {
   );
 
   it('when a copy is written, then the check finds it', () => {
-    const [calendar] = RULES;
+    const [calendar, later] = RULES;
     expect(calendar?.copies.some((copy) => copy.test('return at.getUTCDate() === d;'))).toBe(true);
+    expect(later?.copies.some((copy) => copy.test('const at = new Date(Date.parse(now) + 1).toISOString();'))).toBe(true);
   });
 });
