@@ -17,6 +17,7 @@ import {
   type SterileConditionInput,
   type SterileConditionView,
 } from './sterile-condition.js';
+import { collapseSpaces } from '../shared/text.js';
 
 export type ControlledSchedule = 'II' | 'III' | 'IV' | 'V';
 
@@ -126,7 +127,7 @@ export function applyFormula(
     columns: {
       ingredients: JSON.stringify(
         (merged.ingredients ?? []).map(({ name, strength, unit, active }) => ({
-          name: tidy(name),
+          name: collapseSpaces(name),
           strength: strength.trim(),
           unit: unit.trim(),
           active,
@@ -143,5 +144,3 @@ export function applyFormula(
     problems: null,
   };
 }
-
-const tidy = (text: string): string => text.trim().replace(/\s+/g, ' ');

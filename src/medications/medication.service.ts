@@ -12,7 +12,7 @@ import type { Write, WriteTarget } from '../db/write.js';
 import { actorName } from '../audit/audit-actor.js';
 import { dispenseUnitOf, type DispenseUnit } from './dispense-unit.js';
 import { isoNow } from '../clock.js';
-import { blankToNull } from '../shared/text.js';
+import { blankToNull, collapseSpaces } from '../shared/text.js';
 import { conflict, invalidFields, notFound } from '../errors.js';
 import { applyFormula, formulaOf, NO_FORMULA, type FormulaInput } from './formula.js';
 import { medicationKey } from './medication-name.js';
@@ -98,7 +98,7 @@ export function newMedicationRow(
   return {
     id: newId(),
     clinic_id: clinicId,
-    name: tidyName(input.name),
+    name: collapseSpaces(input.name),
     name_key: medicationKey(input.name),
     strength: blankToNull(input.strength),
     dosage_form: blankToNull(input.dosage_form),
@@ -136,8 +136,6 @@ function formulaVersionRow(
   };
 }
 
-const tidyName = (name: string): string => name.trim().replace(/\s+/g, ' ');
-
 /**
  * Changes a formulary entry (PATCH): the fields sent, checked with the ones kept as one whole
  * entry (formula.ts), in one transaction, audited `update` of the medication. A bad field is a 400
@@ -161,7 +159,7 @@ export async function updateMedication(
       const row = withFormulaVersion(
         {
           ...current,
-          ...(changes.name === undefined ? {} : { name: tidyName(changes.name), name_key: medicationKey(changes.name) }),
+          ...(changes.name === undefined ? {} : { name: collapseSpaces(changes.name), name_key: medicationKey(changes.name) }),
           ...(changes.strength === undefined ? {} : { strength: blankToNull(changes.strength ?? undefined) }),
           ...(changes.dosage_form === undefined ? {} : { dosage_form: blankToNull(changes.dosage_form ?? undefined) }),
           ...(changes.dispense_unit === undefined ? {} : { dispense_unit: changes.dispense_unit }),

@@ -1,5 +1,6 @@
 import { fieldError } from '../errors.js';
 import { isCalendarDate } from '../shared/calendar-date.js';
+import { collapseSpaces } from '../shared/text.js';
 import type { CarrierTrackingUpdate } from './carrier-tracking.service.js';
 import type { TrackingEventInput } from './shipment-journey.js';
 import type { ShipmentStatus } from '../shipping/shipment-status.js';
@@ -185,13 +186,13 @@ const INVISIBLE = /[\u061c\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u
  * at most `max` × 4 characters of the value are read.
  */
 export function cleanText(value: string, max: number): string | null {
-  const text = value
-    .slice(0, max * 4)
-    .replace(INVISIBLE, '')
-    .replace(CONTROLS, ' ')
-    .normalize('NFC')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = collapseSpaces(
+    value
+      .slice(0, max * 4)
+      .replace(INVISIBLE, '')
+      .replace(CONTROLS, ' ')
+      .normalize('NFC'),
+  );
   const points = Array.from(text);
   const kept =
     points.length > max

@@ -27,6 +27,16 @@ const RULES: readonly Rule[] = [
     home: ['shared/instants.ts'],
     copies: [/Date\.parse\([^)]*\)\s*\+\s*1\)/, /getTime\(\)\s*\+\s*1\)/],
   },
+  {
+    rule: 'whitespace collapsed (trimmed, each run one space)',
+    home: ['shared/text.ts'],
+    copies: [/\\s\+\/g,\s*' '/],
+  },
+  {
+    rule: 'blank text stored as null',
+    home: ['shared/text.ts'],
+    copies: [/\.trim\(\)\s*\|\|\s*null/, /trimmed\s*\?\s*trimmed\s*:\s*null/, /\bconst blankToNull\b/],
+  },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -51,8 +61,9 @@ describe('small rules have one home', () => {
   );
 
   it('when a copy is written, then the check finds it', () => {
-    const [calendar, later] = RULES;
+    const [calendar, later, spaces] = RULES;
     expect(calendar?.copies.some((copy) => copy.test('return at.getUTCDate() === d;'))).toBe(true);
+    expect(spaces?.copies.some((copy) => copy.test("const tidy = (text) => text.trim().replace(/\\s+/g, ' ');"))).toBe(true);
     expect(later?.copies.some((copy) => copy.test('const at = new Date(Date.parse(now) + 1).toISOString();'))).toBe(true);
   });
 });
