@@ -7,6 +7,7 @@ import type { FillIngredientLotTable } from '../compounding/compounding.tables.j
 import { substanceKey } from '../patients/substance-key.js';
 import { countableUnitOf, strengthRatioOf } from './fhir-quantity.js';
 import * as repo from './medication.repository.js';
+import { ingredientsOf } from '../medications/formula.js';
 
 /*
  * The FHIR Medication of a formulary entry or of an item's fill (issue 32; docs/fhir.md). The id of
@@ -64,7 +65,7 @@ const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
 
 /** A formulary entry's Medication: its name (and strength), form and formula. */
 export function entryMedication(entry: MedicationTable): Medication {
-  const ingredients = parseIngredients(entry.ingredients);
+  const ingredients = ingredientsOf(entry.ingredients) ?? [];
   return {
     resourceType: 'Medication',
     id: entry.id,
@@ -83,7 +84,7 @@ export function entryMedication(entry: MedicationTable): Medication {
  * is now: a fill keeps its lots, not a copy of the formula.
  */
 export function fillMedication(fill: repo.FillRow, lots: readonly FillIngredientLotTable[]): Medication {
-  const formula = parseIngredients(fill.ingredients);
+  const formula = ingredientsOf(fill.ingredients) ?? [];
   // One ingredient is one substance as intake compares them (substance-key.ts): a lot of "Estradiol"
   // is the formula's "estradiol cypionate", not an ingredient of its own.
   const known = new Set(formula.map((each) => substanceKey(each.name)));
@@ -113,10 +114,6 @@ export function fillMedication(fill: repo.FillRow, lots: readonly FillIngredient
 
 const formOf = (dosageForm: string | null): Pick<Medication, 'form'> =>
   dosageForm === null ? {} : { form: { text: dosageForm } };
-
-function parseIngredients(stored: string | null): IngredientView[] {
-  return stored === null ? [] : (JSON.parse(stored) as IngredientView[]);
-}
 
 function formulaIngredient(ingredient: IngredientView, dosageForm: string | null): MedicationIngredient {
   const strength = strengthRatioOf(ingredient.strength, ingredient.unit, countableUnitOf(dosageForm));

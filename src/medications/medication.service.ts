@@ -14,7 +14,7 @@ import { dispenseUnitOf, type DispenseUnit } from './dispense-unit.js';
 import { isoNow } from '../clock.js';
 import { blankToNull, collapseSpaces } from '../shared/text.js';
 import { conflict, invalidFields, notFound } from '../errors.js';
-import { applyFormula, formulaOf, NO_FORMULA, type FormulaInput } from './formula.js';
+import { applyFormula, formulaOf, formulaOfVersion, formulaVersionText, NO_FORMULA, type FormulaInput } from './formula.js';
 import { medicationKey } from './medication-name.js';
 import * as repo from './medication.repository.js';
 import type { FormulaVersionView, FormularyQuery, MedicationView } from './medication.schemas.js';
@@ -113,7 +113,7 @@ export function newMedicationRow(
 /** The row with its formula's version: one more than `previous` when the formula differs from the last version's, else `previous`. */
 function withFormulaVersion(row: MedicationTable, previous: number, before?: MedicationTable): MedicationTable {
   if (row.ingredients === null) return { ...row, formula_version: previous };
-  const changed = before === undefined || JSON.stringify(formulaOf(before)) !== JSON.stringify(formulaOf(row));
+  const changed = before === undefined || formulaVersionText(formulaOf(before)) !== formulaVersionText(formulaOf(row));
   return { ...row, formula_version: changed ? previous + 1 : previous };
 }
 
@@ -130,7 +130,7 @@ function formulaVersionRow(
     clinic_id: row.clinic_id,
     medication_id: row.id,
     version: row.formula_version,
-    formula: JSON.stringify(formulaOf(row)),
+    formula: formulaVersionText(formulaOf(row)),
     created_at: at,
     created_by: audit === null ? null : actorName(audit.actor),
   };
@@ -258,7 +258,7 @@ export async function listFormulaVersions(
   const rows = await repo.listFormulaVersions(ctx.db, clinicId, medicationId);
   return rows.map((row) => ({
     version: row.version,
-    formula: JSON.parse(row.formula) as FormulaVersionView['formula'],
+    formula: { ...formulaOfVersion(row.formula) },
     created_at: row.created_at,
     created_by: row.created_by,
   }));

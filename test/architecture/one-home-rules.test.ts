@@ -14,6 +14,8 @@ interface Rule {
   readonly rule: string;
   readonly home: readonly string[];
   readonly copies: readonly RegExp[];
+  /** Files outside the home that may still write it, each with its reason. */
+  readonly exceptions?: ReadonlyMap<string, string>;
 }
 
 const RULES: readonly Rule[] = [
@@ -37,6 +39,17 @@ const RULES: readonly Rule[] = [
     home: ['shared/text.ts'],
     copies: [/\.trim\(\)\s*\|\|\s*null/, /trimmed\s*\?\s*trimmed\s*:\s*null/, /\bconst blankToNull\b/],
   },
+  {
+    rule: 'the formula\u2019s JSON columns read or written (ingredients, restricted_states, a version\u2019s formula)',
+    home: ['medications/formula.ts'],
+    copies: [/JSON\.(parse|stringify)\([^)]*(ingredients|restricted_states|formula)/],
+    exceptions: new Map([
+      [
+        'holds/intake-hold.ts',
+        'in the hands of the allergy-classes change (issue 39) while it lands; it calls ingredientsOf next',
+      ],
+    ]),
+  },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -51,10 +64,11 @@ describe('small rules have one home', () => {
   it.each(RULES.map((rule) => [rule.rule, rule] as const))(
     'when src/ is read, then %s is written only in its home',
     (_, rule) => {
-      const copies = FILES.filter(({ file }) => !rule.home.includes(file)).flatMap(({ file, lines }) =>
-        lines.flatMap((line, index) =>
-          rule.copies.some((copy) => copy.test(line)) ? [`${file}:${String(index + 1)}: ${line.trim()}`] : [],
-        ),
+      const copies = FILES.filter(({ file }) => !rule.home.includes(file) && !rule.exceptions?.has(file)).flatMap(
+        ({ file, lines }) =>
+          lines.flatMap((line, index) =>
+            rule.copies.some((copy) => copy.test(line)) ? [`${file}:${String(index + 1)}: ${line.trim()}`] : [],
+          ),
       );
       expect(copies, `call ${rule.home.join(' or ')} instead`).toEqual([]);
     },
