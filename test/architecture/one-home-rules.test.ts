@@ -50,6 +50,11 @@ const RULES: readonly Rule[] = [
       ],
     ]),
   },
+  {
+    rule: 'a cursor\u2019s encoding (a JSON array in base64url)',
+    home: ['shared/opaque-cursor.ts'],
+    copies: [/'base64url'\)\.toString\('utf8'\)/, /JSON\.stringify\(.*toString\('base64url'\)/],
+  },
 ];
 
 function sourceFiles(dir: string): string[] {
