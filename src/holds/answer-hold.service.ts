@@ -10,7 +10,8 @@ import { applyTransition, loadForUpdate, namedActorOf, type NamedActor } from '.
 import type { OrderTable } from '../orders/order.tables.js';
 import * as repo from '../orders/order.repository.js';
 import { RESOLVED_BY_ADDRESS } from './hold-reasons.js';
-import { later, moveOrRefuse, notOnHold, recordHold } from './hold-change.js';
+import { moveOrRefuse, notOnHold, recordHold } from './hold-change.js';
+import { oneMsLater } from '../shared/instants.js';
 import { headlineOf, mirrorOf } from './hold-stack.js';
 import { closeOpenHolds, listOpenHolds, markAnswered } from './order-holds.repository.js';
 import { resolveHolds } from './resume-hold.service.js';
@@ -90,9 +91,9 @@ export async function answerHold(
 
     if (input.cancel === true) {
       change.audit('cancel', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
-      await closeOpenHolds(trx, current.id, later(now));
+      await closeOpenHolds(trx, current.id, oneMsLater(now));
       // A cancellation: no room takes part in it (orders/order-transition.ts NO_STEPS).
-      return applyTransition(change, trx, later(now), answered, 'cancelled', 'partner', undefined, named);
+      return applyTransition(change, trx, oneMsLater(now), answered, 'cancelled', 'partner', undefined, named);
     }
     if (byAddress.length > 0) {
       const resolved = await resolveHolds(
@@ -103,7 +104,7 @@ export async function answerHold(
         answeredOpen.filter((h) => byAddress.some((b) => b.id === h.id)),
         { actor: 'partner', named },
         { how: 'answer', message: null, overrideReason: null },
-        later(now),
+        oneMsLater(now),
       );
       if (resolved.status !== 'on_hold') {
         change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });

@@ -77,9 +77,6 @@ export function recordHold(
   change.write(repo.historyInsert(change, history));
 }
 
-/** One millisecond after `at`: the next step of the same change sorts after the answer in the history and the outbox. */
-export const later = (at: string): string => new Date(Date.parse(at) + 1).toISOString();
-
 export function notHoldable(status: OrderStatus, heldFrom?: string | null) {
   if (status === 'shipped' || heldFrom === 'shipped') {
     return conflict(

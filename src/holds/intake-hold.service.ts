@@ -10,6 +10,7 @@ import type { OrderTable } from '../orders/order.tables.js';
 import type { HeldAtCreation } from '../orders/new-order.js';
 import type { OrderHoldTable } from './hold.tables.js';
 import { holdInsert } from './order-holds.repository.js';
+import { oneMsLater } from '../shared/instants.js';
 
 /**
  * Whether a new order's intake needs its transaction: when some ordered entry has a formula or a
@@ -57,7 +58,7 @@ export const INTAKE_CHECK = 'Intake check';
  * history row of the hold, and `order.on_hold` (ids and codes only, never the message).
  */
 export function heldAtIntake(request: OrderTable, hold: IntakeHold): HeldAtCreation {
-  const at = new Date(Date.parse(request.created_at) + 1).toISOString();
+  const at = oneMsLater(request.created_at);
   const holdRow: OrderHoldTable = {
     id: newId(),
     medication_request_id: request.id,

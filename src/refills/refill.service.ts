@@ -19,6 +19,7 @@ import type { RefillInput } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
 import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
 import * as refills from './refill.repository.js';
+import { oneMsLater } from '../shared/instants.js';
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
 export const REFILL_MESSAGES = {
@@ -181,7 +182,7 @@ export async function createRefill(
             sequence,
           },
         },
-        new Date(Date.parse(now) + 1).toISOString(),
+        oneMsLater(now),
       );
       // Last: the partial unique index refuses a second open refill request that raced past the check above.
       change.write(
