@@ -1,4 +1,5 @@
 import type { AuditContext } from '../audit/audit-actor.js';
+import { collapseSpaces } from '../shared/text.js';
 import { runChange } from '../changes/run-change.js';
 import { isoNow } from '../clock.js';
 import type { ServiceContext } from '../context.js';
@@ -36,8 +37,8 @@ export async function putAllergyClass(
   input: PutAllergyClassInput,
   audit: AuditContext,
 ): Promise<AllergyClassView> {
-  const names = uniqueBy(input.names.map(tidy), substanceKey);
-  const members = uniqueBy(input.members.map(tidy), (m) => m.toLowerCase());
+  const names = uniqueBy(input.names.map(collapseSpaces), substanceKey);
+  const members = uniqueBy(input.members.map(collapseSpaces), (m) => m.toLowerCase());
   names.forEach((name, i) => {
     if (substanceKey(name) === '') throw fieldError(`names[${i}]`, 'must hold a letter or a digit');
   });
@@ -46,7 +47,7 @@ export async function putAllergyClass(
   });
   const row: AllergyClassTable = {
     code,
-    label: tidy(input.label),
+    label: collapseSpaces(input.label),
     names: JSON.stringify(names),
     members: JSON.stringify(members),
     updated_at: isoNow(ctx.clock),
@@ -111,7 +112,6 @@ function viewOf(c: AllergyClass, row: AllergyClassTable | undefined): AllergyCla
   };
 }
 
-const tidy = (text: string): string => text.trim().replace(/\s+/g, ' ');
 
 function uniqueBy(values: readonly string[], key: (value: string) => string): string[] {
   const seen = new Set<string>();
