@@ -112,7 +112,6 @@ function viewOf(c: AllergyClass, row: AllergyClassTable | undefined): AllergyCla
   };
 }
 
-
 function uniqueBy(values: readonly string[], key: (value: string) => string): string[] {
   const seen = new Set<string>();
   return values.filter((value) => {
