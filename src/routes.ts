@@ -25,6 +25,7 @@ import { carrierOperatorRoutes } from './shipping/carrier.operator-routes.js';
 import { licensedStatesRoutes } from './shipping/licensed-states.routes.js';
 import { clinicOperatorRoutes } from './clinics/clinic.operator-routes.js';
 import { medicationOperatorRoutes } from './medications/medication.operator-routes.js';
+import { allergyClassOperatorRoutes } from './patients/allergy-classes.operator-routes.js';
 import { dashboardOperatorRoutes } from './dashboard/dashboard.operator-routes.js';
 import { deprecationOperatorRoutes } from './deprecations/deprecation.operator-routes.js';
 import { oauthOperatorRoutes } from './oauth/oauth.operator-routes.js';
@@ -77,6 +78,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(recallOperatorRoutes(ctx));
   await app.register(clinicOperatorRoutes(ctx));
   await app.register(medicationOperatorRoutes(ctx));
+  await app.register(allergyClassOperatorRoutes(ctx));
   await app.register(oauthOperatorRoutes(ctx));
   // POST /oauth/token: form-encoded, and RFC 6749's errors instead of the envelope (its own plugin context).
   await app.register(oauthRoutes(ctx));

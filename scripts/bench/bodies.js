@@ -6,6 +6,27 @@ const NPI = '1234567893';
 export const CARRIER = 'fedex';
 export const SERVICE = 'fedex_ground';
 export const MEDICATION = 'Semaglutide';
+/**
+ * An entry with a formula (issue 38, item 7): ordering it reads the patient's items in use (the
+ * duplicate-therapy lookup of src/holds/intake-hold.ts) and compares every ingredient with the
+ * patient's allergies.
+ */
+export const FORMULA_MEDICATION = 'Semaglutide / cyanocobalamin';
+export const formulaEntryBody = () => ({
+  name: FORMULA_MEDICATION,
+  strength: '2.5 mg/mL',
+  dosage_form: 'injectable solution',
+  preparation: 'sterile',
+  bud_category: 'aqueous_preserved',
+  storage: 'refrigerated',
+  therapeutic_class: 'glp1_receptor_agonist',
+  ingredients: [
+    { name: 'semaglutide sodium', strength: '2.5', unit: 'mg/mL', active: true },
+    { name: 'cyanocobalamin', strength: '0.5', unit: 'mg/mL', active: true },
+    { name: 'benzyl alcohol', strength: '0.9', unit: '%', active: false },
+    { name: 'bacteriostatic water', strength: 'q.s.', unit: 'mL', active: false },
+  ],
+});
 
 export const practitionerBody = (clinicId, n) => ({
   first_name: 'Ada',
@@ -35,7 +56,7 @@ export const patientBody = (clinicId, practitionerId, n) => ({
 });
 
 /** One medication with the most refills the API allows, so that any order can be refilled. */
-export const orderBody = (clinicId, patientId, practitionerId) => ({
+export const orderBody = (clinicId, patientId, practitionerId, medication = MEDICATION) => ({
   patient_id: patientId,
   practitioner_id: practitionerId,
   clinic_id: clinicId,
@@ -43,7 +64,7 @@ export const orderBody = (clinicId, patientId, practitionerId) => ({
   service_id: SERVICE,
   medication_requests: [
     {
-      medication: MEDICATION,
+      medication,
       dose: '0.25mg',
       quantity: 1,
       refills: '99',

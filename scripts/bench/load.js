@@ -4,11 +4,20 @@
 // interval starts, so that the parent samples the server's memory only then.
 import process from 'node:process';
 import autocannon from 'autocannon';
-import { orderBody, patientBody, practitionerBody, refillBody } from './bodies.js';
+import { FORMULA_MEDICATION, MEDICATION, orderBody, patientBody, practitionerBody, refillBody } from './bodies.js';
 import { runPaced } from './paced.js';
 
 /** The autocannon request list of one load (scenarios.js, `load`), and what it learned while running. */
 function requestsOf(load, state) {
+  // Each of a pool's entries is used once (a shipped order takes one refill, a fresh patient one
+  // order): once the pool is used up, stop the run (reported as `exhausted`); the request being
+  // built then repeats the last entry.
+  const once = (n, length) => {
+    if (n < length) return n;
+    state.exhausted = true;
+    state.stop();
+    return length - 1;
+  };
   const post = (path, makeBody) => ({
     method: 'POST',
     path,
@@ -38,22 +47,18 @@ function requestsOf(load, state) {
       return [
         post('/api/external/medication-order', (n) => {
           const { patientId, practitionerId } = load.patients[n % load.patients.length];
-          return orderBody(load.clinicId, patientId, practitionerId);
+          return orderBody(load.clinicId, patientId, practitionerId, load.formula ? FORMULA_MEDICATION : MEDICATION);
+        }),
+      ];
+    case 'order-once':
+      return [
+        post('/api/external/medication-order', (n) => {
+          const { patientId, practitionerId } = load.patients[once(n, load.patients.length)];
+          return orderBody(load.clinicId, patientId, practitionerId, FORMULA_MEDICATION);
         }),
       ];
     case 'refill':
-      return [
-        post('/api/external/refill-request', (n) => {
-          // Each shipped order takes one refill: once the pool is used up, stop the run (reported as
-          // `exhausted`); the request being built then repeats the last order and fails.
-          if (n >= load.orderIds.length) {
-            state.exhausted = true;
-            state.stop();
-            return refillBody(load.orderIds[load.orderIds.length - 1]);
-          }
-          return refillBody(load.orderIds[n]);
-        }),
-      ];
+      return [post('/api/external/refill-request', (n) => refillBody(load.orderIds[once(n, load.orderIds.length)]))];
     default:
       throw new Error(`unknown load kind ${load.kind}`);
   }

@@ -41,6 +41,8 @@ ${wrap(SCENARIO_NAMES.join(', '), 23, 100)}
   --help               this text
 
 BENCH_KEEP_TMP=1 keeps the run's temporary folder (the servers' logs) and names it at the end.
+BENCH_SERVER_NODE_FLAGS adds Node flags to every server (the project's and the ceilings), e.g.
+"--cpu-prof --cpu-prof-dir=prof" for a profile of each (written as it stops).
 `;
 
 const DEFAULTS = {

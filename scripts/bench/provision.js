@@ -2,7 +2,7 @@
 // formulary and key (operator API), then practitioners, patients and orders (partner API).
 import { performance } from 'node:perf_hooks';
 import { fetch } from 'undici';
-import { MEDICATION, orderBody, patientBody, practitionerBody } from './bodies.js';
+import { FORMULA_MEDICATION, MEDICATION, formulaEntryBody, orderBody, patientBody, practitionerBody } from './bodies.js';
 import { OPERATOR_TOKEN } from './servers.js';
 
 const PRACTITIONERS = 5;
@@ -47,6 +47,7 @@ export async function provisionClinic(baseUrl, name, { ordersToRead = ORDERS_TO_
   const clinic = await call(baseUrl, 'POST', '/api/admin/clinics', { body: { name } });
   const clinicId = clinic.clinic_id;
   await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/medications`, { body: { name: MEDICATION } });
+  await call(baseUrl, 'POST', `/api/admin/clinics/${clinicId}/medications`, { body: formulaEntryBody() });
   const key = await issueKey({ baseUrl, clinicId });
   const partner = (method, path, body) => call(baseUrl, method, path, { body, key });
 
@@ -63,16 +64,46 @@ export async function provisionClinic(baseUrl, name, { ordersToRead = ORDERS_TO_
   const clinicSetup = { baseUrl, clinicId, key, practitionerIds, patients };
   const orderIds = [];
   for (let n = 0; n < ordersToRead; n++) orderIds.push(await createOrder(clinicSetup, n));
+  if (ordersToRead > 0) await provisionFormulaInUse(clinicSetup);
   return { ...clinicSetup, orderIds };
 }
 
-async function createOrder({ baseUrl, clinicId, key, patients }, n) {
+/** Sends one order (of `medication`); resolves with its id. */
+async function createOrder({ baseUrl, clinicId, key, patients }, n, { medication = MEDICATION } = {}) {
   const { patientId, practitionerId } = patients[n % patients.length];
   const data = await call(baseUrl, 'POST', '/api/external/medication-order', {
-    body: orderBody(clinicId, patientId, practitionerId),
+    body: orderBody(clinicId, patientId, practitionerId, medication),
     key,
   });
   return data.medication_request_id;
+}
+
+/**
+ * The intake-hold scenario's setup: every patient of the clinic gets one order of the formula
+ * entry, so that each later one is held at intake for duplicate therapy. Throws unless a probe
+ * order is held so: the scenario must measure the path it names.
+ */
+async function provisionFormulaInUse(clinic) {
+  for (let n = 0; n < clinic.patients.length; n++) await createOrder(clinic, n, { medication: FORMULA_MEDICATION });
+  const probeId = await createOrder(clinic, 0, { medication: FORMULA_MEDICATION });
+  const probe = await call(clinic.baseUrl, 'GET', `/api/external/medication-order/${probeId}`, { key: clinic.key });
+  if (probe.status !== 'on_hold' || probe.hold?.reason_code !== 'duplicate_therapy')
+    throw new Error(`provisioning: a second formula order was not held for duplicate therapy: ${JSON.stringify(probe.hold)}`);
+}
+
+/**
+ * `count` new patients of the clinic, none with an order: each takes one order of the formula entry
+ * in the distinct-patients scenario, whose duplicate-therapy lookup then finds nothing to hold.
+ */
+export function provisionPatients(clinic, count, prefix) {
+  return inParallel(count, ORDER_BATCH_CONCURRENCY, async (n) => {
+    const practitionerId = clinic.practitionerIds[n % clinic.practitionerIds.length];
+    const { patient_id: patientId } = await call(clinic.baseUrl, 'POST', '/api/external/patient', {
+      body: patientBody(clinic.clinicId, practitionerId, `${prefix}-${n}`),
+      key: clinic.key,
+    });
+    return { patientId, practitionerId };
+  });
 }
 
 /**

@@ -2,31 +2,43 @@
 // them see the same drift of the machine (thermal, other tenants); the report takes medians.
 import { log } from './log.js';
 import { runLoad } from './load-runner.js';
-import { issueKey, provisionShippedOrders } from './provision.js';
+import { issueKey, provisionPatients, provisionShippedOrders } from './provision.js';
 import { runDrainScenario } from './drain-scenario.js';
 import { runsOn } from './scenarios.js';
 import { ceilingLoad, processesOf } from './setup.js';
 import { runWebhookScenario } from './webhook-scenario.js';
 
 /**
- * Refills a pool needs for one run: the rate the refills last reached on this database, or at
- * first 0.8 of the orders' (a refill does a little more work than an order), over the warm-up and
- * the measurement, with a margin. Too few would stop the run early (reported as an error).
+ * Entries a pool needs for one run of `scenario`: the rate it last reached on this database, or at
+ * first 0.8 of the plain orders' (a refill or a formula order does a little more work), over the
+ * warm-up and the measurement, with a margin. Too few would stop the run early (reported as an error).
  */
-function refillsNeeded(options, figures, database) {
+function poolNeeded(options, figures, database, scenario) {
   const lastRate = (name) => figures.scenarios[`${database}/${name}`]?.at(-1)?.result.requestsPerSecond;
-  const expected = lastRate('post-refill') ?? (lastRate('post-order') ?? 600) * 0.8;
+  const expected = lastRate(scenario) ?? (lastRate('post-order') ?? 600) * 0.8;
   // autocannon spends a capped rate as a budget per started second, at the start of each second.
   if (options.rateCap) return options.rateCap * (Math.ceil(options.warmup) + Math.ceil(options.duration)) + 20;
   return Math.ceil(expected * (options.warmup + options.duration) * 1.5) + 20;
 }
 
-/** Tops up the target's pool of shipped orders (one per refill) to `needed`. */
-async function fillRefillPool(target, needed) {
-  const missing = needed - target.refillPool.length;
-  if (missing <= 0) return;
-  log(`  provisioning ${missing} shipped orders for the refills (${target.database})`);
-  target.refillPool.push(...(await provisionShippedOrders(target.clinic, missing)));
+/** What each kind of pool holds, and how it is provisioned. */
+const POOLS = {
+  refills: { what: 'shipped orders for the refills', provision: (target, count) => provisionShippedOrders(target.clinic, count) },
+  patients: {
+    what: 'patients with no order',
+    provision: (target, count) => provisionPatients(target.clinic, count, `pool-${target.pools.patients.length}`),
+  },
+};
+
+/** Tops up the target's pool of `kind` to what `scenario` needs, and returns it. */
+async function fillPool(target, kind, needed) {
+  const pool = target.pools[kind];
+  const missing = needed - pool.length;
+  if (missing > 0) {
+    log(`  provisioning ${missing} ${POOLS[kind].what} (${target.database})`);
+    pool.push(...(await POOLS[kind].provision(target, missing)));
+  }
+  return pool;
 }
 
 const headersOf = (key) => ({ 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) });
@@ -55,11 +67,9 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
     const { server, clinic } = target.drain;
     return runDrainScenario({ server, clinic, receiver, options, database: target.database });
   }
-  let pool = null;
-  if (scenario.name === 'post-refill') {
-    await fillRefillPool(target, refillsNeeded(options, figures, target.database));
-    pool = target.refillPool;
-  }
+  const pool = scenario.pool
+    ? await fillPool(target, scenario.pool, poolNeeded(options, figures, target.database, scenario.name))
+    : null;
   const measured = await runLoad(
     {
       url: target.server.baseUrl,
@@ -73,8 +83,8 @@ async function runScenario({ scenario, target, options, receiver, prefix, figure
     },
     { serverPid: target.server.pid },
   );
-  // Whatever the run used is spent (refilled once), even the requests that failed.
-  if (pool) target.refillPool = pool.slice(measured.result.used);
+  // Whatever the run used is spent (refilled once, ordered for once), even the requests that failed.
+  if (pool) target.pools[scenario.pool] = pool.slice(measured.result.used);
   return measured;
 }
 

@@ -143,10 +143,32 @@ const DEFINED = [
     composite: compositeOf('post-order'),
   },
   {
+    // Issue 38, item 7: an entry with a formula, each order for a patient with none in use (a pool
+    // provisioned before each run, one patient per request): the duplicate-therapy lookup and the
+    // allergy comparison run and find nothing. Its composite is the plain order's, which does neither.
+    name: 'post-order-formula',
+    label: 'POST /api/external/medication-order (formula, distinct patients)',
+    load: (clinic, pool) => ({ kind: 'order-once', clinicId: clinic.clinicId, patients: pool }),
+    pool: 'patients',
+    ceiling: rawTx,
+    minRatio: () => null,
+    composite: compositeOf('post-order'),
+  },
+  {
+    // Every order held at intake for duplicate therapy: the clinic's patients each have one in use.
+    name: 'post-order-held',
+    label: 'POST /api/external/medication-order (held at intake)',
+    load: (clinic) => ({ kind: 'order', clinicId: clinic.clinicId, patients: clinic.patients, formula: true }),
+    ceiling: rawTx,
+    minRatio: () => null,
+    composite: compositeOf('post-order'),
+  },
+  {
     name: 'post-refill',
     label: 'POST /api/external/refill-request',
-    // The pool of shipped orders is filled just before each run (run.js): one order per request.
+    // The pool of shipped orders is filled just before each run (rounds.js): one order per request.
     load: (clinic, pool) => ({ kind: 'refill', orderIds: pool }),
+    pool: 'refills',
     ceiling: rawTx,
     minRatio: () => null,
   },
@@ -181,12 +203,15 @@ const DEFINED = [
     minRatio: () => null,
   },
 ];
+// `pool`: what is provisioned before each run, used once per request (rounds.js): `refills` (shipped
+// orders) or `patients` (patients with no order); null for none.
 
 export const SCENARIOS = DEFINED.map((scenario) => ({
   kind: 'requests',
   target: 'main',
   databases: null,
   composite: () => null,
+  pool: null,
   ...scenario,
 }));
 

@@ -16,8 +16,15 @@ const CEILINGS = path.join(import.meta.dirname, 'ceilings');
  */
 function nodeFlagsOf(script) {
   const packageJson = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
-  return packageJson.scripts[script].split(/\s+/).filter((word) => word.startsWith('--'));
+  return [...packageJson.scripts[script].split(/\s+/).filter((word) => word.startsWith('--')), ...extraNodeFlags()];
 }
+
+/**
+ * BENCH_SERVER_NODE_FLAGS: more Node flags for every server of the run (the project's processes and
+ * the ceilings), e.g. a profile of each (`--cpu-prof --cpu-prof-dir=prof`, written as it ends;
+ * docs/performance.md).
+ */
+const extraNodeFlags = () => (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 /** Our own variables are set here, never inherited from the shell that runs the benchmark. */
 const PROJECT_VARIABLES =
@@ -91,7 +98,7 @@ export function startWorker({ main, name, env, workDir, logFile }) {
 export function startCeiling({ name, script, env, dist, logFile }) {
   return startNode({
     name,
-    args: [path.join(CEILINGS, `${script}.js`)],
+    args: [...extraNodeFlags(), path.join(CEILINGS, `${script}.js`)],
     env: { ...cleanEnvironment(), PORT: '0', BENCH_DIST: dist, ...env },
     cpu: SERVER_CPU,
     logFile,

@@ -142,7 +142,7 @@ export async function startTargets({ options, tmp, onCleanup, databases, receive
         server: main?.server ?? null,
         clinic: main?.clinic ?? null,
         webhookClinic: main?.webhookClinic ?? null,
-        refillPool: [],
+        pools: { refills: [], patients: [] },
         drain: drain?.drain ?? null,
         workers: apart?.workers ?? null,
         processes: [main, drain, apart].flatMap((part) => part?.processes ?? []),

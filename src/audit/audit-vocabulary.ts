@@ -25,8 +25,10 @@ export const AUDIT_ACTIONS = [
   'hold_response',
   /** A pharmacist signed off an order: its prescription's review or its product's check (docs/compounding.md#sign-offs). */
   'sign_off',
-  /** An order on hold was resumed (by the pharmacy, or by a partner's address answer). */
+  /** An order on hold was resumed, or one of its holds resolved (by the pharmacy, or by a partner's address answer). */
   'resume',
+  /** A pharmacist signed in as themselves overrode a clinical hold of an order, with a reason (docs/orders.md#clinical-holds). */
+  'override',
   /** A webhook delivery was queued again by the operator; an endpoint's deliveries were recovered (operator or partner). */
   'retry',
   /** A test event was sent to a webhook endpoint. */
@@ -64,6 +66,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'shipping_service',
   /** The states the pharmacy may ship to, as one resource with id `pharmacy` (replaced). */
   'licensed_states',
+  /** An allergy class of the pharmacy's, by its code (the operator's row set or removed: docs/compounding.md#allergy-classes). */
+  'allergy_class',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -142,17 +142,6 @@ const itemsToFill = reusableQuery((db, orderId: string) =>
     .orderBy('medication_items.position'),
 );
 
-/** The fills of several orders (the partner's read: one query for a whole page). */
-export async function listFillsOfOrders(db: DbOrTrx, orderIds: string[]): Promise<MedicationItemFillTable[]> {
-  if (orderIds.length === 0) return [];
-  if (orderIds.length === 1) return fillsOfOneOrder(db, orderIds[0] as string);
-  return db.selectFrom('medication_item_fills').selectAll().where('medication_request_id', 'in', orderIds).execute();
-}
-
-const fillsOfOneOrder = reusableQuery((db, orderId: string) =>
-  db.selectFrom('medication_item_fills').selectAll().where('medication_request_id', '=', orderId),
-);
-
 /** The ingredient lots of some fills (by the fill's index), each fill's in the order given. */
 export async function listIngredientLotsOfFills(db: DbOrTrx, fillIds: string[]): Promise<FillIngredientLotTable[]> {
   if (fillIds.length === 0) return [];

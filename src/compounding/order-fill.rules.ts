@@ -6,9 +6,10 @@ import type { ErrorDetails } from '../errors.js';
 import type { BudCategory, Preparation, Storage } from '../medications/beyond-use.js';
 import { fillBeyondUse, localDateOf, type FillBeyondUse, type FillFormula } from '../medications/fill-beyond-use.js';
 import { conditionForLimits, sterileConditionOf } from '../medications/sterile-condition.js';
-import { isCalendarDate } from '../reference/calendar-date.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 import type { ItemToFill } from './order-fill.repository.js';
 import type { FillInput } from './order-fill.schemas.js';
+import { ingredientsOf } from '../medications/formula.js';
 
 /** The formula of an item's formulary entry, as a fill uses it (its version: the one the fill is made from). */
 export interface ItemFormula extends FillFormula {
@@ -19,7 +20,7 @@ export interface ItemFormula extends FillFormula {
 /** The item's entry's formula; null when the entry has none (or the item matched no entry). */
 export function formulaOfItem(item: ItemToFill): ItemFormula | null {
   if (item.preparation === null || item.bud_category === null || item.storage === null) return null;
-  const ingredients = item.ingredients === null ? [] : (JSON.parse(item.ingredients) as { name: string; active: boolean }[]);
+  const ingredients = ingredientsOf(item.ingredients) ?? [];
   return {
     preparation: item.preparation as Preparation,
     bud_category: item.bud_category as BudCategory,

@@ -10,6 +10,7 @@ import type { FillInput } from './order-fill.schemas.js';
 import type { OrderStatus } from '../orders/order-status.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import * as repo from '../orders/order.repository.js';
+import { collapseSpaces } from '../shared/text.js';
 
 /**
  * The statuses in which an order may be filled: the pharmacist compounds in `processing`, and an
@@ -62,7 +63,7 @@ export async function fillOrder(
             compounded_at: compoundedAt,
             ingredient_lots: (entry.ingredient_lots ?? []).map((lot) => ({
               ...lot,
-              ingredient: lot.ingredient.trim().replace(/\s+/g, ' '),
+              ingredient: collapseSpaces(lot.ingredient),
             })),
           };
           return [fillRows(current, item, record, change.at, by, false, timeZone)];

@@ -52,7 +52,7 @@ export const operatorErrors = {
   400: errorRef('Validation error.'),
   401: errorRef('Missing or wrong operator bearer token, or a console session that has ended.'),
   403: errorRef(
-    'A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin.',
+    'A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold\u2019s override), or a console request from another origin.',
   ),
   404: errorRef('Not found.'),
   500: errorRef('Internal error.'),

@@ -16,6 +16,7 @@ import type { PatientTables } from '../patients/patient.tables.js';
 import type { PractitionerTables } from '../practitioners/practitioner.tables.js';
 import type { LicensingTables, ShippingTables } from '../shipping/shipping.tables.js';
 import type { StaffTables } from '../staff/staff.tables.js';
+import type { HoldTables } from '../holds/hold.tables.js';
 import type { WebhookTables } from '../delivery/webhook.tables.js';
 
 /**
@@ -34,6 +35,7 @@ export interface Database
     LicensingTables,
     OutboxTables,
     OrderTables,
+    HoldTables,
     CompoundingTables,
     ShipmentTables,
     RefillTables,

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { fieldError } from '../errors.js';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../shared/opaque-cursor.js';
 
 /**
  * Keyset pagination on (created_at, id), newest first, for the operator's lists: stable under
@@ -17,7 +18,7 @@ export interface Page<T> {
 }
 
 export function encodeCursor(position: PagePosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+  return encodeOpaqueCursor([position.createdAt, position.id]);
 }
 
 /** A position as rows store it: the time as `toISOString` writes it, and a UUID. */
@@ -35,20 +36,9 @@ export function isStoredPosition(createdAt: unknown, id: unknown): boolean {
  * a NUL would otherwise be a 500 on PostgreSQL and a page on SQLite (issue 9, item 2).
  */
 export function decodeCursor(cursor: string): PagePosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      typeof value[1] === 'string' &&
-      STORED_TIME.test(value[0]) &&
-      ROW_ID.test(value[1])
-    ) {
-      return { createdAt: value[0], id: value[1] };
-    }
-  } catch {
-    // Falls through to the validation error.
+  const value = decodeOpaqueCursor(cursor);
+  if (value?.length === 2 && isStoredPosition(value[0], value[1])) {
+    return { createdAt: value[0] as string, id: value[1] as string };
   }
   throw fieldError('cursor', 'is not a cursor this API returned (pass next_cursor from the previous page)');
 }

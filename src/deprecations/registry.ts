@@ -11,6 +11,7 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc9745 (Deprecation), https://www.rfc-editor.org/rfc/rfc8594 (Sunset)
  */
+import { isCalendarDate } from '../shared/calendar-date.js';
 
 /** A route (`method` + `route` pattern), or a request parameter or response field (`name`) of one. */
 export type DeprecationKind = 'route' | 'parameter' | 'field';
@@ -76,16 +77,12 @@ export type DeprecationCode = (typeof DEPRECATIONS)[number]['code'];
 /** The codes of route entries: what a route's `config.deprecation` may name. */
 export type RouteDeprecationCode = Extract<(typeof DEPRECATIONS)[number], { kind: 'route' }>['code'];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A URI reference fit for a Link header: no spaces, controls, angle brackets or quotes. */
 const LINK = /^[^\s\p{Cc}<>"\\]+$/u;
 
 /** 00:00:00 UTC of a YYYY-MM-DD day, in milliseconds; NaN when it is not a real day. */
 export function dayStart(day: string): number {
-  if (!DAY.test(day)) return Number.NaN;
-  const at = Date.parse(`${day}T00:00:00Z`);
-  // Date.parse rolls 2027-02-30 over to March: a day that does not round-trip is not one.
-  return Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== day ? Number.NaN : at;
+  return isCalendarDate(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
 }
 
 /**

@@ -4,7 +4,7 @@
  * Dates are written with the month's name (`Mar 5, 2026`): `03/05/2026` reads as 3 May outside the
  * United States, and a beyond-use date read wrong is a safety problem.
  */
-import { isCalendarDate } from '../reference/calendar-date.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 

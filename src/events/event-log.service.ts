@@ -6,6 +6,7 @@ import { EVENT_TYPES } from './event-types.js';
 import { validEventTypes } from './event-type-filter.js';
 import { storedEventBody, type EventBody } from './event-body.js';
 import { readEventPage, START, type EventWindow } from './event-log.repository.js';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../shared/opaque-cursor.js';
 
 /**
  * The event log (issue 31, item 7; docs/webhooks.md#the-event-log): every outbox event of the
@@ -17,19 +18,14 @@ export const EVENT_LOG_LIMIT = { default: 50, max: 100 } as const;
 
 /** The cursor of a position in a clinic's log: opaque, bound to the clinic (another clinic's is not found). */
 export function encodeEventCursor(clinicId: string, position: PagePosition): string {
-  return Buffer.from(JSON.stringify(['ev', clinicId, position.createdAt, position.id]), 'utf8').toString('base64url');
+  return encodeOpaqueCursor(['ev', clinicId, position.createdAt, position.id]);
 }
 
 /** The position `after` stands for in the caller's log: 400 on `after` for what this API never returned, 404 for another clinic's. */
 export function decodeEventCursor(clinicId: string, after: string): PagePosition {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-  } catch {
-    value = null;
-  }
+  const value = decodeOpaqueCursor(after);
   if (
-    !Array.isArray(value) ||
+    value === null ||
     value.length !== 4 ||
     value[0] !== 'ev' ||
     typeof value[1] !== 'string' ||

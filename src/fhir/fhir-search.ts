@@ -8,6 +8,7 @@ import type {
   TokenValue,
 } from './fhir-resource.js';
 import { fhirInvalid, fhirNotSupported } from './fhir-errors.js';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../shared/opaque-cursor.js';
 
 /*
  * A FHIR search's query string, parsed and checked before anything reaches the database (FHIR R4
@@ -216,7 +217,7 @@ function fingerprintOf(type: string, criteria: ReadonlyMap<string, SearchCriteri
 
 /** The continuation of a search after the match `lastId`: opaque to clients. */
 export function encodeContinuation(lastId: string, fingerprint: string): string {
-  return Buffer.from(JSON.stringify([lastId, fingerprint]), 'utf8').toString('base64url');
+  return encodeOpaqueCursor([lastId, fingerprint]);
 }
 
 function decodeContinuation(cursor: string, fingerprint: string): string {
@@ -225,14 +226,9 @@ function decodeContinuation(cursor: string, fingerprint: string): string {
     `${CURSOR_PARAM} is not a continuation of this search (follow the Bundle's next link as given)`,
   );
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw refused;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw refused;
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw refused;
-  const [lastId, print] = value as unknown[];
+  const value = decodeOpaqueCursor(cursor);
+  if (value?.length !== 2) throw refused;
+  const [lastId, print] = value;
   if (typeof lastId !== 'string' || !FHIR_ID.test(lastId) || print !== fingerprint) throw refused;
   return lastId;
 }

@@ -4,8 +4,10 @@ import type { DbOrTrx } from '../db/database.js';
 import type { IngredientView } from '../medications/medication.schemas.js';
 import type { MedicationTable } from '../medications/medication.tables.js';
 import type { FillIngredientLotTable } from '../compounding/compounding.tables.js';
+import { substanceKey } from '../patients/substance-key.js';
 import { countableUnitOf, strengthRatioOf } from './fhir-quantity.js';
 import * as repo from './medication.repository.js';
+import { ingredientsOf } from '../medications/formula.js';
 
 /*
  * The FHIR Medication of a formulary entry or of an item's fill (issue 32; docs/fhir.md). The id of
@@ -63,7 +65,7 @@ const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
 
 /** A formulary entry's Medication: its name (and strength), form and formula. */
 export function entryMedication(entry: MedicationTable): Medication {
-  const ingredients = parseIngredients(entry.ingredients);
+  const ingredients = ingredientsOf(entry.ingredients) ?? [];
   return {
     resourceType: 'Medication',
     id: entry.id,
@@ -78,20 +80,22 @@ export function entryMedication(entry: MedicationTable): Medication {
 
 /**
  * A fill's Medication: the item's medication, the entry's form, the formula's ingredients (then any
- * ingredient a lot names that the formula does not), and the batch. The formula is the entry's as it
+ * substance a lot names that the formula does not, each once), and the batch. The formula is the entry's as it
  * is now: a fill keeps its lots, not a copy of the formula.
  */
 export function fillMedication(fill: repo.FillRow, lots: readonly FillIngredientLotTable[]): Medication {
-  const formula = parseIngredients(fill.ingredients);
-  const known = new Set(formula.map((each) => key(each.name)));
-  const lotOnly = [
-    ...new Map(
-      lots.filter((lot) => !known.has(key(lot.ingredient))).map((lot) => [key(lot.ingredient), lot.ingredient]),
-    ).values(),
-  ];
+  const formula = ingredientsOf(fill.ingredients) ?? [];
+  // One ingredient is one substance as intake compares them (substance-key.ts): a lot of "Estradiol"
+  // is the formula's "estradiol cypionate", not an ingredient of its own.
+  const known = new Set(formula.map((each) => substanceKey(each.name)));
+  const lotOnly = new Map<string, string>();
+  for (const lot of lots) {
+    const key = substanceKey(lot.ingredient);
+    if (!known.has(key) && !lotOnly.has(key)) lotOnly.set(key, lot.ingredient);
+  }
   const ingredient: MedicationIngredient[] = [
     ...formula.map((each) => formulaIngredient(each, fill.dosage_form)),
-    ...lotOnly.map((name) => ({ itemCodeableConcept: { text: name } })),
+    ...[...lotOnly.values()].map((name) => ({ itemCodeableConcept: { text: name } })),
   ];
   return {
     resourceType: 'Medication',
@@ -108,14 +112,8 @@ export function fillMedication(fill: repo.FillRow, lots: readonly FillIngredient
   };
 }
 
-const key = (name: string): string => name.trim().toLowerCase().replace(/\s+/g, ' ');
-
 const formOf = (dosageForm: string | null): Pick<Medication, 'form'> =>
   dosageForm === null ? {} : { form: { text: dosageForm } };
-
-function parseIngredients(stored: string | null): IngredientView[] {
-  return stored === null ? [] : (JSON.parse(stored) as IngredientView[]);
-}
 
 function formulaIngredient(ingredient: IngredientView, dosageForm: string | null): MedicationIngredient {
   const strength = strengthRatioOf(ingredient.strength, ingredient.unit, countableUnitOf(dosageForm));

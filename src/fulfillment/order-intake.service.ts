@@ -15,8 +15,9 @@ import { checkFormulary, checkShippable, checkShipping, checkSpecies } from '../
 import { checkDestination, destinationRules } from '../orders/destination-check.js';
 import { initialStatusFields } from '../orders/order-status.js';
 import { newItemRow, storeNewOrder } from '../orders/new-order.js';
+import { heldAtIntake, intakeHold, intakeNeedsTransaction } from '../holds/intake-hold.service.js';
+import { replaceOrders, replacementsOf } from './order-replacement.js';
 import { DEFAULT_DISPENSE_UNIT, dispenseUnitOf } from '../medications/dispense-unit.js';
-import { heldAtIntake, intakeHold } from '../holds/intake-hold.service.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import type { CreateOrderInput } from '../orders/order.schemas.js';
 import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
@@ -121,18 +122,28 @@ export async function createOrder(
   };
   const prescriptionId = newId();
   const ordered = keys.map((key) => formulary.get(key));
+  const replacing = replacementsOf(input.medication_requests);
   const items = input.medication_requests.map((item, position) => {
     const entry = ordered[position];
-    return newItemRow(item, position, prescriptionId, {
+    const row = newItemRow(item, position, prescriptionId, {
       id: entry?.id ?? null,
       name: entry?.name ?? item.medication.trim(),
       dispenseUnit: entry === undefined ? DEFAULT_DISPENSE_UNIT : dispenseUnitOf(entry).unit,
     });
+    // Every item of a replacing order has the column (one row shape); other orders' rows leave it out.
+    return replacing.length === 0 ? row : { ...row, replaces_medication_request_id: item.replaces_medication_request_id ?? null };
   });
-  // Allergies and duplicate therapy hold the order (waiting on the pharmacy); they never refuse it.
-  const hold = await intakeHold(ctx, clinicId, patient, ordered, null, now);
 
-  await runChange(ctx, audit, (change) => {
+  await runChange(ctx, audit, async (change) => {
+    // Allergies and duplicate therapy hold the order (waiting on the pharmacy); they never refuse it.
+    // Checked in the order's transaction, after the patient's intake lock (intake-hold.service.ts).
+    let hold = null;
+    if (intakeNeedsTransaction(ordered, replacing.length)) {
+      const trx = await change.transaction();
+      const replaced = new Set(replacing.map((r) => r.id));
+      hold = await intakeHold(ctx, trx, clinicId, patient, ordered, null, now, replaced);
+      await replaceOrders(change, trx, replacing, order);
+    }
     storeNewOrder(
       change,
       order,

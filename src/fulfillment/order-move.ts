@@ -5,11 +5,13 @@ import type { Actor, OrderStatus } from '../orders/order-status.js';
 import { applyTransition, type MoveSteps, type NamedActor } from '../orders/order-transition.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import { fillsAtShipping } from '../compounding/order-fill-record.js';
+import { closeOpenHolds } from '../holds/order-holds.repository.js';
 import { addShipment, deliverRemainingShipments } from '../shipments/shipment-changes.js';
 import { generateTrackingNumber, trackingFormatOf } from '../shipments/tracking-number.js';
 
 /**
  * The rooms' part in a move (the fill's beyond-use dates count on the pharmacy's calendar, `timeZone`) of the pharmacy or the sandbox (orders/order-transition.ts MoveSteps):
+ * - to `cancelled` from `on_hold`: the order's open holds close with it (holds);
  * - to `delivered` by a status change: the packages not yet delivered are delivered first, so that
  *   their `shipment.updated` events count before `order.delivered` (shipments);
  * - to `shipped`: the fill check of the environment (compounding: production refuses an unfilled
@@ -19,6 +21,8 @@ import { generateTrackingNumber, trackingFormatOf } from '../shipments/tracking-
 export const roomSteps = (timeZone: string): MoveSteps => ({
   async before({ change, trx, now, order, to, deliveredAt }) {
     if (to === 'delivered' && deliveredAt === undefined) await deliverRemainingShipments(change, trx, now, order);
+    // A held order cancelled: its open holds close with it (holds).
+    if (to === 'cancelled' && order.status === 'on_hold') await closeOpenHolds(trx, order.id, now);
   },
   async after({ change, trx, now, order, to, env, moved }) {
     if (to !== 'shipped') return {};

@@ -101,10 +101,16 @@ export const OperatorOrderDetail = Type.Object(
                 'Who, by name: the staff member, "Operator token", the command line\u2019s operator; "API key", "OAuth client" or the portal user\u2019s name for a partner\u2019s answer.',
             }),
           ),
+          override_reason: Nullable(
+            Type.String({
+              description:
+                'A clinical hold\u2019s override (`resolution: override`): the pharmacist\u2019s reason (the pharmacy\u2019s record, never shown to the partner); null otherwise.',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
-      { description: 'Every hold, the partner\u2019s answers and each resume, oldest first, naming who.' },
+      { description: 'Every hold, the partner\u2019s answers, each resolution and resume, oldest first, naming who.' },
     ),
     signoffs: Type.Array(SignoffView, {
       maxItems: 2,

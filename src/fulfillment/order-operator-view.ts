@@ -133,7 +133,11 @@ export function toOperatorDetail(
       ...named(h),
       reason: h.to_status === 'cancelled' ? (h.message ?? null) : null,
     })),
-    hold_history: holdSteps(history).map((row) => ({ ...holdEntry(row), ...named(row) })),
+    hold_history: holdSteps(history).map((row) => ({
+      ...holdEntry(row),
+      ...named(row),
+      override_reason: row.override_reason ?? null,
+    })),
     signoffs: signoffs.map(toSignoffView),
     clinic_name: party.clinic_name,
     patient: {

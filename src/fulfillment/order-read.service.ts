@@ -4,6 +4,7 @@ import type { AuditContext } from '../audit/audit-actor.js';
 import { decodeCursor, toPage, type Page } from '../db/keyset-page.js';
 import type { PartnerIdentity } from '../partner-identity.js';
 import { loadOrderView, loadOrderViews } from './order-view.js';
+import { findOrderWithItems } from './order-rows.repository.js';
 import type { ListOrdersQuery, OrderViewData } from './order-view.schemas.js';
 import * as repo from '../orders/order.repository.js';
 import { listLotOrdersOfClinic } from '../compounding/recall.repository.js';
@@ -17,11 +18,13 @@ export async function getOrder(
   orderId: string,
   audit: AuditContext,
 ): Promise<OrderViewData> {
-  const order = await repo.findOrder(ctx.db, identity.clinicId, orderId);
-  if (!order) throw notFoundIn({ type: 'medication_request', id: orderId }, 'Medication request not found');
+  // The order with its items and their fills, in one query (order-rows.repository.ts).
+  const found = await findOrderWithItems(ctx.db, identity.clinicId, orderId);
+  if (!found) throw notFoundIn({ type: 'medication_request', id: orderId }, 'Medication request not found');
+  const { order } = found;
   // The read is committed before the answer leaves; the view is loaded meanwhile.
   const recorded = ctx.audit.recordReads(audit, [{ type: 'medication_request', id: order.id, clinicId: order.clinic_id }]);
-  const view = await loadOrderView(ctx.db, order);
+  const view = await loadOrderView(ctx.db, order, found);
   await recorded;
   return view;
 }

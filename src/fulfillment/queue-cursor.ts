@@ -1,5 +1,6 @@
 import { isStoredPosition, type PagePosition } from '../db/keyset-page.js';
 import { fieldError } from '../errors.js';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../shared/opaque-cursor.js';
 
 /**
  * The cursor of the queue's default order (`sort=waiting`): the waiting orders oldest first, then
@@ -14,24 +15,14 @@ export interface QueuePosition {
 const PART_CODES = { waiting: 'w', finished: 'f' } as const;
 
 export function encodeQueueCursor(position: QueuePosition): string {
-  const value = [PART_CODES[position.part], position.at.createdAt, position.at.id];
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+  return encodeOpaqueCursor([PART_CODES[position.part], position.at.createdAt, position.at.id]);
 }
 
 /** The position a cursor of this order stands for; anything else (a cursor of `sort=newest` included) is a 400 on `cursor`. */
 export function decodeQueueCursor(cursor: string): QueuePosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 3 &&
-      (value[0] === 'w' || value[0] === 'f') &&
-      isStoredPosition(value[1], value[2])
-    ) {
-      return { part: value[0] === 'w' ? 'waiting' : 'finished', at: { createdAt: value[1] as string, id: value[2] as string } };
-    }
-  } catch {
-    // Falls through to the validation error.
+  const value = decodeOpaqueCursor(cursor);
+  if (value?.length === 3 && (value[0] === 'w' || value[0] === 'f') && isStoredPosition(value[1], value[2])) {
+    return { part: value[0] === 'w' ? 'waiting' : 'finished', at: { createdAt: value[1] as string, id: value[2] as string } };
   }
   throw fieldError('cursor', 'is not a cursor this API returned (pass next_cursor from the previous page)');
 }

@@ -8,10 +8,13 @@ import { checkDestination, destinationRules } from '../orders/destination-check.
 import { readDestinationFacts } from '../orders/destination-facts.js';
 import { applyTransition, loadForUpdate, namedActorOf, type NamedActor } from '../orders/order-transition.js';
 import type { OrderTable } from '../orders/order.tables.js';
-import type * as repo from '../orders/order.repository.js';
-import { RESUMED_BY_ADDRESS } from './hold-reasons.js';
-import { later, moveOrRefuse, notOnHold, recordHold } from './hold-change.js';
-import { resume } from './resume-hold.service.js';
+import * as repo from '../orders/order.repository.js';
+import { RESOLVED_BY_ADDRESS } from './hold-reasons.js';
+import { moveOrRefuse, notOnHold, recordHold } from './hold-change.js';
+import { oneMsLater } from '../shared/instants.js';
+import { headlineOf, mirrorOf } from './hold-stack.js';
+import { closeOpenHolds, listOpenHolds, markAnswered } from './order-holds.repository.js';
+import { resolveHolds } from './resume-hold.service.js';
 
 /** The patient's address shape, as a hold answer corrects it. */
 export interface AnswerAddress {
@@ -30,11 +33,13 @@ export interface HoldAnswerInput {
 }
 
 /**
- * The partner's answer to a hold: recorded in the history with the credential or portal user that
- * sent it, and the hold then waits on the pharmacy. An address becomes the order's shipping address
- * (an `address_undeliverable` hold resumes at once); `cancel: true` cancels the order as the cancel
- * route does. An order not on hold is refused with 409. No event for the answer itself (a resume or
- * a cancellation it causes sends its own). Returns the order as it now is.
+ * The partner's answer to an order's holds: recorded in the history with the credential or portal
+ * user that sent it; every open hold records it and those that waited on the partner now wait on the
+ * pharmacy. An address becomes the order's shipping address and resolves the `address_undeliverable`
+ * holds that waited on the partner (the order resumes when no other hold is open: a clinical hold
+ * stays until a pharmacist's override); `cancel: true` cancels the order as the cancel route does.
+ * An order not on hold is refused with 409. No event for the answer itself (a resume or a
+ * cancellation it causes sends its own). Returns the order as it now is.
  */
 export async function answerHold(
   ctx: ServiceContext,
@@ -59,29 +64,52 @@ export async function answerHold(
       });
     }
     const now = change.at;
-    const set: repo.StatusChanges = { hold_waiting_on: 'pharmacy', hold_answered_at: now, ...shipTo(input.address) };
-    const sequence = await moveOrRefuse(trx, current, 'on_hold', 'on_hold', now, set);
+    // The conditional update holds the order's row: the open holds read after it are what committed.
+    const sequence = await moveOrRefuse(trx, current, 'on_hold', 'on_hold', now, shipTo(input.address));
+    const open = await listOpenHolds(trx, current.id);
+    const headline = headlineOf(open);
+    // An address resolves the holds it answers (address_undeliverable) that waited on the partner; the others stay.
+    const byAddress =
+      input.address === undefined ? [] : open.filter((h) => h.waiting_on === 'partner' && RESOLVED_BY_ADDRESS.has(h.reason_code));
+    await markAnswered(trx, current.id, now);
+    const answeredOpen = open.map((h) => ({ ...h, answered_at: now, waiting_on: 'pharmacy' }));
+    const mirror = mirrorOf(answeredOpen);
+    await repo.updateStatusIf(trx, current.id, 'on_hold', 'on_hold', now, mirror);
     recordHold(change, current.id, {
       from: 'on_hold',
       to: 'on_hold',
       kind: 'answer',
       actor: 'partner',
       named,
-      reasonCode: current.hold_reason_code ?? null,
+      reasonCode: headline?.reason_code ?? current.hold_reason_code ?? null,
       waitingOn: 'pharmacy',
       message,
+      holdId: headline?.id ?? null,
     });
     change.audit('hold_response', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
-    const answered: OrderTable = { ...current, ...set, updated_at: now, event_sequence: sequence };
+    const answered: OrderTable = { ...current, ...shipTo(input.address), ...mirror, updated_at: now, event_sequence: sequence };
 
     if (input.cancel === true) {
       change.audit('cancel', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+      await closeOpenHolds(trx, current.id, oneMsLater(now));
       // A cancellation: no room takes part in it (orders/order-transition.ts NO_STEPS).
-      return applyTransition(change, trx, later(now), answered, 'cancelled', 'partner', undefined, named);
+      return applyTransition(change, trx, oneMsLater(now), answered, 'cancelled', 'partner', undefined, named);
     }
-    if (input.address !== undefined && RESUMED_BY_ADDRESS.has(current.hold_reason_code ?? '')) {
-      change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
-      return resume(change, trx, answered, 'partner', named, null, later(now));
+    if (byAddress.length > 0) {
+      const resolved = await resolveHolds(
+        change,
+        trx,
+        answered,
+        answeredOpen,
+        answeredOpen.filter((h) => byAddress.some((b) => b.id === h.id)),
+        { actor: 'partner', named },
+        { how: 'answer', message: null, overrideReason: null },
+        oneMsLater(now),
+      );
+      if (resolved.status !== 'on_hold') {
+        change.audit('resume', { type: 'medication_request', id: current.id, clinicId: current.clinic_id });
+      }
+      return resolved;
     }
     return answered;
   });

@@ -1,6 +1,7 @@
 import { isStoredPosition, type PagePosition } from '../db/keyset-page.js';
 import { fieldError } from '../errors.js';
 import type { OrderTable } from '../orders/order.tables.js';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../shared/opaque-cursor.js';
 
 /* The position in the list of a clinic's orders on hold (held-orders.repository.ts), and its opaque cursor. */
 
@@ -16,24 +17,14 @@ export interface HoldPosition {
 const PART_CODES = { partner: 'a', pharmacy: 'b' } as const;
 
 export function encodeHoldCursor(position: HoldPosition): string {
-  const value = [PART_CODES[position.part], position.at.createdAt, position.at.id];
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+  return encodeOpaqueCursor([PART_CODES[position.part], position.at.createdAt, position.at.id]);
 }
 
 /** The position a cursor of this list stands for; anything else is a 400 on `cursor`. */
 export function decodeHoldCursor(cursor: string): HoldPosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 3 &&
-      (value[0] === 'a' || value[0] === 'b') &&
-      isStoredPosition(value[1], value[2])
-    ) {
-      return { part: value[0] === 'a' ? 'partner' : 'pharmacy', at: { createdAt: value[1] as string, id: value[2] as string } };
-    }
-  } catch {
-    // Falls through to the validation error.
+  const value = decodeOpaqueCursor(cursor);
+  if (value?.length === 3 && (value[0] === 'a' || value[0] === 'b') && isStoredPosition(value[1], value[2])) {
+    return { part: value[0] === 'a' ? 'partner' : 'pharmacy', at: { createdAt: value[1] as string, id: value[2] as string } };
   }
   throw fieldError('cursor', 'is not a cursor this API returned (pass next_cursor from the previous page)');
 }

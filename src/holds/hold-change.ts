@@ -13,8 +13,8 @@ import type { WaitingOn } from './hold-reasons.js';
  * update, the conversation's history row, and their refusals.
  */
 
-/** A row of the holds' conversation. */
-export type HoldKind = 'hold' | 'answer' | 'resume';
+/** A row of the holds' conversation: `resolve` is one hold resolved while others stay open; `resume`, the last. */
+export type HoldKind = 'hold' | 'answer' | 'resolve' | 'resume';
 
 /**
  * The conditional update of a hold, a resume or an answer: it applies only if the order is still
@@ -52,6 +52,9 @@ export function recordHold(
     waitingOn: WaitingOn | null;
     message: string | null;
     at?: string;
+    holdId?: string | null;
+    resolution?: string | null;
+    overrideReason?: string | null;
   },
 ): void {
   const history: StatusHistoryTable = {
@@ -67,12 +70,12 @@ export function recordHold(
     reason_code: row.reasonCode,
     waiting_on: row.waitingOn,
     message: row.message,
+    hold_id: row.holdId ?? null,
+    resolution: row.resolution ?? null,
+    override_reason: row.overrideReason ?? null,
   };
   change.write(repo.historyInsert(change, history));
 }
-
-/** One millisecond after `at`: the next step of the same change sorts after the answer in the history and the outbox. */
-export const later = (at: string): string => new Date(Date.parse(at) + 1).toISOString();
 
 export function notHoldable(status: OrderStatus, heldFrom?: string | null) {
   if (status === 'shipped' || heldFrom === 'shipped') {
@@ -92,4 +95,11 @@ export function notHoldable(status: OrderStatus, heldFrom?: string | null) {
 export function notOnHold(status: string, what: 'answer' | 'resume') {
   const verb = what === 'answer' ? 'there is no hold to answer' : 'there is no hold to resume';
   return conflict(`The medication request is not on hold (it is ${status}): ${verb}`, { status: `is ${status}, not on_hold` });
+}
+
+/** A second open hold of one reason: one hold per reason is open at a time (its message may be updated by answering, or resolve it first). */
+export function alreadyHeldFor(reasonCode: string) {
+  return conflict(`The medication request is already on hold for ${reasonCode}: one hold per reason is open at a time`, {
+    reason_code: `${reasonCode} is already open on this order; resolve it before holding it again for ${reasonCode}`,
+  });
 }

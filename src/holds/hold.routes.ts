@@ -9,7 +9,7 @@ import { answerHold } from './answer-hold.service.js';
 import { holdOrder } from './place-hold.service.js';
 import { resumeOrder } from './resume-hold.service.js';
 import { sandboxHoldInput } from './sandbox-hold.js';
-import { HoldReasonList, HoldResponseBody, ResumeBody, SandboxHoldBody } from './hold.schemas.js';
+import { HoldReasonList, HoldResponseBody, SandboxHoldBody, SandboxResumeBody } from './hold.schemas.js';
 import type { OrderAnswer } from '../orders/order-answer.js';
 import { IdParams } from '../orders/order.schemas.js';
 
@@ -58,6 +58,7 @@ export function orderHoldRoutes(ctx: AppContext, answer: OrderAnswer): FastifyPl
             'Your answer to an order on hold: `message` (1 to 2,000 characters) is recorded in the order\u2019s `hold_history` and the hold then waits on the pharmacy (`waiting_on: pharmacy`).',
             '`address` (the patient\u2019s address shape) becomes this order\u2019s shipping address (`shipping_address`; the patient\u2019s record is not changed); an `address_undeliverable` hold answered with one resumes at once (`order.resumed`). Its state is checked as at ordering: one the pharmacy is not licensed in, or that an item\u2019s formulary entry restricts, is refused with 400 `STATE_NOT_LICENSED`, and with the prescriber licence rule on, one the prescriber holds no licence in with 400 `PRESCRIBER_NOT_LICENSED`; both carry `details.state` and `details["address.state"]`, and change nothing.',
             '`cancel: true` cancels the order as `POST …/cancel` does (`order.cancelled`). An order not on hold is refused with 409 CONFLICT. The answer itself sends no event.',
+            'Holds stack (`holds`): your answer is recorded on every open hold, and those that waited on you then wait on the pharmacy; an address resolves only the `address_undeliverable` holds that waited on you, so the order resumes only when no other hold is open. A clinical hold (`clinical: true`) stays until a pharmacist overrides it: your answer informs it, it does not resolve it.',
           ].join(' '),
           params: IdParams,
           body: HoldResponseBody,
@@ -125,9 +126,9 @@ export function sandboxHoldRoutes(ctx: AppContext, answer: OrderAnswer): Fastify
           'x-required-scope': 'orders:write',
           summary: 'Resume a medication request on hold (development only)',
           description:
-            'Resumes an order of the clinic on hold to the status it was held from, as the pharmacy would (actor `sandbox`): `order.resumed`. 409 when it is not on hold. Not available in production (404).',
+            'Resumes an order of the clinic on hold to the status it was held from, resolving its open holds, as the pharmacy would (actor `sandbox`): `order.resumed`. 409 when it is not on hold, and when a clinical hold (`allergy_conflict`, `duplicate_therapy`) is open: only a pharmacist\u2019s override resolves one (nothing changes). Not available in production (404).',
           params: IdParams,
-          body: ResumeBody,
+          body: SandboxResumeBody,
           response: {
             200: Envelope(answer.schema),
             ...partnerErrors,
@@ -141,7 +142,7 @@ export function sandboxHoldRoutes(ctx: AppContext, answer: OrderAnswer): Fastify
           ctx,
           { clinicId: partnerOf(request).clinicId },
           request.params.id,
-          request.body.message,
+          { message: request.body.message },
           'sandbox',
           partnerAudit(request),
         );

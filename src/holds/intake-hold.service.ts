@@ -1,28 +1,51 @@
-import type { ReadContext } from '../context.js';
-import type { NewOutboxEvent } from '../events/event-types.js';
+import type { DialectName, Trx } from '../db/database.js';
 import { allergiesOf } from '../patients/allergies.js';
+import { DEFAULT_ALLERGY_CLASSES } from '../patients/allergy-classes.js';
+import { allergyClassesIn } from '../patients/allergy-classes.service.js';
 import type { PatientTable } from '../patients/patient.tables.js';
 import { newId } from '../shared/ids.js';
-import { hasActiveIngredients, intakeHoldOf, type IntakeHold, type OrderedEntry } from './intake-hold.js';
-import { findItemsInUse } from './intake-hold.repository.js';
-import type { OrderTable, StatusHistoryTable } from '../orders/order.tables.js';
+import { hasSomethingToCompare, intakeHoldOf, type IntakeHold, type OrderedEntry } from './intake-hold.js';
+import { findItemsInUse, lockPatientIntake } from './intake-hold.repository.js';
+import type { OrderTable } from '../orders/order.tables.js';
+import type { HeldAtCreation } from '../orders/new-order.js';
+import type { OrderHoldTable } from './hold.tables.js';
+import { holdInsert } from './order-holds.repository.js';
+import { oneMsLater } from '../shared/instants.js';
+
+/**
+ * Whether a new order's intake needs its transaction: when some ordered entry has a formula or a
+ * therapeutic class (there is something to compare), or it replaces another order. Otherwise the
+ * order is stored without one (a single statement on PostgreSQL).
+ */
+export const intakeNeedsTransaction = (entries: readonly (OrderedEntry | undefined)[], replaces: number): boolean =>
+  replaces > 0 || hasSomethingToCompare(entries);
 
 /**
  * The hold a new order (an original or a refill, of chain `chainOriginId`) takes at intake, or null
- * (intake-hold.ts). Reads nothing when no ordered entry has a formula; otherwise reads the patient's
- * items in use in one query. The patient's allergies come with the order's parties' read.
+ * (intake-hold.ts), inside the order's transaction `trx`. First takes the patient's intake lock, so
+ * that two orders of one patient at the same moment are compared one after the other (the second
+ * sees the first); then reads the patient's items in use, and the allergy classes when the patient
+ * has allergies. Reads nothing, and takes no lock, when there is nothing to compare and nothing
+ * replaced. The patient's allergies come with the order's parties' read. `replaced`: the orders this
+ * one replaces, never duplicates of it.
  */
 export async function intakeHold(
-  ctx: ReadContext,
+  ctx: { dialect: DialectName },
+  trx: Trx,
   clinicId: string,
   patient: Pick<PatientTable, 'id' | 'allergies'>,
   entries: readonly (OrderedEntry | undefined)[],
   chainOriginId: string | null,
   now: string,
+  replaced: ReadonlySet<string> = new Set(),
 ): Promise<IntakeHold | null> {
-  if (!hasActiveIngredients(entries)) return null;
-  const inUse = await findItemsInUse(ctx.db, clinicId, patient.id);
-  return intakeHoldOf({ entries, allergies: allergiesOf(patient), inUse, chainOriginId, now });
+  if (!intakeNeedsTransaction(entries, replaced.size)) return null;
+  await lockPatientIntake(trx, ctx.dialect, patient.id);
+  if (!hasSomethingToCompare(entries)) return null;
+  const allergies = allergiesOf(patient);
+  const inUse = await findItemsInUse(trx, clinicId, patient.id);
+  const classes = allergies !== null && allergies.length > 0 ? await allergyClassesIn(trx) : DEFAULT_ALLERGY_CLASSES;
+  return intakeHoldOf({ entries, allergies, inUse, chainOriginId, now, classes, replaced });
 }
 
 /** Who holds an order at intake, in its history: the pharmacy's check, not a person. */
@@ -31,14 +54,31 @@ export const INTAKE_CHECK = 'Intake check';
 /**
  * A new order held at intake, a millisecond after it was created so that its history and events
  * read created, then held: the order's row as stored (on hold, waiting on the pharmacy, resuming to
- * pending), the history row of the hold, and `order.on_hold` (ids and codes only, never the message).
+ * pending), the hold's own row (a clinical one: only a pharmacist's override resolves it), the
+ * history row of the hold, and `order.on_hold` (ids and codes only, never the message).
  */
-export function heldAtIntake(
-  request: OrderTable,
-  hold: IntakeHold,
-): { order: OrderTable; history: StatusHistoryTable; event: NewOutboxEvent; at: string } {
-  const at = new Date(Date.parse(request.created_at) + 1).toISOString();
+export function heldAtIntake(request: OrderTable, hold: IntakeHold): HeldAtCreation {
+  const at = oneMsLater(request.created_at);
+  const holdRow: OrderHoldTable = {
+    id: newId(),
+    medication_request_id: request.id,
+    reason_code: hold.reason_code,
+    waiting_on: 'pharmacy',
+    message: hold.message,
+    opened_at: at,
+    opened_by: 'operator',
+    opened_by_id: null,
+    opened_by_name: INTAKE_CHECK,
+    answered_at: null,
+    resolved_at: null,
+    resolution: null,
+    resolved_by: null,
+    resolved_by_id: null,
+    resolved_by_name: null,
+    override_reason: null,
+  };
   return {
+    writes: (target) => [holdInsert(target, holdRow)],
     order: {
       ...request,
       status: 'on_hold',
@@ -63,6 +103,7 @@ export function heldAtIntake(
       reason_code: hold.reason_code,
       waiting_on: 'pharmacy',
       message: hold.message,
+      hold_id: holdRow.id,
     },
     event: {
       clinicId: request.clinic_id,

@@ -1,10 +1,12 @@
 /**
- * The checks at intake that a pharmacist resolves (issue 30, item 6;
- * docs/compounding.md#allergies-and-duplicate-therapy): an active ingredient the patient is
- * allergic to, or one already in another of the patient's orders still in use. Neither refuses the
- * order: it is accepted and held at once, waiting on the pharmacy. Pure: no I/O.
+ * The checks at intake that a pharmacist resolves (issues 30 and 39;
+ * docs/compounding.md#allergies-and-duplicate-therapy): an ingredient, active or inactive, the
+ * patient is allergic to (by name or by an allergy class), or another of the patient's orders still
+ * in use with the same active ingredient or of the same therapeutic class. Neither refuses the order:
+ * it is accepted and held at once, waiting on the pharmacy. Pure: no I/O.
  */
-import { allergyMatches } from '../patients/allergy-match.js';
+import { allergyMatches, type AllergyMatch } from '../patients/allergy-match.js';
+import { DEFAULT_ALLERGY_CLASSES, type AllergyClass } from '../patients/allergy-classes.js';
 import { substanceKey } from '../patients/substance-key.js';
 import type { Allergy } from '../patients/allergies.js';
 import type { MedicationTable } from '../medications/medication.tables.js';
@@ -21,9 +23,9 @@ export const MAX_ITEMS_IN_USE = 200;
 const DAY_MS = 86_400_000;
 
 /** An ordered item's formulary entry (null for a medication without one). */
-export type OrderedEntry = Pick<MedicationTable, 'name' | 'ingredients'>;
+export type OrderedEntry = Pick<MedicationTable, 'name' | 'ingredients' | 'therapeutic_class'>;
 
-/** An item of another of the patient's orders whose entry has a formula (intake-hold.repository.ts). */
+/** An item of another of the patient's orders whose entry has a formula or a class (intake-hold.repository.ts). */
 export interface ItemInUse {
   medication_request_id: string;
   chain_origin_id: string | null;
@@ -31,8 +33,10 @@ export interface ItemInUse {
   shipped_at: string | null;
   days_supply: number | null;
   medication: string;
-  /** The entry's formula's ingredients (JSON), as the formulary holds them now. */
-  ingredients: string;
+  /** The entry's formula's ingredients (JSON), as the formulary holds them now; null for an entry without one. */
+  ingredients: string | null;
+  /** The entry's therapeutic class, as the formulary holds it now. */
+  therapeutic_class: string | null;
 }
 
 /** The hold an order takes at intake. */
@@ -41,24 +45,37 @@ export interface IntakeHold {
   message: string;
 }
 
-/** The active ingredients of an entry's formula; none for an entry without one. */
-export function activeIngredients(entry: Pick<MedicationTable, 'ingredients'> | undefined): string[] {
+/** Every ingredient of an entry's formula, active and inactive; none for an entry without one. */
+export function ingredientsOf(entry: Pick<MedicationTable, 'ingredients'> | undefined): IngredientView[] {
   if (entry?.ingredients === null || entry?.ingredients === undefined) return [];
-  return (JSON.parse(entry.ingredients) as IngredientView[]).filter((i) => i.active).map((i) => i.name);
+  return JSON.parse(entry.ingredients) as IngredientView[];
 }
 
-/** Whether some ordered entry has an active ingredient: only then is there anything to compare. */
-export const hasActiveIngredients = (entries: readonly (OrderedEntry | undefined)[]): boolean =>
-  entries.some((entry) => activeIngredients(entry).length > 0);
+/** The active ingredients of an entry's formula. */
+export const activeIngredients = (entry: Pick<MedicationTable, 'ingredients'> | undefined): string[] =>
+  ingredientsOf(entry)
+    .filter((i) => i.active)
+    .map((i) => i.name);
+
+/** Whether some ordered entry has a formula or a therapeutic class: only then is there anything to compare. */
+export const hasSomethingToCompare = (entries: readonly (OrderedEntry | undefined)[]): boolean =>
+  entries.some((entry) => entry !== undefined && (ingredientsOf(entry).length > 0 || entry.therapeutic_class !== null));
 
 /**
- * The hold of an order for these entries, or null. `allergy_conflict` when an active ingredient is
- * one of the patient's allergies (by allergy-match.ts's name rule); otherwise `duplicate_therapy` when
- * one is in an item of another order still in use: not final (delivered, cancelled) and, once
- * shipped, within its `days_supply` counted from `shipped_at` (an unshipped order is not yet in the
- * patient's hands, so it has not run out; an item without `days_supply` runs until the order is
- * final). Orders of the same refill chain (`chainOriginId`) are never duplicates. The message names
- * each ingredient and the allergy or order; with both kinds it names both.
+ * The hold of an order for these entries, or null.
+ *
+ * - `allergy_conflict` when an ingredient, active or inactive, is one of the patient's allergies by
+ *   allergy-match.ts's name rule, or is covered by an allergy class the allergy names (`classes`:
+ *   the defaults with the operator's rows applied).
+ * - Otherwise `duplicate_therapy` when another order still in use has one of its active ingredients,
+ *   or an entry of the same therapeutic class. Still in use: not final (delivered, cancelled) and,
+ *   once shipped, within its `days_supply` counted from `shipped_at` (an unshipped order is not yet in
+ *   the patient's hands, so it has not run out; an item without `days_supply` runs until the order
+ *   is final). Orders of the same refill chain (`chainOriginId`) are never duplicates, nor are the
+ *   orders this one replaces (`replaced`: the titration or switch case).
+ *
+ * The message names each ingredient and the allergy (with its class) or the other order; with both
+ * kinds it names both.
  */
 export function intakeHoldOf(input: {
   entries: readonly (OrderedEntry | undefined)[];
@@ -66,33 +83,51 @@ export function intakeHoldOf(input: {
   inUse: readonly ItemInUse[];
   chainOriginId: string | null;
   now: string;
+  classes?: readonly AllergyClass[];
+  replaced?: ReadonlySet<string>;
 }): IntakeHold | null {
-  const ordered = input.entries.flatMap((entry) =>
-    entry === undefined ? [] : activeIngredients(entry).map((ingredient) => ({ ingredient, medication: entry.name })),
-  );
-  if (ordered.length === 0) return null;
+  const entries = input.entries.filter((entry): entry is OrderedEntry => entry !== undefined);
+  if (!hasSomethingToCompare(entries)) return null;
+  const classes = input.classes ?? DEFAULT_ALLERGY_CLASSES;
 
-  const medicationOf = new Map(ordered.map((o) => [o.ingredient, o.medication]));
-  const allergyLines = allergyMatches(
-    ordered.map((o) => o.ingredient),
-    input.allergies ?? [],
-  ).map(
-    (m) =>
-      `${m.ingredient} (in ${medicationOf.get(m.ingredient) ?? ''}) matches the patient\u2019s recorded allergy to ${m.substance}${m.severity === null ? '' : ` (${m.severity})`}.`,
+  const ingredients = entries.flatMap((entry) =>
+    ingredientsOf(entry).map((ingredient) => ({ ingredient, medication: entry.name })),
   );
+  const byName = new Map(ingredients.map((o) => [o.ingredient.name, o]));
+  const allergyLines = allergyMatches(
+    ingredients.map((o) => o.ingredient.name),
+    input.allergies ?? [],
+    classes,
+  ).map((m) => allergyLine(m, byName.get(m.ingredient), classes));
 
   const now = Date.parse(input.now);
-  const inUse = input.inUse.filter((item) => stillInUse(item, input.chainOriginId, now));
+  const replaced = input.replaced ?? new Set<string>();
+  const inUse = input.inUse.filter(
+    (item) => !replaced.has(item.medication_request_id) && stillInUse(item, input.chainOriginId, now),
+  );
   const duplicateLines: string[] = [];
   const named = new Set<string>();
-  for (const { ingredient, medication } of ordered) {
-    const key = substanceKey(ingredient);
-    if (key === '' || named.has(key)) continue;
+  for (const { ingredient, medication } of ingredients) {
+    const key = substanceKey(ingredient.name);
+    if (!ingredient.active || key === '' || named.has(key)) continue;
     const other = inUse.find((item) => activeIngredients(item).some((name) => substanceKey(name) === key));
     if (other === undefined) continue;
     named.add(key);
+    named.add(`${medication}\u0000${other.medication_request_id}`);
     duplicateLines.push(
-      `${ingredient} (in ${medication}) is already in the patient\u2019s order ${other.medication_request_id} (${other.medication}, ${other.status}).`,
+      `${ingredient.name} (in ${medication}) is already in the patient\u2019s order ${other.medication_request_id} (${other.medication}, ${other.status}).`,
+    );
+  }
+  for (const entry of entries) {
+    const therapeuticClass = entry.therapeutic_class;
+    if (therapeuticClass === null) continue;
+    const other = inUse.find(
+      (item) => item.therapeutic_class === therapeuticClass && !named.has(`${entry.name}\u0000${item.medication_request_id}`),
+    );
+    if (other === undefined || named.has(`class\u0000${therapeuticClass}`)) continue;
+    named.add(`class\u0000${therapeuticClass}`);
+    duplicateLines.push(
+      `${entry.name} is of the therapeutic class ${therapeuticClass}, as the patient\u2019s order ${other.medication_request_id} (${other.medication}, ${other.status}) is.`,
     );
   }
 
@@ -106,6 +141,19 @@ export function intakeHoldOf(input: {
     reason_code: allergyLines.length > 0 ? 'allergy_conflict' : 'duplicate_therapy',
     message: bounded(parts.join(' ')),
   };
+}
+
+/** `Benzyl alcohol (inactive, in Semaglutide) matches the patient’s recorded allergy to benzyl alcohol (severe).` */
+function allergyLine(
+  match: AllergyMatch,
+  ordered: { ingredient: IngredientView; medication: string } | undefined,
+  classes: readonly AllergyClass[],
+): string {
+  const where = `${ordered?.ingredient.active === false ? 'inactive, ' : ''}in ${ordered?.medication ?? ''}`;
+  const label =
+    match.allergy_class === null ? null : (classes.find((c) => c.code === match.allergy_class)?.label ?? match.allergy_class);
+  const about = [match.severity, label === null ? null : `class: ${label}`].filter((part) => part !== null);
+  return `${match.ingredient} (${where}) matches the patient\u2019s recorded allergy to ${match.substance}${about.length === 0 ? '' : ` (${about.join('; ')})`}.`;
 }
 
 function stillInUse(item: ItemInUse, chainOriginId: string | null, now: number): boolean {

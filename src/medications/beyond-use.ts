@@ -5,7 +5,7 @@
  * 1 November 2023), Table 4: the default BUDs of non-sterile preparations, counted from the day of
  * compounding. docs/compounding.md reproduces the table.
  */
-import { isCalendarDate } from '../reference/calendar-date.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 
 export const PREPARATIONS = ['non_sterile', 'sterile'] as const;
 export type Preparation = (typeof PREPARATIONS)[number];

@@ -17,6 +17,7 @@ import {
   type SterileConditionInput,
   type SterileConditionView,
 } from './sterile-condition.js';
+import { collapseSpaces } from '../shared/text.js';
 
 export type ControlledSchedule = 'II' | 'III' | 'IV' | 'V';
 
@@ -55,16 +56,34 @@ export const NO_FORMULA: FormulaColumns = Object.freeze({
   ...NO_STERILE_CONDITION,
 });
 
+/*
+ * The formula's JSON columns are written and read here only (an architecture test holds it):
+ * `ingredients` and `restricted_states` of an entry, `formula` of a formula version.
+ */
+
+/** An entry's `ingredients` column read: null for an entry with no formula. */
+export const ingredientsOf = (stored: string | null): IngredientView[] | null =>
+  stored === null ? null : (JSON.parse(stored) as IngredientView[]);
+
+/** An entry's `restricted_states` column read: the states it may not be shipped to, none when null. */
+export const restrictedStatesOf = (stored: string | null): string[] => (stored === null ? [] : (JSON.parse(stored) as string[]));
+
+/** A formula version's `formula` column: the formula's fields as the API showed them then. */
+export const formulaVersionText = (formula: FormulaFields): string => JSON.stringify(formula);
+
+/** A formula version's `formula` column read. */
+export const formulaOfVersion = (stored: string): FormulaFields => JSON.parse(stored) as FormulaFields;
+
 /** The formula a row holds (migration 022's columns, JSON text parsed). */
 export function formulaOf(row: FormulaColumns): FormulaFields {
   return {
-    ingredients: row.ingredients === null ? null : (JSON.parse(row.ingredients) as IngredientView[]),
+    ingredients: ingredientsOf(row.ingredients),
     preparation: row.preparation as Preparation | null,
     bud_category: row.bud_category as BudCategory | null,
     storage: row.storage as Storage | null,
     controlled_schedule: row.controlled_schedule as ControlledSchedule | null,
     beyond_use_days: row.beyond_use_days,
-    restricted_states: row.restricted_states === null ? null : (JSON.parse(row.restricted_states) as string[]),
+    restricted_states: row.restricted_states === null ? null : restrictedStatesOf(row.restricted_states),
     sterile_condition: sterileConditionOf(row),
   };
 }
@@ -126,7 +145,7 @@ export function applyFormula(
     columns: {
       ingredients: JSON.stringify(
         (merged.ingredients ?? []).map(({ name, strength, unit, active }) => ({
-          name: tidy(name),
+          name: collapseSpaces(name),
           strength: strength.trim(),
           unit: unit.trim(),
           active,
@@ -143,5 +162,3 @@ export function applyFormula(
     problems: null,
   };
 }
-
-const tidy = (text: string): string => text.trim().replace(/\s+/g, ' ');

@@ -12,9 +12,9 @@ import type { Write, WriteTarget } from '../db/write.js';
 import { actorName } from '../audit/audit-actor.js';
 import { dispenseUnitOf, type DispenseUnit } from './dispense-unit.js';
 import { isoNow } from '../clock.js';
-import { blankToNull } from '../shared/text.js';
+import { blankToNull, collapseSpaces } from '../shared/text.js';
 import { conflict, invalidFields, notFound } from '../errors.js';
-import { applyFormula, formulaOf, NO_FORMULA, type FormulaInput } from './formula.js';
+import { applyFormula, formulaOf, formulaOfVersion, formulaVersionText, NO_FORMULA, type FormulaInput } from './formula.js';
 import { medicationKey } from './medication-name.js';
 import * as repo from './medication.repository.js';
 import type { FormulaVersionView, FormularyQuery, MedicationView } from './medication.schemas.js';
@@ -98,7 +98,7 @@ export function newMedicationRow(
   return {
     id: newId(),
     clinic_id: clinicId,
-    name: tidyName(input.name),
+    name: collapseSpaces(input.name),
     name_key: medicationKey(input.name),
     strength: blankToNull(input.strength),
     dosage_form: blankToNull(input.dosage_form),
@@ -113,7 +113,7 @@ export function newMedicationRow(
 /** The row with its formula's version: one more than `previous` when the formula differs from the last version's, else `previous`. */
 function withFormulaVersion(row: MedicationTable, previous: number, before?: MedicationTable): MedicationTable {
   if (row.ingredients === null) return { ...row, formula_version: previous };
-  const changed = before === undefined || JSON.stringify(formulaOf(before)) !== JSON.stringify(formulaOf(row));
+  const changed = before === undefined || formulaVersionText(formulaOf(before)) !== formulaVersionText(formulaOf(row));
   return { ...row, formula_version: changed ? previous + 1 : previous };
 }
 
@@ -130,13 +130,11 @@ function formulaVersionRow(
     clinic_id: row.clinic_id,
     medication_id: row.id,
     version: row.formula_version,
-    formula: JSON.stringify(formulaOf(row)),
+    formula: formulaVersionText(formulaOf(row)),
     created_at: at,
     created_by: audit === null ? null : actorName(audit.actor),
   };
 }
-
-const tidyName = (name: string): string => name.trim().replace(/\s+/g, ' ');
 
 /**
  * Changes a formulary entry (PATCH): the fields sent, checked with the ones kept as one whole
@@ -161,7 +159,7 @@ export async function updateMedication(
       const row = withFormulaVersion(
         {
           ...current,
-          ...(changes.name === undefined ? {} : { name: tidyName(changes.name), name_key: medicationKey(changes.name) }),
+          ...(changes.name === undefined ? {} : { name: collapseSpaces(changes.name), name_key: medicationKey(changes.name) }),
           ...(changes.strength === undefined ? {} : { strength: blankToNull(changes.strength ?? undefined) }),
           ...(changes.dosage_form === undefined ? {} : { dosage_form: blankToNull(changes.dosage_form ?? undefined) }),
           ...(changes.dispense_unit === undefined ? {} : { dispense_unit: changes.dispense_unit }),
@@ -260,7 +258,7 @@ export async function listFormulaVersions(
   const rows = await repo.listFormulaVersions(ctx.db, clinicId, medicationId);
   return rows.map((row) => ({
     version: row.version,
-    formula: JSON.parse(row.formula) as FormulaVersionView['formula'],
+    formula: { ...formulaOfVersion(row.formula) },
     created_at: row.created_at,
     created_by: row.created_by,
   }));

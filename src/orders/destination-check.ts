@@ -27,6 +27,7 @@ import { credentialsOf, holdsLicenceIn } from '../practitioners/credentials.js';
 import type { PractitionerTable } from '../practitioners/practitioner.tables.js';
 import { isLicensed, type StateLicence } from '../shipping/licensed-states.js';
 import type { Problem } from './order-rules.js';
+import { restrictedStatesOf } from '../medications/formula.js';
 
 /** An item of the order with the formulary entry it names (undefined: not in the formulary, refused elsewhere). */
 export interface EntryOfItem {
@@ -110,7 +111,7 @@ function missingDeaNumber(facts: DestinationFacts): Problem | null {
 function restrictedState(facts: DestinationFacts): AppError | null {
   const state = facts.state;
   if (!state) return null;
-  const restricted = facts.items.filter((item) => restrictedStatesOf(item.entry).includes(state));
+  const restricted = facts.items.filter((item) => restrictedStatesOf(item.entry?.restricted_states ?? null).includes(state));
   if (restricted.length === 0) return null;
   const details: ErrorDetails = { state };
   for (const { field } of restricted)
@@ -122,10 +123,6 @@ function restrictedState(facts: DestinationFacts): AppError | null {
     `The pharmacy may not ship ${names.join(', ')} to ${state}: route this order to another pharmacy (see GET /api/external/medications, restricted_states)`,
     details,
   );
-}
-
-function restrictedStatesOf(entry: EntryOfItem['entry']): string[] {
-  return entry?.restricted_states ? (JSON.parse(entry.restricted_states) as string[]) : [];
 }
 
 /** With REQUIRE_PRESCRIBER_STATE_LICENSE: the prescriber holds a licence in the patient's state, unexpired today. */

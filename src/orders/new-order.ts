@@ -23,6 +23,8 @@ export interface HeldAtCreation {
   history: StatusHistoryTable;
   event: NewOutboxEvent;
   at: string;
+  /** The rows of the hold itself (holds/order-holds.repository.ts), written after the order's. */
+  writes(target: WriteTarget): Write[];
 }
 
 /**
@@ -50,7 +52,11 @@ export function storeNewOrder(
     change.event(orderCreated(request), request.created_at);
     return own + 1;
   }
-  change.write(...newOrderWrites(change, counted, prescription, items), repo.historyInsert(change, held.history));
+  change.write(
+    ...newOrderWrites(change, counted, prescription, items),
+    ...held.writes(change),
+    repo.historyInsert(change, held.history),
+  );
   change.event(orderCreated(request), request.created_at);
   change.event({ ...held.event, payload: { ...held.event.payload, sequence: 2 } }, held.at);
   return own + 1;

@@ -49,13 +49,18 @@ export function chainRefills(origins: MedicationItemTable[]): { authorized: numb
 /**
  * The core of several orders, in their order: at most four indexed queries whatever their number
  * (items, history, refill requests of refill orders, and the origin items of refill chains whose
- * first order is not among them), never one set per order. The prescription's id comes with the
- * items (every order has at least one).
+ * first order is not among them), never one set per order; three when the caller read the items
+ * already (`itemsRead`: the partner's read gets them with their fills, fulfillment/order-rows.repository.ts).
+ * The prescription's id comes with the items (every order has at least one).
  */
-export async function readOrderCores(db: DbOrTrx, orders: OrderTable[]): Promise<OrderCoreRead[]> {
+export async function readOrderCores(
+  db: DbOrTrx,
+  orders: OrderTable[],
+  itemsRead?: (MedicationItemTable & { medication_request_id: string })[],
+): Promise<OrderCoreRead[]> {
   const ids = orders.map((o) => o.id);
   const [items, histories, refillRequests] = await Promise.all([
-    repo.listItemsOfOrders(db, ids),
+    itemsRead ?? repo.listItemsOfOrders(db, ids),
     repo.listHistories(db, ids),
     findRefillRequestsOfNewOrders(
       db,

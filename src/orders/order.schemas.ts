@@ -85,6 +85,11 @@ export const MedicationItemBody = Type.Object(
     patient_contact_requested: Type.Optional(Type.Boolean()),
     reason_for_compounding: OptionalFreeText(ORDER_LIMITS.reason),
     reason_for_compounding_additional_context: OptionalFreeText(ORDER_LIMITS.reasonContext),
+    replaces_medication_request_id: Type.Optional(
+      Uuid(
+        'The patient\u2019s order this item replaces: a titration step, or a switch of drug in the same therapeutic class. The new order is not duplicate therapy of it; the replaced order, if it has not shipped, is cancelled in the same transaction (`order.cancelled`), its history naming its replacement. An order that is not this patient\u2019s in your clinic is a 400, a delivered or cancelled one a 409, each naming this field (docs/compounding.md#replacing-an-order).',
+      ),
+    ),
   },
   {
     additionalProperties: false,

@@ -96,6 +96,8 @@ export interface MedicationItemTable {
   patient_contact_requested: number;
   reason_for_compounding: string | null;
   reason_for_compounding_additional_context: string | null;
+  /** Migration 035: the patient's order this item replaces (a titration step, a switch); null for none. */
+  replaces_medication_request_id?: string | null;
 }
 
 /** Every status change of an order, its creation included (from_status null). */
@@ -114,7 +116,8 @@ export interface StatusHistoryTable {
   /**
    * What the row says of a hold (migration 021): `hold` (the order was put on hold, or its hold
    * changed: from_status may equal to_status), `answer` (the partner's answer: on_hold to on_hold),
-   * `resume`; null for a plain status move.
+   * `resolve` (one of several holds resolved: on_hold to on_hold, migration 034), `resume` (the last
+   * hold resolved: the order resumes); null for a plain status move.
    */
   kind?: string | null;
   reason_code?: string | null;
@@ -122,6 +125,12 @@ export interface StatusHistoryTable {
   waiting_on?: string | null;
   /** The hold's, the answer's or the resume's message (free text that may hold PHI: never in an event). */
   message?: string | null;
+  /** The hold the row is about (migration 034); null for older rows and plain status moves. */
+  hold_id?: string | null;
+  /** How the row's hold was resolved (`answer`, `resume`, `override`), on `resolve` and `resume` rows. */
+  resolution?: string | null;
+  /** A clinical hold's override: the pharmacist's reason (the pharmacy's record). */
+  override_reason?: string | null;
 }
 
 export interface OrderTables {

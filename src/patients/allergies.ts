@@ -7,7 +7,7 @@
  * "none"). Given: the list (possibly empty) and the flag, read back as written.
  */
 import { fieldError } from '../errors.js';
-import { blankToNull } from '../shared/text.js';
+import { blankToNull, collapseSpaces } from '../shared/text.js';
 import type { AllergyInput, AllergySeverity } from './patient.schemas.js';
 import type { PatientTable } from './patient.tables.js';
 
@@ -33,7 +33,7 @@ export function allergyColumns(input: {
 }): AllergyColumns {
   if (input.allergies === undefined && input.no_known_allergies === undefined) return { ...ALLERGIES_NOT_GIVEN };
   const list = (input.allergies ?? []).map((a): Allergy => ({
-    substance: tidy(a.substance),
+    substance: collapseSpaces(a.substance),
     reaction: blankToNull(a.reaction),
     severity: a.severity ?? null,
   }));
@@ -48,5 +48,3 @@ export function allergyColumns(input: {
 export function allergiesOf(row: Pick<PatientTable, 'allergies'>): Allergy[] | null {
   return row.allergies === null || row.allergies === undefined ? null : (JSON.parse(row.allergies) as Allergy[]);
 }
-
-const tidy = (text: string): string => text.trim().replace(/\s+/g, ' ');

@@ -25,6 +25,19 @@ export interface PatientTable {
   no_known_allergies?: number | null;
 }
 
+/**
+ * An allergy class of the operator's (migration 035; src/patients/allergy-classes.ts): merged over
+ * the documented defaults by `code`. `names` and `members`: JSON arrays of text.
+ */
+export interface AllergyClassTable {
+  code: string;
+  label: string;
+  names: string;
+  members: string;
+  updated_at: string;
+}
+
 export interface PatientTables {
   patients: PatientTable;
+  allergy_classes: AllergyClassTable;
 }

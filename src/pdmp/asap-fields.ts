@@ -1,7 +1,7 @@
 import { deaNumberProblem, normalizeDeaNumber } from '../practitioners/dea-number.js';
 import { isValidNpi } from '../practitioners/npi.js';
 import { isUsStateCode } from '../reference/us-states.js';
-import { isCalendarDate } from '../shared/business-hours.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 import { AsapContentError } from './asap-text.js';
 
 /*

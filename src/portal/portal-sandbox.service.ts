@@ -73,7 +73,7 @@ export async function resumeSandboxOrder(
   orderId: string,
   audit: AuditContext,
 ): Promise<PortalSandboxOrderView> {
-  return sandboxViewOfRow(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, undefined, 'sandbox', audit));
+  return sandboxViewOfRow(await resumeOrder(ctx, { clinicId: user.clinicId }, orderId, {}, 'sandbox', audit));
 }
 
 /**

@@ -1,27 +1,9 @@
 /**
  * Calendar dates written YYYY-MM-DD (ISO 8601 calendar dates, as the spec's `dob`), compared as
- * strings: for this fixed-width form, string order is date order.
+ * strings: for this fixed-width form, string order is date order. Which texts are calendar dates:
+ * shared/calendar-date.ts.
  */
-
-const DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a date that exists on the calendar: `2024-02-29` yes, `2023-02-29` and `2023-02-30` no. */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE_FORM.exec(value);
-  if (!match) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= daysInMonth(year, month);
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+import { isCalendarDate } from '../shared/calendar-date.js';
 
 /**
  * The latest date that is already "today" somewhere on Earth (the UTC+14 time zone). A date after it

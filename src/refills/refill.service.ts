@@ -19,6 +19,7 @@ import type { RefillInput } from './refill.schemas.js';
 import * as requests from '../orders/order.repository.js';
 import { findPartiesAndPricedShipping } from '../orders/order-parties.repository.js';
 import * as refills from './refill.repository.js';
+import { oneMsLater } from '../shared/instants.js';
 
 /** The spec's three refill messages (Errors, rule 4), word for word. */
 export const REFILL_MESSAGES = {
@@ -122,15 +123,6 @@ export async function createRefill(
   }
 
   const now = isoNow(ctx.clock);
-  // The patient's allergies as they are now, and other chains' orders: a refill of this chain is never a duplicate.
-  const hold = await intakeHold(
-    ctx,
-    clinicId,
-    patient,
-    left.map((i) => formulary.get(medicationKey(i.medication))),
-    originId,
-    now,
-  );
   const refillRequestId = newId();
   const newOrder: OrderTable = {
     ...order,
@@ -149,6 +141,17 @@ export async function createRefill(
   try {
     await runChange(ctx, audit, async (change) => {
       const trx = await change.transaction();
+      // The patient's allergies as they are now, and other chains' orders: a refill of this chain is
+      // never a duplicate. First, so that the patient's intake lock is taken before the refill's rows.
+      const hold = await intakeHold(
+        ctx,
+        trx,
+        clinicId,
+        patient,
+        left.map((i) => formulary.get(medicationKey(i.medication))),
+        originId,
+        now,
+      );
       // Count the refill first, conditionally: two refills of one chain at once never exceed it.
       const counted: string[] = [];
       for (const item of left) if (await requests.useRefill(trx, item.id)) counted.push(item.id);
@@ -179,7 +182,7 @@ export async function createRefill(
             sequence,
           },
         },
-        new Date(Date.parse(now) + 1).toISOString(),
+        oneMsLater(now),
       );
       // Last: the partial unique index refuses a second open refill request that raced past the check above.
       change.write(

@@ -112,15 +112,6 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
   return new Date(guess);
 }
 
-/** Whether `date` (`YYYY-MM-DD`) is a day of the calendar (2026-02-30 is not). */
-export function isCalendarDate(date: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return false;
-  const [, y, m, d] = match.map(Number);
-  const at = new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 0));
-  return at.getUTCFullYear() === y && at.getUTCMonth() + 1 === m && at.getUTCDate() === d;
-}
-
 /** The calendar day after `date` (`YYYY-MM-DD`). */
 export function nextDate(date: string): string {
   const [year = 1970, month = 1, day = 1] = date.split('-').map(Number);

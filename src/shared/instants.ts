@@ -20,3 +20,10 @@ export function storedInstant(value: string, field: string): string {
 /** `storedInstant` of a filter that may be left out. */
 export const optionalInstant = (value: string | undefined, field: string): string | undefined =>
   value === undefined ? undefined : storedInstant(value, field);
+
+/**
+ * The instant one millisecond after `at` (stored form): the next step of one change, so that it
+ * sorts after the step before it in the status history and the outbox, which are read in
+ * (created_at, id) order.
+ */
+export const oneMsLater = (at: string): string => new Date(Date.parse(at) + 1).toISOString();

@@ -4,6 +4,9 @@ export const blankToNull = (value: string | undefined | null): string | null => 
   return trimmed ? trimmed : null;
 };
 
+/** A name as stored and compared: no spaces around it, and each run of whitespace inside one space. */
+export const collapseSpaces = (value: string): string => value.trim().replace(/\s+/g, ' ');
+
 /*
  * Text that means what it shows (issue 21, item 5; issue 9, item 2), the rules every text field of
  * a request follows (contracts/validation.ts applies them to every string of every route schema; the

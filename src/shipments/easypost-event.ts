@@ -1,4 +1,6 @@
 import { fieldError } from '../errors.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
+import { collapseSpaces } from '../shared/text.js';
 import type { CarrierTrackingUpdate } from './carrier-tracking.service.js';
 import type { TrackingEventInput } from './shipment-journey.js';
 import type { ShipmentStatus } from '../shipping/shipment-status.js';
@@ -139,16 +141,9 @@ function trackingEventOf(detail: Record<string, unknown>): CarrierTrackingEvent 
 export function instantOf(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return null;
-  if (!isCalendarDay(value.slice(0, 10))) return null;
+  if (!isCalendarDate(value.slice(0, 10))) return null;
   const time = Date.parse(value);
   return Number.isFinite(time) ? new Date(time).toISOString() : null;
-}
-
-/** `YYYY-MM-DD` naming a day of the calendar (not 2030-02-30, which Date.parse rolls over). */
-function isCalendarDay(text: string): boolean {
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /**
@@ -158,7 +153,7 @@ function isCalendarDay(text: string): boolean {
 export function deliveryDateOf(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   const day = /^\d{4}-\d{2}-\d{2}(?=T|$)/.exec(value)?.[0];
-  return day !== undefined && isCalendarDay(day) ? day : null;
+  return day !== undefined && isCalendarDate(day) ? day : null;
 }
 
 /**
@@ -191,13 +186,13 @@ const INVISIBLE = /[\u061c\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u
  * at most `max` × 4 characters of the value are read.
  */
 export function cleanText(value: string, max: number): string | null {
-  const text = value
-    .slice(0, max * 4)
-    .replace(INVISIBLE, '')
-    .replace(CONTROLS, ' ')
-    .normalize('NFC')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = collapseSpaces(
+    value
+      .slice(0, max * 4)
+      .replace(INVISIBLE, '')
+      .replace(CONTROLS, ' ')
+      .normalize('NFC'),
+  );
   const points = Array.from(text);
   const kept =
     points.length > max

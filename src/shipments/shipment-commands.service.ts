@@ -3,6 +3,7 @@ import { runChange } from '../changes/run-change.js';
 import { notFoundIn } from '../audit/denied-access.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { conflict, fieldError, notFound } from '../errors.js';
+import { isCalendarDate } from '../shared/calendar-date.js';
 import { storedInstant } from '../shared/instants.js';
 import { blankToNull } from '../shared/text.js';
 import type { Actor } from '../orders/order-status.js';
@@ -104,7 +105,7 @@ export async function recordShipmentEvent(
     throw fieldError('occurred_at', 'must not be in the future');
   }
   const estimated = input.estimated_delivery_date;
-  if (estimated !== undefined && Number.isNaN(Date.parse(`${estimated}T00:00:00Z`))) {
+  if (estimated !== undefined && !isCalendarDate(estimated)) {
     throw fieldError('estimated_delivery_date', 'must be a date (YYYY-MM-DD)');
   }
   return runChange(ctx, audit, async (change) => {

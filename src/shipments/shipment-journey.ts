@@ -11,6 +11,7 @@ import { eventRow, shipmentUpdated } from './shipment-changes.js';
 import * as shipments from './shipment.repository.js';
 import { EXCEPTION_STATUSES, type ShipmentStatus } from '../shipping/shipment-status.js';
 import type { ShipmentTable } from './shipment.tables.js';
+import { oneMsLater } from '../shared/instants.js';
 
 /*
  * A shipment's journey (issue 31; docs/shipping.md#shipments-and-their-journey): tracking events
@@ -133,7 +134,7 @@ async function followShipments(
 ): Promise<OrderTable> {
   const status = shipment.status as ShipmentStatus;
   // One millisecond after the shipment's event, so that the order's events sort after it.
-  const at = later(change.at);
+  const at = oneMsLater(change.at);
   if (status === 'delivered') {
     const all = await shipments.listShipmentsOfOrder(trx, order.id);
     if (!all.every((s) => s.status === 'delivered')) return order;
@@ -144,9 +145,21 @@ async function followShipments(
     }
     if (current.status !== 'shipped') return current;
     // The shipments made the delivery: no room step (orders/order-transition.ts NO_STEPS).
-    return applyTransition(change, trx, later(at), current, 'delivered', who.actor, undefined, who.named, null, ctx.config.env, {
-      deliveredAt,
-    });
+    return applyTransition(
+      change,
+      trx,
+      oneMsLater(at),
+      current,
+      'delivered',
+      who.actor,
+      undefined,
+      who.named,
+      null,
+      ctx.config.env,
+      {
+        deliveredAt,
+      },
+    );
   }
   if (EXCEPTION_STATUSES.has(status) && order.status === 'shipped') {
     const reason = holdReasonOf(SHIPPED_HOLD_REASON);
@@ -162,5 +175,3 @@ async function followShipments(
   }
   return order;
 }
-
-const later = (at: string): string => new Date(Date.parse(at) + 1).toISOString();

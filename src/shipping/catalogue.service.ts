@@ -12,6 +12,7 @@ import { isCatalogueId, MAX_ID_LENGTH, slugify } from './carrier-slug.js';
 import { centsToDollars, dollarsToCents, isDollarAmount } from '../shared/money.js';
 import type { CatalogueCarrierView, CatalogueServiceView } from './catalogue.schemas.js';
 import * as repo from './shipping.repository.js';
+import { collapseSpaces } from '../shared/text.js';
 
 /*
  * The operator's carrier catalogue: carriers, their services, base prices and per-state prices.
@@ -179,7 +180,7 @@ const serviceResource = (carrierId: string, serviceId: string): AuditedResource 
 });
 
 function cleanName(value: string, field: string): string {
-  const name = value.trim().replace(/\s+/g, ' ');
+  const name = collapseSpaces(value);
   if (name === '') throw fieldError(field, 'must not be blank');
   if (name.length > 100) throw fieldError(field, 'must be at most 100 characters');
   return name;

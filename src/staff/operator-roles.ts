@@ -56,6 +56,10 @@ export const OPERATOR_ROUTE_AREAS: readonly { readonly area: string; readonly ro
         what: 'Resume a held order (a clinical hold: a pharmacist only)',
         openTo: PHARMACISTS,
       },
+      'POST /api/admin/medication-requests/:id/holds/:hold_id/resolve': {
+        what: 'Resolve one hold of an order (a clinical hold: a pharmacist only, with an override reason)',
+        openTo: PHARMACISTS,
+      },
       'GET /api/admin/holds': { what: 'The orders on hold', openTo: STAFF },
       'GET /api/admin/hold-reasons': { what: 'The catalog of hold reasons', openTo: STAFF },
     },
@@ -101,6 +105,9 @@ export const OPERATOR_ROUTE_AREAS: readonly { readonly area: string; readonly ro
         what: 'Remove a formulary entry',
         openTo: PHARMACISTS,
       },
+      'GET /api/admin/allergy-classes': { what: 'The allergy classes intake compares allergies with', openTo: STAFF },
+      'PUT /api/admin/allergy-classes/:code': { what: 'Set an allergy class', openTo: PHARMACISTS },
+      'DELETE /api/admin/allergy-classes/:code': { what: 'Remove the operator’s allergy class', openTo: PHARMACISTS },
     },
   },
   {

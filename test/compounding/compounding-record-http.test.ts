@@ -132,7 +132,7 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       expect(held.medication_requests[0].fill).toBeNull();
       const itemId = held.medication_requests[0].id as string;
 
-      // The pharmacist, signed in to the console, weighs the conflict and resumes; the sign-off gate
+      // The pharmacist, signed in to the console, weighs the conflict and overrides it with her reason; the sign-off gate
       // holds each move until signed.
       const session = await fetch(`${server.baseUrl}/api/admin/session`, {
         method: 'POST',
@@ -144,11 +144,18 @@ describe.each(DIALECTS)('the compounding record over HTTP on %s', { timeout: 90_
       const asPharmacist = (method: string, path: string, body?: unknown) =>
         send(method, path, body, { cookie, origin: server.baseUrl });
       await ok(
-        asPharmacist('POST', `/api/admin/medication-requests/${orderId}/resume`, { message: 'Prescriber confirmed.' }),
+        asPharmacist('POST', `/api/admin/medication-requests/${orderId}/resume`, {
+          message: 'Prescriber confirmed.',
+          override_reason: 'The prescriber confirmed the reaction was mild; benefit outweighs the risk.',
+        }),
         'resume',
       );
       const resumed = await ok(pharmacy('GET', `/api/admin/medication-requests/${orderId}`), 'detail');
-      expect(resumed.hold_history.at(-1)).toMatchObject({ kind: 'resume', actor_name: 'Rita Pharmacist' });
+      expect(resumed.hold_history.at(-1)).toMatchObject({
+        kind: 'resume',
+        resolution: 'override',
+        actor_name: 'Rita Pharmacist',
+      });
       const unsigned = await pharmacy('POST', `/api/admin/medication-requests/${orderId}/status`, { status: 'processing' });
       expect(unsigned.status).toBe(409);
       expect(unsigned.body.error?.details).toHaveProperty('prescription_review');

@@ -24,7 +24,8 @@ const LDN = 'Low-dose naltrexone 4.5 mg';
 
 /**
  * An order held at intake for an allergy (issue 30, item 6), as the pharmacist finds it: the order's
- * page shows the patient's allergies beside the items and the conflict in the hold; she resumes it.
+ * page shows the patient's allergies beside the items and the conflict in the hold; she overrides it
+ * with her reason (issue 39).
  */
 describe('an allergy conflict in the console', () => {
   let server: ConsoleServer;
@@ -72,7 +73,7 @@ describe('an allergy conflict in the console', () => {
     await server.database.drop();
   });
 
-  it('when the pharmacist opens the held order, then she sees the allergies and the conflict, and resumes it', async () => {
+  it('when the pharmacist opens the held order, then she sees the allergies and the conflict, and overrides it with her reason', async () => {
     await openOrderFromQueue(page, orderId);
     const allergies = page.getByRole('region', { name: 'Allergies', exact: true });
     expect(await allergies.textContent()).toContain('Naltrexone: hives');
@@ -81,8 +82,9 @@ describe('an allergy conflict in the console', () => {
     expect(await hold.textContent()).toContain('Naltrexone Hydrochloride');
     expect(await hold.textContent()).toContain('allergy to Naltrexone');
 
-    await hold.getByLabel(/Message to the partner/).fill('Prescriber confirmed; the reaction was mild.');
-    await hold.getByRole('button', { name: 'Resume' }).click();
+    // A clinical hold: the pharmacist overrides it with her reason (issue 39).
+    await hold.getByLabel(/Override reason/).fill('Prescriber confirmed; the reaction was mild.');
+    await hold.getByRole('button', { name: 'Override and resolve' }).click();
     await page.getByRole('region', { name: 'Status' }).getByText('pending', { exact: true }).waitFor();
     expect(await partnerOrder(server, partner.clinic.apiKey, orderId)).toMatchObject({ status: 'pending', hold: null });
   });

@@ -107,6 +107,13 @@ describe('the fill: a pharmacist fills an item from the order page and sees its 
     await screenshot(page, 'order-filled');
 
     const order = await partnerOrder(server, partner.clinic.apiKey, orderId);
-    expect(order.medication_requests[0].fill).toEqual({ lot_number: '24-117', beyond_use_date: '2027-01-15', storage: 'room' });
+    expect(order.medication_requests[0].fill).toEqual({
+      lot_number: '24-117',
+      beyond_use_date: '2027-01-15',
+      beyond_use_at: null,
+      beyond_use_basis: 'ingredient_lot',
+      formula_version: 1,
+      storage: 'room',
+    });
   });
 });

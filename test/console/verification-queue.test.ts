@@ -79,7 +79,9 @@ describe('the verification queue: a pharmacist finds an order, verifies it on on
           preparation: 'sterile',
           bud_category: 'aqueous_preserved',
           storage: 'refrigerated',
-          beyond_use_days: 28,
+          // USP <797> Category 2, aseptic from sterile components, not tested: at most 10 days refrigerated.
+          sterile_condition: { category: 2, preparation: 'aseptic', nonsterile_component: false, sterility_tested: false },
+          beyond_use_days: 10,
         },
       }),
       'formula',

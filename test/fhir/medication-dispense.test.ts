@@ -8,12 +8,12 @@ import {
   advanceOrder,
   createOrder,
   createOrderSetup,
-  createPatient,
   expectOk,
   getOrder,
   itemBody,
-  requestRefill,
   type OrderSetup,
+  ownPatient,
+  requestRefill,
 } from '../helpers/factories.js';
 import { emptyDatabaseTally, probeDatabases } from '../helpers/database-probe.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -77,10 +77,6 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   afterAll(async () => t.close());
 
   /** A patient of the clinic of their own, so that each test's searches see only its orders. */
-  const ownPatient = async (parties: OrderSetup = setup): Promise<OrderSetup> => ({
-    ...parties,
-    patientId: await createPatient(t, parties.clinic, { practitionerId: parties.practitionerId }),
-  });
 
   /** A pending order of `count` Gabapentin items (an entry without a formula: no intake hold, ships unfilled). */
   async function order(parties: OrderSetup, count = 1): Promise<{ id: string; items: string[] }> {
@@ -144,7 +140,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   const idsOf = (matches: MedicationDispense[]) => matches.map((m) => m.id);
 
   it('when an order is pending, then its items have no dispense, by id or by search', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const pending = await order(parties);
     expect(await read(parties, pending.items[0] as string)).toBeUndefined();
     const page = await search(parties, { patient: `Patient/${parties.patientId}` });
@@ -153,7 +149,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when an order is held or cancelled straight from pending, then it has no dispense', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const held = await order(parties);
     await hold(held.id);
     const cancelled = await order(parties);
@@ -167,7 +163,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when a processing order is filled, then its dispense goes from preparation to in-progress, with the fill’s Medication and time', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const processing = await order(parties);
     const itemId = processing.items[0] as string;
     await advanceOrder(t, parties.clinic, processing.id, 'processing');
@@ -199,7 +195,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when a processing order is put on hold, then its dispense is on-hold with the hold’s reason', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const held = await order(parties);
     await advanceOrder(t, parties.clinic, held.id, 'processing');
     await hold(held.id);
@@ -210,7 +206,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when an order ships and is delivered, then its dispense is completed, handed over when it shipped', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const shipped = await order(parties);
     await advanceOrder(t, parties.clinic, shipped.id, 'processing');
     await fill(shipped.id, shipped.items);
@@ -231,7 +227,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when a processing order is cancelled, then its dispense is cancelled, never handed over', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const cancelled = await order(parties);
     await advanceOrder(t, parties.clinic, cancelled.id, 'processing');
     await cancel(parties, cancelled.id);
@@ -241,7 +237,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when a refill is processing, then its dispense is a refill', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const original = await order(parties);
     await advanceOrder(t, parties.clinic, original.id, 'shipped');
     const refill = await requestRefill(t, parties.clinic, original.id);
@@ -252,13 +248,13 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when a patient’s dispenses are searched, then every item past pending comes, ids ascending, each order audited once', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     await order(parties); // pending: none
     const processing = await order(parties, 2);
     await advanceOrder(t, parties.clinic, processing.id, 'processing');
     const shipped = await order(parties);
     await advanceOrder(t, parties.clinic, shipped.id, 'shipped');
-    const elsewhere = await order(await ownPatient());
+    const elsewhere = await order(await ownPatient(t, setup));
     await advanceOrder(t, parties.clinic, elsewhere.id, 'processing');
 
     const all = [...processing.items, ...shipped.items].sort();
@@ -288,7 +284,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when every status is searched, then each search finds exactly the dispenses a read shows with that status', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const steps: ((id: string, items: string[]) => Promise<unknown>)[] = [
       async () => undefined,
       (id) => advanceOrder(t, parties.clinic, id, 'processing'),
@@ -345,7 +341,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when five dispenses are paged two at a time, then each page continues strictly after the last, with hasMore and the total', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const first = await order(parties, 3);
     await advanceOrder(t, parties.clinic, first.id, 'processing');
     const second = await order(parties, 2);
@@ -370,7 +366,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when a page of one and a page of five are read, then each takes the same two queries (the page and its count)', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const five = await order(parties, 5);
     await advanceOrder(t, parties.clinic, five.id, 'processing');
     const { query } = parseSearch(medicationDispenseKind, { patient: parties.patientId });
@@ -390,7 +386,7 @@ describe.each(DIALECTS)('MedicationDispense on %s', (dialect) => {
   });
 
   it('when another clinic asks for a clinic’s dispenses, by id, by _id or by patient, then it finds nothing', async () => {
-    const parties = await ownPatient();
+    const parties = await ownPatient(t, setup);
     const shipped = await order(parties);
     await advanceOrder(t, parties.clinic, shipped.id, 'shipped');
     const itemId = shipped.items[0] as string;

@@ -42,6 +42,17 @@ export async function heldOrderIn(world: TextWorld): Promise<string> {
   return id;
 }
 
+/** An order of the world held for a clinical reason (issue 39): its id and the hold's, for a pharmacist's override. */
+export async function clinicalHoldIn(world: TextWorld): Promise<{ id: string; hold_id: string }> {
+  const id = await orderIn(world, 'pending');
+  const res = await world.t.operator.post(`/api/admin/medication-requests/${id}/hold`, {
+    reason_code: 'allergy_conflict',
+    message: 'Checking the allergy.',
+  });
+  if (res.status !== 200) throw new Error(`hold failed with ${res.status}: ${JSON.stringify(res.body)}`);
+  return { id, hold_id: (res.body as { data: { holds: { hold_id: string }[] } }).data.holds[0]?.hold_id ?? '' };
+}
+
 /**
  * A client address no earlier call used (a /64 each): the fuzz's hundreds of failed sign-ins would
  * otherwise meet the limit of 20 failed authentications a minute per address (tested elsewhere).

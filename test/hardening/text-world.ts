@@ -22,6 +22,7 @@ import {
   failedDelivery,
   freshAddress,
   freshClinic,
+  clinicalHoldIn,
   heldOrderIn,
   orderIn,
   REFUSING_URL,
@@ -408,6 +409,15 @@ export const BASES: Record<string, BaseRequest> = {
     params: { id: await heldOrderIn(w) },
     body: { message: 'Resumed.' },
   }),
+  // A clinical hold: only the pharmacist signed in as themselves overrides it, with a reason (issue 39).
+  'POST /api/admin/medication-requests/:id/holds/:hold_id/resolve': async (w) => {
+    const { headers } = await signedInStaff(w);
+    return {
+      params: await clinicalHoldIn(w),
+      headers,
+      body: { message: 'Reviewed.', override_reason: 'The prescriber confirmed the reaction was a rash years ago.' },
+    };
+  },
   'POST /api/admin/clinics': () => ({ body: { name: 'Fuzz Clinic' } }),
   'GET /api/admin/clinics/:clinicId': (w) => ({ params: { clinicId: w.setup.clinic.clinicId } }),
   'PUT /api/admin/clinics/:clinicId/shipping': (w) => ({
@@ -474,6 +484,20 @@ export const BASES: Record<string, BaseRequest> = {
     body: { name: 'Fuzz Ground', state_prices: { HI: 24.99 } },
   }),
   'PUT /api/admin/licensed-states': () => ({ body: { states: [...STATES_AND_DC] } }),
+  'PUT /api/admin/allergy-classes/:code': () => ({
+    params: { code: `fuzz_${unique()}` },
+    body: { label: 'Fuzz class', names: ['fuzzamycins'], members: ['fuzzamycin'] },
+  }),
+  'DELETE /api/admin/allergy-classes/:code': async (w) => {
+    const code = `fuzz_${unique()}`;
+    const set = await w.t.operator.put(`/api/admin/allergy-classes/${code}`, {
+      label: 'Fuzz class',
+      names: ['fuzzamycins'],
+      members: ['fuzzamycin'],
+    });
+    expectOk(set, 'allergy class');
+    return { params: { code } };
+  },
   'GET /api/admin/webhook-deliveries': (w) => ({
     query: {
       status: 'failed',

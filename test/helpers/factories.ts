@@ -1,18 +1,27 @@
 /**
- * Typed factories that build test data through the partner HTTP API, as a partner would.
- * Each throws with the response body when the API refuses, so a broken setup fails loudly.
+ * Typed factories that build test data through the HTTP API, as a partner (or the pharmacy, for
+ * formulas, fills, holds and shipments) would. Each returns the view the API answers, typed by its
+ * schema (the TypeBox types the OpenAPI document is made from), and throws with the response body
+ * when the API refuses, so a broken setup fails loudly.
  */
+import type { OperatorOrderDetailData } from '../../src/fulfillment/order-operator-detail.schemas.js';
+import type { OrderViewData } from '../../src/fulfillment/order-view.schemas.js';
+import type { FillItemInput } from '../../src/compounding/order-fill.schemas.js';
+import type { HoldBodyInput } from '../../src/holds/hold.schemas.js';
+import type { AddMedicationBody, MedicationView } from '../../src/medications/medication.schemas.js';
 import type { OrderStatus } from '../../src/orders/order-status.js';
+import type { AddShipmentBodyInput } from '../../src/shipments/shipment.schemas.js';
 import { patientBody, practitionerBody, veterinarianBody } from './fixtures.js';
 import type { Reply, TestApp, TestClinic } from './test-app.js';
 
 /** The formulary every order test clinic starts with. */
 export const TEST_FORMULARY = ['Semaglutide', 'Tirzepatide', 'Progesterone', 'Gabapentin'];
 
-/** The answer's `data`; throws with the body unless the answer is a 200. */
-export function expectOk(res: Reply, what: string): any {
+/** The answer's `data` (typed `T` by the caller that knows the route); throws with the body unless the answer is a 200. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names its route's view; `any` for the untyped callers.
+export function expectOk<T = any>(res: Reply, what: string): T {
   if (res.status !== 200) throw new Error(`${what} failed with ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.data;
+  return res.body.data as T;
 }
 
 export async function createPractitioner(
@@ -138,4 +147,102 @@ export async function outboxEventsOf(t: TestApp, orderId: string): Promise<{ typ
   return rows
     .map((r) => ({ type: r.type, clinic_id: r.clinic_id, payload: JSON.parse(r.payload) as Record<string, unknown> }))
     .filter((e) => e.payload.medication_request_id === orderId);
+}
+
+/** A formulary entry's formula (docs/compounding.md): a non-sterile cream, one active ingredient and its base. */
+export const FORMULA = {
+  ingredients: [
+    { name: 'Progesterone micronized', strength: '100', unit: 'mg/g', active: true },
+    { name: 'Cream base', strength: '1', unit: 'g', active: false },
+  ],
+  preparation: 'non_sterile',
+  bud_category: 'non_aqueous',
+  storage: 'room',
+} as const satisfies Partial<AddMedicationBody>;
+
+/** A formulary entry named `name` with FORMULA, each field of which `formula` may replace (POST …/clinics/:clinicId/medications). */
+export async function createFormula(
+  t: TestApp,
+  clinic: Pick<TestClinic, 'clinicId'>,
+  name: string,
+  formula: Partial<Omit<AddMedicationBody, 'name'>> = {},
+): Promise<MedicationView> {
+  const body = { name, ...FORMULA, ...formula };
+  return expectOk<MedicationView>(
+    await t.operator.post(`/api/admin/clinics/${clinic.clinicId}/medications`, body),
+    `add ${name}`,
+  );
+}
+
+/** The parties with a patient of their own: a second active order of one formula for one patient is held at intake as duplicate therapy. */
+export async function ownPatient<T extends OrderParties & { clinic: TestClinic }>(t: TestApp, parties: T): Promise<T> {
+  return { ...parties, patientId: await createPatient(t, parties.clinic, { practitionerId: parties.practitionerId }) };
+}
+
+/** Moves an order as the pharmacy does (POST …/status); `body` carries the status and what it needs (a tracking number to ship). */
+export async function setOrderStatus(
+  t: TestApp,
+  orderId: string,
+  body: { status: OrderStatus } & Record<string, unknown>,
+): Promise<OperatorOrderDetailData> {
+  return expectOk<OperatorOrderDetailData>(
+    await t.operator.post(`/api/admin/medication-requests/${orderId}/status`, body),
+    `move to ${body.status}`,
+  );
+}
+
+/** Fills items of a `processing` order (POST …/fill): each item named, with a lot and compounded now unless given. */
+export async function createFill(
+  t: TestApp,
+  orderId: string,
+  items: (Pick<FillItemInput, 'item_id'> & Partial<FillItemInput>)[],
+): Promise<OperatorOrderDetailData> {
+  const body = {
+    items: items.map((item, i) => ({ lot_number: `LOT-${String(i + 1)}`, compounded_at: t.ctx.clock().toISOString(), ...item })),
+  };
+  return expectOk<OperatorOrderDetailData>(await t.operator.post(`/api/admin/medication-requests/${orderId}/fill`, body), 'fill');
+}
+
+/** Holds an order as the pharmacy (POST …/hold): a dose to clarify, waiting on the partner, unless `body` says otherwise. */
+export async function createHold(t: TestApp, orderId: string, body: Partial<HoldBodyInput> = {}): Promise<OrderViewData> {
+  const hold = { reason_code: 'prescription_clarification', message: 'Please confirm the dose.', ...body };
+  return expectOk<OrderViewData>(await t.operator.post(`/api/admin/medication-requests/${orderId}/hold`, hold), 'hold');
+}
+
+/** A shipped order's next package (POST …/shipments): a FedEx tracking number unless `body` gives one. */
+export async function createShipment(
+  t: TestApp,
+  orderId: string,
+  body: Partial<AddShipmentBodyInput> = {},
+): Promise<OrderViewData> {
+  const shipment = { tracking_number: '123456789013', ...body };
+  return expectOk<OrderViewData>(
+    await t.operator.post(`/api/admin/medication-requests/${orderId}/shipments`, shipment),
+    'add shipment',
+  );
+}
+
+/**
+ * An order of the setup (with a patient of its own), moved to `processing`, every item filled
+ * when `fill` is set (needed for a formula's item in production), then shipped with a FedEx
+ * tracking number; the order as the partner reads it.
+ */
+export async function createShippedOrder(
+  t: TestApp,
+  setup: OrderSetup,
+  options: { order?: Record<string, unknown>; fill?: boolean; trackingNumber?: string } = {},
+): Promise<OrderViewData> {
+  const orderId = await createOrder(t, await ownPatient(t, setup), options.order ?? {});
+  const processing = await setOrderStatus(t, orderId, { status: 'processing' });
+  if (options.fill)
+    await createFill(
+      t,
+      orderId,
+      processing.medication_requests.map((item) => ({ item_id: item.id })),
+    );
+  await setOrderStatus(t, orderId, { status: 'shipped', tracking_number: options.trackingNumber ?? '123456789012' });
+  return expectOk<OrderViewData>(
+    await t.partner(setup.clinic.apiKey).get(`/api/external/medication-order/${orderId}`),
+    'get order',
+  );
 }

@@ -241,6 +241,12 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     post(`/api/admin/medication-requests/${f.orderId}/shipments/${NO_WEBHOOK}/events`, SHIPMENT_EVENT),
   'POST /api/admin/medication-requests/{id}/resume': (f) =>
     post(`/api/admin/medication-requests/${f.orderId}/resume`, { message: 'Resumed.' }),
+  // A hold id of none (404 when the rest is valid).
+  'POST /api/admin/medication-requests/{id}/holds/{hold_id}/resolve': (f) =>
+    post(`/api/admin/medication-requests/${f.orderId}/holds/${NO_WEBHOOK}/resolve`, {
+      message: 'Resolved.',
+      override_reason: 'Reviewed with the prescriber.',
+    }),
   'POST /api/admin/clinics': () => post('/api/admin/clinics', { name: 'Worst-case clinic', free_shipping: false }),
   'PUT /api/admin/clinics/{clinicId}/shipping': (f) => ({
     method: 'PUT',
@@ -276,6 +282,15 @@ export const BASE_REQUESTS: Record<string, (f: WorstCaseFixture) => BaseRequest>
     method: 'PUT',
     url: '/api/admin/carriers/fedex/services/fedex_2day',
     body: { name: 'FedEx 2Day®', price: 4595, state_prices: { AK: 7450, HI: 7450 } },
+  }),
+  'PUT /api/admin/allergy-classes/{code}': () => ({
+    method: 'PUT',
+    url: '/api/admin/allergy-classes/worst_case_class',
+    body: {
+      label: 'Worst case',
+      names: Array.from({ length: 50 }, (_, i) => `worst case allergy ${i}`),
+      members: Array.from({ length: 100 }, (_, i) => `worst case ingredient ${i}`),
+    },
   }),
   'PUT /api/admin/licensed-states': () => ({
     method: 'PUT',

@@ -75,7 +75,7 @@ describe.each(DIALECTS)('GET /api/admin/holds on %s', (dialect) => {
       ),
     );
     o4 = await at('2030-01-07T13:30:00', () => createOrder(t, north));
-    await at('2030-01-07T14:00:00', () => hold(o4, { reason_code: 'allergy_conflict', message: 'Checking the allergy.' }));
+    await at('2030-01-07T14:00:00', () => hold(o4, { reason_code: 'prescriber_outreach', message: 'Calling the prescriber.' }));
     await at('2030-01-07T15:00:00', async () =>
       expectOk(await t.operator.post(`/api/admin/medication-requests/${o4}/resume`, {}), 'resume'),
     );

@@ -233,19 +233,25 @@ describe.each(DIALECTS)('order holds on %s', (dialect) => {
     expect(res.body.data).toMatchObject({ status: 'cancelled', hold: null });
   });
 
-  it('when an order is held again, then the reason changes, it keeps its first time and resumes where it was first held from', async () => {
+  it('when an order is held again, then the holds stack: it keeps its first time, sends no event for a pharmacy hold and resumes where it was first held from', async () => {
     const id = await heldOrder('prescription_clarification', 'processing');
     const first = await getOrder(t, setup.clinic, id);
     await answer(id, { message: 'See attached.' });
     const again = await hold(id, { reason_code: 'prescriber_outreach', message: 'Calling the prescriber.' });
-    expect(again.body.data.hold).toMatchObject({
-      reason_code: 'prescriber_outreach',
-      waiting_on: 'pharmacy',
-      since: first.hold.since,
-    });
+    expect(again.status).toBe(200);
+    expect(again.body.data.hold).toMatchObject({ reason_code: 'prescription_clarification', since: first.hold.since });
+    expect(again.body.data.holds.map((h: { reason_code: string }) => h.reason_code)).toEqual([
+      'prescription_clarification',
+      'prescriber_outreach',
+    ]);
+    const twice = await hold(id, { reason_code: 'prescriber_outreach', message: 'Again.' });
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.message).toContain('already on hold for prescriber_outreach');
+    expect(Object.keys(twice.body.error.details)).toEqual(['reason_code']);
     expect((await resume(id)).body.data.status).toBe('processing');
     const events = (await outboxEventsOf(t, id)).map((e) => e.type);
-    expect(events.filter((type) => type === 'order.on_hold')).toHaveLength(2);
+    expect(events.filter((type) => type === 'order.on_hold')).toHaveLength(1);
+    expect(events.filter((type) => type === 'order.resumed')).toHaveLength(1);
   });
 
   it('when the catalog is read, then every code says whose move it is and what resolves it', async () => {
@@ -442,7 +448,12 @@ describe.each(DIALECTS)('order holds on %s', (dialect) => {
       const resumed = await partner().post(`/api/external/sandbox/medication-order/${id}/resume`);
       expect(resumed.status).toBe(200);
       expect(resumed.body.data.status).toBe('pending');
-      expect(resumed.body.data.hold_history.map((h: { actor: string }) => h.actor)).toEqual(['sandbox', 'sandbox', 'sandbox']);
+      expect(resumed.body.data.hold_history.map((h: { kind: string; actor: string }) => `${h.kind}:${h.actor}`)).toEqual([
+        'hold:sandbox',
+        'hold:sandbox',
+        'resolve:sandbox',
+        'resume:sandbox',
+      ]);
       expect((await outboxEventsOf(t, id)).map((e) => e.type)).toEqual([
         'order.created',
         'order.on_hold',

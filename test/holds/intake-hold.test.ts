@@ -11,6 +11,7 @@ import {
   requestRefill,
   type OrderSetup,
 } from '../helpers/factories.js';
+import { createSignedInStaff } from '../helpers/staff.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
@@ -84,10 +85,16 @@ describe.each(DIALECTS)('the intake hold on %s', (dialect) => {
     });
     expect(JSON.stringify(events)).not.toContain('naltrexone');
 
-    // The pharmacist resumes it with the hold controls every hold has.
-    const resumed = await t.operator.post(`/api/admin/medication-requests/${id}/resume`, { message: 'Prescriber confirmed.' });
+    // A clinical hold: the operator token cannot resume it; the pharmacist signed in overrides it with a reason.
+    const refused = await t.operator.post(`/api/admin/medication-requests/${id}/resume`, { message: 'Prescriber confirmed.' });
+    expect(refused.status).toBe(403);
+    const pharmacist = await createSignedInStaff(t, 'pharmacist', 'Ines Intake');
+    const resumed = await pharmacist.post(`/api/admin/medication-requests/${id}/resume`, {
+      message: 'Prescriber confirmed.',
+      override_reason: 'Prescriber confirmed the reaction was mild; benefit outweighs the risk.',
+    });
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
-    expect(resumed.body.data).toMatchObject({ status: 'pending', hold: null });
+    expect(resumed.body.data).toMatchObject({ status: 'pending', hold: null, holds: [] });
   });
 
   it('when the allergies are replaced, then the next order is compared with the new list', async () => {

@@ -307,6 +307,7 @@ describe('OpenAPI document and reference page', () => {
       'post /api/external/sandbox/medication-order/{id}/advance',
       'post /api/external/sandbox/medication-order/{id}/resume',
       'post /api/admin/medication-requests/{id}/resume',
+      'post /api/admin/medication-requests/{id}/holds/{hold_id}/resolve',
       'post /api/admin/webhook-endpoints/{webhookId}/recover',
       'post /api/external/webhook/{webhookId}/rotate-secret',
       // The original system's form, `?id=` without a body (issue 22).

@@ -1,51 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   advanceOrder,
+  createFormula,
   createOrder,
   createOrderSetup,
-  createPatient,
   expectOk,
   itemBody,
   orderBody,
   type OrderSetup,
+  ownPatient,
 } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { fakeClock } from '../webhooks/support.js';
-
-/** The setup with a patient of its own: a second active order of one formula for a patient is held as duplicate therapy. */
-const ownPatient = async <T extends OrderSetup>(t: TestApp, setup: T): Promise<T> => ({
-  ...setup,
-  patientId: await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId }),
-});
 
 /**
  * What an order is checked against from the formula and the prescriber (issue 30, items 7 and 8;
  * docs/compounding.md#where-a-preparation-may-go-and-who-may-prescribe-it), over HTTP. The fixtures'
  * patient lives in CA, the practitioner in TX.
  */
-const FORMULA = {
-  ingredients: [{ name: 'Testosterone', strength: '50', unit: 'mg/g', active: true }],
-  preparation: 'non_sterile',
-  bud_category: 'non_aqueous',
-  storage: 'room',
-} as const;
 const CONTROLLED = 'Testosterone Cream';
 const RESTRICTED_IN_CA = 'Naltrexone Cream';
 const RESTRICTED_ELSEWHERE = 'Minoxidil Solution';
 const DEA = 'BL1234563';
 
-async function addEntry(t: TestApp, clinicId: string, body: Record<string, unknown>): Promise<string> {
-  return expectOk(await t.operator.post(`/api/admin/clinics/${clinicId}/medications`, body), 'add entry').medication_id;
-}
-
 /** A clinic ready to order, with entries: one controlled (schedule III), one the pharmacy may not ship to CA, one not to NY. */
 async function setUp(t: TestApp): Promise<OrderSetup & { restrictedId: string }> {
   const setup = await createOrderSetup(t);
-  const clinicId = setup.clinic.clinicId;
-  await addEntry(t, clinicId, { name: CONTROLLED, ...FORMULA, controlled_schedule: 'III' });
-  const restrictedId = await addEntry(t, clinicId, { name: RESTRICTED_IN_CA, ...FORMULA, restricted_states: ['ca'] });
-  await addEntry(t, clinicId, { name: RESTRICTED_ELSEWHERE, ...FORMULA, restricted_states: ['NY'] });
+  await createFormula(t, setup.clinic, CONTROLLED, { controlled_schedule: 'III' });
+  const restrictedId = (await createFormula(t, setup.clinic, RESTRICTED_IN_CA, { restricted_states: ['ca'] })).medication_id;
+  await createFormula(t, setup.clinic, RESTRICTED_ELSEWHERE, { restricted_states: ['NY'] });
   return { ...setup, restrictedId };
 }
 

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATES_AND_DC } from '../../src/shipping/licensed-states.js';
 import {
   advanceOrder,
+  createFormula,
   createOrder,
-  createPatient,
   createOrderSetup,
   expectOk,
   itemBody,
   orderBody,
   type OrderSetup,
+  ownPatient,
 } from '../helpers/factories.js';
 import { TestApp, type Reply } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
@@ -19,12 +20,6 @@ import { DIALECTS } from '../helpers/test-db.js';
  * same destination problem gets the same answer from each: the same code, message and state (a hold
  * answer names `address.state` besides). The fixtures' patients live in CA.
  */
-const FORMULA = {
-  ingredients: [{ name: 'Naltrexone', strength: '1', unit: 'mg/g', active: true }],
-  preparation: 'non_sterile',
-  bud_category: 'non_aqueous',
-  storage: 'room',
-} as const;
 const ENTRY = 'Naltrexone Cream';
 
 describe.each(DIALECTS)('the three callers of the destination check on %s', (dialect) => {
@@ -35,21 +30,13 @@ describe.each(DIALECTS)('the three callers of the destination check on %s', (dia
   beforeAll(async () => {
     t = await TestApp.start({ dialect, env: { REQUIRE_PRESCRIBER_STATE_LICENSE: 'true' } });
     setup = await createOrderSetup(t);
-    entryId = expectOk(
-      await t.operator.post(`/api/admin/clinics/${setup.clinic.clinicId}/medications`, { name: ENTRY, ...FORMULA }),
-      'add entry',
-    ).medication_id;
+    entryId = (await createFormula(t, setup.clinic, ENTRY)).medication_id;
     await licensedIn('CA', 'NJ');
   });
   afterAll(async () => t.close());
 
   const partner = () => t.partner(setup.clinic.apiKey);
   const ordering = { medication_requests: [itemBody({ medication: ENTRY })] };
-  /** A patient of their own: a second order of one formula for a patient would be held as duplicate therapy. */
-  const ownPatient = async (): Promise<OrderSetup> => ({
-    ...setup,
-    patientId: await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId }),
-  });
   async function licensedIn(...states: string[]): Promise<void> {
     expectOk(
       await partner().put(`/api/external/practitioner/${setup.practitionerId}/credentials`, {
@@ -73,9 +60,9 @@ describe.each(DIALECTS)('the three callers of the destination check on %s', (dia
    * held one's answer with an address in CA. The problem is undone after.
    */
   async function answersFor(problem: { make: () => Promise<void>; undo: () => Promise<void> }) {
-    const shipped = await createOrder(t, await ownPatient(), ordering);
+    const shipped = await createOrder(t, await ownPatient(t, setup), ordering);
     await advanceOrder(t, setup.clinic, shipped, 'shipped');
-    const held = await createOrder(t, await ownPatient(), ordering);
+    const held = await createOrder(t, await ownPatient(t, setup), ordering);
     expectOk(
       await t.operator.post(`/api/admin/medication-requests/${held}/hold`, {
         reason_code: 'address_undeliverable',
@@ -85,7 +72,7 @@ describe.each(DIALECTS)('the three callers of the destination check on %s', (dia
     );
     await problem.make();
     try {
-      const intake = await partner().post('/api/external/medication-order', orderBody(await ownPatient(), ordering));
+      const intake = await partner().post('/api/external/medication-order', orderBody(await ownPatient(t, setup), ordering));
       const refill = await partner().post('/api/external/refill-request', { medication_request_id: shipped });
       const answer = await partner().post(`/api/external/medication-order/${held}/hold-response`, {
         message: 'The patient moved.',

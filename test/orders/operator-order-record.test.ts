@@ -3,23 +3,18 @@ import {
   advanceOrder,
   createOrder,
   createOrderSetup,
-  createPatient,
   expectOk,
   getOrder,
   itemBody,
-  outboxEventsOf,
   type OrderSetup,
+  outboxEventsOf,
+  ownPatient,
 } from '../helpers/factories.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 import { trackingNumberProblem } from '../../src/shipments/tracking-number.js';
 
 /** The setup with a patient of its own: a second active order of one formula for a patient is held as duplicate therapy. */
-const ownPatient = async <T extends OrderSetup>(t: TestApp, setup: T): Promise<T> => ({
-  ...setup,
-  patientId: await createPatient(t, setup.clinic, { practitionerId: setup.practitionerId }),
-});
-
 /** Issue 30, item 9: what the pharmacy's order read and status changes add for the console. */
 describe.each(DIALECTS)(
   'the operator\u2019s order: tracking formats, cancellation reasons, formulas and the label on %s',

@@ -79,6 +79,7 @@ describe.each(DIALECTS)('order routes in the HTTP pipeline on %s', (dialect) => 
         'refill_request_id',
         'status_history',
         'hold',
+        'holds',
         'hold_history',
         'shipping_address',
         'shipments',

@@ -47,6 +47,7 @@ describe('the allergy name rule', () => {
 
 const ENTRY = {
   name: 'LDN 4.5 mg',
+  therapeutic_class: null,
   ingredients: JSON.stringify([
     { name: 'Naltrexone Hydrochloride', strength: '4.5', unit: 'mg', active: true },
     { name: 'Avicel', strength: '100', unit: 'mg', active: false },
@@ -62,6 +63,7 @@ const inUse = (overrides: Partial<ItemInUse> = {}): ItemInUse => ({
   days_supply: 30,
   medication: 'LDN 3 mg',
   ingredients: JSON.stringify([{ name: 'naltrexone', strength: '3', unit: 'mg', active: true }]),
+  therapeutic_class: null,
   ...overrides,
 });
 
@@ -76,14 +78,81 @@ describe('the intake hold', () => {
     expect(result?.message).toContain('allergy to naltrexone (moderate)');
   });
 
-  it('when only an inactive ingredient is an allergy, then there is no hold', () => {
-    expect(hold({ allergies: [{ substance: 'avicel', reaction: null, severity: null }] })).toBeNull();
+  it('when only an inactive ingredient is an allergy, then allergy_conflict names it as inactive', () => {
+    const result = hold({ allergies: [{ substance: 'avicel', reaction: null, severity: 'severe' }] });
+    expect(result?.reason_code).toBe('allergy_conflict');
+    expect(result?.message).toContain(
+      'Avicel (inactive, in LDN 4.5 mg) matches the patient\u2019s recorded allergy to avicel (severe).',
+    );
+  });
+
+  it('when an allergy names a class that covers an ingredient, then the message names the class', () => {
+    const entry = {
+      name: 'Bactrim suspension',
+      therapeutic_class: null,
+      ingredients: JSON.stringify([
+        { name: 'Sulfamethoxazole', strength: '40', unit: 'mg/mL', active: true },
+        { name: 'Methylparaben', strength: '1', unit: 'mg/mL', active: false },
+      ]),
+    };
+    const result = hold({ entries: [entry], allergies: [{ substance: 'Sulfa', reaction: null, severity: null }] });
+    expect(result?.message).toContain(
+      'Sulfamethoxazole (in Bactrim suspension) matches the patient\u2019s recorded allergy to Sulfa (class: Sulfonamide antibiotics).',
+    );
+    expect(result?.message).not.toContain('Methylparaben');
+  });
+
+  it('when the operator\u2019s classes are given, then they are the ones compared', () => {
+    const classes = [{ code: 'penicillins', label: 'Penicillins', names: ['penicillin'], members: ['amoxicillin'] }];
+    const entry = {
+      name: 'Amoxicillin',
+      therapeutic_class: null,
+      ingredients: JSON.stringify([{ name: 'amoxicillin trihydrate', strength: '50', unit: 'mg/mL', active: true }]),
+    };
+    const allergies = [{ substance: 'Penicillin', reaction: null, severity: null }];
+    expect(hold({ entries: [entry], allergies })).toBeNull();
+    expect(hold({ entries: [entry], allergies, classes })?.message).toContain('(class: Penicillins)');
+  });
+
+  it('when another order in use is of the same therapeutic class, then duplicate_therapy names the class and the order', () => {
+    const semaglutide = {
+      name: 'Semaglutide',
+      therapeutic_class: 'glp1_receptor_agonist',
+      ingredients: JSON.stringify([{ name: 'semaglutide sodium', strength: '2.5', unit: 'mg/mL', active: true }]),
+    };
+    const tirzepatide = inUse({
+      medication: 'Tirzepatide',
+      ingredients: JSON.stringify([{ name: 'tirzepatide', strength: '10', unit: 'mg/mL', active: true }]),
+      therapeutic_class: 'glp1_receptor_agonist',
+    });
+    const result = hold({ entries: [semaglutide], inUse: [tirzepatide] });
+    expect(result?.reason_code).toBe('duplicate_therapy');
+    expect(result?.message).toBe(
+      'Duplicate therapy: Semaglutide is of the therapeutic class glp1_receptor_agonist, as the patient\u2019s order order-1 (Tirzepatide, processing) is. The pharmacist reviews it before the order proceeds.',
+    );
+    expect(hold({ entries: [{ ...semaglutide, therapeutic_class: 'testosterone' }], inUse: [tirzepatide] })).toBeNull();
+    // An entry with a class and no formula is compared by its class.
+    expect(
+      hold({ entries: [{ ...semaglutide, ingredients: null }], inUse: [{ ...tirzepatide, ingredients: null }] })?.reason_code,
+    ).toBe('duplicate_therapy');
+  });
+
+  it('when the same ingredient and class are in one other order, then it is named once, by its ingredient', () => {
+    const entry = { ...ENTRY, therapeutic_class: 'opioid_antagonist' };
+    const result = hold({ entries: [entry], inUse: [inUse({ therapeutic_class: 'opioid_antagonist' })] });
+    expect(result?.message).toContain('is already in the patient\u2019s order order-1');
+    expect(result?.message).not.toContain('therapeutic class');
+  });
+
+  it('when the other order is the one this order replaces, then it is not a duplicate', () => {
+    expect(hold({ inUse: [inUse()], replaced: new Set(['order-1']) })).toBeNull();
+    expect(hold({ inUse: [inUse()], replaced: new Set(['order-2']) })?.reason_code).toBe('duplicate_therapy');
   });
 
   it('when an entry has no formula, then there is nothing to compare', () => {
     expect(
       hold({
-        entries: [{ name: 'Semaglutide', ingredients: null }, undefined],
+        entries: [{ name: 'Semaglutide', ingredients: null, therapeutic_class: null }, undefined],
         allergies: [{ substance: 'semaglutide', reaction: null, severity: null }],
         inUse: [inUse()],
       }),
@@ -126,7 +195,10 @@ describe('the intake hold', () => {
       severity: null,
     }));
     const ingredients = allergies.map((a) => ({ name: a.substance, strength: '1', unit: 'mg', active: true }));
-    const result = hold({ entries: [{ name: 'Many', ingredients: JSON.stringify(ingredients) }], allergies });
+    const result = hold({
+      entries: [{ name: 'Many', ingredients: JSON.stringify(ingredients), therapeutic_class: null }],
+      allergies,
+    });
     expect(result?.message.length).toBe(2000);
   });
 });

@@ -713,18 +713,24 @@ export interface components {
         at: string;
         actor: 'operator' | 'partner' | 'sandbox';
       }[];
-      /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+      /** @description Why the order is on hold and whose move it is: the open hold that waits on you, else the oldest open one (all of them are in `holds`); null when it is not on hold. */
       hold: components['schemas']['MedicationOrderHold'] | null;
+      /** @description Every open hold of the order, oldest first (empty when it is not on hold). The order resumes when the last is resolved. */
+      holds: components['schemas']['MedicationOrderOpenHold'][];
       /** @description Every hold of the order, your answers and each resume, oldest first (empty for an order never held). */
       hold_history: {
-        /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
-        kind: 'hold' | 'answer' | 'resume';
+        /** @description `hold`: a hold opened (an order may have several); `answer`: your answer; `resolve`: one hold resolved while others stay open (the order stays on hold); `resume`: the last open hold resolved, the order resumed. */
+        kind: 'hold' | 'answer' | 'resolve' | 'resume';
         reason_code: string | null;
         waiting_on: ('partner' | 'pharmacy') | null;
         message: string | null;
         actor: 'operator' | 'partner' | 'sandbox';
         /** @description ISO-8601 UTC. */
         at: string;
+        /** @description The hold the row is about (`holds[].hold_id`); null for rows written before holds stacked. */
+        hold_id: string | null;
+        /** @description On `resolve` and `resume` rows: `answer` (your address answered it), `resume` (the pharmacy resolved it), `override` (a pharmacist overrode a clinical hold); null otherwise. */
+        resolution: ('answer' | 'resume' | 'override') | null;
       }[];
       /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
       shipping_address: {
@@ -764,6 +770,30 @@ export interface components {
       /** @description ISO-8601 UTC. */
       since: string;
     };
+    MedicationOrderOpenHold: {
+      /**
+       * Format: uuid
+       * @description The hold’s id (the history’s rows about it name it).
+       */
+      hold_id: string;
+      /** @description A code of `GET /api/external/hold-reasons`. */
+      reason_code: string;
+      /** @description The catalog’s text for the code. */
+      reason: string;
+      /** @description The pharmacy’s message to you. */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on: 'partner' | 'pharmacy';
+      /** @description `true` for a clinical check (`allergy_conflict`, `duplicate_therapy`): only a pharmacist’s override resolves it; your answer is recorded, it does not resolve it. */
+      clinical: boolean;
+      /** @description ISO-8601 UTC. */
+      since: string;
+      /** @description When you last answered while it was open; null: not answered. */
+      answered_at: string | null;
+    };
     Shipment: {
       /** Format: uuid */
       shipment_id: string;
@@ -798,6 +828,8 @@ export interface components {
       waiting_on: 'partner' | 'pharmacy' | null;
       /** @description What resolves the hold. */
       answer: string;
+      /** @description `true` for a clinical check: only a pharmacist’s override resolves it (docs/orders.md#clinical-holds). */
+      clinical: boolean;
     };
     MedicationOrderHoldResponse: {
       /** @description Your answer to the pharmacy. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
@@ -3562,14 +3594,18 @@ export interface operations {
                 answered_at: string | null;
                 /** @description The hold’s conversation, oldest first. */
                 hold_history: {
-                  /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
-                  kind: 'hold' | 'answer' | 'resume';
+                  /** @description `hold`: a hold opened (an order may have several); `answer`: your answer; `resolve`: one hold resolved while others stay open (the order stays on hold); `resume`: the last open hold resolved, the order resumed. */
+                  kind: 'hold' | 'answer' | 'resolve' | 'resume';
                   reason_code: string | null;
                   waiting_on: ('partner' | 'pharmacy') | null;
                   message: string | null;
                   actor: 'operator' | 'partner' | 'sandbox';
                   /** @description ISO-8601 UTC. */
                   at: string;
+                  /** @description The hold the row is about (`holds[].hold_id`); null for rows written before holds stacked. */
+                  hold_id: string | null;
+                  /** @description On `resolve` and `resume` rows: `answer` (your address answered it), `resume` (the pharmacy resolved it), `override` (a pharmacist overrode a clinical hold); null otherwise. */
+                  resolution: ('answer' | 'resume' | 'override') | null;
                 }[];
               }[];
               /** @description Pass as `cursor` for the next page; null on the last. */

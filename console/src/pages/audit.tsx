@@ -73,6 +73,7 @@ const RESOURCE_LABELS: Record<AuditResourceType, string> = {
   carrier: 'carrier',
   shipping_service: 'shipping service',
   licensed_states: 'licensed states',
+  allergy_class: 'allergy class',
 };
 
 /**

@@ -1,11 +1,11 @@
-// Over 250 lines: the hold panel's three parts (the hold form, the resume form, the conversation) belong on one page and share its state.
+// Over 250 lines: the hold panel's parts (the open holds and their resolution, the hold form, the resume form, the conversation) belong on one page and share its state.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import type { OperatorBody } from '../api-types';
 import { handler } from '../components/events';
 import { ErrorMessage, Notice, Time } from '../components/feedback';
 import { labelOf } from '../components/labels';
-import { useMayCall } from '../session';
+import { useMayCall, useSession } from '../session';
 import { ActorName, useHoldReasons, useOrderNotice, type HoldStep, type OrderDetail, type OrderView } from './order-shared';
 
 /** The longest message a hold or a resume takes (the API's rule; it refuses longer ones, naming `message`). */
@@ -17,10 +17,11 @@ type WaitingOn = NonNullable<HoldBody['waiting_on']>;
 const WAITING_ON_LABEL: Record<WaitingOn, string> = { partner: 'the partner', pharmacy: 'the pharmacy' };
 
 /**
- * An order's hold (issue 29): while it is on hold, the hold itself, prominent (reason, message, whom
- * it waits on, since when) and **Resume** with an optional message; while it is pending or processing,
- * **Put on hold** with a reason of the server's catalog and a message to the partner. The page shows
- * the API's answer at once.
+ * An order's holds (issues 29 and 39): while it is on hold, every open hold, prominent (reason,
+ * message or conflict, whom it waits on, since when), each resolved on its own (a clinical one by
+ * the pharmacist, with an override reason), **Resume** for several that are not clinical, and a
+ * hold added; while it is pending or processing, **Put on hold** with a reason of the server's
+ * catalog and a message to the partner. The page shows the API's answer at once.
  */
 export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged: (answer: OrderView) => void }) {
   const mayCall = useMayCall();
@@ -37,34 +38,40 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
   }, [done, order.status]);
 
   if (order.status === 'on_hold' && order.hold) {
-    const { hold } = order;
+    const { hold, holds } = order;
+    const clinicalOpen = holds.some((h) => h.clinical);
     return (
       <section aria-labelledby="hold-heading" class="hold-panel">
         <h2 id="hold-heading" ref={heading} tabIndex={-1}>
-          On hold: {hold.reason}
+          On hold: {holds.length > 1 ? `${holds.length} holds` : hold.reason}
         </h2>
         {done && <Notice>{done}</Notice>}
-        <dl class="facts">
-          <dt>Reason</dt>
-          <dd>
-            <strong>{labelOf(hold.reason_code)}</strong>: {hold.reason}
-          </dd>
-          <dt>Message</dt>
-          <dd class="hold-message">{hold.message}</dd>
-          <dt>Waiting on</dt>
-          <dd>
-            <strong>{WAITING_ON_LABEL[hold.waiting_on]}</strong>
-          </dd>
-          <dt>Since</dt>
-          <dd>
-            <Time iso={hold.since} />
-          </dd>
-        </dl>
-        {mayCall('POST', '/api/admin/medication-requests/:id/resume') && (
+        <p class="muted">The order resumes when its last open hold is resolved.</p>
+        <ul class="open-holds">
+          {holds.map((open) => (
+            <OpenHold
+              key={open.hold_id}
+              orderId={order.medication_request_id}
+              hold={open}
+              onResolved={(answer) =>
+                changed(
+                  answer,
+                  answer.status === 'on_hold'
+                    ? `Hold resolved: ${labelOf(open.reason_code)}. The order stays on hold for its other holds.`
+                    : `Resolved: the order is ${labelOf(answer.status).toLowerCase()} again.`,
+                )
+              }
+            />
+          ))}
+        </ul>
+        {!clinicalOpen && holds.length > 1 && mayCall('POST', '/api/admin/medication-requests/:id/resume') && (
           <ResumeForm
             orderId={order.medication_request_id}
             onResumed={(answer) => changed(answer, `Resumed: the order is ${labelOf(answer.status).toLowerCase()} again.`)}
           />
+        )}
+        {mayCall('POST', '/api/admin/medication-requests/:id/hold') && (
+          <HoldForm orderId={order.medication_request_id} onHeld={(answer) => changed(answer, 'Hold added.')} />
         )}
       </section>
     );
@@ -79,6 +86,138 @@ export function HoldPanel({ order, onChanged }: { order: OrderDetail; onChanged:
       {done && <Notice>{done}</Notice>}
       <HoldForm orderId={order.medication_request_id} onHeld={(answer) => changed(answer, 'The order is on hold.')} />
     </section>
+  );
+}
+
+type OpenHoldData = OrderDetail['holds'][number];
+
+/**
+ * One open hold: its reason, message (for a clinical hold, the conflict the intake check found),
+ * whom it waits on and since when, and how to resolve it. A clinical hold is the pharmacist's own:
+ * a pharmacist is asked for the override reason; anyone else reads why they cannot resolve it.
+ */
+function OpenHold({
+  orderId,
+  hold,
+  onResolved,
+}: {
+  orderId: string;
+  hold: OpenHoldData;
+  onResolved: (answer: OrderView) => void;
+}) {
+  const { role } = useSession();
+  const mayCall = useMayCall();
+  const mayResolve = mayCall('POST', '/api/admin/medication-requests/:id/holds/:hold_id/resolve');
+  return (
+    <li class="open-hold" data-hold={hold.reason_code}>
+      <h3>
+        {hold.reason} {hold.clinical && <span class="badge">Clinical check</span>}
+      </h3>
+      <dl class="facts">
+        <dt>Reason</dt>
+        <dd>
+          <strong>{labelOf(hold.reason_code)}</strong>
+        </dd>
+        <dt>{hold.clinical ? 'Conflict' : 'Message'}</dt>
+        <dd class="hold-message">{hold.message}</dd>
+        <dt>Waiting on</dt>
+        <dd>
+          <strong>{WAITING_ON_LABEL[hold.waiting_on]}</strong>
+        </dd>
+        <dt>Since</dt>
+        <dd>
+          <Time iso={hold.since} />
+        </dd>
+        {hold.answered_at && (
+          <>
+            <dt>Partner answered</dt>
+            <dd>
+              <Time iso={hold.answered_at} />
+            </dd>
+          </>
+        )}
+      </dl>
+      {hold.clinical && role !== 'pharmacist' ? (
+        <p class="notice-why" role="note">
+          Only a pharmacist signed in as themselves can override a clinical hold, with a reason: you are signed in as {role}.
+        </p>
+      ) : (
+        mayResolve && <ResolveForm orderId={orderId} hold={hold} onResolved={onResolved} />
+      )}
+    </li>
+  );
+}
+
+/** Resolve one hold: a clinical one with the pharmacist's override reason (required), any with an optional message to the partner. */
+function ResolveForm({
+  orderId,
+  hold,
+  onResolved,
+}: {
+  orderId: string;
+  hold: OpenHoldData;
+  onResolved: (answer: OrderView) => void;
+}) {
+  const [overrideReason, setOverrideReason] = useState('');
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const text = message.trim();
+      const answer = await api('POST', '/api/admin/medication-requests/{id}/holds/{hold_id}/resolve', {
+        path: { id: orderId, hold_id: hold.hold_id },
+        body: {
+          ...(hold.clinical ? { override_reason: overrideReason.trim() } : {}),
+          ...(text === '' ? {} : { message: text }),
+        },
+      });
+      onResolved(answer);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      class="hold-form"
+      aria-label={hold.clinical ? `Override ${hold.reason_code}` : `Resolve ${hold.reason_code}`}
+      onSubmit={handler(submit)}
+    >
+      {hold.clinical && (
+        <label>
+          Override reason <span class="muted">(why the order may proceed; the pharmacy\u2019s record)</span>
+          <textarea
+            name="override_reason"
+            required
+            maxLength={MESSAGE_MAX}
+            rows={3}
+            value={overrideReason}
+            onInput={(event) => setOverrideReason(event.currentTarget.value)}
+          />
+        </label>
+      )}
+      <label>
+        Message to the partner <span class="muted">(optional)</span>
+        <textarea
+          name="message"
+          maxLength={MESSAGE_MAX}
+          rows={2}
+          value={message}
+          onInput={(event) => setMessage(event.currentTarget.value)}
+        />
+      </label>
+      <ErrorMessage error={error} />
+      <div class="actions">
+        <button type="submit" disabled={busy || (hold.clinical && overrideReason.trim() === '')}>
+          {hold.clinical ? 'Override and resolve' : 'Resolve'}
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -230,6 +369,7 @@ function ResumeForm({ orderId, onResumed }: { orderId: string; onResumed: (answe
 const KIND_LABEL: Record<HoldStep['kind'], string> = {
   hold: 'Put on hold',
   answer: 'Partner answered',
+  resolve: 'Hold resolved',
   resume: 'Resumed',
 };
 
@@ -256,11 +396,18 @@ export function HoldHistory({ steps }: { steps: HoldStep[] }) {
           </thead>
           <tbody>
             {steps.map((step) => (
-              <tr key={`${step.kind}-${step.at}`}>
+              <tr key={`${step.kind}-${step.at}-${step.hold_id ?? ''}`}>
                 <td>{KIND_LABEL[step.kind]}</td>
                 <td>{reasonOf(step.reason_code)}</td>
                 <td>{step.waiting_on ? WAITING_ON_LABEL[step.waiting_on] : <span class="muted">—</span>}</td>
-                <td class="hold-message">{step.message ?? <span class="muted">—</span>}</td>
+                <td class="hold-message">
+                  {step.message ?? <span class="muted">—</span>}
+                  {step.override_reason && (
+                    <p>
+                      <strong>Override:</strong> {step.override_reason}
+                    </p>
+                  )}
+                </td>
                 <td>
                   <Time iso={step.at} />
                 </td>

@@ -57,13 +57,14 @@ export function withNewState(
       reason: ours && step.to === 'cancelled' ? reason : null,
     };
   });
-  const holdKey = (step: Pick<HoldStep, 'kind' | 'at'>) => `${step.kind}@${step.at}`;
+  const holdKey = (step: Pick<HoldStep, 'kind' | 'at' | 'hold_id'>) => `${step.kind}@${step.at}@${step.hold_id ?? ''}`;
   const namedHolds = new Map(order.hold_history.map((step) => [holdKey(step), step]));
   const hold_history = answer.hold_history.map((step) => {
     const known = namedHolds.get(holdKey(step));
-    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name };
+    if (known) return { ...step, actor_id: known.actor_id, actor_name: known.actor_name, override_reason: known.override_reason };
     const ours = step.actor === 'operator';
-    return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null };
+    // A new override's reason is the pharmacy's only: the page reads the order again for it (order.tsx).
+    return { ...step, actor_id: ours ? signedIn.staff_id : null, actor_name: ours ? signedIn.name : null, override_reason: null };
   });
   // The answer's items are the partner's: each keeps what only the pharmacy reads (its formula, the
   // whole fill), and a fill the answer shows first (a development server fills on shipping) is read

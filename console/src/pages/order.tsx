@@ -62,7 +62,9 @@ export function OrderPage() {
               onChanged={(answer, reason) => {
                 if (!order.data) return;
                 order.setData(withNewState(order.data, answer, session, reason ?? null));
-                if (hasNewFill(order.data, answer)) refresh();
+                // A fill made on shipping, or a hold resolved by an override (its reason is the pharmacy's only).
+                if (hasNewFill(order.data, answer) || answer.hold_history.some((step) => step.resolution === 'override'))
+                  refresh();
               }}
               onFilled={refresh}
               onShipmentsChanged={refresh}

@@ -31,6 +31,8 @@ import * as m029 from './029_event_types_and_log.js';
 import * as m030 from './030_formulary_safety.js';
 import * as m031 from './031_fill_beyond_use.js';
 import * as m033 from './033_signoffs_by_the_person.js';
+import * as m034 from './034_holds_stack.js';
+import * as m035 from './035_allergy_classes_and_replacements.js';
 import * as m036 from './036_quantity_units.js';
 
 /**
@@ -70,5 +72,7 @@ export const migrations: Record<string, Migration> = {
   '030_formulary_safety': m030,
   '031_fill_beyond_use': m031,
   '033_signoffs_by_the_person': m033,
+  '034_holds_stack': m034,
+  '035_allergy_classes_and_replacements': m035,
   '036_quantity_units': m036,
 };

@@ -376,7 +376,7 @@ export interface paths {
     put?: never;
     /**
      * Answer the hold of a medication request (extension)
-     * @description Your answer to an order on hold: `message` (1 to 2,000 characters) is recorded in the order’s `hold_history` and the hold then waits on the pharmacy (`waiting_on: pharmacy`). `address` (the patient’s address shape) becomes this order’s shipping address (`shipping_address`; the patient’s record is not changed); an `address_undeliverable` hold answered with one resumes at once (`order.resumed`). Its state is checked as at ordering: one the pharmacy is not licensed in, or that an item’s formulary entry restricts, is refused with 400 `STATE_NOT_LICENSED`, and with the prescriber licence rule on, one the prescriber holds no licence in with 400 `PRESCRIBER_NOT_LICENSED`; both carry `details.state` and `details["address.state"]`, and change nothing. `cancel: true` cancels the order as `POST …/cancel` does (`order.cancelled`). An order not on hold is refused with 409 CONFLICT. The answer itself sends no event.
+     * @description Your answer to an order on hold: `message` (1 to 2,000 characters) is recorded in the order’s `hold_history` and the hold then waits on the pharmacy (`waiting_on: pharmacy`). `address` (the patient’s address shape) becomes this order’s shipping address (`shipping_address`; the patient’s record is not changed); an `address_undeliverable` hold answered with one resumes at once (`order.resumed`). Its state is checked as at ordering: one the pharmacy is not licensed in, or that an item’s formulary entry restricts, is refused with 400 `STATE_NOT_LICENSED`, and with the prescriber licence rule on, one the prescriber holds no licence in with 400 `PRESCRIBER_NOT_LICENSED`; both carry `details.state` and `details["address.state"]`, and change nothing. `cancel: true` cancels the order as `POST …/cancel` does (`order.cancelled`). An order not on hold is refused with 409 CONFLICT. The answer itself sends no event. Holds stack (`holds`): your answer is recorded on every open hold, and those that waited on you then wait on the pharmacy; an address resolves only the `address_undeliverable` holds that waited on you, so the order resumes only when no other hold is open. A clinical hold (`clinical: true`) stays until a pharmacist overrides it: your answer informs it, it does not resolve it.
      *
      *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -508,7 +508,7 @@ export interface paths {
     put?: never;
     /**
      * Resume a medication request on hold (development only)
-     * @description Resumes an order of the clinic on hold to the status it was held from, as the pharmacy would (actor `sandbox`): `order.resumed`. 409 when it is not on hold. Not available in production (404).
+     * @description Resumes an order of the clinic on hold to the status it was held from, resolving its open holds, as the pharmacy would (actor `sandbox`): `order.resumed`. 409 when it is not on hold, and when a clinical hold (`allergy_conflict`, `duplicate_therapy`) is open: only a pharmacist’s override resolves one (nothing changes). Not available in production (404).
      *
      *     **Scope:** `orders:write` (restricted API keys; `write` implies `read`, a key without scopes has full access).
      */
@@ -1723,6 +1723,11 @@ export interface components {
         reason_for_compounding?: string;
         /** @description NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
         reason_for_compounding_additional_context?: string;
+        /**
+         * Format: uuid
+         * @description The patient’s order this item replaces: a titration step, or a switch of drug in the same therapeutic class. The new order is not duplicate therapy of it; the replaced order, if it has not shipped, is cancelled in the same transaction (`order.cancelled`), its history naming its replacement. An order that is not this patient’s in your clinic is a 400, a delivered or cancelled one a 409, each naming this field (docs/compounding.md#replacing-an-order).
+         */
+        replaces_medication_request_id?: string;
       }[];
     };
     MedicationOrderCreated: {
@@ -1816,18 +1821,24 @@ export interface components {
         at: string;
         actor: 'operator' | 'partner' | 'sandbox';
       }[];
-      /** @description Why the order is on hold and whose move it is; null when it is not on hold. */
+      /** @description Why the order is on hold and whose move it is: the open hold that waits on you, else the oldest open one (all of them are in `holds`); null when it is not on hold. */
       hold: components['schemas']['MedicationOrderHold'] | null;
+      /** @description Every open hold of the order, oldest first (empty when it is not on hold). The order resumes when the last is resolved. */
+      holds: components['schemas']['MedicationOrderOpenHold'][];
       /** @description Every hold of the order, your answers and each resume, oldest first (empty for an order never held). */
       hold_history: {
-        /** @description `hold`: put on hold, or its hold changed; `answer`: your answer; `resume`: resumed. */
-        kind: 'hold' | 'answer' | 'resume';
+        /** @description `hold`: a hold opened (an order may have several); `answer`: your answer; `resolve`: one hold resolved while others stay open (the order stays on hold); `resume`: the last open hold resolved, the order resumed. */
+        kind: 'hold' | 'answer' | 'resolve' | 'resume';
         reason_code: string | null;
         waiting_on: ('partner' | 'pharmacy') | null;
         message: string | null;
         actor: 'operator' | 'partner' | 'sandbox';
         /** @description ISO-8601 UTC. */
         at: string;
+        /** @description The hold the row is about (`holds[].hold_id`); null for rows written before holds stacked. */
+        hold_id: string | null;
+        /** @description On `resolve` and `resume` rows: `answer` (your address answered it), `resume` (the pharmacy resolved it), `override` (a pharmacist overrode a clinical hold); null otherwise. */
+        resolution: ('answer' | 'resume' | 'override') | null;
       }[];
       /** @description The address your hold answer gave this order; null: it ships to the patient’s address. */
       shipping_address: {
@@ -1867,6 +1878,30 @@ export interface components {
       /** @description ISO-8601 UTC. */
       since: string;
     };
+    MedicationOrderOpenHold: {
+      /**
+       * Format: uuid
+       * @description The hold’s id (the history’s rows about it name it).
+       */
+      hold_id: string;
+      /** @description A code of `GET /api/external/hold-reasons`. */
+      reason_code: string;
+      /** @description The catalog’s text for the code. */
+      reason: string;
+      /** @description The pharmacy’s message to you. */
+      message: string;
+      /**
+       * @description `partner`: the pharmacy waits for your answer (`POST /api/external/medication-order/{id}/hold-response`); `pharmacy`: the pharmacy is working on it.
+       * @enum {string}
+       */
+      waiting_on: 'partner' | 'pharmacy';
+      /** @description `true` for a clinical check (`allergy_conflict`, `duplicate_therapy`): only a pharmacist’s override resolves it; your answer is recorded, it does not resolve it. */
+      clinical: boolean;
+      /** @description ISO-8601 UTC. */
+      since: string;
+      /** @description When you last answered while it was open; null: not answered. */
+      answered_at: string | null;
+    };
     Shipment: {
       /** Format: uuid */
       shipment_id: string;
@@ -1901,6 +1936,8 @@ export interface components {
       waiting_on: 'partner' | 'pharmacy' | null;
       /** @description What resolves the hold. */
       answer: string;
+      /** @description `true` for a clinical check: only a pharmacist’s override resolves it (docs/orders.md#clinical-holds). */
+      clinical: boolean;
     };
     MedicationOrderHoldResponse: {
       /** @description Your answer to the pharmacy. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
@@ -2016,8 +2053,8 @@ export interface components {
        */
       waiting_on?: 'partner' | 'pharmacy';
     };
-    MedicationOrderResumeRequest: {
-      /** @description A note for the history (the partner reads it). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+    SandboxMedicationOrderResumeRequest: {
+      /** @description A note for the history. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
       message?: string;
     };
     MedicationRequestFillRequest: {
@@ -2078,6 +2115,18 @@ export interface components {
        */
       waiting_on?: 'partner' | 'pharmacy';
     };
+    MedicationOrderResumeRequest: {
+      /** @description A note for the history (the partner reads it; not an override reason). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+      /** @description Required to resolve a clinical hold (`allergy_conflict`, `duplicate_therapy`), and only then: why the pharmacist lets the order proceed (the pharmacy’s record: the history and the audit trail). Only a pharmacist signed in as themselves gives one. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      override_reason?: string;
+    };
+    MedicationOrderResolveHoldRequest: {
+      /** @description A note for the history (the partner reads it; not an override reason). 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      message?: string;
+      /** @description Required to resolve a clinical hold (`allergy_conflict`, `duplicate_therapy`), and only then: why the pharmacist lets the order proceed (the pharmacy’s record: the history and the audit trail). Only a pharmacist signed in as themselves gives one. 1 to 2,000 characters. NFC-normalized; tabs and line breaks allowed; no other control characters and no bidirectional controls; zero-width characters only between two letters (ZWJ also inside an emoji). */
+      override_reason?: string;
+    };
     MedicationRequestSignoffRequest: {
       /**
        * @description `prescription_review`: the pharmacist verified the prescription, checking the patient’s allergies, duplicate therapy and the dose (needed before `processing`); `final_check`: the pharmacist checked the finished product, once every item is filled (needed before `shipped`). `product_check`: 1.2.0’s name of the final check, still accepted and answered as `final_check`.
@@ -2099,6 +2148,26 @@ export interface components {
       carrier_id?: string;
       /** @description Default: the order’s service (when the carrier is the order’s). */
       service_id?: string;
+    };
+    AllergyClass: {
+      code: string;
+      label: string;
+      names: string[];
+      members: string[];
+      /** @description `default`: the documented table’s; `operator`: set with PUT (replacing the default of its code, if any). */
+      source: 'default' | 'operator';
+      /** @description True when an operator’s class replaces a default of the same code. */
+      replaces_default: boolean;
+      /** @description When the operator set it; null for a default. */
+      updated_at: string | null;
+    };
+    AllergyClassRequest: {
+      /** @description The class as staff read it, e.g. `Penicillins`. NFC-normalized; must contain a letter; no control characters, bidirectional controls or zero-width characters. */
+      label: string;
+      /** @description Words a recorded allergy may use for the class (`penicillin`, `penicillins`): an allergy whose substance is one of them, ignoring case, spaces and salt words, is of the class. */
+      names: string[];
+      /** @description Ingredient names the class covers, active or inactive (`amoxicillin`, `cottonseed`): an ingredient whose name holds one of them as whole consecutive words is covered. */
+      members: string[];
     };
     TokenRequest: {
       /** @description `client_credentials`, the only grant. */
@@ -5534,7 +5603,7 @@ export interface operations {
          *       "message": "Stock arrived."
          *     }
          */
-        'application/json': components['schemas']['MedicationOrderResumeRequest'];
+        'application/json': components['schemas']['SandboxMedicationOrderResumeRequest'];
       };
     };
     responses: {

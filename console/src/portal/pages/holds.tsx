@@ -131,6 +131,7 @@ function HeldOrderCard({ order, onAnswered }: { order: HeldOrder; onAnswered?: (
 const HISTORY_KIND: Record<HeldOrder['hold_history'][number]['kind'], string> = {
   hold: 'Put on hold',
   answer: 'Answered',
+  resolve: 'One hold resolved',
   resume: 'Resumed',
 };
 const ACTOR: Partial<Record<string, string>> = { operator: 'the pharmacy', partner: 'your clinic', sandbox: 'the sandbox' };
