@@ -25,6 +25,8 @@ const lotIs = (lotNumber: string) => sql<boolean>`upper(lot_number) = ${lotNumbe
 export interface RecallRow {
   medication_item_id: string;
   medication: string;
+  quantity: number;
+  unit_of_measure: string | null;
   /** `preparation` when the fill's own lot is the lot; `ingredient` when only an ingredient lot is. */
   matched: 'preparation' | 'ingredient';
   /** The ingredient whose lot it is (the first by name, if several); null for a preparation match. */
@@ -100,6 +102,8 @@ export function lotItemsQuery(db: DbOrTrx, lotNumber: string, before: PagePositi
     .select([
       'f.medication_item_id',
       'i.medication',
+      'i.quantity',
+      'i.unit_of_measure',
       'lot.matched',
       'lot.ingredient',
       'f.lot_number as fill_lot_number',

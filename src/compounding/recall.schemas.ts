@@ -27,6 +27,10 @@ export const RecallItem = Type.Object(
     created_at: Timestamp,
     medication_item_id: Uuid('The item of the order the lot went into.'),
     medication: Type.String({ description: 'The item\u2019s medication, as ordered.' }),
+    quantity: Type.Number({ description: 'How much of it was dispensed, in `unit_of_measure`.' }),
+    unit_of_measure: Nullable(Type.String(), {
+      description: 'What `quantity` counts (`mL`, `capsule`); null only for an item stored without a unit.',
+    }),
     match: Type.Union([Type.Literal('preparation'), Type.Literal('ingredient')], {
       description:
         '`preparation`: the item\u2019s own lot is the lot; `ingredient`: the lot is one of the ingredient lots its fill names.',

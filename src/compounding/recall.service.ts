@@ -36,7 +36,7 @@ export async function listLotOrders(
 }
 
 /**
- * The CSV's columns, in order: the JSON item's fields, the patient's flattened, then how to reach
+ * The CSV's columns, in order: the JSON item's fields, the patient's flattened (the item's quantity and unit after the fill's), then how to reach
  * the patient (issue 39, item 11): their phone (first `phone` contact, else `sms`) and the address
  * the order shipped to (the order's own, given by a hold's answer, else the patient's). The JSON page
  * leaves these out: a recall's list on screen names whom; the export is what the pharmacy calls from.
@@ -58,6 +58,8 @@ export const RECALL_CSV_COLUMNS = [
   'fill_lot_number',
   'compounded_at',
   'beyond_use_date',
+  'quantity',
+  'unit_of_measure',
   'patient_phone',
   'address_line_1',
   'address_line_2',
@@ -125,6 +127,8 @@ function toRecallItem(row: RecallRow): RecallItemData {
     created_at: row.created_at,
     medication_item_id: row.medication_item_id,
     medication: row.medication,
+    quantity: row.quantity,
+    unit_of_measure: row.unit_of_measure,
     match: row.matched,
     ingredient: row.ingredient,
     fill_lot_number: row.fill_lot_number,
@@ -152,6 +156,8 @@ function csvRow(row: RecallRow): string {
     item.fill_lot_number,
     item.compounded_at,
     item.beyond_use_date,
+    String(item.quantity),
+    item.unit_of_measure,
     phoneOf(row.patient_contacts),
     row.address_line_1,
     row.address_line_2,

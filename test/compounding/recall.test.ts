@@ -106,6 +106,8 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
       status: 'shipped',
       shipped_at: expect.any(String),
       medication: 'Semaglutide',
+      quantity: 1,
+      unit_of_measure: 'each',
       fill_lot_number: 'LOT-A',
       beyond_use_date: '2030-02-06',
     });
@@ -158,7 +160,7 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
     const lines = text.slice(0, -2).split('\r\n');
     const cells = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]).slice(0, 16);
     expect(lines[0]).toBe(
-      'medication_request_id,clinic_id,clinic_name,patient_id,patient_first_name,patient_last_name,status,shipped_at,created_at,medication_item_id,medication,match,ingredient,fill_lot_number,compounded_at,beyond_use_date,patient_phone,address_line_1,address_line_2,city,state,postal_code',
+      'medication_request_id,clinic_id,clinic_name,patient_id,patient_first_name,patient_last_name,status,shipped_at,created_at,medication_item_id,medication,match,ingredient,fill_lot_number,compounded_at,beyond_use_date,quantity,unit_of_measure,patient_phone,address_line_1,address_line_2,city,state,postal_code',
     );
     const json = (await admin('LOT-A')).items;
     expect(lines.slice(1).map((line) => cells(line)[9])).toEqual(json.map((item) => item.medication_item_id));
@@ -181,6 +183,8 @@ describe.each(DIALECTS)('recall of a lot on %s', (dialect) => {
         'LOT-B',
         '2030-01-02T15:00:00.000Z',
         '2030-02-06',
+        '1',
+        'each',
         PHONE,
         '2 Elm St',
         'Apt 3',

@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Recall a lot: the orders that received it
-     * @description Every item of every order, in every clinic, that received the lot (compared whatever its case: `lot-a` finds `LOT-A`): as the preparation’s own lot (`match: preparation`) or as an ingredient lot its fill names (`match: ingredient`), newest order first; pass `next_cursor` back as `cursor` for the next page. Each item names its order, clinic, patient, status and shipping date. With `Accept: text/csv` the answer is the whole list from `cursor` (or the start) as CSV (RFC 4180, a header line of 22 columns, the JSON item’s then the patient’s phone and the address the order shipped to (`patient_phone`, `address_line_1`, `address_line_2`, `city`, `state`, `postal_code`), cells starting with = + - @ prefixed with `'`), streamed 500 rows at a time; `limit` is the JSON page's only. Every order and patient listed is recorded as read in the audit trail.
+     * @description Every item of every order, in every clinic, that received the lot (compared whatever its case: `lot-a` finds `LOT-A`): as the preparation’s own lot (`match: preparation`) or as an ingredient lot its fill names (`match: ingredient`), newest order first; pass `next_cursor` back as `cursor` for the next page. Each item names its order, clinic, patient, status and shipping date. With `Accept: text/csv` the answer is the whole list from `cursor` (or the start) as CSV (RFC 4180, a header line of 24 columns, the JSON item’s then the patient’s phone and the address the order shipped to (`patient_phone`, `address_line_1`, `address_line_2`, `city`, `state`, `postal_code`), cells starting with = + - @ prefixed with `'`), streamed 500 rows at a time; `limit` is the JSON page's only. Every order and patient listed is recorded as read in the audit trail.
      */
     get: operations['listOperatorLotOrders'];
     put?: never;
@@ -3544,6 +3544,10 @@ export interface operations {
                 medication_item_id: string;
                 /** @description The item’s medication, as ordered. */
                 medication: string;
+                /** @description How much of it was dispensed, in `unit_of_measure`. */
+                quantity: number;
+                /** @description What `quantity` counts (`mL`, `capsule`); null only for an item stored without a unit. */
+                unit_of_measure: string | null;
                 /** @description `preparation`: the item’s own lot is the lot; `ingredient`: the lot is one of the ingredient lots its fill names. */
                 match: 'preparation' | 'ingredient';
                 /** @description For an `ingredient` match, the ingredient whose lot it is (the first, if several); null otherwise. */
@@ -5645,7 +5649,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5752,7 +5756,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5886,7 +5890,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
+      /** @description A staff member calling a route their role may not (docs/console.md#roles), anyone but the pharmacist signed in as themselves for an act that is theirs (a sign-off, a clinical hold’s override), or a console request from another origin. Or: Behind a TLS-terminating proxy: the request did not reach it over HTTPS ("HTTPS is required: …"). */
       403: {
         headers: {
           [name: string]: unknown;

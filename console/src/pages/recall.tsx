@@ -7,7 +7,7 @@ import { Empty, ErrorMessage, Loading, Time } from '../components/feedback';
 import { Pager, usePager } from '../components/pager';
 import { useUrlFilters } from '../components/url-filters';
 import { useResource } from '../components/use-resource';
-import { shortId, StatusBadge } from './order-shared';
+import { quantityText, shortId, StatusBadge } from './order-shared';
 
 /** A row of GET /api/admin/lots/{lot_number}/orders: an item of an order that received the lot. */
 type RecalledItem = OperatorData<'listOperatorLotOrders'>['items'][number];
@@ -122,7 +122,7 @@ function RecallTable({ items }: { items: RecalledItem[] }) {
               </td>
               <td>{item.clinic_name}</td>
               <td>
-                {item.medication}
+                {item.medication} × {quantityText(item)}
                 <br />
                 <span class="muted">lot {item.fill_lot_number}</span>
               </td>
