@@ -1,3 +1,4 @@
+// Over 250 lines: the endpoint table's statements, including the secret rotation's, which must stay consistent with each other.
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
