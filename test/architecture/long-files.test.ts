@@ -19,9 +19,7 @@ describe('long files', () => {
       .flatMap((file) => {
         const lines = readFileSync(file, 'utf8').split('\n');
         const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-        return count > LIMIT && !REASON.test(lines[0] ?? '')
-          ? [`${path.relative(SRC, file)} (${String(count)} lines)`]
-          : [];
+        return count > LIMIT && !REASON.test(lines[0] ?? '') ? [`${path.relative(SRC, file)} (${String(count)} lines)`] : [];
       });
     expect(unexplained, 'split it, or write `// Over 250 lines: <why>` as its first line').toEqual([]);
   });
