@@ -93,7 +93,5 @@ const BY_CODE: ReadonlyMap<string, HoldReason> = new Map(HOLD_REASONS.map((r) =>
 
 export const holdReasonOf = (code: string): HoldReason | undefined => BY_CODE.get(code);
 
-export const isHoldReasonCode = (code: string): code is HoldReasonCode => BY_CODE.has(code);
-
 /** The reason a hold answered with an address resumes at once: the address was the problem. */
 export const RESUMED_BY_ADDRESS: ReadonlySet<string> = new Set<HoldReasonCode>(['address_undeliverable']);

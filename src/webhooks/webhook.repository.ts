@@ -164,12 +164,6 @@ export async function enableEndpoint(db: DbOrTrx, endpointId: string): Promise<v
     .execute();
 }
 
-/** Worker: the endpoints of claimed deliveries, deleted ones included (unscoped on purpose). */
-export async function endpointsByIds(db: DbOrTrx, endpointIds: string[]): Promise<WebhookEndpointTable[]> {
-  if (endpointIds.length === 0) return [];
-  return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
-}
-
 // ---- encryption of the signing secrets (unscoped on purpose: every endpoint, deleted ones included) ----
 
 /**

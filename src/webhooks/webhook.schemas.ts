@@ -166,7 +166,6 @@ export const RotatedSecret = Type.Object(
   },
   { $id: 'WebhookSecretRotated', additionalProperties: false },
 );
-export type RotatedSecretView = Static<typeof RotatedSecret>;
 
 export const ListEndpointsQuery = Type.Object(
   { clinic_id: Type.Optional(Uuid('Your clinic (optional: defaults to the API key\u2019s).')) },
