@@ -1,3 +1,4 @@
+// Over 250 lines: the three OpenAPI documents (partner, operator, portal) cut from one route table, with the shared components that keep them consistent.
 import type { SwaggerOptions } from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';

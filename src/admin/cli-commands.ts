@@ -1,3 +1,4 @@
+// Over 250 lines: the admin CLI's one table of commands (usage, flags, parsing), from which the help is generated; split, the help and the parser would drift.
 import { parseArgs } from 'node:util';
 import { MAX_KEY_LIFETIME_SECONDS, MAX_ROLL_OVERLAP_SECONDS } from '../clinics/api-key.js';
 import { ALL_SCOPES, isScope, type Scope } from '../clinics/scopes.js';

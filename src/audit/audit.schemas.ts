@@ -10,7 +10,6 @@ const ActionSchema = Type.Union(
 
 /** The kinds of actor the trail records (audit/audit-actor.ts). */
 export const AUDIT_ACTOR_TYPES = ['partner', 'oauth_client', 'staff', 'partner_user', 'operator', 'command_line'] as const;
-export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 const Instant = (description: string) =>
   Type.String({ format: 'date-time', maxLength: 40, description: `${description} An ISO 8601 date-time with its offset.` });

@@ -1,3 +1,4 @@
+// Over 250 lines: a clinic and its API keys (issue, roll, revoke, authenticate), whose rules on expiry and scope are one story.
 import { newId } from '../shared/ids.js';
 import type { Environment } from '../config.js';
 import type { AppContext, ReadContext, ServiceContext } from '../context.js';

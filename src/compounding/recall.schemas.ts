@@ -7,10 +7,8 @@ export const LotParams = Type.Object(
   { lot_number: LotNumber('The lot: a preparation\u2019s lot, or an ingredient lot a fill names.') },
   { additionalProperties: false },
 );
-export type LotParamsData = Static<typeof LotParams>;
 
 export const RecallQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
-export type RecallQueryData = Static<typeof RecallQuery>;
 
 /** One item of an order that received the lot. */
 export const RecallItem = Type.Object(

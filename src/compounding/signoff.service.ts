@@ -1,6 +1,6 @@
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
-import type { ReadContext, ServiceContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import { constraintViolation } from '../db/constraints.js';
 import type { Trx } from '../db/database.js';
 import { AppError, conflict, fieldError } from '../errors.js';
@@ -108,9 +108,4 @@ function alreadySigned(kind: SignoffKind, existing: OrderSignoffTable | null) {
   return conflict(`The ${SIGNOFF_LABELS[kind]} of this medication request is already signed off${by}`, {
     kind: `${kind} is already signed off`,
   });
-}
-
-/** An order's sign-offs, oldest first, as the pharmacy reads them. */
-export async function listOrderSignoffs(ctx: ReadContext, orderId: string): Promise<SignoffViewData[]> {
-  return (await repo.listSignoffs(ctx.db, orderId)).map(toSignoffView);
 }

@@ -1,3 +1,4 @@
+// Over 250 lines: one class's loop (claim, lanes, wake-ups, stopping) over state its methods share; the rules it calls live in delivery-queue.service.ts.
 import { randomUUID } from 'node:crypto';
 import { listenForNotifications, type NotificationListener } from '../db/notifications.js';
 import { WAKEUP_CHANNEL } from '../events/outbox-notifier.js';

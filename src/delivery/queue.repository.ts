@@ -1,3 +1,4 @@
+// Over 250 lines: every statement of the delivery queue's claim, lease and result, with each dialect's locking, read together when one changes.
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder, skipLocked, updateRows } from '../db/dialect.js';

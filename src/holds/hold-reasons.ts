@@ -111,8 +111,6 @@ const BY_CODE: ReadonlyMap<string, HoldReason> = new Map(HOLD_REASONS.map((r) =>
 
 export const holdReasonOf = (code: string): HoldReason | undefined => BY_CODE.get(code);
 
-export const isHoldReasonCode = (code: string): code is HoldReasonCode => BY_CODE.has(code);
-
 /** The clinical reasons: a pharmacist's override resolves them, nothing else (docs/orders.md#clinical-holds). */
 export const CLINICAL_REASONS: ReadonlySet<string> = new Set(HOLD_REASONS.filter((r) => r.clinical).map((r) => r.code));
 

@@ -1,3 +1,4 @@
+// Over 250 lines: the formulary's use cases (add, update, list, remove, formula versions), which share the entry's mapping and its version rule.
 import { newId } from '../shared/ids.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import type { AuditedResource } from '../audit/audit-vocabulary.js';

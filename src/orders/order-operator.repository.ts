@@ -1,3 +1,4 @@
+// Over 250 lines: the operator queue's one query, its filters and sorts, and the three reads that complete a page; a page's cost is read in one file.
 import { sql } from 'kysely';
 import type { DbOrTrx, DialectName } from '../db/database.js';
 import { containsText } from '../db/dialect.js';

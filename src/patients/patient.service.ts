@@ -2,7 +2,7 @@ import { notFoundIn } from '../audit/denied-access.js';
 import { newId } from '../shared/ids.js';
 import { assertClinicScope } from '../clinics/clinic.service.js';
 import type { PartnerIdentity } from '../partner-identity.js';
-import type { AuditedReadContext, ReadContext, ServiceContext } from '../context.js';
+import type { AuditedReadContext, ServiceContext } from '../context.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange } from '../changes/run-change.js';
 import type { PatientTable } from './patient.tables.js';
@@ -120,18 +120,6 @@ export async function replaceAllergies(
     change.audit('update', { type: 'patient', id: row.id, clinicId: row.clinic_id });
   });
   return toRecord({ ...row, ...columns });
-}
-
-/**
- * The clinic's patient as stored, for the use cases of other features (shipping prices, medication
- * requests); undefined for an unknown id or another clinic's.
- */
-export async function findPatientOfClinic(
-  ctx: ReadContext,
-  clinicId: string,
-  patientId: string,
-): Promise<PatientTable | undefined> {
-  return repo.findPatient(ctx.db, clinicId, patientId);
 }
 
 function toRecord(row: PatientTable): PatientRecord {

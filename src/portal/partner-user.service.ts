@@ -1,3 +1,4 @@
+// Over 250 lines: portal accounts from invitation to session, whose lock-out and second-factor rules are shared with every step.
 import { createHash, randomBytes } from 'node:crypto';
 import { checkSignInCode } from '../accounts/second-factor.service.js';
 import type { AuditContext } from '../audit/audit-actor.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: the portal's eight sign-in and session routes with their cookie and origin rules, which are read together.
 import { Type, type Static } from '@sinclair/typebox';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,3 +1,4 @@
+// Over 250 lines: the portal's eleven webhook routes, the portal's face of webhook.routes.ts over the same services.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';

@@ -120,7 +120,6 @@ export const PortalAttempt = Type.Object(
   },
   { additionalProperties: false },
 );
-export type PortalAttemptView = Static<typeof PortalAttempt>;
 
 export const PortalDeliveryDetail = Type.Object(
   { ...deliveryFields, attempts: Type.Array(PortalAttempt, { description: 'Every attempt, first first.' }) },

@@ -93,6 +93,5 @@ export const ShipmentEventBody = Type.Object(
   },
   { $id: 'ShipmentEventRequest', additionalProperties: false },
 );
-export type ShipmentEventBodyInput = Static<typeof ShipmentEventBody>;
 
 export const ShipmentParams = Type.Object({ id: Uuid(), shipmentId: Uuid() });

@@ -1,3 +1,4 @@
+// Over 250 lines: carriers and services of the catalogue, whose names, prices and rules apply to both.
 import type { AuditContext } from '../audit/audit-actor.js';
 import type { AuditedResource } from '../audit/audit-vocabulary.js';
 import { runChange } from '../changes/run-change.js';

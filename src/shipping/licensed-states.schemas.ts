@@ -30,4 +30,3 @@ export const ReplaceLicensedStatesBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type ReplaceLicensedStatesInput = Static<typeof ReplaceLicensedStatesBody>;

@@ -13,9 +13,6 @@ export const SHIPMENT_STATUSES = [
 ] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
-export const isShipmentStatus = (value: string): value is ShipmentStatus =>
-  (SHIPMENT_STATUSES as readonly string[]).includes(value);
-
 /** The statuses that put a shipped order on hold with `delivery_exception`, waiting on the partner. */
 export const EXCEPTION_STATUSES: ReadonlySet<ShipmentStatus> = new Set<ShipmentStatus>(['exception', 'returned_to_sender']);
 

@@ -69,17 +69,6 @@ export async function listStatePrices(db: DbOrTrx, carrierIds?: string[]): Promi
   return query.orderBy('carrier_id').orderBy('service_id').orderBy('state_code').execute();
 }
 
-/** The carrier's services that have their own price for one state: service id → cents. */
-export async function findStatePricesForState(db: DbOrTrx, carrierId: string, stateCode: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('shipping_service_state_prices')
-    .select(['service_id', 'price_cents'])
-    .where('carrier_id', '=', carrierId)
-    .where('state_code', '=', stateCode)
-    .execute();
-  return new Map(rows.map((r) => [r.service_id, r.price_cents]));
-}
-
 /** One service's state prices. */
 export async function listServiceStatePrices(
   db: DbOrTrx,

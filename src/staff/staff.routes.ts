@@ -1,3 +1,4 @@
+// Over 250 lines: the staff's nine routes (sign-in, session, accounts) with their schemas, each a thin call to staff.service.ts.
 import { Type } from '@sinclair/typebox';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,3 +1,4 @@
+// Over 250 lines: staff accounts and their sessions, whose sign-in lock, idle and absolute limits share constants and rows.
 import { newId } from '../shared/ids.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuditContext } from '../audit/audit-actor.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: the endpoint table's statements, including the secret rotation's, which must stay consistent with each other.
 import type { DbOrTrx, DialectName, Trx } from '../db/database.js';
 import { lockRowsInOrder } from '../db/dialect.js';
 import { olderThan, type PagePosition } from '../db/keyset-page.js';
@@ -161,12 +162,6 @@ export async function enableEndpoint(db: DbOrTrx, endpointId: string): Promise<v
     .set({ status: 'active', disabled_at: null, disabled_reason: null, failing_since: null })
     .where('id', '=', endpointId)
     .execute();
-}
-
-/** Worker: the endpoints of claimed deliveries, deleted ones included (unscoped on purpose). */
-export async function endpointsByIds(db: DbOrTrx, endpointIds: string[]): Promise<WebhookEndpointTable[]> {
-  if (endpointIds.length === 0) return [];
-  return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
 }
 
 // ---- encryption of the signing secrets (unscoped on purpose: every endpoint, deleted ones included) ----

@@ -1,3 +1,4 @@
+// Over 250 lines: the partner's nine webhook endpoint routes with their schemas and descriptions, each a thin call to its service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';

@@ -1,3 +1,4 @@
+// Over 250 lines: the schemas of the webhook endpoint resource (register, update, limits, recovery, secrets) that share field definitions and examples.
 import { Type, type Static } from '@sinclair/typebox';
 import { deprecatedProperty } from '../deprecations/deprecated-route.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/event-types.js';
@@ -165,7 +166,6 @@ export const RotatedSecret = Type.Object(
   },
   { $id: 'WebhookSecretRotated', additionalProperties: false },
 );
-export type RotatedSecretView = Static<typeof RotatedSecret>;
 
 export const ListEndpointsQuery = Type.Object(
   { clinic_id: Type.Optional(Uuid('Your clinic (optional: defaults to the API key\u2019s).')) },
