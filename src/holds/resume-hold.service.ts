@@ -1,3 +1,4 @@
+// Over 250 lines: resuming and resolving one hold share their checks (who may resolve a clinical hold, the override reason, the last hold resumes the order) and their one transaction; split, the rule of the last hold would be written twice.
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { ServiceContext } from '../context.js';

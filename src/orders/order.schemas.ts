@@ -1,3 +1,4 @@
+// Over 250 lines: the order's request body in one schema (every item field with its wire rule and documentation), which validates, serializes and documents the partner's POST; split, the item's fields would leave the body they document.
 import { Type, type Static } from '@sinclair/typebox';
 import { NameText, Nullable, OpaqueId, Text, textDoc, Timestamp, Uuid } from '../contracts/schemas.js';
 import { ACTORS, ORDER_STATUSES } from './order-status.js';
