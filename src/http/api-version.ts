@@ -12,10 +12,10 @@ export const API_VERSION_HEADER = 'Api-Version';
  * Versioning section). A release adds its version here; a version leaves only with a major release
  * after its notice period (docs/versioning.md).
  */
-export const SUPPORTED_API_VERSIONS = ['1.0.0', '1.1.0', '1.2.0', '1.3.0', '1.4.0'] as const;
+export const SUPPORTED_API_VERSIONS = ['1.0.0', '1.1.0', '1.2.0', '1.3.0', '1.4.0', '1.5.0'] as const;
 
 /** The newest version: what answers a request that pins none. */
-export const CURRENT_API_VERSION: string = SUPPORTED_API_VERSIONS[SUPPORTED_API_VERSIONS.length - 1] ?? '1.4.0';
+export const CURRENT_API_VERSION: string = SUPPORTED_API_VERSIONS[SUPPORTED_API_VERSIONS.length - 1] ?? '1.5.0';
 
 /** `1`, `1.0` or `1.0.0`: numbers without leading zeros, at most 6 digits each (semver's core, no pre-release). */
 const PIN = /^(0|[1-9]\d{0,5})(?:\.(0|[1-9]\d{0,5})(?:\.(0|[1-9]\d{0,5}))?)?$/;

@@ -122,24 +122,24 @@ describe('the typed TypeScript client against a development server', { timeout: 
     expect(missing.error?.error.code).toBe('NOT_FOUND');
   });
 
-  it('when the client pins 1.0.0, 1.1.0, 1.2.0 or 1.3.0, then the server answers as that version; unpinned, as 1.4.0; pinned 1.5.0, refused naming all five', async () => {
+  it('when the client pins 1.0.0, 1.1.0, 1.2.0, 1.3.0 or 1.4.0, then the server answers as that version; unpinned, as 1.5.0; pinned 1.6.0, refused naming all six', async () => {
     const apiKey = bannerValue('x-api-key');
-    for (const apiVersion of ['1.0.0', '1.1.0', '1.2.0', '1.3.0']) {
+    for (const apiVersion of ['1.0.0', '1.1.0', '1.2.0', '1.3.0', '1.4.0']) {
       const pinned = await createPartnerClient({ baseUrl: server.baseUrl, apiKey, apiVersion }).GET('/api/external/carriers');
       expect(pinned.response.status, apiVersion).toBe(200);
       expect(pinned.response.headers.get('Api-Version'), apiVersion).toBe(apiVersion);
     }
 
     const unpinned = await client.GET('/api/external/carriers');
-    expect(unpinned.response.headers.get('Api-Version')).toBe('1.4.0');
+    expect(unpinned.response.headers.get('Api-Version')).toBe('1.5.0');
 
-    const unreleased = await createPartnerClient({ baseUrl: server.baseUrl, apiKey, apiVersion: '1.5.0' }).GET(
+    const unreleased = await createPartnerClient({ baseUrl: server.baseUrl, apiKey, apiVersion: '1.6.0' }).GET(
       '/api/external/carriers',
     );
     expect(unreleased.response.status).toBe(400);
-    expect(unreleased.response.headers.get('Api-Version')).toBe('1.4.0');
+    expect(unreleased.response.headers.get('Api-Version')).toBe('1.5.0');
     expect(unreleased.error?.error.details).toEqual({
-      'Api-Version': 'names a version this server does not answer; supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0',
+      'Api-Version': 'names a version this server does not answer; supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0',
     });
   });
 });

@@ -45,7 +45,7 @@ describe.each(DIALECTS)('the deprecated DELETE /api/external/webhook on %s', (di
     expect(res.headers.sunset).toBe('Tue, 25 May 2027 00:00:00 GMT');
     expect(Date.parse(res.headers.sunset as string)).toBe(SUNSET_AT);
     expect(res.headers.link).toBe(LINK);
-    expect(res.headers['api-version']).toBe('1.4.0');
+    expect(res.headers['api-version']).toBe('1.5.0');
   });
 
   it('when the deprecated route refuses a request (no key, bad body), then the refusal warns too', async () => {

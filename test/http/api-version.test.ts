@@ -3,13 +3,14 @@ import { CURRENT_API_VERSION, pinnedVersion, SUPPORTED_API_VERSIONS } from '../.
 import { OPERATOR_TOKEN, TestApp, type TestClinic } from '../helpers/test-app.js';
 import { DIALECTS } from '../helpers/test-db.js';
 
-/** The newest version (issue 32's FHIR API, a MINOR release), and the older ones a partner may still pin. */
-const CURRENT = '1.4.0';
+/** The newest version (issue 39's safety checks, a MINOR release), and the older ones a partner may still pin. */
+const CURRENT = '1.5.0';
+const FOURTH = '1.4.0';
 const PREVIOUS = '1.3.0';
 const SECOND = '1.2.0';
 const EARLIER = '1.1.0';
 const OLDER = '1.0.0';
-const SUPPORTED = 'supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0';
+const SUPPORTED = 'supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0';
 
 describe('which version a pin selects', () => {
   it('when the header names 1.0.0 or 1.0 (spaces around allowed), then 1.0.0 answers', () => {
@@ -28,10 +29,14 @@ describe('which version a pin selects', () => {
     for (const pin of ['1.3.0', '1.3', ' 1.3.0 ']) expect(pinnedVersion(pin), pin).toBe(PREVIOUS);
   });
 
-  it('when the header names 1.4.0, 1.4 or 1, then 1.4.0 answers; when absent, none is selected (the newest answers)', () => {
-    for (const pin of ['1.4.0', '1.4', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
+  it('when the header names 1.4.0 or 1.4, then 1.4.0 answers', () => {
+    for (const pin of ['1.4.0', '1.4', ' 1.4.0 ']) expect(pinnedVersion(pin), pin).toBe(FOURTH);
+  });
+
+  it('when the header names 1.5.0, 1.5 or 1, then 1.5.0 answers; when absent, none is selected (the newest answers)', () => {
+    for (const pin of ['1.5.0', '1.5', '1', ' 1 ']) expect(pinnedVersion(pin), pin).toBe(CURRENT);
     expect(pinnedVersion(undefined)).toBeUndefined();
-    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, EARLIER, SECOND, PREVIOUS, CURRENT]);
+    expect(SUPPORTED_API_VERSIONS).toEqual([OLDER, EARLIER, SECOND, PREVIOUS, FOURTH, CURRENT]);
     expect(CURRENT_API_VERSION).toBe(CURRENT);
   });
 
@@ -39,13 +44,14 @@ describe('which version a pin selects', () => {
     for (const pin of [
       '2',
       '0.9',
-      '1.5',
-      '1.5.0',
+      '1.6',
+      '1.6.0',
       '1.0.1',
       '1.1.1',
       '1.2.1',
       '1.3.1',
       '1.4.1',
+      '1.5.1',
       '01',
       '1.0.0-beta',
       'v1',
@@ -119,9 +125,18 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
     }
   });
 
-  it('when a request pins 1.4.0, 1.4 or 1, then it is answered, by 1.4.0', async () => {
+  it('when a request pins 1.4.0 or 1.4 (an older supported version), then it is answered, by 1.4.0', async () => {
     const other = await t.createClinic();
-    for (const pin of ['1.4.0', '1.4', '1']) {
+    for (const pin of ['1.4.0', '1.4']) {
+      const res = await get('/api/external/carriers', pin, other.apiKey);
+      expect(res.status, pin).toBe(200);
+      expect(res.headers['api-version'], pin).toBe(FOURTH);
+    }
+  });
+
+  it('when a request pins 1.5.0, 1.5 or 1, then it is answered, by 1.5.0', async () => {
+    const other = await t.createClinic();
+    for (const pin of ['1.5.0', '1.5', '1']) {
       const res = await get('/api/external/carriers', pin, other.apiKey);
       expect(res.status, pin).toBe(200);
       expect(res.headers['api-version'], pin).toBe(CURRENT);
@@ -161,8 +176,8 @@ describe.each(DIALECTS)('the Api-Version header on %s', (dialect) => {
   it.each([
     ['2', '2', 'names a version this server does not answer'],
     ['0.9', '0.9', 'names a version this server does not answer'],
-    ['1.5.0 (a minor not released yet)', '1.5.0', 'names a version this server does not answer'],
-    ['1.5', '1.5', 'names a version this server does not answer'],
+    ['1.6.0 (a minor not released yet)', '1.6.0', 'names a version this server does not answer'],
+    ['1.6', '1.6', 'names a version this server does not answer'],
     ['1.0.1', '1.0.1', 'names a version this server does not answer'],
     ['1.1.1', '1.1.1', 'names a version this server does not answer'],
     ['1.2.1', '1.2.1', 'names a version this server does not answer'],

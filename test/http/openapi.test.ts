@@ -56,11 +56,11 @@ describe('OpenAPI document and reference page', () => {
   const routesUnder = (prefix: string) =>
     t.app.registeredRoutes().filter((r) => r.method !== 'HEAD' && (r.url === prefix || r.url.startsWith(`${prefix}/`)));
 
-  it('when /openapi.json is fetched, then it is an OpenAPI 3.1 document of the current API version (1.4.0), without a key', async () => {
+  it('when /openapi.json is fetched, then it is an OpenAPI 3.1 document of the current API version (1.5.0), without a key', async () => {
     const res = await t.request('GET', '/openapi.json');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.4.0');
+    expect(doc.info.version).toBe('1.5.0');
     expect(doc.info.version).toBe(CURRENT_API_VERSION);
     expect(doc.info.title).toEqual(expect.any(String));
     expect(doc.components.securitySchemes.apiKey).toEqual(

@@ -38,7 +38,7 @@ export interface PartnerClientOptions extends Omit<ClientOptions, 'baseUrl'> {
    */
   oauth?: OAuthClientCredentials;
   /**
-   * The API version to pin, sent as `Api-Version` on every request (`1.4.0`, `1.3.0`, `1.2.0`, `1.1.0`,
+   * The API version to pin, sent as `Api-Version` on every request (`1.5.0`, `1.4.0`, `1.3.0`, `1.2.0`, `1.1.0`,
    * `1.0.0`, or `1` for the newest 1.x); without it the server's newest answers. Each response names
    * the version that answered. The FHIR routes (`/fhir/R4/…`) ignore it: FHIR's version is in their path.
    */

@@ -1357,7 +1357,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -1457,7 +1457,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -1605,7 +1605,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -1766,7 +1766,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2163,7 +2163,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2306,7 +2306,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2439,7 +2439,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2572,7 +2572,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2705,7 +2705,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2839,7 +2839,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -2939,7 +2939,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3091,7 +3091,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3224,7 +3224,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3366,7 +3366,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3494,7 +3494,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3644,7 +3644,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3753,7 +3753,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3887,7 +3887,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3997,7 +3997,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4132,7 +4132,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4272,7 +4272,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4456,7 +4456,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4640,7 +4640,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4748,7 +4748,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4903,7 +4903,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5143,7 +5143,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5250,7 +5250,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5491,7 +5491,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5607,7 +5607,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5709,7 +5709,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5843,7 +5843,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5959,7 +5959,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6096,7 +6096,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6279,7 +6279,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6387,7 +6387,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6509,7 +6509,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6665,7 +6665,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6826,7 +6826,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6986,7 +6986,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7109,7 +7109,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -7243,7 +7243,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -7379,7 +7379,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7505,7 +7505,7 @@ export interface operations {
         redeliver_failed?: boolean;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -7629,7 +7629,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -7822,7 +7822,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8029,7 +8029,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8166,7 +8166,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8356,7 +8356,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8471,7 +8471,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8633,7 +8633,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -8758,7 +8758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8874,7 +8874,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -8999,7 +8999,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -9101,7 +9101,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -9215,7 +9215,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -9365,7 +9365,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -9515,7 +9515,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -9635,7 +9635,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -9798,7 +9798,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -9931,7 +9931,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {

@@ -2657,7 +2657,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -2827,7 +2827,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -2940,7 +2940,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3092,7 +3092,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -3286,7 +3286,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3399,7 +3399,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3551,7 +3551,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3650,7 +3650,7 @@ export interface operations {
         patientId: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -3758,7 +3758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -3862,7 +3862,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -4016,7 +4016,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4193,7 +4193,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -4317,7 +4317,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -4421,7 +4421,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4557,7 +4557,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -4658,7 +4658,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4828,7 +4828,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -4980,7 +4980,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -5092,7 +5092,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5255,7 +5255,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5423,7 +5423,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5586,7 +5586,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -5861,7 +5861,7 @@ export interface operations {
         clinic_id?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -5962,7 +5962,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -6118,7 +6118,7 @@ export interface operations {
         id?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6262,7 +6262,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6375,7 +6375,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path: {
@@ -6520,7 +6520,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -6702,7 +6702,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -6834,7 +6834,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -6996,7 +6996,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
         /** @description Optional. Makes a retry safe: within 24 hours, the same key with the same request on the same route answers the first response again (with `Idempotent-Replayed: true`) and changes nothing. 1–255 printable ASCII characters (a UUID is a good key); scoped to your clinic and this route. */
         'Idempotency-Key'?: string;
@@ -7189,7 +7189,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
@@ -7296,7 +7296,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.4.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0). */
+        /** @description Optional. Pins the API version that answers: an exact one such as `1.0.0`, or `1.4` / `1` for the newest matching. Without it the newest (1.5.0) answers. Every response names the version that answered in its own `Api-Version` header. A version this server does not answer is refused with 400 VALIDATION_ERROR naming the supported ones (supported versions: 1.0.0, 1.1.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0). */
         'Api-Version'?: string;
       };
       path?: never;
