@@ -1,3 +1,4 @@
+import { closeOpenHolds } from '../holds/order-holds.repository.js';
 import type { Change } from '../changes/run-change.js';
 import type { Trx } from '../db/database.js';
 import { conflict, fieldError } from '../errors.js';
@@ -56,6 +57,8 @@ export async function replaceOrders(
       });
     }
     if (status === 'shipped' || (status === 'on_hold' && order.held_from === 'shipped')) continue;
+    // A cancelled order keeps no open hold (as a cancellation by its own route: order-move.ts).
+    if (status === 'on_hold') await closeOpenHolds(trx, order.id, change.at);
     await applyTransition(
       change,
       trx,

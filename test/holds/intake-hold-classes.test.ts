@@ -146,6 +146,23 @@ describe.each(DIALECTS)('every ingredient and the class at intake on %s', (diale
     expect(item.replaces_medication_request_id).toBe(first);
   });
 
+  it('when the replaced order is on hold, then it is cancelled and none of its holds stays open', async () => {
+    const parties = await patient();
+    await order(parties, [SEMAGLUTIDE]);
+    const held = await order(parties, [TIRZEPATIDE]);
+    expect((await getOrder(t, setup.clinic, held)).status).toBe('on_hold');
+    await order(parties, [{ ...TIRZEPATIDE, replaces_medication_request_id: held }]);
+
+    expect((await getOrder(t, setup.clinic, held)).status).toBe('cancelled');
+    const open = await t.ctx.db
+      .selectFrom('order_holds')
+      .select('id')
+      .where('medication_request_id', '=', held)
+      .where('resolved_at', 'is', null)
+      .execute();
+    expect(open).toEqual([]);
+  });
+
   it('when the replaced order has shipped, then it stays shipped and the new one is not held (the titration while the last vial is in use)', async () => {
     const parties = await patient();
     const first = await order(parties, [SEMAGLUTIDE]);
