@@ -25,6 +25,8 @@ const SCENARIOS = [
   'post-practitioner',
   'post-patient',
   'post-order',
+  'post-order-formula',
+  'post-order-held',
   'post-refill',
   'webhook-delivery',
   'webhook-delivery-2-workers',
