@@ -12,6 +12,8 @@ import { AppError, clientAddress, Envelope, HOLD_REASONS, ORDER, trackingUrl } f
 
 /** The catalog's texts, as the project shows them in `hold.reason` (src/holds/hold-reasons.ts). */
 const HOLD_REASON_TEXT = new Map(HOLD_REASONS.map((reason) => [reason.code, reason.reason]));
+/** The clinical reasons (a pharmacist's override resolves them), as the project marks them in `holds[].clinical`. */
+const CLINICAL = new Set(HOLD_REASONS.filter((reason) => reason.clinical).map((reason) => reason.code));
 const inOrder = (a, b) => (a.at === b.at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.at < b.at ? -1 : 1);
 const dollars = (cents) => Math.round(cents) / 100;
 const placeholders = (n) => Array.from({ length: n }, () => '?').join(', ');
@@ -53,7 +55,7 @@ function shipmentsOf(rows, carrierName) {
   return [...byId.values()];
 }
 
-function toView(order, items, history, originById, refillRequestId, fills, shipmentRows) {
+function toView(order, items, history, originById, refillRequestId, fills, shipmentRows, openHolds) {
   const fillOf = new Map(fills.map((fill) => [fill.medication_item_id, fill]));
   const origins = [...new Set(items.map((item) => item.origin_item_id))].flatMap((id) =>
     originById.has(id) ? [originById.get(id)] : [],
@@ -133,6 +135,16 @@ function toView(order, items, history, originById, refillRequestId, fills, shipm
             since: order.hold_since ?? order.updated_at,
           }
         : null,
+    holds: openHolds.map((h) => ({
+      hold_id: h.id,
+      reason_code: h.reason_code,
+      reason: HOLD_REASON_TEXT.get(h.reason_code) ?? h.reason_code,
+      message: h.message ?? '',
+      waiting_on: h.waiting_on,
+      clinical: CLINICAL.has(h.reason_code),
+      since: h.opened_at,
+      answered_at: h.answered_at,
+    })),
     hold_history: [...history]
       .sort(inOrder)
       .filter((row) => row.kind !== null && row.kind !== undefined)
@@ -175,7 +187,7 @@ await startComposite(async (app, { db }) => {
         { partner, requestId: request.id, clientAddress: clientAddress(request) },
         { type: 'medication_request', id: order.id },
       );
-      const [items, history, fills, shipmentRows, refillRequests] = await Promise.all([
+      const [items, history, fills, shipmentRows, refillRequests, openHolds] = await Promise.all([
         db.all(
           'bench_order_items',
           `SELECT medication_items.*, prescriptions.medication_request_id FROM medication_items
@@ -200,6 +212,14 @@ await startComposite(async (app, { db }) => {
         order.refill_of === null
           ? []
           : db.all('bench_order_refill', 'SELECT * FROM refill_requests WHERE new_medication_request_id IN (?)', [order.id]),
+        // The open holds, read only for an order on hold (as src/fulfillment/order-view.ts does).
+        order.status !== 'on_hold'
+          ? []
+          : db.all(
+              'bench_order_holds',
+              'SELECT * FROM order_holds WHERE medication_request_id = ? AND resolved_at IS NULL ORDER BY opened_at, id',
+              [order.id],
+            ),
       ]);
       const loaded = new Set(items.map((item) => item.id));
       const missing = [...new Set(items.map((item) => item.origin_item_id))].filter((id) => !loaded.has(id));
@@ -212,7 +232,7 @@ await startComposite(async (app, { db }) => {
               missing,
             );
       const originById = new Map([...items, ...origins].map((item) => [item.id, item]));
-      const data = toView(order, items, history, originById, refillRequests[0]?.id ?? null, fills, shipmentRows);
+      const data = toView(order, items, history, originById, refillRequests[0]?.id ?? null, fills, shipmentRows, openHolds);
       await recorded;
       return { success: true, data, message: 'Medication request retrieved successfully' };
     },
