@@ -146,7 +146,7 @@ describe('the console’s Shipments panel: an order shipped in two packages, tra
 
     const hold = page.getByRole('region', { name: /^On hold/ });
     await hold.waitFor();
-    await hold.getByText('delivery_exception').waitFor();
+    await hold.getByText('Delivery exception', { exact: true }).first().waitFor();
     await shipments().getByText('A delivery exception has put this order on hold').waitFor();
     await box(HELD_BOX).getByRole('heading').getByText('Delivery exception', { exact: true }).waitFor();
     await box(HELD_BOX).getByText('Address not found').waitFor();

@@ -116,7 +116,7 @@ function OpenHold({
       <dl class="facts">
         <dt>Reason</dt>
         <dd>
-          <strong>{labelOf(hold.reason_code)}</strong> <code class="muted">{hold.reason_code}</code>
+          <strong>{labelOf(hold.reason_code)}</strong>
         </dd>
         <dt>{hold.clinical ? 'Conflict' : 'Message'}</dt>
         <dd class="hold-message">{hold.message}</dd>
