@@ -201,16 +201,7 @@ function ResolveForm({
           />
         </label>
       )}
-      <label>
-        Message to the partner <span class="muted">(optional)</span>
-        <textarea
-          name="message"
-          maxLength={MESSAGE_MAX}
-          rows={2}
-          value={message}
-          onInput={(event) => setMessage(event.currentTarget.value)}
-        />
-      </label>
+      <PartnerMessage value={message} onInput={setMessage} />
       <ErrorMessage error={error} />
       <div class="actions">
         <button type="submit" disabled={busy || (hold.clinical && overrideReason.trim() === '')}>
@@ -346,16 +337,7 @@ function ResumeForm({ orderId, onResumed }: { orderId: string; onResumed: (answe
   };
   return (
     <form class="hold-form" aria-label="Resume" onSubmit={handler(submit)}>
-      <label>
-        Message to the partner <span class="muted">(optional)</span>
-        <textarea
-          name="message"
-          maxLength={MESSAGE_MAX}
-          rows={2}
-          value={message}
-          onInput={(event) => setMessage(event.currentTarget.value)}
-        />
-      </label>
+      <PartnerMessage value={message} onInput={setMessage} />
       <ErrorMessage error={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>
@@ -420,5 +402,21 @@ export function HoldHistory({ steps }: { steps: HoldStep[] }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/** The optional message to the partner that resolving a hold or resuming the order sends with it. */
+function PartnerMessage({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  return (
+    <label>
+      Message to the partner <span class="muted">(optional)</span>
+      <textarea
+        name="message"
+        maxLength={MESSAGE_MAX}
+        rows={2}
+        value={value}
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+    </label>
   );
 }
