@@ -1,3 +1,4 @@
+import { newId } from '../shared/ids.js';
 import type * as repo from '../orders/order.repository.js';
 import type { OrderHoldTable } from './hold.tables.js';
 import { isClinical } from './hold-reasons.js';
@@ -31,3 +32,30 @@ export function mirrorOf(open: readonly OrderHoldTable[]): repo.StatusChanges {
 /** The clinical holds among `holds`, by reason (a pharmacist's override resolves them). */
 export const clinicalOf = <T extends Pick<OrderHoldTable, 'reason_code'>>(holds: readonly T[]): T[] =>
   holds.filter((h) => isClinical(h.reason_code));
+
+/** A hold as it opens: who opened it, why and whom it waits on; answered and resolved later. */
+export function openedHold(
+  opened: Pick<
+    OrderHoldTable,
+    | 'medication_request_id'
+    | 'reason_code'
+    | 'waiting_on'
+    | 'message'
+    | 'opened_at'
+    | 'opened_by'
+    | 'opened_by_id'
+    | 'opened_by_name'
+  >,
+): OrderHoldTable {
+  return {
+    id: newId(),
+    ...opened,
+    answered_at: null,
+    resolved_at: null,
+    resolution: null,
+    resolved_by: null,
+    resolved_by_id: null,
+    resolved_by_name: null,
+    override_reason: null,
+  };
+}

@@ -1,3 +1,4 @@
+import { openedHold } from './hold-stack.js';
 import type { DialectName, Trx } from '../db/database.js';
 import { allergiesOf } from '../patients/allergies.js';
 import { DEFAULT_ALLERGY_CLASSES } from '../patients/allergy-classes.js';
@@ -8,7 +9,6 @@ import { hasSomethingToCompare, intakeHoldOf, type IntakeHold, type OrderedEntry
 import { findItemsInUse, lockPatientIntake } from './intake-hold.repository.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import type { HeldAtCreation } from '../orders/new-order.js';
-import type { OrderHoldTable } from './hold.tables.js';
 import { holdInsert } from './order-holds.repository.js';
 import { oneMsLater } from '../shared/instants.js';
 
@@ -59,8 +59,7 @@ export const INTAKE_CHECK = 'Intake check';
  */
 export function heldAtIntake(request: OrderTable, hold: IntakeHold): HeldAtCreation {
   const at = oneMsLater(request.created_at);
-  const holdRow: OrderHoldTable = {
-    id: newId(),
+  const holdRow = openedHold({
     medication_request_id: request.id,
     reason_code: hold.reason_code,
     waiting_on: 'pharmacy',
@@ -69,14 +68,7 @@ export function heldAtIntake(request: OrderTable, hold: IntakeHold): HeldAtCreat
     opened_by: 'operator',
     opened_by_id: null,
     opened_by_name: INTAKE_CHECK,
-    answered_at: null,
-    resolved_at: null,
-    resolution: null,
-    resolved_by: null,
-    resolved_by_id: null,
-    resolved_by_name: null,
-    override_reason: null,
-  };
+  });
   return {
     writes: (target) => [holdInsert(target, holdRow)],
     order: {

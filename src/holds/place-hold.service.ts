@@ -1,3 +1,4 @@
+import { openedHold } from './hold-stack.js';
 import type { AuditContext } from '../audit/audit-actor.js';
 import { runChange, type SystemChange } from '../changes/run-change.js';
 import type { ServiceContext } from '../context.js';
@@ -8,11 +9,9 @@ import { canHold, type Actor, type OrderStatus } from '../orders/order-status.js
 import { loadForUpdate, namedActorOf, type NamedActor, type Scope } from '../orders/order-transition.js';
 import type { OrderTable } from '../orders/order.tables.js';
 import * as repo from '../orders/order.repository.js';
-import { newId } from '../shared/ids.js';
 import { holdReasonOf, type WaitingOn } from './hold-reasons.js';
 import { alreadyHeldFor, moveOrRefuse, notHoldable, recordHold } from './hold-change.js';
 import { mirrorOf } from './hold-stack.js';
-import type { OrderHoldTable } from './hold.tables.js';
 import { insertHold, listOpenHolds } from './order-holds.repository.js';
 
 /** The pharmacy's hold (`POST /api/admin/medication-requests/{id}/hold`; the sandbox's). */
@@ -71,8 +70,7 @@ export async function holdInChange(
   if (!canHold(from, input.reason_code, current.held_from)) throw notHoldable(from, current.held_from);
   const first = from !== 'on_hold';
   const announce = first || waitingOn === 'partner';
-  const hold: OrderHoldTable = {
-    id: newId(),
+  const hold = openedHold({
     medication_request_id: current.id,
     reason_code: input.reason_code,
     waiting_on: waitingOn,
@@ -81,14 +79,7 @@ export async function holdInChange(
     opened_by: actor,
     opened_by_id: named.actorId,
     opened_by_name: named.actorName,
-    answered_at: null,
-    resolved_at: null,
-    resolution: null,
-    resolved_by: null,
-    resolved_by_id: null,
-    resolved_by_name: null,
-    override_reason: null,
-  };
+  });
   const begun: repo.StatusChanges = first ? { hold_since: now, held_from: from, ...mirrorOf([hold]) } : {};
   // The conditional update holds the order's row: the open holds read after it are what committed.
   const sequence = await moveOrRefuse(trx, current, from, 'on_hold', now, begun, announce);
